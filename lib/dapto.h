@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dapto.h - public interface of libdapto, the monitoring runtime.
+ *
+ * A program includes this header (usually through the X_dapto.h files that
+ * the dapto compiler writes) and links with libdapto.  It defines:
+ *
+ *  - the descriptions of monitoring interfaces that generated code hands to
+ *    the runtime (struct dapto_aspect and friends);
+ *  - the value encoder used by event stubs and operation bodies
+ *    (DAPTO_RESULT_*), and the argument decoder used by operations
+ *    (DAPTO_ARG_*);
+ *  - the built-in aspect "dapto" (enter/leave and friends).
+ *
+ * It is not the protocol between the runtime and noosa: that layout lives
+ * in protocol.h, which programs never see.
+ *
+ * The stub contract <design/stub>: every event has a state byte.  A stub
+ * reads that byte and, only when it is non-zero, calls the out-of-line
+ * encoder.  With no monitor attached every state byte stays zero, so an
+ * event costs one load and one predictable branch.
+ */
+#ifndef DAPTO_H
+#define DAPTO_H
+
+#include <stddef.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the descriptions below; generated code records the value it
+ * was compiled with and the runtime refuses what it does not understand. */
+#define DAPTO_ABI_VERSION 1
+
+/* Largest encoded event record, header included.  String parameters that
+ * would make an event larger are truncated (and marked as truncated). */
+#define DAPTO_EVENT_MAX 1024
+
+/* Bytes an event's encoder reserves in front of the parameters for the
+ * record header, which the runtime fills in. */
+#define DAPTO_EVENT_HEADER 32
+
+/* Everything the runtime exports is marked DAPTO_API; the rest of the
+ * library is built with hidden visibility. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DAPTO_API __attribute__((visibility("default")))
+#define DAPTO_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DAPTO_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define DAPTO_API
+#define DAPTO_LIKELY(x) (x)
+#define DAPTO_UNLIKELY(x) (x)
+#endif
+
+/*
+ * Event state bits, written into the program by the monitor.  Zero means
+ * off; any other value makes the stub call the encoder.
+ */
+#define DAPTO_STATE_OFF 0x00
+#define DAPTO_STATE_TRAIL 0x01  /* keep in the post-mortem trail */
+#define DAPTO_STATE_RECORD 0x02 /* deliver asynchronously */
+#define DAPTO_STATE_STOP 0x04   /* deliver and wait for the monitor */
+
+typedef volatile unsigned char dapto_state_t;
+
+/* Value kinds.  The same numbers tag values on the wire. */
+enum dapto_kind {
+    DAPTO_K_INT = 1,     /* C int */
+    DAPTO_K_LONG = 2,    /* C long */
+    DAPTO_K_DOUBLE = 3,  /* C double */
+    DAPTO_K_STR = 4,     /* NUL-terminated string */
+    DAPTO_K_PTR = 5,     /* data pointer */
+    DAPTO_K_UNKNOWN = 6, /* a user type with no DAPTO_RESULT<Type> macro */
+    DAPTO_K_ISTR = 7,    /* interned string (wire only) */
+    DAPTO_K_USER = 8     /* a user type (descriptions only) */
+};
+
+/* Set on a wire tag when the value was truncated to fit. */
+#define DAPTO_K_TRUNC 0x80
+
+/* A parameter of an event or operation. */
+struct dapto_param {
+    const char *name;
+    const char *type; /* as written: "int", "str", ..., or a user type */
+    unsigned char kind; /* enum dapto_kind */
+    const char *doc;
+};
+
+/* An event type. */
+struct dapto_event {
+    const char *name;
+    const char *doc;
+    unsigned char visible; /* marked with '*' in the specification */
+    unsigned short nparams;
+    const struct dapto_param *params;
+    dapto_state_t *state; /* this event's state byte */
+};
+
+struct dapto_in;
+struct dapto_out;
+
+/* Body of an operation: reads its arguments from IN, appends results to
+ * OUT.  Runs in the program's thread that is stopped at an event. */
+typedef void (*dapto_op_fn)(struct dapto_in *, struct dapto_out *);
+
+/* An operation the monitor may call. */
+struct dapto_operation {
+    const char *name;
+    const char *doc;
+    unsigned short nparams;
+    const struct dapto_param *params;
+    const char *result_type; /* NULL when the operation has none */
+    unsigned char result_kind; /* enum dapto_kind, 0 when none */
+    dapto_op_fn fn;
+};
+
+/*
+ * An aspect, as generated code describes it.  Generated code defines one
+ * (zero-initialised in the runtime-private part) and passes it to
+ * dapto_register() from a constructor.
+ */
+struct dapto_aspect {
+    unsigned int abi; /* DAPTO_ABI_VERSION */
+    const char *name;
+    const char *file; /* the specification it came from */
+    unsigned short nevents;
+    const struct dapto_event *events;
+    unsigned short nops;
+    const struct dapto_operation *ops;
+    /* Runtime-private: set by dapto_register(), zero before. */
+    struct dapto_aspect *next;
+    unsigned int event_base;
+    unsigned int op_base;
+};
+
+/* Make an aspect known to the runtime.  Safe to call from a constructor,
+ * before or after the runtime's own initialisation, from any thread.  The
+ * aspect must stay valid for the life of the process. */
+DAPTO_API void dapto_register(struct dapto_aspect *aspect);
+
+/* Whether this process is being monitored. */
+DAPTO_API int dapto_monitored(void);
+
+/*
+ * The value encoder.  DAPTO_RESULT_* macros append to `_dapto_out`, which
+ * is in scope in event encoders and operation bodies.
+ */
+struct dapto_out {
+    unsigned char *p;   /* next byte to write */
+    unsigned char *end; /* end of the buffer */
+    unsigned char *base; /* start of the buffer */
+    unsigned int count; /* values written */
+    unsigned int truncated; /* non-zero when a value did not fit whole */
+    const struct dapto_aspect *aspect; /* event encoders only */
+    unsigned int index;
+};
+
+static inline void dapto_put_fixed(struct dapto_out *o, unsigned char tag,
+                                   const void *v, size_t n)
+{
+    if ((size_t)(o->end - o->p) < n + 1) {
+        o->truncated = 1;
+        return;
+    }
+    *o->p++ = tag;
+    if (n != 0)
+        memcpy(o->p, v, n);
+    o->p += n;
+    o->count++;
+}
+
+static inline void dapto_put_int(struct dapto_out *o, int v)
+{
+    dapto_put_fixed(o, DAPTO_K_INT, &v, sizeof v);
+}
+
+static inline void dapto_put_long(struct dapto_out *o, long v)
+{
+    dapto_put_fixed(o, DAPTO_K_LONG, &v, sizeof v);
+}
+
+static inline void dapto_put_double(struct dapto_out *o, double v)
+{
+    dapto_put_fixed(o, DAPTO_K_DOUBLE, &v, sizeof v);
+}
+
+static inline void dapto_put_ptr(struct dapto_out *o, const void *v)
+{
+    unsigned long long u = (unsigned long long)(size_t)v;
+    dapto_put_fixed(o, DAPTO_K_PTR, &u, sizeof u);
+}
+
+static inline void dapto_put_unknown(struct dapto_out *o)
+{
+    dapto_put_fixed(o, DAPTO_K_UNKNOWN, NULL, 0);
+}
+
+/* Strings travel as tag, 32-bit length, bytes and a NUL.  A string that
+ * does not fit is cut and its tag marked DAPTO_K_TRUNC.  NULL travels as
+ * "(null)". */
+DAPTO_API void dapto_put_str(struct dapto_out *o, const char *s);
+
+#define DAPTO_RESULT_INT(v) dapto_put_int(_dapto_out, (int)(v))
+#define DAPTO_RESULT_INTVAL(v) dapto_put_int(_dapto_out, (int)(v))
+#define DAPTO_RESULT_LONG(v) dapto_put_long(_dapto_out, (long)(v))
+#define DAPTO_RESULT_LONGVAL(v) dapto_put_long(_dapto_out, (long)(v))
+#define DAPTO_RESULT_DOUBLE(v) dapto_put_double(_dapto_out, (double)(v))
+#define DAPTO_RESULT_STR(v) dapto_put_str(_dapto_out, (v))
+#define DAPTO_RESULT_PTR(v) dapto_put_ptr(_dapto_out, (const void *)(v))
+#define DAPTO_RESULT_UNKNOWN() dapto_put_unknown(_dapto_out)
+
+/* Leave an operation body early; results appended so far are kept. */
+#define DAPTO_RETURN return
+
+/*
+ * The argument decoder.  DAPTO_ARG_*(v, Type) reads the next argument from
+ * `_dapto_in` (in scope in operation bodies) into the variable v, cast to
+ * Type.  The monitor has already converted each argument to the declared
+ * type; a mismatch marks the request as failed.
+ */
+struct dapto_in {
+    const unsigned char *p;
+    const unsigned char *end;
+    unsigned int index; /* arguments read so far */
+    int failed;         /* non-zero once an argument could not be read */
+    char message[160];  /* why, when failed */
+};
+
+DAPTO_API int dapto_get_int(struct dapto_in *in);
+DAPTO_API long dapto_get_long(struct dapto_in *in);
+DAPTO_API double dapto_get_double(struct dapto_in *in);
+DAPTO_API const char *dapto_get_str(struct dapto_in *in); /* valid during the call */
+DAPTO_API void *dapto_get_ptr(struct dapto_in *in);
+/* Mark the request failed: an argument of a user type that has no
+ * DAPTO_ARG<Type> macro cannot be received. */
+DAPTO_API void dapto_get_unknown(struct dapto_in *in, const char *type);
+
+#define DAPTO_ARG_INT(v, T) ((v) = (T)dapto_get_int(_dapto_in))
+#define DAPTO_ARG_LONG(v, T) ((v) = (T)dapto_get_long(_dapto_in))
+#define DAPTO_ARG_DOUBLE(v, T) ((v) = (T)dapto_get_double(_dapto_in))
+#define DAPTO_ARG_STR(v, T) ((v) = (T)dapto_get_str(_dapto_in))
+#define DAPTO_ARG_PTR(v, T) ((v) = (T)dapto_get_ptr(_dapto_in))
+
+/*
+ * Event encoders, as generated code writes them:
+ *
+ *     void foo_dapto_emit_bar(int x, const char *s)
+ *     {
+ *         DAPTO_EVENT_BEGIN(&foo_dapto_aspect_a, 0);
+ *         DAPTO_RESULT_INT(x);
+ *         DAPTO_RESULT_STR(s);
+ *         DAPTO_EVENT_END();
+ *     }
+ *
+ * The record is built on the stack and handed to the runtime, which
+ * timestamps it and sends it where the event's state says.
+ */
+DAPTO_API struct dapto_out *dapto_event_begin(struct dapto_out *o, unsigned char *buf,
+                                    size_t size,
+                                    const struct dapto_aspect *aspect,
+                                    unsigned int index);
+DAPTO_API void dapto_event_end(struct dapto_out *o);
+
+#define DAPTO_EVENT_BEGIN(aspect, index)                                    \
+    unsigned char _dapto_buf[DAPTO_EVENT_MAX];                              \
+    struct dapto_out _dapto_out_s;                                          \
+    struct dapto_out *const _dapto_out = dapto_event_begin(                 \
+        &_dapto_out_s, _dapto_buf, sizeof _dapto_buf, (aspect), (index))
+#define DAPTO_EVENT_END() dapto_event_end(_dapto_out)
+
+/*
+ * The built-in aspect "dapto".  init, finit and exit are emitted by the
+ * runtime itself; programs call the others.
+ */
+enum dapto_builtin {
+    DAPTO_EV_INIT = 0,    /* init*(int pid) */
+    DAPTO_EV_FINIT = 1,   /* finit*() */
+    DAPTO_EV_EXIT = 2,    /* exit() */
+    DAPTO_EV_STOPPED = 3, /* stopped(str locale, int error) */
+    DAPTO_EV_ENTER = 4,   /* enter(str name) */
+    DAPTO_EV_LEAVE = 5,   /* leave(str name) */
+    DAPTO_EV_BUILTINS = 6
+};
+
+/* State bytes of the built-in events; written by the monitor only. */
+DAPTO_API extern dapto_state_t dapto_builtin_state[DAPTO_EV_BUILTINS];
+
+DAPTO_API void dapto_emit_stopped(const char *locale, int error);
+DAPTO_API void dapto_emit_enter(const char *name);
+DAPTO_API void dapto_emit_leave(const char *name);
+
+/* Enter a program component.  NAME should be a string that lives as long
+ * as the program (a literal): the runtime interns it by address. */
+static inline void _dapto_enter(const char *name)
+{
+    if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_ENTER]))
+        dapto_emit_enter(name);
+}
+
+/* Leave a program component; NAME as for _dapto_enter(). */
+static inline void _dapto_leave(const char *name)
+{
+    if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_LEAVE]))
+        dapto_emit_leave(name);
+}
+
+static inline void _dapto_stopped(const char *locale, int error)
+{
+    if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_STOPPED]))
+        dapto_emit_stopped(locale, error);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DAPTO_H */

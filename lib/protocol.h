@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * protocol.h - the channel between libdapto (in the program) and noosa.
+ *
+ * This is the layout of the shared region and of the records in it, and
+ * nothing else.  Both sides include it; it is never installed, and programs
+ * never see it.  Everything here is native-endian: both ends run on the same
+ * machine.  See doc/protocol.md for the rules the code relies on; tags below
+ * such as <protocol#commit> name those rules.
+ *
+ * Versioning follows the MPS telemetry rule: major changes when the layout
+ * of the region changes, median when an existing record changes its form or
+ * meaning, minor when a new record kind is added.  A reader refuses another
+ * major or median and skips record kinds it does not know.
+ */
+#ifndef NOOSA_PROTOCOL_H
+#define NOOSA_PROTOCOL_H
+
+#include <stdint.h>
+
+#define DAPTO_PROTO_MAJOR 1
+#define DAPTO_PROTO_MEDIAN 0
+#define DAPTO_PROTO_MINOR 0
+
+/* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
+ * file descriptors inherited by the program.  The runtime removes it and
+ * marks both descriptors close-on-exec once it has attached. */
+#define DAPTO_CHANNEL_ENV "DAPTO_CHANNEL"
+
+#define DAPTO_REGION_MAGIC 0x534f4f4eu  /* "NOOS", written by the monitor */
+#define DAPTO_RUNTIME_MAGIC 0x54504144u /* "DAPT", written by the runtime */
+
+/*
+ * The first 32 bytes of the region.  Their layout never changes, so that
+ * two ends of different versions can still tell each other so.
+ */
+struct dapto_region_id {
+    uint32_t magic;  /* DAPTO_REGION_MAGIC */
+    uint16_t major;  /* the monitor's protocol version */
+    uint16_t median;
+    uint16_t minor;
+    uint16_t pad0;
+    uint32_t rt_magic; /* DAPTO_RUNTIME_MAGIC once the runtime has looked */
+    uint16_t rt_major; /* the runtime's protocol version */
+    uint16_t rt_median;
+    uint16_t rt_minor;
+    uint16_t pad1;
+    int32_t rt_pid; /* the program's pid */
+    uint32_t pad2;
+};
+
+/* Region flags, set by the monitor. */
+#define DAPTO_RF_TSC 0x1       /* timestamps are TSC ticks, else CLOCK_MONOTONIC ns */
+#define DAPTO_RF_OVERWRITE 0x2 /* a full ring overwrites instead of waiting */
+
+/*
+ * The whole region header.  Geometry is written by the monitor before the
+ * program starts and is read-only to the runtime, which checks it against
+ * the region's size before trusting it.  Counters are each on their own
+ * cache line.
+ */
+struct dapto_region {
+    struct dapto_region_id id;
+
+    /* Geometry: set once by the monitor, read-only after. */
+    uint32_t size;      /* bytes in the whole region */
+    uint32_t flags;     /* DAPTO_RF_* */
+    uint32_t ring_off;  /* event ring */
+    uint32_t ring_size; /* a power of two, at least 4096 */
+    uint32_t iface_off; /* interface descriptions, append-only */
+    uint32_t iface_size;
+    uint32_t trail_off; /* post-mortem trail */
+    uint32_t trail_slots; /* of DAPTO_TRAIL_SLOT bytes each; a power of two */
+    uint32_t mbox_off;  /* stop mailboxes */
+    uint32_t mbox_count; /* of sizeof(struct dapto_mailbox) each */
+    uint32_t geom_pad[6];
+
+    /* Written by the runtime at attach, read-only after. */
+    uint64_t rt_tsc0; /* a TSC reading and the CLOCK_MONOTONIC ns taken */
+    uint64_t rt_ns0;  /* right after it, for converting timestamps */
+    uint64_t rt_reserved[6];
+
+    /* Producers: next free byte position in the ring (monotonic). */
+    _Alignas(64) uint64_t head;
+
+    /* Consumer: next byte position to read (monotonic). */
+    _Alignas(64) uint64_t tail;
+    uint32_t tail_wake;  /* futex word: bumped by the consumer when producers wait */
+    uint32_t space_waiters; /* producers waiting for room */
+
+    /* Consumer sleep flag: 1 while the monitor waits on the eventfd. */
+    _Alignas(64) uint32_t consumer_sleeping;
+
+    /* Records the runtime could not deliver (overwrite mode, oversize). */
+    _Alignas(64) uint64_t lost;
+
+    /* Interface area: bytes used, and a spin lock for appending. */
+    _Alignas(64) uint32_t iface_used;
+    uint32_t iface_lock;
+    uint32_t aspects_posted; /* runtime: aspects described so far */
+    uint32_t aspects_acked;  /* monitor: aspects whose states are written; futex word */
+
+    /* Trail: index of the next slot to write (monotonic). */
+    _Alignas(64) uint64_t trail_next;
+};
+
+/*
+ * A record in the ring <protocol#record>.  Records are 8-byte aligned and
+ * their size is a multiple of 8, so the first 8 bytes (size and seq), the
+ * commit word, never straddle the end of the ring; the rest of a record may
+ * wrap around.  A producer writes everything else first, then stores the
+ * commit word with release ordering.  The consumer trusts a record only when
+ * seq equals its position divided by 8 (truncated to 32 bits) and size is
+ * sane <protocol#commit>.
+ */
+struct dapto_record {
+    uint32_t size;  /* whole record, header included, multiple of 8 */
+    uint32_t seq;   /* (ring position >> 3) truncated to 32 bits */
+    uint16_t code;  /* event code, or DAPTO_REC_* */
+    uint16_t flags; /* DAPTO_RECF_* */
+    uint32_t tid;   /* thread that wrote it */
+    uint64_t time;  /* timestamp, see DAPTO_RF_TSC */
+    uint32_t aux;   /* mailbox index with DAPTO_RECF_STOP */
+    uint32_t len;   /* bytes of values after the header */
+    /* values follow: a tag byte (enum dapto_kind) and the value each */
+};
+
+#define DAPTO_RECORD_HEADER 32
+#define DAPTO_RECORD_MAX 65536 /* no record is larger */
+
+/* Record flags. */
+#define DAPTO_RECF_STOP 0x1  /* the writer waits in mailbox `aux` */
+#define DAPTO_RECF_TRUNC 0x2 /* a value was cut to fit */
+
+/*
+ * Record codes.  Event codes count from 0: the built-in aspect "dapto"
+ * takes 0..5 and each aspect registered after it takes the next block
+ * (its event_base).  Codes from DAPTO_REC_FIRST up are the runtime's own.
+ */
+#define DAPTO_EVENT_CODE_MAX 0xefff
+#define DAPTO_REC_FIRST 0xff00
+#define DAPTO_REC_HELLO 0xff00   /* INT pid, INT ring mode; first record */
+#define DAPTO_REC_ASPECT 0xff01  /* INT offset, INT length into the interface area */
+#define DAPTO_REC_INTERN 0xff02  /* INT id, STR text: id stands for text from now on */
+#define DAPTO_REC_LOST 0xff03    /* LONG count of records lost just before this one */
+#define DAPTO_REC_FNENTER 0xff04 /* PTR function, PTR call site (-finstrument-functions) */
+#define DAPTO_REC_FNLEAVE 0xff05 /* PTR function, PTR call site */
+
+/*
+ * An aspect's description in the interface area <protocol#iface>, as values
+ * (tag and value each, as in records):
+ *
+ *   STR name, STR file, INT abi, INT event_base, INT nevents,
+ *   INT op_base, INT nops,
+ *   nevents x { STR name, STR doc, INT visible, PTR state-byte address,
+ *               INT nparams, nparams x PARAM }
+ *   nops x    { STR name, STR doc, STR result type ("" for none),
+ *               INT result kind, INT nparams, nparams x PARAM }
+ *
+ *   PARAM = STR name, STR type, INT kind, STR doc
+ *
+ * The runtime appends a description under iface_lock, then posts a
+ * DAPTO_REC_ASPECT record naming it, bumps aspects_posted, and waits (on
+ * the futex aspects_acked) until the monitor has written the states of the
+ * new events, so that no event of the aspect can be missed <protocol#ack>.
+ */
+
+/* Mailbox states <protocol#stop>. */
+enum dapto_mbox_state {
+    DAPTO_MB_FREE = 0,    /* unused */
+    DAPTO_MB_CLAIMED = 1, /* a thread took it and is writing its stop record */
+    DAPTO_MB_STOPPED = 2, /* the thread waits for the monitor */
+    DAPTO_MB_REQUEST = 3, /* monitor: run operation `op` with the arguments in data */
+    DAPTO_MB_RUNNING = 4, /* the thread is running the operation */
+    DAPTO_MB_DONE = 5,    /* results (or failure) in data; the thread waits again */
+    DAPTO_MB_RESUME = 6   /* monitor: go on; the thread frees the mailbox */
+};
+
+/* Outcome of an operation. */
+enum dapto_op_status {
+    DAPTO_OP_OK = 0,
+    DAPTO_OP_UNKNOWN = 1,  /* no operation with that code */
+    DAPTO_OP_ARGS = 2,     /* the arguments could not be read; see message */
+    DAPTO_OP_CRASHED = 3,  /* a signal interrupted it; see signo, fault_addr */
+    DAPTO_OP_OVERFLOW = 4  /* results did not fit in data */
+};
+
+#define DAPTO_MBOX_DATA 65536
+
+/*
+ * A stop mailbox.  A thread that emits an event in the stop state claims a
+ * free mailbox, sets it STOPPED, commits its event record (flag
+ * DAPTO_RECF_STOP, aux = mailbox index), wakes the monitor, and waits on
+ * `state` with FUTEX_WAIT.  The monitor may post operation requests, each
+ * answered with DONE (and an eventfd wake-up), and finally RESUME.
+ */
+struct dapto_mailbox {
+    uint32_t state; /* enum dapto_mbox_state; futex word */
+    uint32_t tid;   /* thread stopped here */
+    uint32_t op;    /* operation code: op_base of its aspect + index */
+    uint32_t status; /* enum dapto_op_status */
+    uint32_t req_len; /* bytes of argument values in data */
+    uint32_t res_len; /* bytes of result values in data */
+    int32_t signo;  /* with DAPTO_OP_CRASHED */
+    uint32_t pad;
+    uint64_t fault_addr;
+    char message[192]; /* NUL-terminated, when status is not OK */
+    unsigned char data[DAPTO_MBOX_DATA];
+};
+
+/*
+ * The post-mortem trail <protocol#trail>: the last events, kept even when
+ * no one receives them, overwritten in turn.  A writer takes index n from
+ * trail_next, stores seq = 2n+1, copies the record (cut to fit, flag
+ * DAPTO_RECF_TRUNC), then stores seq = 2n+2.  A reader trusts a slot only
+ * when seq is even and unchanged across its copy.
+ */
+#define DAPTO_TRAIL_SLOT 256
+
+struct dapto_trail_slot {
+    uint64_t seq;
+    unsigned char rec[DAPTO_TRAIL_SLOT - 8];
+};
+
+#endif /* NOOSA_PROTOCOL_H */

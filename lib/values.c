@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * values.c - the value encoder and argument decoder behind DAPTO_RESULT_*
+ * and DAPTO_ARG_*.  Values are a tag byte (enum dapto_kind) followed by the
+ * value, unaligned, native-endian.  No allocation, no stdio: these run on
+ * the event path and inside operations.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "dapto.h"
+
+void dapto_put_str(struct dapto_out *o, const char *s)
+{
+    size_t room, n;
+    uint32_t len;
+    unsigned char tag = DAPTO_K_STR;
+
+    if (s == NULL)
+        s = "(null)";
+    /* tag, length, and at least the NUL must fit */
+    room = (size_t)(o->end - o->p);
+    if (room < 1 + sizeof len + 1) {
+        o->truncated = 1;
+        return;
+    }
+    room -= 1 + sizeof len + 1;
+    n = strlen(s);
+    if (n > room) {
+        n = room;
+        tag |= DAPTO_K_TRUNC;
+        o->truncated = 1;
+    }
+    len = (uint32_t)n;
+    *o->p++ = tag;
+    memcpy(o->p, &len, sizeof len);
+    o->p += sizeof len;
+    memcpy(o->p, s, n);
+    o->p += n;
+    *o->p++ = '\0';
+    o->count++;
+}
+
+/* Fail IN with a message naming the argument; keep the first failure. */
+static void in_fail(struct dapto_in *in, const char *what)
+{
+    size_t n;
+    static const char head[] = "argument ";
+    char num[12];
+    int i = 0;
+    unsigned int v = in->index + 1;
+
+    if (in->failed)
+        return;
+    in->failed = 1;
+    do {
+        num[i++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0 && i < (int)sizeof num);
+    n = 0;
+    memcpy(in->message, head, sizeof head - 1);
+    n = sizeof head - 1;
+    while (i > 0 && n < sizeof in->message - 1)
+        in->message[n++] = num[--i];
+    if (n < sizeof in->message - 3) {
+        in->message[n++] = ':';
+        in->message[n++] = ' ';
+    }
+    while (*what != '\0' && n < sizeof in->message - 1)
+        in->message[n++] = *what++;
+    in->message[n] = '\0';
+}
+
+/* Read the next value if it has tag KIND and N bytes; else fail. */
+static int in_take(struct dapto_in *in, unsigned char kind, void *v, size_t n,
+                   const char *expected)
+{
+    if (in->failed)
+        return -1;
+    if (in->p >= in->end) {
+        in_fail(in, "missing");
+        return -1;
+    }
+    if ((*in->p & ~DAPTO_K_TRUNC) != kind || (size_t)(in->end - in->p) < 1 + n) {
+        in_fail(in, expected);
+        return -1;
+    }
+    memcpy(v, in->p + 1, n);
+    in->p += 1 + n;
+    in->index++;
+    return 0;
+}
+
+int dapto_get_int(struct dapto_in *in)
+{
+    int v = 0;
+
+    in_take(in, DAPTO_K_INT, &v, sizeof v, "expected an int");
+    return v;
+}
+
+long dapto_get_long(struct dapto_in *in)
+{
+    long v = 0;
+
+    in_take(in, DAPTO_K_LONG, &v, sizeof v, "expected a long");
+    return v;
+}
+
+double dapto_get_double(struct dapto_in *in)
+{
+    double v = 0;
+
+    in_take(in, DAPTO_K_DOUBLE, &v, sizeof v, "expected a double");
+    return v;
+}
+
+void *dapto_get_ptr(struct dapto_in *in)
+{
+    unsigned long long v = 0;
+
+    in_take(in, DAPTO_K_PTR, &v, sizeof v, "expected a pointer");
+    return (void *)(uintptr_t)v;
+}
+
+const char *dapto_get_str(struct dapto_in *in)
+{
+    uint32_t len;
+    const unsigned char *s;
+
+    if (in_take(in, DAPTO_K_STR, &len, sizeof len, "expected a string") != 0)
+        return "";
+    s = in->p;
+    if ((size_t)(in->end - s) < (size_t)len + 1 || s[len] != '\0') {
+        in->index--;
+        in_fail(in, "malformed string");
+        return "";
+    }
+    in->p += len + 1;
+    return (const char *)s;
+}
+
+void dapto_get_unknown(struct dapto_in *in, const char *type)
+{
+    char what[120];
+    static const char a[] = "type ", b[] = " has no DAPTO_ARG macro";
+    size_t n = 0, t = strlen(type);
+
+    if (t > sizeof what - sizeof a - sizeof b)
+        t = sizeof what - sizeof a - sizeof b;
+    memcpy(what, a, sizeof a - 1);
+    n = sizeof a - 1;
+    memcpy(what + n, type, t);
+    n += t;
+    memcpy(what + n, b, sizeof b);
+    in_fail(in, what);
+}
