@@ -1,2 +1,11 @@
 # SPDX-License-Identifier: MIT
-# bench: rules for this folder (included from the top Makefile.am).
+# bench: benchmarks, run by `make bench` (never by `make check`).  Each
+# reports ratios against a baseline measured in the same run; figures are
+# recorded in bench/README.
+EXTRA_DIST += bench/README
+BENCH_TARGETS =
+include bench/dapto.mk
+include bench/runtime.mk
+
+bench: $(BENCH_TARGETS)
+.PHONY: bench

@@ -29,3 +29,6 @@ fuzz-run: $(FUZZ_TARGETS)
 	done
 
 .PHONY: fuzz fuzz-run
+
+include fuzz/dapto.mk
+include fuzz/channel.mk

@@ -1,2 +1,6 @@
 # SPDX-License-Identifier: MIT
-# tests: rules for this folder (included from the top Makefile.am).
+# tests: each area keeps its rules in its own fragment.
+EXTRA_DIST += tests/lib
+include tests/dapto/local.mk
+include tests/runtime/local.mk
+include tests/target/local.mk

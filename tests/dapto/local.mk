@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+# tests/dapto: rules for these tests.

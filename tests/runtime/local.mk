@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+# tests/runtime: rules for these tests.

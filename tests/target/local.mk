@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+# tests/target: rules for these tests.
