@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.h - one record from the program's ring, validated and decoded
+ * into an item for the caller <protocol#record>.  No I/O and no shared
+ * memory here: the channel copies a record out of the ring and hands it
+ * over, with the interface area for ASPECT records.  Everything in the
+ * record is checked (codes, lengths, tags, string ends, intern ids,
+ * mailbox indexes); a bad record becomes a READER_ERROR item that says
+ * what and where, and the reader goes on with the next one.
+ */
+#ifndef NOOSA_READER_H
+#define NOOSA_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "clock.h"
+#include "decode.h"
+#include "registry.h"
+
+enum reader_kind {
+    READER_NONE = 0, /* nothing for the caller (an intern, a skipped kind) */
+    READER_EVENT,    /* an event of the program's interface */
+    READER_HELLO,    /* the runtime has attached */
+    READER_ASPECT,   /* a new aspect is in the registry */
+    READER_LOST,     /* records lost before this point */
+    READER_FUNCTION, /* function entry or exit (-finstrument-functions) */
+    READER_ERROR     /* a protocol error */
+};
+
+/* A decoded item.  Pointers in it belong to the reader (or registry) and
+ * stay valid until the next reader_record() call. */
+struct reader_item {
+    enum reader_kind kind;
+    unsigned int code;  /* record code */
+    pid_t tid;
+    int64_t ns;         /* nanoseconds since the start of the run */
+    int stop;           /* mailbox index of a stopped thread, else -1 */
+
+    /* READER_EVENT */
+    const struct registry_event *event;
+    unsigned int nvalues; /* may be fewer than the event's parameters */
+    struct decode_value *values;
+    int truncated;        /* DAPTO_RECF_TRUNC: values were cut or dropped */
+
+    /* READER_HELLO */
+    pid_t pid;
+    int ring_mode;
+
+    /* READER_ASPECT */
+    struct registry_aspect *aspect;
+
+    /* READER_LOST */
+    uint64_t lost;
+
+    /* READER_FUNCTION */
+    uint64_t function;
+    uint64_t call_site;
+    int enter;
+
+    /* READER_ERROR */
+    const char *message;
+};
+
+struct reader;
+
+/* A reader adding to REG (which it does not own), converting times with
+ * CLOCK, for a region of MBOX_COUNT mailboxes. */
+struct reader *reader_create(struct registry *reg, const struct clock *clock,
+                             unsigned int mbox_count);
+void reader_free(struct reader *r);
+
+/*
+ * Decode the record REC of SIZE bytes (its whole commit-checked size).
+ * IFACE and IFACE_USED are the interface area as far as the program says
+ * it has written it (for ASPECT records).  Fills *item (kind READER_NONE
+ * when there is nothing to say).
+ */
+void reader_record(struct reader *r, const void *rec, size_t size,
+                   const void *iface, size_t iface_used,
+                   struct reader_item *item);
+
+/* The text of intern id ID, or NULL. */
+const char *reader_intern(const struct reader *r, uint32_t id);
+
+/* Check VALUES against the result of operation OP (for channel_send):
+ * resolves nothing, fails on ISTR. */
+int reader_check_kind(unsigned char declared, const struct decode_value *v);
+
+#endif /* NOOSA_READER_H */

@@ -1,0 +1,881 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+/*
+ * target.c - the monitored program under ptrace.
+ *
+ * The program is forked, seized with PTRACE_SEIZE (so PTRACE_INTERRUPT and
+ * PTRACE_LISTEN work) before it execs, and every thread it creates is
+ * traced.  Wait status is collected per thread with waitpid(WNOHANG |
+ * __WALL) whenever the SIGCHLD self-pipe says something happened.  Each
+ * thread is in one of a few states (running, stopped by us, waiting on a
+ * fault, in a group-stop); the program as a whole is "stopped" when no
+ * thread runs.  This module decides nothing about faults: it reports them
+ * and waits for the caller.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "target.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+enum thread_state {
+    TH_RUNNING,
+    TH_STOPPED, /* stopped by the monitor; resumed by target_continue */
+    TH_FAULT,   /* in a signal-delivery-stop for a fatal signal */
+    TH_GROUP    /* in a group-stop, listening */
+};
+
+struct target_thread {
+    pid_t tid;
+    enum thread_state state;
+    int pending_sig; /* a signal to deliver when resumed */
+};
+
+#define TARGET_QUEUE 16
+
+struct target {
+    pid_t pid;
+    int alive;
+    struct target_thread *threads;
+    unsigned int nthreads;
+    unsigned int athreads;
+
+    int interrupting; /* waiting for every thread to stop */
+    int breaking;     /* the stop is for a breakpoint hit */
+    struct target_event brk_ev;
+
+    uint64_t bp_addr; /* armed breakpoint, 0 if none */
+    long bp_word;     /* the word it replaced */
+
+    struct target_event queue[TARGET_QUEUE];
+    unsigned int qhead, qlen;
+};
+
+/*
+ * The SIGCHLD self-pipe.  Created with the first target, read-only after;
+ * the handler only writes a byte to it.
+ */
+static int target_pipe[2] = {-1, -1};
+
+static void target_sigchld(int sig)
+{
+    int saved = errno;
+    char c = 0;
+
+    (void)sig;
+    if (write(target_pipe[1], &c, 1) < 0) {
+        /* full: a wake-up is already pending */
+    }
+    errno = saved;
+}
+
+static int target_setup_pipe(char **cause)
+{
+    struct sigaction sa;
+
+    if (target_pipe[0] != -1)
+        return 0;
+    if (pipe2(target_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        xcause(cause, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = target_sigchld;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGCHLD, &sa, NULL) != 0) {
+        xcause(cause, "sigaction: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+const char *target_signal_name(int signo, char *buf, size_t size)
+{
+    const char *abbrev = sigabbrev_np(signo);
+
+    if (abbrev != NULL)
+        snprintf(buf, size, "SIG%s", abbrev);
+    else
+        snprintf(buf, size, "signal %d", signo);
+    return buf;
+}
+
+static int target_fatal(int sig)
+{
+    return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+           sig == SIGILL || sig == SIGABRT;
+}
+
+static struct target_thread *target_thread(struct target *t, pid_t tid)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].tid == tid)
+            return &t->threads[i];
+    }
+    return NULL;
+}
+
+static struct target_thread *target_add_thread(struct target *t, pid_t tid,
+                                               enum thread_state state)
+{
+    struct target_thread *th = target_thread(t, tid);
+
+    if (th != NULL)
+        return th;
+    if (t->nthreads == t->athreads) {
+        t->athreads = t->athreads == 0 ? 8 : t->athreads * 2;
+        t->threads = xreallocarray(t->threads, t->athreads,
+                                   sizeof *t->threads);
+    }
+    th = &t->threads[t->nthreads++];
+    th->tid = tid;
+    th->state = state;
+    th->pending_sig = 0;
+    return th;
+}
+
+static void target_remove_thread(struct target *t, pid_t tid)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].tid == tid) {
+            t->threads[i] = t->threads[--t->nthreads];
+            return;
+        }
+    }
+}
+
+static void target_push(struct target *t, const struct target_event *ev)
+{
+    if (t->qlen == TARGET_QUEUE)
+        return; /* cannot happen: the caller drains between calls */
+    t->queue[(t->qhead + t->qlen) % TARGET_QUEUE] = *ev;
+    t->qlen++;
+}
+
+void target_unread(struct target *t, const struct target_event *ev)
+{
+    if (t->qlen == TARGET_QUEUE)
+        return;
+    t->qhead = (t->qhead + TARGET_QUEUE - 1) % TARGET_QUEUE;
+    t->queue[t->qhead] = *ev;
+    t->qlen++;
+}
+
+/* Find PROG the way execvp would; returns a new string or NULL. */
+static char *target_find(const char *prog, char **cause)
+{
+    struct stat st;
+    const char *path, *p;
+    char *cand;
+    int err = ENOENT;
+
+    if (*prog == '\0') {
+        xcause(cause, "no program given");
+        return NULL;
+    }
+    if (strchr(prog, '/') != NULL) {
+        if (stat(prog, &st) != 0) {
+            xcause(cause, "%s: %s", prog, strerror(errno));
+            return NULL;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            xcause(cause, "%s: is a directory", prog);
+            return NULL;
+        }
+        if (access(prog, X_OK) != 0) {
+            xcause(cause, "%s: not executable (%s)", prog, strerror(errno));
+            return NULL;
+        }
+        return xstrdup(prog);
+    }
+    path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (p = path;; p++) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon == NULL ? strlen(p) : (size_t)(colon - p);
+
+        cand = n == 0 ? xasprintf("./%s", prog)
+                      : xasprintf("%.*s/%s", (int)n, p, prog);
+        if (stat(cand, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            if (access(cand, X_OK) == 0)
+                return cand;
+            err = EACCES;
+        }
+        free(cand);
+        if (colon == NULL)
+            break;
+        p = colon;
+    }
+    if (err == EACCES)
+        xcause(cause, "%s: found in PATH but not executable", prog);
+    else
+        xcause(cause, "%s: command not found", prog);
+    return NULL;
+}
+
+/* The environment for the program: ours plus EXTRA (which wins). */
+static char **target_env(char *const *extra)
+{
+    size_t n = 0, m = 0, k = 0;
+    char **env;
+
+    while (environ[n] != NULL)
+        n++;
+    while (extra != NULL && extra[m] != NULL)
+        m++;
+    env = xcalloc(n + m + 1, sizeof *env);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = strchr(environ[i], '=');
+        size_t len = eq == NULL ? strlen(environ[i])
+                                : (size_t)(eq - environ[i]) + 1;
+        int dup = 0;
+        for (size_t j = 0; j < m; j++) {
+            if (strncmp(extra[j], environ[i], len) == 0)
+                dup = 1;
+        }
+        if (!dup)
+            env[k++] = environ[i];
+    }
+    for (size_t j = 0; j < m; j++)
+        env[k++] = extra[j];
+    env[k] = NULL;
+    return env;
+}
+
+/* In the child: move FD to TARGET without disturbing the others. */
+static void target_child_fd(int fd, int target_fd_)
+{
+    if (fd < 0 || fd == target_fd_) {
+        if (fd == target_fd_)
+            fcntl(fd, F_SETFD, 0);
+        return;
+    }
+    dup2(fd, target_fd_);
+}
+
+static void target_child(const char *path, char *const *argv, char **env,
+                         const struct target_opts *o, int go, int err)
+{
+    char c;
+    int e;
+    int in = o->fd_in, out = o->fd_out, er = o->fd_err;
+
+    /* Lift the descriptors out of 0..2 first so dup2 does not clobber. */
+    if (in >= 0 && in <= 2 && in != 0)
+        in = fcntl(in, F_DUPFD_CLOEXEC, 3);
+    if (out >= 0 && out <= 2 && out != 1)
+        out = fcntl(out, F_DUPFD_CLOEXEC, 3);
+    if (er >= 0 && er <= 2 && er != 2)
+        er = fcntl(er, F_DUPFD_CLOEXEC, 3);
+    target_child_fd(in, 0);
+    target_child_fd(out, 1);
+    target_child_fd(er, 2);
+    for (int i = 0; i < o->nkeep; i++)
+        fcntl(o->keep_fds[i], F_SETFD, 0);
+    signal(SIGCHLD, SIG_DFL);
+    /* Wait until the parent has seized us. */
+    while (read(go, &c, 1) < 0 && errno == EINTR)
+        ;
+    execve(path, argv, env);
+    e = errno;
+    if (write(err, &e, sizeof e) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+int target_start(struct target **out, const struct target_opts *opts,
+                 char **cause)
+{
+    struct target *t;
+    char *path;
+    char **env;
+    int go[2], err[2], status, e, n;
+    pid_t pid;
+
+    if (opts->argv == NULL || opts->argv[0] == NULL) {
+        xcause(cause, "no program given");
+        return -1;
+    }
+    if (target_setup_pipe(cause) != 0)
+        return -1;
+    path = target_find(opts->argv[0], cause);
+    if (path == NULL)
+        return -1;
+    if (pipe2(go, O_CLOEXEC) != 0)
+        goto fail_go;
+    if (pipe2(err, O_CLOEXEC) != 0)
+        goto fail_err;
+    env = target_env(opts->env);
+
+    pid = fork();
+    if (pid < 0)
+        goto fail_fork;
+    if (pid == 0)
+        target_child(path, opts->argv, env, opts, go[0], err[1]);
+    free(env);
+    close(go[0]);
+    close(err[1]);
+    if (ptrace(PTRACE_SEIZE, pid, 0,
+               PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
+                   PTRACE_O_TRACEEXEC) != 0) {
+        e = errno;
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        close(go[1]);
+        close(err[0]);
+        xcause(cause, "cannot trace %s: %s", path, strerror(e));
+        free(path);
+        return -1;
+    }
+    close(go[1]); /* lets the child exec */
+
+    /* Wait for the exec stop, passing any signal the child gets first. */
+    for (;;) {
+        if (waitpid(pid, &status, __WALL) < 0) {
+            if (errno == EINTR)
+                continue;
+            e = errno;
+            close(err[0]);
+            xcause(cause, "waitpid: %s", strerror(e));
+            free(path);
+            return -1;
+        }
+        if (WIFEXITED(status) || WIFSIGNALED(status)) {
+            n = (int)read(err[0], &e, sizeof e);
+            close(err[0]);
+            if (n == (int)sizeof e)
+                xcause(cause, "cannot execute %s: %s", path, strerror(e));
+            else if (WIFEXITED(status))
+                xcause(cause, "%s exited with status %d before it started",
+                       path, WEXITSTATUS(status));
+            else
+                xcause(cause, "%s died of signal %d before it started", path,
+                       WTERMSIG(status));
+            free(path);
+            return -1;
+        }
+        if (WIFSTOPPED(status) &&
+            status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+            break;
+        if (WIFSTOPPED(status) && (status >> 16) == 0)
+            ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(status));
+        else
+            ptrace(PTRACE_CONT, pid, 0, 0);
+    }
+    close(err[0]);
+    free(path);
+
+    t = xcalloc(1, sizeof *t);
+    t->pid = pid;
+    t->alive = 1;
+    target_add_thread(t, pid, TH_STOPPED);
+    *out = t;
+    return 0;
+
+fail_fork:
+    e = errno;
+    free(env);
+    close(err[0]);
+    close(err[1]);
+    close(go[0]);
+    close(go[1]);
+    errno = e;
+    goto fail;
+fail_err:
+    e = errno;
+    close(go[0]);
+    close(go[1]);
+    errno = e;
+fail_go:
+fail:
+    xcause(cause, "cannot start %s: %s", path, strerror(errno));
+    free(path);
+    return -1;
+}
+
+void target_free(struct target *t)
+{
+    int status;
+
+    if (t == NULL)
+        return;
+    if (t->alive) {
+        /* Threads whose creation was not yet collected are ptrace
+         * children too, so reap any child until the leader is gone: the
+         * leader is reported only after every other thread. */
+        kill(t->pid, SIGKILL);
+        for (;;) {
+            pid_t w = waitpid(-1, &status, __WALL);
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                break;
+            }
+            if ((WIFEXITED(status) || WIFSIGNALED(status)) && w == t->pid)
+                break;
+        }
+    }
+    free(t->threads);
+    free(t);
+}
+
+pid_t target_pid(const struct target *t)
+{
+    return t->pid;
+}
+
+int target_alive(const struct target *t)
+{
+    return t->alive;
+}
+
+int target_stopped(const struct target *t)
+{
+    if (!t->alive)
+        return 0;
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].state == TH_RUNNING)
+            return 0;
+    }
+    return 1;
+}
+
+int target_fd(const struct target *t)
+{
+    (void)t;
+    return target_pipe[0];
+}
+
+static void target_resume(struct target *t, struct target_thread *th)
+{
+    int sig = th->pending_sig;
+
+    (void)t;
+    th->pending_sig = 0;
+    th->state = TH_RUNNING;
+    if (ptrace(PTRACE_CONT, th->tid, 0, sig) != 0 && errno != ESRCH)
+        th->state = TH_STOPPED;
+}
+
+/* After a thread stopped or left: if an interrupt is complete, report. */
+static void target_check_stopped(struct target *t)
+{
+    if (!t->interrupting || !target_stopped(t))
+        return;
+    t->interrupting = 0;
+    if (t->breaking) {
+        t->breaking = 0;
+        target_push(t, &t->brk_ev);
+    } else {
+        struct target_event ev = {.kind = TARGET_EV_INTERRUPTED,
+                                  .tid = t->pid};
+        target_push(t, &ev);
+    }
+}
+
+/* Ask every running thread to stop. */
+static void target_stop_all(struct target *t)
+{
+    t->interrupting = 1;
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].state == TH_RUNNING)
+            ptrace(PTRACE_INTERRUPT, t->threads[i].tid, 0, 0);
+    }
+    target_check_stopped(t);
+}
+
+#if defined(__x86_64__)
+/* A SIGTRAP at our breakpoint: put the instruction back and rewind. */
+static int target_hit_break(struct target *t, struct target_thread *th)
+{
+    struct user_regs_struct regs;
+
+    if (t->bp_addr == 0)
+        return 0;
+    if (ptrace(PTRACE_GETREGS, th->tid, 0, &regs) != 0)
+        return 0;
+    if (regs.rip - 1 != t->bp_addr)
+        return 0;
+    regs.rip = t->bp_addr;
+    ptrace(PTRACE_SETREGS, th->tid, 0, &regs);
+    ptrace(PTRACE_POKEDATA, th->tid, (void *)(uintptr_t)t->bp_addr,
+           (void *)t->bp_word);
+    t->brk_ev = (struct target_event){.kind = TARGET_EV_BREAK,
+                                      .tid = th->tid,
+                                      .addr = t->bp_addr};
+    t->bp_addr = 0;
+    t->breaking = 1;
+    th->state = TH_STOPPED;
+    target_stop_all(t);
+    return 1;
+}
+#else
+static int target_hit_break(struct target *t, struct target_thread *th)
+{
+    (void)t;
+    (void)th;
+    return 0;
+}
+#endif
+
+/* Handle one wait status of thread TID. */
+static void target_handle(struct target *t, pid_t tid, int status)
+{
+    struct target_thread *th = target_thread(t, tid);
+    struct target_event ev;
+    int sig, event;
+
+    if (WIFEXITED(status) || WIFSIGNALED(status)) {
+        target_remove_thread(t, tid);
+        if (tid == t->pid) {
+            memset(&ev, 0, sizeof ev);
+            ev.tid = tid;
+            if (WIFEXITED(status)) {
+                ev.kind = TARGET_EV_EXITED;
+                ev.status = WEXITSTATUS(status);
+            } else {
+                ev.kind = TARGET_EV_KILLED;
+                ev.signo = WTERMSIG(status);
+                ev.core = WCOREDUMP(status) ? 1 : 0;
+            }
+            t->alive = 0;
+            t->interrupting = 0;
+            t->nthreads = 0;
+            target_push(t, &ev);
+        } else {
+            target_check_stopped(t);
+        }
+        return;
+    }
+    if (!WIFSTOPPED(status))
+        return;
+    if (th == NULL)
+        th = target_add_thread(t, tid, TH_RUNNING);
+    sig = WSTOPSIG(status);
+    event = status >> 16;
+
+    if (event == PTRACE_EVENT_CLONE) {
+        unsigned long child = 0;
+        ptrace(PTRACE_GETEVENTMSG, tid, 0, &child);
+        /* The new thread reports its own first stop (an event-stop). */
+        target_add_thread(t, (pid_t)child, TH_RUNNING);
+        target_resume(t, th);
+        return;
+    }
+    if (event == PTRACE_EVENT_EXEC) {
+        /* A later exec: the thread group is now just this thread. */
+        target_resume(t, th);
+        return;
+    }
+    if (event == PTRACE_EVENT_STOP) {
+        if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+            sig == SIGTTOU) {
+            /* group-stop: stay stopped, as the program would untraced */
+            th->state = TH_GROUP;
+            ptrace(PTRACE_LISTEN, tid, 0, 0);
+            target_check_stopped(t);
+            return;
+        }
+        /* An interrupt, a new thread's first stop, or the end of a
+         * group-stop. */
+        if (t->interrupting) {
+            th->state = TH_STOPPED;
+            target_check_stopped(t);
+        } else {
+            target_resume(t, th);
+        }
+        return;
+    }
+    if (event != 0) {
+        target_resume(t, th);
+        return;
+    }
+
+    /* signal-delivery-stop */
+    if (sig == SIGTRAP && target_hit_break(t, th))
+        return;
+    if (target_fatal(sig)) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        ptrace(PTRACE_GETSIGINFO, tid, 0, &si);
+        th->state = TH_FAULT;
+        th->pending_sig = sig;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = TARGET_EV_FAULT;
+        ev.tid = tid;
+        ev.signo = sig;
+        ev.code = si.si_code;
+        ev.addr = (uint64_t)(uintptr_t)si.si_addr;
+        target_push(t, &ev);
+        target_check_stopped(t);
+        return;
+    }
+    if (t->interrupting) {
+        /* keep the signal for when the thread goes on */
+        th->pending_sig = sig;
+        th->state = TH_STOPPED;
+        target_check_stopped(t);
+        return;
+    }
+    th->pending_sig = sig;
+    target_resume(t, th);
+}
+
+/* Collect every pending wait status of our threads. */
+static void target_reap(struct target *t)
+{
+    int again = 1, status;
+    char buf[64];
+
+    while (read(target_pipe[0], buf, sizeof buf) > 0)
+        ;
+    while (again && t->alive) {
+        again = 0;
+        for (unsigned int i = 0; i < t->nthreads && t->alive; i++) {
+            pid_t tid = t->threads[i].tid;
+            pid_t w = waitpid(tid, &status, WNOHANG | __WALL);
+            if (w == tid) {
+                target_handle(t, tid, status);
+                again = 1;
+            } else if (w < 0 && errno == ECHILD) {
+                /* gone without a word (exec by another thread) */
+                if (tid != t->pid) {
+                    target_remove_thread(t, tid);
+                    again = 1;
+                }
+            }
+            if (t->qlen >= TARGET_QUEUE - 2)
+                return;
+        }
+    }
+}
+
+int target_poll(struct target *t, struct target_event *ev)
+{
+    if (t->qlen == 0)
+        target_reap(t);
+    if (t->qlen == 0)
+        return 0;
+    *ev = t->queue[t->qhead];
+    t->qhead = (t->qhead + 1) % TARGET_QUEUE;
+    t->qlen--;
+    return 1;
+}
+
+static long target_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int target_wait(struct target *t, struct target_event *ev, int timeout_ms)
+{
+    long deadline = timeout_ms < 0 ? -1 : target_now_ms() + timeout_ms;
+
+    for (;;) {
+        struct pollfd pfd = {.fd = target_pipe[0], .events = POLLIN};
+        int left = 100;
+
+        if (target_poll(t, ev))
+            return 1;
+        if (!t->alive && t->qlen == 0)
+            return 0;
+        if (deadline >= 0) {
+            long now = target_now_ms();
+            if (now >= deadline)
+                return 0;
+            if (deadline - now < left)
+                left = (int)(deadline - now);
+        }
+        /* The timeout is a backstop against a lost wake-up. */
+        poll(&pfd, 1, left);
+    }
+}
+
+int target_continue(struct target *t, char **cause)
+{
+    if (!t->alive) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    t->interrupting = 0;
+    t->breaking = 0;
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].state == TH_STOPPED)
+            target_resume(t, &t->threads[i]);
+    }
+    return 0;
+}
+
+int target_interrupt(struct target *t, char **cause)
+{
+    if (!t->alive) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    target_stop_all(t);
+    return 0;
+}
+
+int target_fault_pass(struct target *t, pid_t tid, char **cause)
+{
+    struct target_thread *th = target_thread(t, tid);
+
+    if (th == NULL || th->state != TH_FAULT) {
+        xcause(cause, "thread %d is not waiting on a fault", (int)tid);
+        return -1;
+    }
+    target_resume(t, th);
+    return 0;
+}
+
+int target_kill(struct target *t)
+{
+    if (!t->alive)
+        return -1;
+    return kill(t->pid, SIGKILL);
+}
+
+/* A thread that is stopped (so ptrace may touch memory), or 0. */
+static pid_t target_stopped_tid(const struct target *t)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].state != TH_RUNNING &&
+            t->threads[i].state != TH_GROUP)
+            return t->threads[i].tid;
+    }
+    return 0;
+}
+
+int target_run_to(struct target *t, uint64_t addr, char **cause)
+{
+#if defined(__x86_64__)
+    pid_t tid = target_stopped_tid(t);
+    long word;
+
+    if (!t->alive || !target_stopped(t) || tid == 0) {
+        xcause(cause, "the program must be stopped to set a breakpoint");
+        return -1;
+    }
+    if (t->bp_addr != 0) {
+        xcause(cause, "a breakpoint is already set");
+        return -1;
+    }
+    errno = 0;
+    word = ptrace(PTRACE_PEEKTEXT, tid, (void *)(uintptr_t)addr, 0);
+    if (errno != 0) {
+        xcause(cause, "cannot read code at 0x%llx: %s",
+               (unsigned long long)addr, strerror(errno));
+        return -1;
+    }
+    if (ptrace(PTRACE_POKETEXT, tid, (void *)(uintptr_t)addr,
+               (void *)((word & ~0xffL) | 0xcc)) != 0) {
+        xcause(cause, "cannot set a breakpoint at 0x%llx: %s",
+               (unsigned long long)addr, strerror(errno));
+        return -1;
+    }
+    t->bp_addr = addr;
+    t->bp_word = word;
+    return target_continue(t, cause);
+#else
+    (void)t;
+    (void)addr;
+    xcause(cause, "breakpoints are not supported on this architecture");
+    return -1;
+#endif
+}
+
+/* Word-by-word access through ptrace, for when process_vm fails. */
+static int target_ptrace_rw(struct target *t, uint64_t addr, void *rbuf,
+                            const void *wbuf, size_t len, char **cause)
+{
+    pid_t tid = target_stopped_tid(t);
+    size_t done = 0;
+
+    if (tid == 0) {
+        xcause(cause, "cannot access 0x%llx: the program is running and "
+               "process_vm access failed", (unsigned long long)addr);
+        return -1;
+    }
+    while (done < len) {
+        uint64_t a = (addr + done) & ~(uint64_t)7;
+        size_t skip = (size_t)(addr + done - a);
+        size_t n = sizeof(long) - skip;
+        long word;
+
+        if (n > len - done)
+            n = len - done;
+        errno = 0;
+        word = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)a, 0);
+        if (errno != 0) {
+            xcause(cause, "cannot read 0x%llx: %s",
+                   (unsigned long long)(addr + done), strerror(errno));
+            return -1;
+        }
+        if (rbuf != NULL) {
+            memcpy((char *)rbuf + done, (char *)&word + skip, n);
+        } else {
+            memcpy((char *)&word + skip, (const char *)wbuf + done, n);
+            if (ptrace(PTRACE_POKEDATA, tid, (void *)(uintptr_t)a,
+                       (void *)word) != 0) {
+                xcause(cause, "cannot write 0x%llx: %s",
+                       (unsigned long long)(addr + done), strerror(errno));
+                return -1;
+            }
+        }
+        done += n;
+    }
+    return 0;
+}
+
+int target_read(struct target *t, uint64_t addr, void *buf, size_t len,
+                char **cause)
+{
+    struct iovec local = {.iov_base = buf, .iov_len = len};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr,
+                           .iov_len = len};
+
+    if (!t->alive) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
+        return 0;
+    return target_ptrace_rw(t, addr, buf, NULL, len, cause);
+}
+
+int target_write(struct target *t, uint64_t addr, const void *buf,
+                 size_t len, char **cause)
+{
+    struct iovec local = {.iov_base = (void *)(uintptr_t)buf,
+                          .iov_len = len};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr,
+                           .iov_len = len};
+
+    if (!t->alive) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (process_vm_writev(t->pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
+        return 0;
+    return target_ptrace_rw(t, addr, NULL, buf, len, cause);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target.h - the monitored program under ptrace: start, continue,
+ * interrupt, kill, faults before delivery, breakpoints, memory.
+ *
+ * Everything is driven by the caller's poll loop: target_fd() becomes
+ * readable when something may have happened (a SIGCHLD self-pipe), and
+ * target_poll() then collects what did, without blocking.  The functions
+ * that block say so.  The module installs one SIGCHLD handler for the
+ * process (the caller must not install its own); apart from that pipe it
+ * keeps no global state.  Nothing here prints.
+ *
+ * Every thread is traced (PTRACE_O_TRACECLONE), and the program is killed
+ * when the monitor dies (PTRACE_O_EXITKILL).  Signals other than the fatal
+ * ones are passed on silently; stopping signals leave the program in a
+ * group-stop that SIGCONT ends, as without a tracer.
+ */
+#ifndef NOOSA_TARGET_H
+#define NOOSA_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct target;
+
+struct target_opts {
+    char *const *argv;     /* program and arguments; a name without '/' is
+                              looked up in PATH */
+    char *const *env;      /* extra NAME=VALUE strings (NULL-terminated),
+                              or NULL */
+    int fd_in;             /* descriptors for the program's 0, 1, 2; */
+    int fd_out;            /* -1 to inherit the monitor's */
+    int fd_err;
+    const int *keep_fds;   /* descriptors the program inherits as they are */
+    int nkeep;
+};
+
+enum target_event_kind {
+    TARGET_EV_EXITED = 1, /* status: the program called exit */
+    TARGET_EV_KILLED,     /* signo, core: the program died of a signal */
+    TARGET_EV_FAULT,      /* tid, signo, code, addr: a fatal signal is about
+                             to be delivered; the thread waits until
+                             target_fault_pass() or target_kill() */
+    TARGET_EV_INTERRUPTED, /* every thread is stopped (target_interrupt) */
+    TARGET_EV_BREAK        /* tid, addr: target_run_to() got there; every
+                              thread is stopped */
+};
+
+struct target_event {
+    enum target_event_kind kind;
+    pid_t tid;
+    int status;
+    int signo;
+    int code;      /* si_code of a fault */
+    int core;      /* KILLED: a core was dumped */
+    uint64_t addr; /* FAULT: fault address; BREAK: breakpoint address */
+};
+
+/* Start the program stopped at its first instruction (all threads
+ * stopped).  Blocks until the exec has succeeded or failed.  A missing
+ * or non-executable program and a failed exec are reported in *cause. */
+int target_start(struct target **out, const struct target_opts *opts,
+                 char **cause);
+
+/* Kill the program if it is alive and reap it (blocks for that), then
+ * free T. */
+void target_free(struct target *t);
+
+pid_t target_pid(const struct target *t);
+int target_alive(const struct target *t);
+/* Whether every thread is stopped (at the start, after an interrupt or a
+ * breakpoint; threads waiting on a fault count as stopped). */
+int target_stopped(const struct target *t);
+
+/* A descriptor to poll for reading; when it is readable, call
+ * target_poll() until it returns 0. */
+int target_fd(const struct target *t);
+
+/* Collect what happened, without blocking: 1 with *ev filled, 0 when
+ * nothing is pending. */
+int target_poll(struct target *t, struct target_event *ev);
+
+/* Wait up to TIMEOUT_MS (-1: no limit) for an event: 1 with *ev, 0 on
+ * timeout.  Blocks, by definition. */
+int target_wait(struct target *t, struct target_event *ev, int timeout_ms);
+
+/* Give EV back: the next target_poll() returns it first. */
+void target_unread(struct target *t, const struct target_event *ev);
+
+/* Resume every thread that the monitor stopped.  Threads waiting on a
+ * fault stay there. */
+int target_continue(struct target *t, char **cause);
+
+/* Stop every thread of a running program; TARGET_EV_INTERRUPTED follows
+ * once they all are. */
+int target_interrupt(struct target *t, char **cause);
+
+/* Deliver the pending fatal signal of thread TID to the program (its
+ * handler, if any, runs; else the program dies). */
+int target_fault_pass(struct target *t, pid_t tid, char **cause);
+
+/* Send SIGKILL; TARGET_EV_KILLED follows. */
+int target_kill(struct target *t);
+
+/* Put a breakpoint at ADDR and resume; TARGET_EV_BREAK follows when a
+ * thread gets there (the breakpoint is then removed).  The program must
+ * be stopped. */
+int target_run_to(struct target *t, uint64_t addr, char **cause);
+
+/* Read or write LEN bytes of the program's memory at ADDR (process_vm,
+ * else ptrace on a stopped thread). */
+int target_read(struct target *t, uint64_t addr, void *buf, size_t len,
+                char **cause);
+int target_write(struct target *t, uint64_t addr, const void *buf,
+                 size_t len, char **cause);
+
+/* The kernel's name for a signal ("SIGSEGV"), or "signal N". */
+const char *target_signal_name(int signo, char *buf, size_t size);
+
+#endif /* NOOSA_TARGET_H */
