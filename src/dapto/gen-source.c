@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gen-source.c - the generated C file X_dapto.c: the state bytes, an
+ * encoder per event, a function per operation wrapping its body, the
+ * descriptions of every aspect (struct dapto_aspect and its tables, the
+ * same information as the .db file), and a constructor that registers
+ * the aspects with the runtime.
+ *
+ * The output must compile without warnings as C and as C++, so it uses
+ * positional initialisers, explicit casts, and marks every parameter used.
+ */
+#include <string.h>
+
+#include "gen.h"
+#include "quote.h"
+
+/* static const struct dapto_param PREFIX_dapto_params_NAME[] = {...}; */
+static void gen_param_table(const struct gen *g, struct buf *b,
+                            const struct sig *sig)
+{
+    const struct param *p;
+    size_t i;
+
+    if (sig->nparams == 0)
+        return;
+    buf_printf(b, "static const struct dapto_param %s_dapto_params_%s[] = {\n",
+               g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++) {
+        p = &sig->params[i];
+        buf_printf(b, "    { \"%s\", \"%s\", %s, ", p->name, p->type,
+                   type_info(p->kind)->kind);
+        quote_c(b, p->doc);
+        buf_puts(b, " },\n");
+    }
+    buf_puts(b, "};\n\n");
+}
+
+/* The params pointer of a description: the table or NULL. */
+static void gen_param_ref(const struct gen *g, struct buf *b,
+                          const struct sig *sig)
+{
+    if (sig->nparams == 0)
+        buf_puts(b, "0, NULL");
+    else
+        buf_printf(b, "%zu, %s_dapto_params_%s", sig->nparams, g->prefix,
+                   sig->name);
+}
+
+/* The encoder of event SIG, number INDEX within aspect A. */
+static void gen_encoder(const struct gen *g, struct buf *b,
+                        const struct aspect *a, const struct sig *sig,
+                        size_t index)
+{
+    const struct param *p;
+    size_t i;
+
+    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+    gen_params(b, sig);
+    buf_printf(b, ")\n{\n    DAPTO_EVENT_BEGIN(&%s_dapto_aspect_%s, %zu);\n",
+               g->prefix, a->name, index);
+    for (i = 0; i < sig->nparams; i++) {
+        p = &sig->params[i];
+        if (p->kind != TYPE_USER) {
+            buf_printf(b, "    %s(%s);\n", type_info(p->kind)->result,
+                       p->name);
+            continue;
+        }
+        buf_printf(b, "#ifdef DAPTO_RESULT%s\n    DAPTO_RESULT%s(%s);\n"
+                   "#else\n    DAPTO_RESULT_UNKNOWN();\n    (void)%s;\n"
+                   "#endif\n", p->type, p->type, p->name, p->name);
+    }
+    buf_puts(b, "    DAPTO_EVENT_END();\n}\n\n");
+}
+
+/* The function of operation SIG: read the arguments, then run the body. */
+static void gen_operation(const struct gen *g, struct buf *b,
+                          const struct sig *sig)
+{
+    const struct param *p;
+    size_t i;
+
+    buf_printf(b, "static void %s_dapto_op_%s(struct dapto_in *_dapto_in,\n"
+               "%*sstruct dapto_out *_dapto_out)\n{\n", g->prefix, sig->name,
+               (int)(strlen("static void _dapto_op_(") + strlen(g->prefix) +
+                     strlen(sig->name)), "");
+    for (i = 0; i < sig->nparams; i++) {
+        buf_puts(b, "    ");
+        gen_decl(b, &sig->params[i]);
+        buf_puts(b, ";\n");
+    }
+    if (sig->nparams > 0)
+        buf_putc(b, '\n');
+    for (i = 0; i < sig->nparams; i++) {
+        p = &sig->params[i];
+        if (p->kind != TYPE_USER) {
+            buf_printf(b, "    %s(%s, %s);\n", type_info(p->kind)->arg,
+                       p->name, type_info(p->kind)->ctype);
+            continue;
+        }
+        buf_printf(b, "#ifdef DAPTO_ARG%s\n    DAPTO_ARG%s(%s);\n#else\n"
+                   "    memset(&%s, 0, sizeof %s);\n"
+                   "    dapto_get_unknown(_dapto_in, ", p->type, p->type,
+                   p->name, p->name, p->name);
+        quote_c(b, p->type);
+        buf_puts(b, ");\n#endif\n");
+    }
+    if (sig->nparams > 0)
+        buf_puts(b, "    if (_dapto_in->failed)\n        return;\n");
+    else
+        buf_puts(b, "    (void)_dapto_in;\n");
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, "    (void)%s;\n", sig->params[i].name);
+    buf_puts(b, "    (void)_dapto_out;\n");
+    buf_printf(b, "#line %lu ", sig->body_pos.line);
+    quote_c(b, sig->body_pos.file);
+    buf_printf(b, "\n%s%s\n", sig->body_indent, sig->body);
+    /* the directive is on line lines + 1 and names the line after it */
+    buf_printf(b, "#line %zu ", b->lines + 2);
+    quote_c(b, g->source);
+    buf_puts(b, "\n}\n\n");
+}
+
+/* The descriptions of aspect A and the aspect itself.  EVENT0 is the
+ * number of A's first event in the state array. */
+static void gen_aspect(const struct gen *g, struct buf *b,
+                       const struct aspect *a, size_t event0)
+{
+    const struct sig *sig;
+    size_t j, nevents = 0, nops = 0;
+
+    for (j = 0; j < a->nsigs; j++) {
+        sig = &a->sigs[j];
+        if (sig->kind != SIG_EVENT)
+            continue;
+        if (nevents++ == 0)
+            buf_printf(b, "static const struct dapto_event "
+                       "%s_dapto_events_%s[] = {\n", g->prefix, a->name);
+        buf_printf(b, "    { \"%s\", ", sig->name);
+        quote_c(b, sig->doc);
+        buf_printf(b, ",\n      %d, ", sig->visible);
+        gen_param_ref(g, b, sig);
+        buf_printf(b, ", &%s_dapto_state[%zu] },\n", g->prefix,
+                   event0 + nevents - 1);
+    }
+    if (nevents > 0)
+        buf_puts(b, "};\n\n");
+    for (j = 0; j < a->nsigs; j++) {
+        sig = &a->sigs[j];
+        if (sig->kind != SIG_OPERATION)
+            continue;
+        if (nops++ == 0)
+            buf_printf(b, "static const struct dapto_operation "
+                       "%s_dapto_ops_%s[] = {\n", g->prefix, a->name);
+        buf_printf(b, "    { \"%s\", ", sig->name);
+        quote_c(b, sig->doc);
+        buf_puts(b, ",\n      ");
+        gen_param_ref(g, b, sig);
+        if (sig->result_type != NULL)
+            buf_printf(b, ", \"%s\", %s,", sig->result_type,
+                       type_info(sig->result_kind)->kind);
+        else
+            buf_puts(b, ", NULL, 0,");
+        buf_printf(b, " %s_dapto_op_%s },\n", g->prefix, sig->name);
+    }
+    if (nops > 0)
+        buf_puts(b, "};\n\n");
+    buf_printf(b, "struct dapto_aspect %s_dapto_aspect_%s = {\n"
+               "    DAPTO_ABI_VERSION, \"%s\", ", g->prefix, a->name, a->name);
+    quote_c(b, a->pos.file);
+    if (nevents > 0)
+        buf_printf(b, ", %zu, %s_dapto_events_%s,", nevents, g->prefix,
+                   a->name);
+    else
+        buf_puts(b, ", 0, NULL,");
+    if (nops > 0)
+        buf_printf(b, "\n    %zu, %s_dapto_ops_%s, 0, 0, 0\n};\n\n", nops,
+                   g->prefix, a->name);
+    else
+        buf_puts(b, "\n    0, NULL, 0, 0, 0\n};\n\n");
+}
+
+void gen_source(const struct gen *g, struct buf *b)
+{
+    const struct spec *s = g->spec;
+    const struct aspect *a;
+    const struct sig *sig;
+    size_t i, j, index, event0 = 0, nevents = spec_nevents(s);
+
+    gen_banner(b, g, "/* ", " */");
+    buf_puts(b, "#include \"");
+    buf_puts(b, g->header);
+    buf_puts(b, "\"\n\n");
+    if (nevents > 0)
+        buf_printf(b, "dapto_state_t %s_dapto_state[%zu];\n\n", g->prefix,
+                   nevents);
+    for (i = 0; i < s->naspects; i++) {
+        a = &s->aspects[i];
+        buf_printf(b, "/* Aspect %s */\n\n", a->name);
+        index = 0;
+        for (j = 0; j < a->nsigs; j++) {
+            sig = &a->sigs[j];
+            if (sig->kind == SIG_EVENT) {
+                gen_param_table(g, b, sig);
+                gen_encoder(g, b, a, sig, index++);
+            } else if (sig->kind == SIG_OPERATION) {
+                gen_param_table(g, b, sig);
+                gen_operation(g, b, sig);
+            }
+        }
+        gen_aspect(g, b, a, event0);
+        event0 += index;
+    }
+    buf_printf(b, "/* Register the aspects when the program starts. */\n"
+               "static void %s_dapto_register(void) "
+               "__attribute__((constructor));\n\n"
+               "static void %s_dapto_register(void)\n{\n", g->prefix,
+               g->prefix);
+    for (i = 0; i < s->naspects; i++)
+        buf_printf(b, "    dapto_register(&%s_dapto_aspect_%s);\n", g->prefix,
+                   s->aspects[i].name);
+    buf_puts(b, "}\n");
+}
