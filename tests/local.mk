@@ -4,3 +4,4 @@ EXTRA_DIST += tests/lib
 include tests/dapto/local.mk
 include tests/runtime/local.mk
 include tests/target/local.mk
+include tests/front/local.mk
