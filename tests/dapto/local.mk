@@ -1,2 +1,27 @@
 # SPDX-License-Identifier: MIT
-# tests/dapto: rules for these tests.
+# tests/dapto: tests of the dapto compiler.
+#
+#   golden.sh   every specification in spec/ against its expected outputs
+#               in expected/ (make dapto-regen rewrites them)
+#   compile.sh  the generated code of spec/*, built as C and C++ with gcc
+#               and clang, linked with libdapto, run with a driver
+#   bad.sh      every malformed specification in bad/ gives exactly the
+#               diagnostics in its .err file, and no output file
+#   cli.sh      the command line
+#   db.tcl      the .db files, sourced by tclsh, give back every string
+#   unit        the compiler's modules on buffers
+
+TESTS += tests/dapto/golden.sh tests/dapto/compile.sh
+EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
+	tests/dapto/opcall.h tests/dapto/spec tests/dapto/expected
+
+dapto-regen: src/dapto/dapto$(EXEEXT)
+	REGEN=1 srcdir='$(srcdir)' top_srcdir='$(top_srcdir)' \
+	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)' \
+	$(SHELL) $(srcdir)/tests/dapto/golden.sh
+
+clean-local: clean-dapto-tests
+clean-dapto-tests:
+	rm -rf tests/dapto/work
+
+.PHONY: dapto-regen clean-dapto-tests
