@@ -11,14 +11,19 @@
 #   db.tcl      the .db files, sourced by tclsh, give back every string
 #   unit        the compiler's modules on buffers
 
-TESTS += tests/dapto/golden.sh tests/dapto/compile.sh
+TESTS += tests/dapto/golden.sh tests/dapto/compile.sh tests/dapto/bad.sh \
+	tests/dapto/cli.sh
 EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
-	tests/dapto/opcall.h tests/dapto/spec tests/dapto/expected
+	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/opcall.h \
+	tests/dapto/spec tests/dapto/expected tests/dapto/bad
 
 dapto-regen: src/dapto/dapto$(EXEEXT)
 	REGEN=1 srcdir='$(srcdir)' top_srcdir='$(top_srcdir)' \
 	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)' \
 	$(SHELL) $(srcdir)/tests/dapto/golden.sh
+	REGEN=1 srcdir='$(srcdir)' top_srcdir='$(top_srcdir)' \
+	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)' \
+	$(SHELL) $(srcdir)/tests/dapto/bad.sh
 
 clean-local: clean-dapto-tests
 clean-dapto-tests:
