@@ -12,9 +12,9 @@
 #   unit        the compiler's modules on buffers
 
 TESTS += tests/dapto/golden.sh tests/dapto/compile.sh tests/dapto/bad.sh \
-	tests/dapto/cli.sh
+	tests/dapto/cli.sh tests/dapto/db.tcl
 EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
-	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/opcall.h \
+	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl tests/dapto/opcall.h \
 	tests/dapto/spec tests/dapto/expected tests/dapto/bad
 
 dapto-regen: src/dapto/dapto$(EXEEXT)

@@ -57,7 +57,7 @@ static void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {
-    { "list", "Dollar $x and [exec rm -rf /] brackets",
+    { "list", "Dollar $x and [set pwned 1] brackets",
       0, 2, docs_dapto_params_list, &docs_dapto_state[0] },
     { "escapes", "Newline\nand\ttab and bell\007 and CR\015 and octal AB and hex C",
       0, 4, docs_dapto_params_escapes, &docs_dapto_state[1] },

@@ -14,7 +14,7 @@ extern struct dapto_aspect docs_dapto_aspect_docs;
 /* One state byte per event, written by the monitor; zero means off. */
 extern dapto_state_t docs_dapto_state[2];
 
-/* list: Dollar $x and [exec rm -rf /] brackets */
+/* list: Dollar $x and [set pwned 1] brackets */
 void docs_dapto_emit_list(const char *set, int puts);
 
 static inline void _dapto_list(const char *set, int puts)
