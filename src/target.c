@@ -271,8 +271,10 @@ static void target_child_fd(int fd, int target_fd_)
 }
 
 static void target_child(const char *path, char *const *argv, char **env,
-                         const struct target_opts *o, int go, int err)
+                         const struct target_opts *o, const int *go,
+                         const int *err_pipe)
 {
+    int err = err_pipe[1];
     char c;
     int e;
     int in = o->fd_in, out = o->fd_out, er = o->fd_err;
@@ -290,8 +292,10 @@ static void target_child(const char *path, char *const *argv, char **env,
     for (int i = 0; i < o->nkeep; i++)
         fcntl(o->keep_fds[i], F_SETFD, 0);
     signal(SIGCHLD, SIG_DFL);
-    /* Wait until the parent has seized us. */
-    while (read(go, &c, 1) < 0 && errno == EINTR)
+    /* Wait until the parent has seized us (it closes its end). */
+    close(go[1]);
+    close(err_pipe[0]);
+    while (read(go[0], &c, 1) < 0 && errno == EINTR)
         ;
     execve(path, argv, env);
     e = errno;
@@ -328,7 +332,7 @@ int target_start(struct target **out, const struct target_opts *opts,
     if (pid < 0)
         goto fail_fork;
     if (pid == 0)
-        target_child(path, opts->argv, env, opts, go[0], err[1]);
+        target_child(path, opts->argv, env, opts, go, err);
     free(env);
     close(go[0]);
     close(err[1]);
