@@ -11,8 +11,12 @@
 #   db.tcl      the .db files, sourced by tclsh, give back every string
 #   unit        the compiler's modules on buffers
 
-TESTS += tests/dapto/golden.sh tests/dapto/compile.sh tests/dapto/bad.sh \
-	tests/dapto/cli.sh tests/dapto/db.tcl
+TESTS += tests/dapto/unit tests/dapto/golden.sh tests/dapto/compile.sh \
+	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl
+check_PROGRAMS += tests/dapto/unit
+tests_dapto_unit_SOURCES = tests/dapto/unit.c $(DAPTO_CORE_SOURCES)
+tests_dapto_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto \
+	-I$(top_srcdir)/tests/lib
 EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
 	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl tests/dapto/opcall.h \
 	tests/dapto/spec tests/dapto/expected tests/dapto/bad
