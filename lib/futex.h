@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * futex.h - futex wait and wake on words of the shared region.  The region
+ * is shared between processes, so these are the shared (not _PRIVATE)
+ * operations.  Both preserve errno: the runtime calls them from the
+ * program's event path, where errno belongs to the program.
+ */
+#ifndef NOOSA_FUTEX_H
+#define NOOSA_FUTEX_H
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Sleep while *WORD == VAL, at most TIMEOUT_MS milliseconds (< 0: no
+ * limit).  Returns when woken, on timeout, on a signal, or at once if the
+ * word already differs; the caller re-checks its condition. */
+static inline void futex_wait(uint32_t *word, uint32_t val, int timeout_ms)
+{
+    struct timespec ts, *tsp = NULL;
+    int saved = errno;
+
+    if (timeout_ms >= 0) {
+        ts.tv_sec = timeout_ms / 1000;
+        ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
+        tsp = &ts;
+    }
+    syscall(SYS_futex, word, FUTEX_WAIT, val, tsp, NULL, 0);
+    errno = saved;
+}
+
+/* Wake up to N waiters on WORD (INT_MAX for all). */
+static inline void futex_wake(uint32_t *word, int n)
+{
+    int saved = errno;
+
+    syscall(SYS_futex, word, FUTEX_WAKE, n, NULL, NULL, 0);
+    errno = saved;
+}
+
+#endif /* NOOSA_FUTEX_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * region.h - the shared region of the channel <protocol#activate>: its
+ * geometry, creating it (monitor side), mapping an existing one (runtime
+ * side), and the few header words both ends touch outside the ring
+ * (version block, aspect acknowledgement).
+ *
+ * This module, ring.h, trail.h, mailbox.h and the value codec of dapto.h
+ * form the channel library lib/libchannel.la: noosa links it as it is,
+ * libdapto links it with everything hidden.  None of it allocates memory
+ * or uses stdio; errors are returned as -1 with errno and a static
+ * description of the failed step in *cause.
+ *
+ * Never trust the header after the other end has started: the target can
+ * write anywhere in the region.  Read the geometry once into a struct
+ * region_geom, check it, and use only that copy.
+ */
+#ifndef NOOSA_REGION_H
+#define NOOSA_REGION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+/* Geometry of a region: a private, checked copy of the header's. */
+struct region_geom {
+    uint32_t size;        /* bytes in the whole region */
+    uint32_t flags;       /* DAPTO_RF_* */
+    uint32_t ring_off;    /* event ring */
+    uint32_t ring_size;   /* a power of two, at least REGION_RING_MIN */
+    uint32_t iface_off;   /* interface descriptions */
+    uint32_t iface_size;
+    uint32_t trail_off;   /* post-mortem trail */
+    uint32_t trail_slots; /* a power of two */
+    uint32_t mbox_off;    /* stop mailboxes */
+    uint32_t mbox_count;  /* at least 1 */
+};
+
+#define REGION_RING_MIN 4096u
+#define REGION_RING_MAX (1u << 30)
+#define REGION_IFACE_MAX (1u << 26)
+#define REGION_TRAIL_MAX (1u << 20) /* slots */
+#define REGION_MBOX_MAX 256u
+
+/* Defaults of region_geom_default(). */
+#define REGION_DEFAULT_RING (1u << 20)
+#define REGION_DEFAULT_IFACE (256u << 10)
+#define REGION_DEFAULT_TRAIL 1024u
+#define REGION_DEFAULT_MBOX 8u
+
+/* A mapped region and its two descriptors. */
+struct region {
+    struct dapto_region *hdr; /* the mapping; NULL when closed */
+    size_t mapped;            /* bytes mapped */
+    int memfd;
+    int eventfd;
+    struct region_geom geom;  /* checked copy; valid after create or check */
+};
+
+/* Fill G with the default sizes (ring, interface area, trail, mailboxes)
+ * and flags 0; offsets and size are left 0 for region_geom_layout(). */
+void region_geom_default(struct region_geom *g);
+
+/* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
+ * mbox_count; flags kept): set the offsets and the total size.  Returns 0,
+ * or -1 with *cause (EINVAL) when a size is out of range. */
+int region_geom_layout(struct region_geom *g, const char **cause);
+
+/* Copy the geometry from header H into G.  Check G afterwards. */
+void region_geom_read(struct region_geom *g, const struct dapto_region *h);
+
+/* Check geometry G against a mapping of MAPPED bytes: every area inside
+ * the region after the header, 8-aligned and disjoint from the others,
+ * sizes within limits.  Returns NULL when sound, else what is wrong. */
+const char *region_geom_check(const struct region_geom *g, uint64_t mapped);
+
+/* Monitor side: create a region with geometry G (laid out by this call
+ * when G->size is 0): a memfd of the right size, mapped shared, its header
+ * initialised (identity with this protocol version, geometry, zero
+ * counters), and a non-blocking eventfd.  Both descriptors are
+ * close-on-exec; see region_inherit().  Returns 0, or -1 with errno and
+ * *cause, leaving R closed. */
+int region_create(struct region *r, const struct region_geom *g,
+                  const char **cause);
+
+/* Map the region behind MEMFD (eventfd EVENTFD is only recorded), as the
+ * runtime does at attach: the descriptor must be a file of at least the
+ * size of the identity block and whose first word is DAPTO_REGION_MAGIC.
+ * The geometry is NOT checked: after comparing versions, copy it with
+ * region_geom_read() into R->geom and check it with region_geom_check().
+ * Returns 0, or -1 with errno and *cause.  R owns neither descriptor. */
+int region_map(struct region *r, int memfd, int eventfd, const char **cause);
+
+/* Unmap R and close both descriptors (those < 0 are skipped). */
+void region_close(struct region *r);
+
+/* Unmap R, leaving its descriptors open. */
+void region_unmap(struct region *r);
+
+/* In the child between fork() and exec(): clear close-on-exec on both
+ * descriptors so that the program inherits them.  Async-signal-safe.
+ * Returns 0 or -1 with errno. */
+int region_inherit(const struct region *r);
+
+/* Write "DAPTO_CHANNEL=MEMFD:EVENTFD" into BUF (SIZE bytes, 40 suffice)
+ * for the program's environment.  Async-signal-safe.  Returns 0, or -1
+ * when BUF is too small. */
+int region_env(const struct region *r, char *buf, size_t size);
+
+/* Whether the runtime has written its identity: returns 1 and copies the
+ * identity block into ID once rt_magic is DAPTO_RUNTIME_MAGIC, else 0.
+ * The monitor compares rt_major/rt_median with its own <protocol#version>. */
+int region_runtime_id(const struct region *r, struct dapto_region_id *id);
+
+/* Monitor side: acknowledge aspects 1..N <protocol#ack>: store N into
+ * aspects_acked (after the states of the new events are written) and wake
+ * the waiting thread. */
+void region_ack(struct region *r, uint32_t n);
+
+/* Mailbox I of R, or NULL when I is out of range (I comes from a record:
+ * check it here). */
+struct dapto_mailbox *region_mailbox(const struct region *r, uint32_t i);
+
+/* The interface area bytes [OFF, OFF+LEN), or NULL when that range is not
+ * inside the area (OFF and LEN come from a record). */
+const unsigned char *region_iface(const struct region *r, uint32_t off,
+                                  uint32_t len);
+
+#endif /* NOOSA_REGION_H */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ring.h - the event ring of the shared region <protocol#ring>: the
+ * producer side that libdapto uses (many threads), and the consumer side
+ * that noosa's channel reader uses (one thread).
+ *
+ * The producer side is async-signal-safe, allocates nothing and preserves
+ * errno.  The consumer side trusts nothing in the ring but what passes the
+ * commit check <protocol#commit>, and never reads outside the ring.
+ *
+ * A consumer loop looks like:
+ *
+ *     unsigned char buf[DAPTO_RECORD_MAX];
+ *     for (;;) {
+ *         long n = ring_take(&ring, buf, sizeof buf);
+ *         if (n > 0)
+ *             handle(buf, n);          // a record, maybe a DAPTO_REC_LOST
+ *         else if (n == 0)
+ *             ring_wait(&ring, 100);   // or ring_sleep_prepare + poll
+ *         else
+ *             give up: the ring is corrupt
+ *     }
+ */
+#ifndef NOOSA_RING_H
+#define NOOSA_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+struct region;
+
+/* One end's view of a ring.  Geometry is a private copy, set once by
+ * ring_init() and read-only after. */
+struct ring {
+    struct dapto_region *hdr; /* shared counters */
+    unsigned char *data;      /* ring_size bytes */
+    uint64_t size;            /* ring_size, a power of two */
+    uint64_t mask;            /* size - 1 */
+    uint32_t max;             /* largest record: min(RECORD_MAX, size/4) */
+    int overwrite;            /* DAPTO_RF_OVERWRITE */
+    int eventfd;              /* the consumer's wake-up */
+    unsigned int spin;        /* spins before sleeping; 0 on one CPU */
+
+    /* Consumer only. */
+    uint64_t ctail;     /* next position to read (lossless mode) */
+    uint64_t ptail;     /* value of hdr->tail last published */
+    uint64_t lost_seen; /* hdr->lost already reported */
+    uint64_t discarded; /* torn copies thrown away (overwrite mode) */
+
+    /* Producers: a lower bound of hdr->tail, refreshed when it is too low,
+     * so that producers seldom read the line the consumer writes. */
+    _Alignas(64) uint64_t tail_hint;
+};
+
+/* Set up R on the ring of region REG (its checked geometry) and wake-up
+ * descriptor.  A consumer starts at the header's current tail. */
+void ring_init(struct ring *r, const struct region *reg);
+
+/*
+ * Producer: write one record.  REC points at a header followed by
+ * REC->len value bytes; code, flags, tid, time, aux and len must be set.
+ * The ring fills in size and seq and commits the record <protocol#commit>.
+ * In lossless mode this waits for room (futex tail_wake, with a timeout as
+ * backstop); in overwrite mode it evicts the oldest records, counting them
+ * in the header's lost.  Afterwards it wakes the consumer if it sleeps
+ * <protocol#wake>.  Returns 0, or -1 (counted in lost) when the record is
+ * larger than R->max.
+ */
+int ring_put(struct ring *r, const struct dapto_record *rec);
+
+/* Wake the consumer whether or not it sleeps (a stop, an aspect). */
+void ring_wake(const struct ring *r);
+
+/*
+ * Consumer: copy the next committed record into BUF (BUFSIZE bytes,
+ * DAPTO_RECORD_MAX suffice) and step over it.  Returns its size (a
+ * multiple of 8, at least DAPTO_RECORD_HEADER), 0 when no record is
+ * committed yet, or -1 when the ring is corrupt: a record whose commit
+ * word names its position but whose size is impossible.  Records are
+ * returned whole and in ring order; in overwrite mode a copy that a
+ * producer overwrote meanwhile is discarded and the consumer goes on from
+ * the new tail.
+ *
+ * When the runtime has counted lost records since the previous call, the
+ * record returned is a DAPTO_REC_LOST that the consumer makes up: tid 0,
+ * time 0, one LONG value, the count.
+ */
+long ring_take(struct ring *r, void *buf, size_t bufsize);
+
+/* Consumer: whether ring_take() would return something now. */
+int ring_ready(struct ring *r);
+
+/* Consumer: release the space of records taken so far to waiting
+ * producers.  ring_take() does this itself when producers wait, every
+ * eighth of the ring, and when the ring is empty. */
+void ring_release(struct ring *r);
+
+/*
+ * Consumer, before sleeping on the eventfd (e.g. in poll()): release
+ * space, set consumer_sleeping, fence, and look at the ring once more
+ * <protocol#wake>.  Returns 1 when the caller may sleep, 0 when something
+ * is ready (the flag is then cleared).  Call ring_sleep_finish() after.
+ */
+int ring_sleep_prepare(struct ring *r);
+
+/* Consumer, after sleeping: clear consumer_sleeping and drain the eventfd. */
+void ring_sleep_finish(struct ring *r);
+
+/*
+ * Consumer: wait until the ring may have something, or the eventfd was
+ * written (a mailbox answered), or TIMEOUT_MS passed.  Spins briefly first
+ * when there is more than one CPU.  Returns 1 when woken or ready, 0 on
+ * timeout.
+ */
+int ring_wait(struct ring *r, int timeout_ms);
+
+#endif /* NOOSA_RING_H */
