@@ -12,9 +12,11 @@
  */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "buf.h"
 #include "builtin.h"
@@ -36,10 +38,16 @@ static Environment eval_env;
 static struct eval_frame eval_frames[EVAL_MAX_DEPTH];
 static int eval_ndepth;
 
+/* The C stack: where evaluation started, and how much of it evaluation
+ * may use (half the stack limit); set by eval_program(). */
+static uintptr_t eval_stack_base;
+static size_t eval_stack_budget;
+
 /* Frames shown in the notes after an error. */
 #define EVAL_NOTES 4
 
 static Value eval(Node n, Environment env);
+static void eval_callee_name(Node call, Value f, char *out, size_t size);
 
 /* How values are named in messages: "int", "str" or "function". */
 static const char *eval_type(Value v)
@@ -75,16 +83,14 @@ static Value eval_error(Node at, const char *fmt, ...)
 #endif
     i = eval_ndepth - 1;
     /* A built-in's error is reported at its call already. */
-    if (i >= 0 && eval_frames[i].call == at)
+    if (i >= 0 && eval_frames[i].fn->kind == V_BUILTIN && eval_frames[i].call == at)
         i--;
     for (; i >= 0 && shown < EVAL_NOTES; i--, shown++) {
-        const char *name = value_fn_name(eval_frames[i].fn);
         Node call = eval_frames[i].call;
+        char name[80];
 
-        if (name != NULL)
-            diag_note(call->line, call->col, "in call to '%s'", name);
-        else
-            diag_note(call->line, call->col, "in call to a function");
+        eval_callee_name(call, eval_frames[i].fn, name, sizeof name);
+        diag_note(call->line, call->col, "in call to %s", name);
     }
     if (i >= 0)
         diag_note(eval_frames[0].call->line, eval_frames[0].call->col,
@@ -92,7 +98,8 @@ static Value eval_error(Node at, const char *fmt, ...)
     return NULL;
 }
 
-/* The name a call node calls, for messages: "'f'", or "function". */
+/* How the function F called by CALL is named in messages: "'f'" (its own
+ * name, or the name it was called by) or "an anonymous function". */
 static void eval_callee_name(Node call, Value f, char *out, size_t size)
 {
     const char *name = value_fn_name(f);
@@ -102,7 +109,7 @@ static void eval_callee_name(Node call, Value f, char *out, size_t size)
     if (name != NULL)
         snprintf(out, size, "'%s'", name);
     else
-        snprintf(out, size, "function");
+        snprintf(out, size, "an anonymous function");
 }
 
 static Value eval_call(Node n, Environment env)
@@ -144,8 +151,15 @@ static Value eval_call(Node n, Environment env)
                    EVAL_MAX_DEPTH);
         goto fail_args;
     }
-    if (f->kind == V_FN)
+    /* The parameters are bound before call_entered, so that a monitor
+     * stopped there sees the arguments in the call's environment. */
+    if (f->kind == V_FN) {
+        Node fn = f->u.fn.fn;
+
         e = env_new(f->u.fn.env);
+        for (i = 0; i < nargs; i++)
+            env_bind(e, (int)fn->kids[i]->attr, args[i], fn->kids[i]);
+    }
     frame = &eval_frames[eval_ndepth++];
     frame->call = n;
     frame->fn = f;
@@ -160,11 +174,7 @@ static Value eval_call(Node n, Environment env)
         if (result == NULL)
             eval_error(n, "%s", why);
     } else {
-        Node fn = f->u.fn.fn;
-
-        for (i = 0; i < nargs; i++)
-            env_bind(e, (int)fn->kids[i]->attr, args[i], fn->kids[i]);
-        result = eval(fn->kids[nargs], e);
+        result = eval(f->u.fn.fn->kids[nargs], e);
     }
 #ifdef MONITOR
     if (result != NULL)
@@ -439,8 +449,14 @@ static Value eval_node(Node n, Environment env)
 static Value eval(Node n, Environment env)
 {
     Environment outer = eval_env;
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     Value v;
 
+    /* Deep expressions in deep recursion can exhaust the C stack before
+     * EVAL_MAX_DEPTH calls: stop cleanly instead. */
+    if (eval_stack_base - sp > eval_stack_budget)
+        return eval_error(n, "evaluation too deep for the stack (%d nested "
+                          "calls)", eval_ndepth);
     eval_env = env;
     v = eval_node(n, env);
 #ifdef MONITOR
@@ -449,6 +465,16 @@ static Value eval(Node n, Environment env)
 #endif
     eval_env = outer;
     return v;
+}
+
+/* The size of the C stack: its limit, or 8 MiB when it has none. */
+static size_t eval_stack_size(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return (size_t)8 << 20;
+    return (size_t)rl.rlim_cur;
 }
 
 /* Run the program ROOT, printing to OUT.  Returns 0, or -1 when an error
@@ -463,6 +489,8 @@ int eval_program(Node root, FILE *out)
 #endif
     eval_out = out;
     eval_ndepth = 0;
+    eval_stack_base = (uintptr_t)__builtin_frame_address(0);
+    eval_stack_budget = eval_stack_size() / 2;
     builtins = env_new(NULL);
     for (i = 0; i < builtin_count(); i++)
         env_bind(builtins, strtab_add(builtin_name(i), strlen(builtin_name(i))),

@@ -299,6 +299,12 @@ static Node parse_postfix(struct parser *p)
     struct nodes kids;
 
     while (n != NULL && p->tok.kind == T_LPAREN) {
+        if (n->height >= PARSE_MAX_HEIGHT) {
+            diag_error(p->tok.line, p->tok.col, "expression too long (its "
+                       "tree would be more than %d levels deep)",
+                       PARSE_MAX_HEIGHT);
+            return NULL;
+        }
         kids.v = NULL;
         kids.n = kids.cap = 0;
         nodes_push(&kids, n);
@@ -346,11 +352,17 @@ static Node parse_unary(struct parser *p)
     return tree_make(N_UNARY, line, col, T_MINUS, &n, 1);
 }
 
-/* A binary node for the operator token OP at LINE:COL. */
+/* A binary node for the operator token OP at LINE:COL, or NULL when the
+ * tree would grow too tall. */
 static Node parse_make_binary(int op, int line, int col, Node l, Node r)
 {
     Node kids[2] = { l, r };
 
+    if (l->height >= PARSE_MAX_HEIGHT || r->height >= PARSE_MAX_HEIGHT) {
+        diag_error(line, col, "expression too long (its tree would be more "
+                   "than %d levels deep)", PARSE_MAX_HEIGHT);
+        return NULL;
+    }
     return tree_make(N_BINARY, line, col, op, kids, 2);
 }
 

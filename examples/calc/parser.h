@@ -11,6 +11,10 @@
 /* Deepest nesting of expressions the parser accepts. */
 #define PARSE_MAX_DEPTH 200
 
+/* Tallest tree an expression may make (long chains of operators make
+ * tall trees without nesting). */
+#define PARSE_MAX_HEIGHT 1000
+
 /* Most parameters of a function, and arguments of a call. */
 #define PARSE_MAX_ARGS 32
 

@@ -40,6 +40,7 @@ Node tree_make(int kind, int line, int col, long attr, const Node *kids,
                int nkids)
 {
     Node n;
+    int i;
 
 #ifdef MONITOR
     _dapto_enter("tree");
@@ -54,6 +55,11 @@ Node tree_make(int kind, int line, int col, long attr, const Node *kids,
     n->col = col;
     n->attr = attr;
     n->nkids = nkids;
+    n->height = 1;
+    for (i = 0; i < nkids; i++) {
+        if (kids[i]->height >= n->height)
+            n->height = kids[i]->height + 1;
+    }
     if (nkids > 0) {
         n->kids = xmalloc((size_t)nkids * sizeof *n->kids);
         memcpy(n->kids, kids, (size_t)nkids * sizeof *n->kids);

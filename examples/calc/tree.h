@@ -50,6 +50,7 @@ struct node {
     int kind;       /* enum node_kind */
     int line, col;  /* coordinates of the construct */
     long attr;      /* value, idn or operator (a token kind); see above */
+    int height;     /* 1 for a leaf, else 1 + the tallest child's */
     int nkids;
     Node *kids;     /* owned */
 };
