@@ -62,4 +62,5 @@ CLEANFILES += $(CALC_DAPTO_C) $(CALC_DAPTO_H) $(CALC_DAPTO_DB)
 
 CALC_EXAMPLES = examples/calc/demo.calc examples/calc/closures.calc \
 	examples/calc/strings.calc examples/calc/error.calc
-EXTRA_DIST += $(CALC_DAPTO_SPECS) $(CALC_EXAMPLES)
+EXTRA_DIST += $(CALC_DAPTO_SPECS) $(CALC_EXAMPLES) \
+	examples/calc/calc.handlers examples/calc/README
