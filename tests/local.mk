@@ -5,3 +5,4 @@ include tests/dapto/local.mk
 include tests/runtime/local.mk
 include tests/target/local.mk
 include tests/front/local.mk
+include tests/examples/local.mk
