@@ -1,2 +1,3 @@
 # SPDX-License-Identifier: MIT
 # man: rules for this folder (included from the top Makefile.am).
+dist_man_MANS += man/dapto.1

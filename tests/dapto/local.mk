@@ -9,16 +9,18 @@
 #               diagnostics in its .err file, and no output file
 #   cli.sh      the command line
 #   db.tcl      the .db files, sourced by tclsh, give back every string
+#   man.sh      dapto(1) renders cleanly and documents every option
 #   unit        the compiler's modules on buffers
 
 TESTS += tests/dapto/unit tests/dapto/golden.sh tests/dapto/compile.sh \
-	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl
+	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl tests/dapto/man.sh
 check_PROGRAMS += tests/dapto/unit
 tests_dapto_unit_SOURCES = tests/dapto/unit.c $(DAPTO_CORE_SOURCES)
 tests_dapto_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto \
 	-I$(top_srcdir)/tests/lib
 EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
-	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl tests/dapto/opcall.h \
+	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl \
+	tests/dapto/man.sh tests/dapto/opcall.h \
 	tests/dapto/spec tests/dapto/expected tests/dapto/bad
 
 dapto-regen: src/dapto/dapto$(EXEEXT)
