@@ -6,6 +6,7 @@ EXTRA_DIST += bench/README
 BENCH_TARGETS =
 include bench/dapto.mk
 include bench/runtime.mk
+include bench/monitor.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench

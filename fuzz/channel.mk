@@ -1,2 +1,14 @@
 # SPDX-License-Identifier: MIT
-# fuzz/channel.mk: a libFuzzer harness (see fuzz/local.mk).
+# fuzz/channel.mk: libFuzzer harness of the monitor's record decoder
+# (reader, registry, values); see fuzz/local.mk.
+EXTRA_DIST += fuzz/channel-reader.c fuzz/seeds/channel-reader
+if FUZZING
+noinst_PROGRAMS += fuzz/channel-reader
+FUZZ_TARGETS += fuzz/channel-reader
+fuzz_channel_reader_SOURCES = fuzz/channel-reader.c \
+	src/xmalloc.c src/decode.c src/registry.c src/reader.c src/clock.c \
+	src/value.c
+fuzz_channel_reader_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+fuzz_channel_reader_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_channel_reader_LDFLAGS = $(FUZZ_CFLAGS)
+endif

@@ -64,6 +64,9 @@ struct target {
 
     struct target_event queue[TARGET_QUEUE];
     unsigned int qhead, qlen;
+
+    int reap_more;     /* the last reap stopped early */
+    uint64_t last_reap; /* CLOCK_MONOTONIC ns of the last full reap */
 };
 
 /*
@@ -387,6 +390,7 @@ int target_start(struct target **out, const struct target_opts *opts,
     free(path);
 
     t = xcalloc(1, sizeof *t);
+    t->reap_more = 1;
     t->pid = pid;
     t->alive = 1;
     target_add_thread(t, pid, TH_STOPPED);
@@ -626,7 +630,8 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.tid = tid;
         ev.signo = sig;
         ev.code = si.si_code;
-        ev.addr = (uint64_t)(uintptr_t)si.si_addr;
+        /* si_addr means something only for a fault the kernel raised */
+        ev.addr = si.si_code > 0 ? (uint64_t)(uintptr_t)si.si_addr : 0;
         target_push(t, &ev);
         target_check_stopped(t);
         return;
@@ -642,14 +647,29 @@ static void target_handle(struct target *t, pid_t tid, int status)
     target_resume(t, th);
 }
 
-/* Collect every pending wait status of our threads. */
+static uint64_t target_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Collect every pending wait status of our threads.  Only when SIGCHLD
+ * said so, or the last reap stopped early, or as a backstop every 100 ms
+ * (the pipe is shared by all targets): a busy channel calls this often. */
 static void target_reap(struct target *t)
 {
-    int again = 1, status;
+    int again = 1, status, woken = 0;
     char buf[64];
+    uint64_t now = target_now_ns();
 
     while (read(target_pipe[0], buf, sizeof buf) > 0)
-        ;
+        woken = 1;
+    if (!woken && !t->reap_more && now - t->last_reap < 100000000u)
+        return;
+    t->last_reap = now;
+    t->reap_more = 0;
     while (again && t->alive) {
         again = 0;
         for (unsigned int i = 0; i < t->nthreads && t->alive; i++) {
@@ -665,8 +685,10 @@ static void target_reap(struct target *t)
                     again = 1;
                 }
             }
-            if (t->qlen >= TARGET_QUEUE - 2)
+            if (t->qlen >= TARGET_QUEUE - 2) {
+                t->reap_more = 1;
                 return;
+            }
         }
     }
 }

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* An address that faults, hidden from the compiler. */
+int *volatile tt_bad = (int *)16;
+
 volatile int value;
 static sigjmp_buf recover;
 
@@ -38,7 +41,7 @@ static void *crash(void *arg)
 {
     (void)arg;
     usleep(20000);
-    *(volatile int *)16 = 1;
+    *tt_bad = 1;
     return NULL;
 }
 
@@ -62,7 +65,7 @@ int main(int argc, char **argv)
         pause();
     }
     if (strcmp(mode, "segv") == 0)
-        *(volatile int *)16 = 1;
+        *tt_bad = 1;
     if (strcmp(mode, "abort") == 0)
         abort();
     if (strcmp(mode, "fpe") == 0)
@@ -104,7 +107,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "segv-catch") == 0) {
         signal(SIGSEGV, on_segv);
         if (sigsetjmp(recover, 1) == 0)
-            *(volatile int *)16 = 1;
+            *tt_bad = 1;
         return 6;
     }
     if (strcmp(mode, "echo") == 0) {

@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * channel.c - the monitor's end of the channel <protocol#activate>.
+ *
+ * The region, ring consumer and mailbox primitives are the channel library
+ * (lib/region.h, lib/ring.h, lib/mailbox.h); records are validated and
+ * decoded by the reader.  This module adds what needs the program's
+ * process: the version check <protocol#version>, state bytes written with
+ * process-memory writes <protocol#states>, acknowledgement of aspects
+ * <protocol#ack>, and operations at stops <protocol#stop>, during which
+ * ptrace stops are still handled.  The region is never trusted after the
+ * program starts: the geometry used is the private copy made at creation.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "clock.h"
+#include "dapto.h"
+#include "mailbox.h"
+#include "protocol.h"
+#include "reader.h"
+#include "region.h"
+#include "ring.h"
+#include "target.h"
+#include "xmalloc.h"
+
+struct channel {
+    struct region region;
+    struct ring ring;
+    struct clock clock;
+    struct registry *reg;
+    struct reader *reader;
+    struct target *target;
+    unsigned char default_state;
+    char env[64];
+
+    enum channel_status status;
+    char version[48];
+    int broken_told; /* the BROKEN or UNMONITORED item was given */
+    char *message;
+
+    unsigned char *rec; /* DAPTO_RECORD_MAX bytes */
+    uint32_t aspects_seen; /* ASPECT records, good or bad */
+    uint32_t aspects_acked;
+    char *pending_error; /* an error to give as the next item */
+    uint64_t lost;
+    uint64_t last_refine;
+
+    /* stops: for each mailbox, the order in which it stopped (0: none) */
+    uint64_t *stopped;
+    uint64_t stop_clock;
+
+    /* operation results */
+    unsigned char *res_data;
+    struct decode_value *res_values;
+    unsigned int res_avalues;
+    char res_message[sizeof(((struct dapto_mailbox *)0)->message) + 1];
+};
+
+int channel_create(struct channel **out, const struct channel_opts *opts,
+                   char **cause)
+{
+    struct channel *ch = xcalloc(1, sizeof *ch);
+    struct region_geom g;
+    const char *why = NULL;
+    int tsc;
+
+    region_geom_default(&g);
+    if (opts->ring_size != 0)
+        g.ring_size = opts->ring_size;
+    tsc = !opts->no_tsc && clock_tsc_usable();
+    g.flags = (tsc ? DAPTO_RF_TSC : 0) |
+              (opts->overwrite ? DAPTO_RF_OVERWRITE : 0);
+    if (region_create(&ch->region, &g, &why) != 0) {
+        xcause(cause, "cannot create the channel: %s: %s", why,
+               strerror(errno));
+        free(ch);
+        return -1;
+    }
+    ring_init(&ch->ring, &ch->region);
+    clock_init(&ch->clock, tsc);
+    ch->reg = registry_create();
+    ch->reader = reader_create(ch->reg, &ch->clock,
+                               ch->region.geom.mbox_count);
+    ch->default_state = opts->default_state;
+    ch->status = CHANNEL_WAITING;
+    ch->rec = xmalloc(DAPTO_RECORD_MAX);
+    ch->res_data = xmalloc(DAPTO_MBOX_DATA);
+    ch->stopped = xcalloc(ch->region.geom.mbox_count, sizeof *ch->stopped);
+    region_env(&ch->region, ch->env, sizeof ch->env);
+    *out = ch;
+    return 0;
+}
+
+void channel_free(struct channel *ch)
+{
+    if (ch == NULL)
+        return;
+    region_close(&ch->region);
+    reader_free(ch->reader);
+    registry_free(ch->reg);
+    free(ch->rec);
+    free(ch->res_data);
+    free(ch->res_values);
+    free(ch->stopped);
+    free(ch->message);
+    free(ch->pending_error);
+    free(ch);
+}
+
+const char *channel_env(const struct channel *ch)
+{
+    return ch->env;
+}
+
+void channel_fds(const struct channel *ch, int fds[2])
+{
+    fds[0] = ch->region.memfd;
+    fds[1] = ch->region.eventfd;
+}
+
+void channel_attach(struct channel *ch, struct target *t)
+{
+    ch->target = t;
+}
+
+int channel_fd(const struct channel *ch)
+{
+    return ch->region.eventfd;
+}
+
+enum channel_status channel_status(const struct channel *ch)
+{
+    return ch->status;
+}
+
+const char *channel_runtime_version(const struct channel *ch)
+{
+    return ch->version[0] != '\0' ? ch->version : NULL;
+}
+
+struct registry *channel_registry(const struct channel *ch)
+{
+    return ch->reg;
+}
+
+uint64_t channel_lost(const struct channel *ch)
+{
+    return ch->lost;
+}
+
+int channel_sleep_prepare(struct channel *ch)
+{
+    if (ch->pending_error != NULL || ch->aspects_acked != ch->aspects_seen)
+        return 0;
+    if (ch->status == CHANNEL_WAITING) {
+        struct dapto_region_id id;
+        if (region_runtime_id(&ch->region, &id))
+            return 0;
+    }
+    if (ch->status != CHANNEL_ACTIVE)
+        return 1;
+    return ring_sleep_prepare(&ch->ring);
+}
+
+void channel_sleep_finish(struct channel *ch)
+{
+    ring_sleep_finish(&ch->ring);
+}
+
+int channel_wait(struct channel *ch, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = ch->region.eventfd, .events = POLLIN};
+
+    if (ch->status == CHANNEL_ACTIVE)
+        return ring_wait(&ch->ring, timeout_ms);
+    if (!channel_sleep_prepare(ch))
+        return 1;
+    return poll(&pfd, 1, timeout_ms) > 0;
+}
+
+int channel_set_state(struct channel *ch, unsigned int code,
+                      unsigned char state, char **cause)
+{
+    struct registry_event *e = registry_event(ch->reg, code);
+    char *why = NULL;
+
+    if (e == NULL) {
+        xcause(cause, "no event with code %u", code);
+        return -1;
+    }
+    if (e->state == state)
+        return 0;
+    if (ch->target == NULL) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (target_write(ch->target, e->state_addr, &state, 1, &why) != 0) {
+        xcause(cause, "cannot set the state of event %s: %s", e->name, why);
+        free(why);
+        return -1;
+    }
+    e->state = state;
+    return 0;
+}
+
+unsigned char channel_state(const struct channel *ch, unsigned int code)
+{
+    struct registry_event *e = registry_event(ch->reg, code);
+
+    return e != NULL ? e->state : 0;
+}
+
+/* Compare the runtime's version with ours <protocol#version>. */
+static int channel_check_version(struct channel *ch, struct reader_item *item)
+{
+    struct dapto_region_id id;
+
+    if (!region_runtime_id(&ch->region, &id))
+        return 0;
+    snprintf(ch->version, sizeof ch->version, "%u.%u.%u", id.rt_major,
+             id.rt_median, id.rt_minor);
+    if (id.rt_major == DAPTO_PROTO_MAJOR &&
+        id.rt_median == DAPTO_PROTO_MEDIAN) {
+        ch->status = CHANNEL_ACTIVE;
+        return 0;
+    }
+    ch->status = CHANNEL_UNMONITORED;
+    free(ch->message);
+    ch->message = xasprintf("program's runtime speaks protocol %s; this "
+                            "noosa speaks %u.%u.%u: the program runs "
+                            "unmonitored",
+                            ch->version, DAPTO_PROTO_MAJOR,
+                            DAPTO_PROTO_MEDIAN, DAPTO_PROTO_MINOR);
+    item->kind = READER_ERROR;
+    item->message = ch->message;
+    return 1;
+}
+
+/* A new aspect: write the default state of each of its events. */
+static void channel_new_aspect(struct channel *ch, struct registry_aspect *a)
+{
+    char *why = NULL;
+
+    if (ch->default_state == 0)
+        return;
+    for (unsigned int i = 0; i < a->nevents; i++) {
+        if (channel_set_state(ch, a->events[i].code, ch->default_state,
+                              &why) != 0 &&
+            ch->pending_error == NULL) {
+            ch->pending_error = xasprintf("aspect %s: %s", a->name, why);
+        }
+    }
+    free(why);
+}
+
+/* The last acknowledgement goes out once the caller has seen the
+ * aspect's item (and maybe set states). */
+static void channel_ack(struct channel *ch)
+{
+    if (ch->aspects_acked != ch->aspects_seen) {
+        ch->aspects_acked = ch->aspects_seen;
+        region_ack(&ch->region, ch->aspects_acked);
+    }
+}
+
+int channel_next(struct channel *ch, struct reader_item *item)
+{
+    long n;
+    unsigned int quiet = 0; /* records with nothing to say, this call */
+
+    memset(item, 0, sizeof *item);
+    item->stop = -1;
+    channel_ack(ch);
+    if (ch->pending_error != NULL) {
+        free(ch->message);
+        ch->message = ch->pending_error;
+        ch->pending_error = NULL;
+        item->kind = READER_ERROR;
+        item->message = ch->message;
+        return 1;
+    }
+    if (ch->status == CHANNEL_WAITING && channel_check_version(ch, item))
+        return 1;
+    if (ch->status != CHANNEL_ACTIVE)
+        return 0;
+
+    for (;;) {
+        n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
+        if (n < 0) {
+            ch->status = CHANNEL_BROKEN;
+            free(ch->message);
+            ch->message = xasprintf(
+                "protocol error: the event ring is corrupt at position "
+                "%llu; monitoring stops here",
+                (unsigned long long)ch->ring.ctail);
+            item->kind = READER_ERROR;
+            item->message = ch->message;
+            return 1;
+        }
+        if (n == 0) {
+            uint64_t now = clock_monotonic_ns();
+            if (now - ch->last_refine > 100000000u) {
+                clock_refine(&ch->clock);
+                ch->last_refine = now;
+            }
+            return 0;
+        }
+        reader_record(ch->reader, ch->rec, (size_t)n,
+                      ch->region.hdr != NULL
+                          ? (const unsigned char *)ch->region.hdr +
+                                ch->region.geom.iface_off
+                          : NULL,
+                      ch->region.geom.iface_size, item);
+        if (item->code == DAPTO_REC_ASPECT)
+            ch->aspects_seen++;
+        switch (item->kind) {
+        case READER_NONE:
+            /* a bound, so that a stream of interns cannot starve the
+             * caller's other work; the ring stays ready */
+            if (++quiet == 4096)
+                return 0;
+            continue;
+        case READER_HELLO:
+            clock_anchor(&ch->clock,
+                         __atomic_load_n(&ch->region.hdr->rt_tsc0,
+                                         __ATOMIC_RELAXED),
+                         __atomic_load_n(&ch->region.hdr->rt_ns0,
+                                         __ATOMIC_RELAXED));
+            item->ns = clock_ns(&ch->clock,
+                                ((struct dapto_record *)ch->rec)->time);
+            break;
+        case READER_ASPECT:
+            channel_new_aspect(ch, item->aspect);
+            break;
+        case READER_LOST:
+            ch->lost += item->lost;
+            break;
+        case READER_EVENT:
+            break;
+        case READER_ERROR:
+            if (item->stop >= 0) {
+                /* a bad stop record: do not leave its thread waiting */
+                struct dapto_mailbox *mb =
+                    region_mailbox(&ch->region, (uint32_t)item->stop);
+                if (mb != NULL)
+                    mailbox_resume(mb);
+                item->stop = -1;
+            }
+            return 1;
+        default:
+            break;
+        }
+        if (item->stop >= 0)
+            ch->stopped[item->stop] = ++ch->stop_clock;
+        return 1;
+    }
+}
+
+int channel_stopped(const struct channel *ch)
+{
+    int best = -1;
+
+    for (uint32_t i = 0; i < ch->region.geom.mbox_count; i++) {
+        if (ch->stopped[i] != 0 &&
+            (best < 0 || ch->stopped[i] > ch->stopped[best]))
+            best = (int)i;
+    }
+    return best;
+}
+
+/* The mailbox for STOP, or NULL with *cause. */
+static struct dapto_mailbox *channel_stop_mailbox(struct channel *ch,
+                                                  int *stop, char **cause)
+{
+    struct dapto_mailbox *mb;
+
+    if (*stop < 0)
+        *stop = channel_stopped(ch);
+    if (*stop < 0 || (uint32_t)*stop >= ch->region.geom.mbox_count ||
+        ch->stopped[*stop] == 0) {
+        xcause(cause, "the program is not stopped at an event");
+        return NULL;
+    }
+    if (ch->target != NULL && !target_alive(ch->target)) {
+        xcause(cause, "the program is not running");
+        return NULL;
+    }
+    mb = region_mailbox(&ch->region, (uint32_t)*stop);
+    if (mb == NULL) {
+        xcause(cause, "the program is not stopped at an event");
+        return NULL;
+    }
+    return mb;
+}
+
+int channel_resume(struct channel *ch, int stop, char **cause)
+{
+    struct dapto_mailbox *mb = channel_stop_mailbox(ch, &stop, cause);
+
+    if (mb == NULL)
+        return -1;
+    ch->stopped[stop] = 0;
+    if (mailbox_resume(mb) != 0) {
+        xcause(cause, "the stopped thread's mailbox is in state %u, not "
+               "waiting: cannot resume it", mailbox_state(mb));
+        return -1;
+    }
+    return 0;
+}
+
+/* Convert text ARG to parameter P and append it to OUT. */
+static int channel_convert(struct dapto_out *out, const struct registry_op *op,
+                           unsigned int i, const char *arg, char **cause)
+{
+    const struct registry_param *p = &op->params[i];
+    char *end = NULL;
+    const char *expected = NULL;
+
+    errno = 0;
+    switch (p->kind) {
+    case DAPTO_K_INT: {
+        long v = strtol(arg, &end, 0);
+        if (*arg == '\0' || *end != '\0' || errno != 0 || v < INT_MIN ||
+            v > INT_MAX) {
+            expected = "an int";
+            break;
+        }
+        dapto_put_int(out, (int)v);
+        break;
+    }
+    case DAPTO_K_LONG: {
+        long v = strtol(arg, &end, 0);
+        if (*arg == '\0' || *end != '\0' || errno != 0) {
+            expected = "a long";
+            break;
+        }
+        dapto_put_long(out, v);
+        break;
+    }
+    case DAPTO_K_DOUBLE: {
+        double v = strtod(arg, &end);
+        if (*arg == '\0' || *end != '\0' || errno == ERANGE) {
+            expected = "a double";
+            break;
+        }
+        dapto_put_double(out, v);
+        break;
+    }
+    case DAPTO_K_PTR: {
+        unsigned long long v;
+        if (*arg == '-') {
+            expected = "a pointer (a decimal or 0x hexadecimal address)";
+            break;
+        }
+        v = strtoull(arg, &end, 0);
+        if (*arg == '\0' || *end != '\0' || errno != 0) {
+            expected = "a pointer (a decimal or 0x hexadecimal address)";
+            break;
+        }
+        dapto_put_ptr(out, (const void *)(uintptr_t)v);
+        break;
+    }
+    case DAPTO_K_STR:
+        dapto_put_str(out, arg);
+        if (out->truncated) {
+            xcause(cause, "argument %u (%s) of %s: the string is too long",
+                   i + 1, p->name, op->name);
+            return -1;
+        }
+        break;
+    default:
+        xcause(cause, "argument %u (%s) of %s: values of type %s cannot be "
+               "sent", i + 1, p->name, op->name, p->type);
+        return -1;
+    }
+    if (expected != NULL) {
+        xcause(cause, "argument %u (%s) of %s: expected %s, got \"%s\"", i + 1,
+               p->name, op->name, expected, arg);
+        return -1;
+    }
+    if (out->truncated) {
+        xcause(cause, "the arguments of %s are too long", op->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Decode the results the program wrote (untrusted) into *res. */
+static int channel_results(struct channel *ch, const struct dapto_mailbox *mb,
+                           const struct registry_op *op,
+                           struct channel_result *res, char **cause)
+{
+    uint32_t len = __atomic_load_n(&mb->res_len, __ATOMIC_RELAXED);
+    struct decode_cursor c;
+    char *why = NULL;
+
+    res->status = (int)__atomic_load_n(&mb->status, __ATOMIC_RELAXED);
+    res->signo = mb->signo;
+    res->fault_addr = mb->fault_addr;
+    memcpy(ch->res_message, mb->message, sizeof mb->message);
+    ch->res_message[sizeof mb->message] = '\0';
+    res->message = ch->res_message;
+    if (res->status != DAPTO_OP_OK)
+        return 0;
+    if (len > DAPTO_MBOX_DATA) {
+        xcause(cause, "protocol error: operation %s answered with %u bytes "
+               "of results (at most %u)", op->name, len, DAPTO_MBOX_DATA);
+        return -1;
+    }
+    memcpy(ch->res_data, mb->data, len);
+    decode_init(&c, ch->res_data, len);
+    while (!decode_at_end(&c)) {
+        struct decode_value *v;
+        if (res->nvalues == ch->res_avalues) {
+            ch->res_avalues = ch->res_avalues == 0 ? 8 : ch->res_avalues * 2;
+            ch->res_values = xreallocarray(ch->res_values, ch->res_avalues,
+                                           sizeof *ch->res_values);
+        }
+        v = &ch->res_values[res->nvalues];
+        if (decode_value(&c, v, &why) != 0 || v->kind == DAPTO_K_ISTR) {
+            xcause(cause, "protocol error: results of operation %s: %s",
+                   op->name, why != NULL ? why : "an interned string");
+            free(why);
+            return -1;
+        }
+        res->nvalues++;
+        res->values = ch->res_values;
+    }
+    return 0;
+}
+
+/* Wait for mailbox MB to answer, handling the program's ptrace stops.
+ * Events not about this operation are given back to the target. */
+static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
+                             pid_t tid, const char *name, int timeout_ms,
+                             char **cause)
+{
+    struct target_event kept[8];
+    unsigned int nkept = 0;
+    uint64_t deadline = timeout_ms < 0
+                            ? 0
+                            : clock_monotonic_ns() +
+                                  (uint64_t)timeout_ms * 1000000u;
+    int rc = -1;
+
+    /* The answer usually comes within microseconds: look at the mailbox
+     * alone for a little while before the full loop. */
+    for (unsigned int i = 0; i < 20000; i++) {
+        uint32_t st = mailbox_state(mb);
+        if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING)
+            break;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    for (;;) {
+        struct pollfd pfd[2];
+        struct target_event ev;
+        uint32_t st = mailbox_state(mb);
+        int slice = 50;
+
+        if (st == DAPTO_MB_DONE) {
+            rc = 0;
+            break;
+        }
+        if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING) {
+            xcause(cause, "protocol error: operation %s: the mailbox went "
+                   "to state %u", name, st);
+            break;
+        }
+        while (ch->target != NULL && nkept < 8 &&
+               target_poll(ch->target, &ev)) {
+            if (ev.kind == TARGET_EV_FAULT && ev.tid == tid) {
+                /* the runtime's recovery point takes it from here */
+                target_fault_pass(ch->target, ev.tid, NULL);
+                continue;
+            }
+            kept[nkept++] = ev;
+        }
+        if (ch->target != NULL && !target_alive(ch->target)) {
+            xcause(cause, "the program died during operation %s", name);
+            break;
+        }
+        if (deadline != 0) {
+            uint64_t now = clock_monotonic_ns();
+            if (now >= deadline) {
+                xcause(cause, "operation %s did not answer within %d ms",
+                       name, timeout_ms);
+                break;
+            }
+            if ((deadline - now) / 1000000u < (uint64_t)slice)
+                slice = (int)((deadline - now) / 1000000u) + 1;
+        }
+        pfd[0].fd = ch->region.eventfd;
+        pfd[0].events = POLLIN;
+        pfd[1].fd = ch->target != NULL ? target_fd(ch->target) : -1;
+        pfd[1].events = POLLIN;
+        if (poll(pfd, 2, slice) > 0 && (pfd[0].revents & POLLIN)) {
+            uint64_t v;
+            if (read(ch->region.eventfd, &v, sizeof v) < 0) {
+                /* nothing to drain */
+            }
+        }
+    }
+    while (nkept > 0)
+        target_unread(ch->target, &kept[--nkept]);
+    return rc;
+}
+
+int channel_send(struct channel *ch, int stop, const char *opname, int argc,
+                 const char *const *argv, struct channel_result *res,
+                 int timeout_ms, char **cause)
+{
+    struct registry_op *op = registry_op_by_name(ch->reg, opname);
+    struct dapto_mailbox *mb;
+    struct dapto_out out;
+    unsigned char *buf;
+    char sig[32];
+    pid_t tid;
+
+    memset(res, 0, sizeof *res);
+    res->message = "";
+    if (op == NULL) {
+        xcause(cause, "unknown operation %s", opname);
+        return -1;
+    }
+    if (argc < 0 || (unsigned int)argc != op->nparams) {
+        xcause(cause, "operation %s takes %u argument%s, %d given", op->name,
+               op->nparams, op->nparams == 1 ? "" : "s", argc);
+        return -1;
+    }
+    mb = channel_stop_mailbox(ch, &stop, cause);
+    if (mb == NULL)
+        return -1;
+    buf = xmalloc(DAPTO_MBOX_DATA);
+    memset(&out, 0, sizeof out);
+    out.base = out.p = buf;
+    out.end = buf + DAPTO_MBOX_DATA;
+    for (int i = 0; i < argc; i++) {
+        if (channel_convert(&out, op, (unsigned int)i, argv[i], cause) != 0) {
+            free(buf);
+            return -1;
+        }
+    }
+    tid = (pid_t)__atomic_load_n(&mb->tid, __ATOMIC_RELAXED);
+    if (mailbox_request(mb, op->code, buf, (size_t)(out.p - buf)) != 0) {
+        xcause(cause, "cannot run %s: the stopped thread's mailbox is in "
+               "state %u", op->name, mailbox_state(mb));
+        free(buf);
+        return -1;
+    }
+    free(buf);
+    if (channel_wait_done(ch, mb, tid, op->name, timeout_ms, cause) != 0)
+        return -1;
+    if (channel_results(ch, mb, op, res, cause) != 0)
+        return -1;
+    switch (res->status) {
+    case DAPTO_OP_OK:
+        return 0;
+    case DAPTO_OP_CRASHED:
+        xcause(cause, "operation %s crashed: %s at 0x%llx", op->name,
+               target_signal_name(res->signo, sig, sizeof sig),
+               (unsigned long long)res->fault_addr);
+        return -1;
+    case DAPTO_OP_UNKNOWN:
+        xcause(cause, "the program does not know operation %s", op->name);
+        return -1;
+    case DAPTO_OP_ARGS:
+        xcause(cause, "operation %s: %s", op->name,
+               res->message[0] != '\0' ? res->message : "bad arguments");
+        return -1;
+    case DAPTO_OP_OVERFLOW:
+        xcause(cause, "operation %s: the results did not fit", op->name);
+        return -1;
+    }
+    xcause(cause, "protocol error: operation %s ended with status %d",
+           op->name, res->status);
+    return -1;
+}

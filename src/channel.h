@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * channel.h - the monitor's end of the channel to a monitored program:
+ * the shared region and its wake-up descriptor, the version check, the
+ * interface registry, decoded records, event states, stops, operations.
+ *
+ * Use:
+ *     channel_create(&ch, &opts, &cause);
+ *     channel_env(ch, ...) into the program's environment and
+ *     channel_fds(ch, ...) into its inherited descriptors;
+ *     target_start(...); channel_attach(ch, target);
+ *     poll loop over channel_fd(ch) (after channel_sleep_prepare() says
+ *     the caller may sleep) and target_fd(): channel_next() until it
+ *     returns 0, target_poll() until it returns 0.
+ *
+ * Items come out in ring order.  An event with item.stop >= 0 means its
+ * thread waits in that mailbox until channel_resume(); meanwhile
+ * channel_send() may run operations there.  Nothing in this module
+ * prints; problems are items (READER_ERROR) or *cause messages.
+ */
+#ifndef NOOSA_CHANNEL_H
+#define NOOSA_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "reader.h"
+#include "registry.h"
+
+struct target;
+struct channel;
+
+struct channel_opts {
+    uint32_t ring_size;   /* bytes, a power of two; 0 for the default */
+    int overwrite;        /* flight-recorder ring: never make the program
+                             wait, count losses instead */
+    int no_tsc;           /* CLOCK_MONOTONIC timestamps even with a TSC */
+    unsigned char default_state; /* written for each new event as its
+                                    aspect arrives (DAPTO_STATE_*) */
+};
+
+/* Where the channel stands. */
+enum channel_status {
+    CHANNEL_WAITING,     /* the program's runtime has not shown up (yet) */
+    CHANNEL_ACTIVE,      /* the runtime attached and speaks our version */
+    CHANNEL_UNMONITORED, /* the runtime speaks another version */
+    CHANNEL_BROKEN       /* the region was corrupted; reading stopped */
+};
+
+/* The outcome of an operation, from channel_send().  values point into
+ * the channel and stay valid until the next channel_send(). */
+struct channel_result {
+    int status;          /* enum dapto_op_status */
+    int signo;           /* DAPTO_OP_CRASHED: the signal ... */
+    uint64_t fault_addr; /* ... and the fault address */
+    const char *message; /* the program's message, "" when none */
+    unsigned int nvalues;
+    const struct decode_value *values;
+};
+
+int channel_create(struct channel **out, const struct channel_opts *opts,
+                   char **cause);
+void channel_free(struct channel *ch);
+
+/* "DAPTO_CHANNEL=MEMFD:EVENTFD" for the program's environment; the
+ * string belongs to the channel. */
+const char *channel_env(const struct channel *ch);
+/* The two descriptors the program must inherit. */
+void channel_fds(const struct channel *ch, int fds[2]);
+
+/* The program has started: state bytes are written into T, and the
+ * channel watches T while it waits for operations.  T must outlive the
+ * channel's use of it; attach NULL before freeing T. */
+void channel_attach(struct channel *ch, struct target *t);
+
+/* The descriptor to poll for reading (the eventfd). */
+int channel_fd(const struct channel *ch);
+
+/* Before sleeping in poll(): returns 1 when the caller may sleep, 0 when
+ * an item is ready.  Call channel_sleep_finish() after poll() returns. */
+int channel_sleep_prepare(struct channel *ch);
+void channel_sleep_finish(struct channel *ch);
+
+/* Wait up to TIMEOUT_MS for an item to be ready (or the eventfd to be
+ * written), spinning briefly first when there are spare CPUs.  For
+ * callers that have nothing else to poll; blocks, by definition.
+ * Returns 1 when something may be ready, 0 on timeout. */
+int channel_wait(struct channel *ch, int timeout_ms);
+
+/*
+ * The next item, without blocking: 1 with *item filled, 0 when there is
+ * nothing now.  Handles the version check, aspect acknowledgement
+ * <protocol#ack> (the states of a new aspect's events are written before
+ * its item is returned; the acknowledgement goes out at the next call, so
+ * that the caller may change states first) and the clock.  The item is
+ * valid until the next call.
+ */
+int channel_next(struct channel *ch, struct reader_item *item);
+
+enum channel_status channel_status(const struct channel *ch);
+/* The runtime's version as "MAJOR.MEDIAN.MINOR", or NULL before it
+ * attached. */
+const char *channel_runtime_version(const struct channel *ch);
+struct registry *channel_registry(const struct channel *ch);
+/* Records the program reported lost, in total. */
+uint64_t channel_lost(const struct channel *ch);
+
+/* Set the state of event CODE (DAPTO_STATE_* bits); written into the
+ * program only when it changes. */
+int channel_set_state(struct channel *ch, unsigned int code,
+                      unsigned char state, char **cause);
+/* The state last written for CODE. */
+unsigned char channel_state(const struct channel *ch, unsigned int code);
+
+/* The mailbox of the latest stop not yet resumed, or -1. */
+int channel_stopped(const struct channel *ch);
+
+/*
+ * Run operation OP with ARGC arguments ARGV (text, converted to the
+ * declared parameter types) in the thread stopped in mailbox STOP (-1:
+ * the latest stop).  Waits for the answer while still handling ptrace
+ * stops: a fatal signal in the thread running the operation is passed to
+ * the program, whose recovery point ends the operation with
+ * DAPTO_OP_CRASHED.  TIMEOUT_MS < 0 waits as long as the program lives.
+ * Returns 0 when the operation ran and succeeded, else -1 with *cause;
+ * *res is filled whenever the program answered.
+ */
+int channel_send(struct channel *ch, int stop, const char *op, int argc,
+                 const char *const *argv, struct channel_result *res,
+                 int timeout_ms, char **cause);
+
+/* Let the thread stopped in mailbox STOP (-1: the latest stop) go on. */
+int channel_resume(struct channel *ch, int stop, char **cause);
+
+#endif /* NOOSA_CHANNEL_H */

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# raw-runtime.sh - programs with the runtime (tt-rt, interface tt.dapto)
+# under `noosa --raw-trace`: every value type and interned names; stops
+# with operations that succeed, fail and crash; four threads; fork; exit
+# status and death by a signal; the describe pass.
+. "$srcdir/tests/target/lib.sh"
+
+raw rt-types "$TT/tt-rt" types
+check rt-types
+
+raw rt-stop --stop-at tick --timeout 20000 \
+    --send 'add 2 3' --send 'scale 3 0.5' --send 'echo hello' \
+    --send 'where' --send 'step' --send 'crash 16' --send 'step' \
+    --send 'add 1' --send 'add x 1' --send 'add 99999999999 1' \
+    --send 'scale 1 z' --send 'nosuch' "$TT/tt-rt" ticks 2
+check rt-stop
+
+raw rt-exit "$TT/tt-rt" exit 7
+check rt-exit
+raw rt-segv "$TT/tt-rt" segv
+check rt-segv
+raw rt-kill "$TT/tt-rt" kill
+check rt-kill
+raw rt-fork "$TT/tt-rt" fork
+check rt-fork
+
+# Four threads, 1000 ticks each: every tick of every thread arrives, in
+# order within its thread, with the thread id the monitor saw.
+raw rt-threads "$TT/tt-rt" threads
+awk '
+    /^tick / {
+        split($2, t, "="); split($4, n, "="); split($5, w, "=")
+        if (n[2] == 0) { final++; next }
+        if (!(w[2] in tid)) tid[w[2]] = t[2]
+        else if (tid[w[2]] != t[2]) { print "thread changed: " $0; bad++ }
+        if (n[2] != last[w[2]] + 1) { print "out of order: " $0; bad++ }
+        last[w[2]] = n[2]
+        count++
+    }
+    END {
+        threads = 0
+        for (w in tid) threads++
+        if (count != 4000 || threads != 4 || final != 1 || bad) {
+            print "ticks " count ", threads " threads ", final " final
+            exit 1
+        }
+    }' "$WORK/rt-threads.out" || {
+    echo "FAIL: rt-threads"
+    failures=$((failures + 1))
+}
+expect_grep rt-threads "^# exited with status 0"
+
+timeout 60 "$NOOSA" --describe -o "$WORK/rt-describe.out" "$TT/tt-rt" types
+check rt-describe
+timeout 60 "$NOOSA" --describe -o "$WORK/plain-describe.out" "$TT/tt-prog"
+check plain-describe
+finish
