@@ -224,8 +224,8 @@ static void tree_unparse_named_fn(Node n, struct buf *b)
     tree_unparse_at(n->kids[n->nkids - 1], b, PREC_OPEN);
 }
 
-/* Children FROM.. of N separated by SEP; a print among them is
- * parenthesised so that its commas stay its own. */
+/* Children FROM.. of N separated by SEP; in a list separated by commas,
+ * a print is parenthesised so that its commas stay its own. */
 static void tree_unparse_list(Node n, int from, const char *sep,
                               struct buf *b)
 {
@@ -234,8 +234,8 @@ static void tree_unparse_list(Node n, int from, const char *sep,
     for (i = from; i < n->nkids; i++) {
         if (i > from)
             buf_adds(b, sep);
-        tree_unparse_at(n->kids[i], b,
-                        n->kids[i]->kind == N_PRINT ? PREC_OR : PREC_OPEN);
+        tree_unparse_at(n->kids[i], b, n->kids[i]->kind == N_PRINT &&
+                        sep[0] == ',' ? PREC_OR : PREC_OPEN);
     }
 }
 

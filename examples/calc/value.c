@@ -17,6 +17,12 @@
 static struct pool value_pool;
 static int value_pool_ready;
 
+/* Values are immutable, so small ints are shared: each is made once, on
+ * first use, and kept until value_free_all(). */
+#define VALUE_SMALL_MIN (-256)
+#define VALUE_SMALL_MAX 1023
+static Value value_small[VALUE_SMALL_MAX - VALUE_SMALL_MIN + 1];
+
 static Value value_new(int kind)
 {
     Value v;
@@ -32,9 +38,17 @@ static Value value_new(int kind)
 
 Value value_int(long i)
 {
-    Value v = value_new(V_INT);
+    Value *shared = NULL, v;
 
+    if (i >= VALUE_SMALL_MIN && i <= VALUE_SMALL_MAX) {
+        shared = &value_small[i - VALUE_SMALL_MIN];
+        if (*shared != NULL)
+            return *shared;
+    }
+    v = value_new(V_INT);
     v->u.i = i;
+    if (shared != NULL)
+        *shared = v;
     return v;
 }
 
@@ -177,4 +191,5 @@ void value_free_all(void)
         pool_each(&value_pool, value_free_one);
         pool_free(&value_pool);
     }
+    memset(value_small, 0, sizeof value_small);
 }

@@ -21,6 +21,7 @@
 
 #include <dapto.h>
 
+#include "buf.h"
 #include "env_dapto.h"
 #include "eval_dapto.h"
 #include "lexer_dapto.h"
@@ -844,6 +845,67 @@ static void test_limits(void)
     calc_free();
 }
 
+/* Read all of PATH into a NUL-terminated buffer the caller frees. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text;
+    long n;
+
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0) {
+        perror(path);
+        abort();
+    }
+    rewind(f);
+    text = malloc((size_t)n + 1);
+    if (text == NULL || fread(text, 1, (size_t)n, f) != (size_t)n)
+        abort();
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* Unparsing (what unparse_node shows): the whole tree of each example
+ * program, unparsed, is a program that prints the same and unparses to
+ * itself; unparse_node gives the same text, cut to 400 bytes. */
+static void test_unparse(void)
+{
+    static const char *const names[] = { "demo", "closures", "strings", "error" };
+    static char out1[4096], out2[4096], err[4096];
+    const char *srcdir = getenv("abs_top_srcdir");
+    struct buf b1 = BUF_INIT, b2 = BUF_INIT;
+    char path[4096], *text;
+    struct call c;
+    size_t i;
+    int status;
+
+    if (srcdir == NULL)
+        srcdir = ".";
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/examples/calc/%s.calc", srcdir, names[i]);
+        text = slurp(path);
+        status = run(text, out1, sizeof out1, err, sizeof err);
+        CHECK_EQ_INT(status, strcmp(names[i], "error") == 0);
+        tree_unparse(tree_root(), &b1);
+        CHECK_EQ_INT(op(&c, "unparse_node", "p", tree_root()), 0);
+        CHECK_EQ_INT(c.res.n, 1);
+        CHECK(strncmp(c.res.v[0].s, buf_str(&b1), b1.len > 400 ? 397 : b1.len) == 0);
+        CHECK_EQ_INT(strlen(c.res.v[0].s), b1.len > 400 ? 400 : b1.len);
+        calc_free();
+        CHECK_EQ_INT(run(buf_str(&b1), out2, sizeof out2, err, sizeof err), status);
+        CHECK(strcmp(out1, out2) == 0);
+        tree_unparse(tree_root(), &b2);
+        CHECK(strcmp(buf_str(&b1), buf_str(&b2)) == 0);
+        if (strcmp(buf_str(&b1), buf_str(&b2)) != 0)
+            fprintf(stderr, "%s unparses to\n%s\nthen to\n%s\n", names[i],
+                    buf_str(&b1), buf_str(&b2));
+        calc_free();
+        buf_free(&b1);
+        buf_free(&b2);
+        free(text);
+    }
+}
+
 /* The interfaces as the program registers them: names, visibility, the
  * types of parameters. */
 static void test_descriptions(void)
@@ -876,6 +938,7 @@ int main(void)
     test_env();
     test_refusals();
     test_limits();
+    test_unparse();
     free(trace);
     return unit_done("interface-test");
 }
