@@ -9,7 +9,6 @@
  * lexical error is reported where it occurs and returned as T_ERROR.
  */
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
@@ -235,6 +234,21 @@ static int lexer_string(struct lexer *lx, struct token *t, size_t start)
     return kind;
 }
 
+/* Report the character C at the current position, skip it, and return
+ * T_ERROR. */
+static int lexer_unexpected(struct lexer *lx, struct token *t, size_t start,
+                            int c)
+{
+    if (c >= 0x20 && c < 0x7f)
+        diag_error(t->line, t->col, "unexpected character '%c'", c);
+    else
+        diag_error(t->line, t->col, "unexpected character '\\x%02x'",
+                   (unsigned)c);
+    lexer_advance(lx);
+    lexer_keep_text(lx, start, t);
+    return T_ERROR;
+}
+
 static int lexer_operator(struct lexer *lx, struct token *t, size_t start)
 {
     int c = lexer_peek(lx, 0), d = lexer_peek(lx, 1), kind;
@@ -253,20 +267,12 @@ static int lexer_operator(struct lexer *lx, struct token *t, size_t start)
     case '<': kind = d == '=' ? T_LE : T_LT; break;
     case '>': kind = d == '=' ? T_GE : T_GT; break;
     case '!':
-        if (d == '=') {
-            kind = T_NE;
-            break;
-        }
-        /* fall through */
+        if (d != '=')
+            return lexer_unexpected(lx, t, start, c);
+        kind = T_NE;
+        break;
     default:
-        if (c >= 0x20 && c < 0x7f)
-            diag_error(t->line, t->col, "unexpected character '%c'", c);
-        else
-            diag_error(t->line, t->col, "unexpected character '\\x%02x'",
-                       (unsigned)c);
-        lexer_advance(lx);
-        lexer_keep_text(lx, start, t);
-        return T_ERROR;
+        return lexer_unexpected(lx, t, start, c);
     }
     lexer_advance(lx);
     if (kind == T_EQ || kind == T_NE || kind == T_LE || kind == T_GE)

@@ -4,7 +4,6 @@
  * component "tree".  Nodes come from a pool and are released together by
  * tree_free().
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
