@@ -13,6 +13,7 @@
 #include "reader.h"
 #include "registry.h"
 #include "unit.h"
+#include "value.h"
 #include "wire.h"
 
 static struct registry *reg;
@@ -388,8 +389,49 @@ static void test_runtime_records(void)
     CHECK(it.function == 0x1000 && it.call_site == 0x2000 && !it.enter);
 }
 
+/* Values as text: one line, strings quoted with C escapes. */
+static void test_text(void)
+{
+    struct decode_value v;
+    char *t;
+
+    memset(&v, 0, sizeof v);
+    v.kind = DAPTO_K_STR;
+    v.s = "a\"b\\c\n\t\x01\xc3\xa9";
+    v.len = (uint32_t)strlen(v.s);
+    t = value_text(&v);
+    CHECK(strcmp(t, "\"a\\\"b\\\\c\\n\\t\\x01\\xc3\\xa9\"") == 0);
+    free(t);
+    v.truncated = 1;
+    v.s = "cut";
+    v.len = 3;
+    t = value_text(&v);
+    CHECK(strcmp(t, "\"cut\"...") == 0);
+    free(t);
+    v.kind = DAPTO_K_PTR;
+    v.u.p = 0xbeef;
+    t = value_text(&v);
+    CHECK(strcmp(t, "0xbeef") == 0);
+    free(t);
+    v.kind = DAPTO_K_DOUBLE;
+    v.u.d = 0.1;
+    t = value_text(&v);
+    CHECK(strcmp(t, "0.10000000000000001") == 0);
+    free(t);
+    v.kind = DAPTO_K_LONG;
+    v.u.l = -9000000000LL;
+    t = value_text(&v);
+    CHECK(strcmp(t, "-9000000000") == 0);
+    free(t);
+    v.kind = DAPTO_K_UNKNOWN;
+    t = value_text(&v);
+    CHECK(strcmp(t, "?") == 0);
+    free(t);
+}
+
 int main(void)
 {
+    test_text();
     reg = registry_create();
     memset(&clk, 0, sizeof clk);
     clk.start_ns = 1000;
