@@ -570,6 +570,27 @@ static void test_calls(void)
     calc_free();
 }
 
+/* Syntax and lexical errors: no evaluation, brackets still balanced. */
+static void test_syntax_errors(void)
+{
+    static const char *const programs[] = { "print (1 +;", "let x = 1 in",
+                                            "print 1 @ 2;", "print \"abc" };
+    char out[64], err[256];
+    size_t i;
+
+    for (i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+        CHECK_EQ_INT(run(programs[i], out, sizeof out, err, sizeof err), 1);
+        CHECK(strstr(err, "t.calc:1:") == err);
+        CHECK_EQ_INT(unbalanced, 0);
+        CHECK(stack[0] == '\0');
+        CHECK(ntrace > 0 && strcmp(trace[ntrace - 1].name, "leave") == 0 &&
+              strcmp(trace[ntrace - 1].vals.v[0].s, "driver") == 0);
+        CHECK_EQ_INT(count_events("env_created"), 0);
+        CHECK(tree_root() == NULL);
+        calc_free();
+    }
+}
+
 /* At the third nested call, as a monitor stopped there would: the call
  * stack, the arguments in the call's environment, the current one. */
 static int stops_seen;
@@ -631,18 +652,34 @@ static void test_stop(void)
     CHECK_EQ_INT(stops_seen, 1);
     /* Operations emit no events: a monitor's n_send must not add to the
      * trace or disturb the component stack. */
+    set_all_states(DAPTO_STATE_RECORD);
     before = ntrace;
-    op_ptr("get_current_env", "", NULL);
     {
         struct call c;
 
-        op(&c, "lookup_name", "ps", env_global(), "down");
-        op(&c, "get_scope_info", "p", env_global());
-        op(&c, "unparse_node", "p", tree_root());
-        op(&c, "get_value", "p", c.res.v[0].p);
-        op(&c, "find_string", "s", "down");
+        int ran = 0;
+
+        ran += op(&c, "lookup_name", "ps", env_global(), "down") == 0;
+        ran += op(&c, "get_value", "p", c.res.v[0].p) == 0;
+        ran += op(&c, "get_scope_info", "p", env_global()) == 0;
+        ran += op(&c, "get_global_env", "") == 0;
+        ran += op(&c, "unparse_node", "p", tree_root()) == 0;
+        ran += op(&c, "get_node_info", "p", tree_root()) == 0;
+        ran += op(&c, "get_node_children", "p", tree_root()) == 0;
+        ran += op(&c, "get_node_attrs", "p", tree_root()) == 0;
+        ran += op(&c, "get_tree_root", "") == 0;
+        ran += op(&c, "node_kind_name", "i", 1) == 0;
+        ran += op(&c, "find_string", "s", "down") == 0;
+        ran += op(&c, "get_string", "i", 0) == 0;
+        ran += op(&c, "string_count", "") == 0;
+        ran += op(&c, "token_name", "i", 1) == 0;
+        ran += op(&c, "get_call_depth", "") == 0;
+        ran += op(&c, "get_call_stack", "") == 0;
+        ran += op(&c, "get_current_env", "") == 0;
+        CHECK_EQ_INT(ran, 17); /* every operation */
     }
     CHECK_EQ_INT(ntrace, before);
+    set_all_states(DAPTO_STATE_OFF);
     calc_free();
 }
 
@@ -932,6 +969,7 @@ int main(void)
     test_descriptions();
     test_events();
     test_calls();
+    test_syntax_errors();
     test_stop();
     test_names();
     test_tree();
