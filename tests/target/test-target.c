@@ -245,6 +245,15 @@ static void test_main_and_symbols(void)
     CHECK(next(t, &ev) == 1 && ev.kind == TARGET_EV_BREAK &&
           ev.addr == main_addr && ev.tid == target_pid(t));
     CHECK(target_stopped(t));
+    {
+        /* code is read-only to process_vm_writev: the ptrace fallback
+         * writes it while the program is stopped */
+        unsigned char code[4], again[4];
+        CHECK(target_read(t, main_addr, code, 4, NULL) == 0);
+        CHECK(target_write(t, main_addr, code, 4, NULL) == 0);
+        CHECK(target_read(t, main_addr, again, 4, NULL) == 0 &&
+              memcmp(code, again, 4) == 0);
+    }
     symbols_refresh(s, NULL);
     CHECK(symbols_lookup(s, main_addr + 1, &info) == 0);
     CHECK(info.function != NULL && strcmp(info.function, "main") == 0);
@@ -258,6 +267,24 @@ static void test_main_and_symbols(void)
     CHECK(target_continue(t, NULL) == 0);
     CHECK(next(t, &ev) == 1 && ev.kind == TARGET_EV_EXITED && ev.status == 4);
     symbols_free(s);
+    target_free(t);
+
+    /* a running program: no fallback for read-only memory */
+    t = start("busy", NULL, NULL, -1, -1);
+    if (t == NULL) {
+        CHECK(0);
+        return;
+    }
+    s = symbols_open(target_pid(t), NULL);
+    CHECK(s != NULL && symbols_address(s, "main", &main_addr, NULL) == 0);
+    symbols_free(s);
+    target_continue(t, NULL);
+    {
+        unsigned char code[4] = {0};
+        CHECK(target_read(t, main_addr, code, 4, NULL) == 0);
+        CHECK(target_write(t, main_addr, code, 4, &cause) != 0);
+        CHECK(cause != NULL && strstr(cause, "the program is running") != NULL);
+    }
     free(cause);
     target_free(t);
 }
