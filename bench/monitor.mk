@@ -6,11 +6,15 @@
 EXTRA_DIST += bench/monitor-loop.dapto bench/monitor-run.sh
 check_PROGRAMS += bench/monitor-loop bench/monitor-bench
 
-bench_monitor_loop_SOURCES = bench/monitor-loop.c
+# The loop compiles the runtime's sources in (optimised, no sanitizers),
+# so that it is a plain executable that gdb and noosa can run directly
+# (a libtool wrapper script would be traced instead).
+bench_monitor_loop_SOURCES = bench/monitor-loop.c \
+	$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
 nodist_bench_monitor_loop_SOURCES = bench/monloop_dapto.c bench/monloop_dapto.h
 bench_monitor_loop_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/bench
-bench_monitor_loop_CFLAGS = $(AM_CFLAGS) -O2 -g
-bench_monitor_loop_LDADD = lib/libdapto.la
+bench_monitor_loop_CFLAGS = -O2 -g -pthread
+bench_monitor_loop_LDFLAGS = -pthread
 CLEANFILES += bench/monloop_dapto.c bench/monloop_dapto.h bench/monloop_dapto.db
 bench/monitor_loop-monitor-loop.$(OBJEXT): bench/monloop_dapto.h
 bench/monloop_dapto.h: bench/monloop_dapto.c
