@@ -57,6 +57,10 @@ examples/calc/%_dapto.c examples/calc/%_dapto.h examples/calc/%_dapto.db: \
 	$(AM_V_GEN)$(MKDIR_P) examples/calc && \
 	$(top_builddir)/src/dapto/dapto -o examples/calc $<
 
+# BUILT_SOURCES covers make all and make check; this covers building the
+# program alone in a fresh tree.
+$(examples_calc_calc_OBJECTS): $(CALC_DAPTO_H)
+
 BUILT_SOURCES += $(CALC_DAPTO_C) $(CALC_DAPTO_H) $(CALC_DAPTO_DB)
 CLEANFILES += $(CALC_DAPTO_C) $(CALC_DAPTO_H) $(CALC_DAPTO_DB)
 

@@ -29,6 +29,7 @@ nodist_tests_examples_interface_test_SOURCES = $(CALC_DAPTO_C) $(CALC_DAPTO_H)
 tests_examples_interface_test_CPPFLAGS = $(CALC_MONITOR_CPPFLAGS) \
 	-I$(top_srcdir)/tests/lib
 tests_examples_interface_test_LDADD = lib/libdapto.la
+$(tests_examples_interface_test_OBJECTS): $(CALC_DAPTO_H)
 
 clean-local: clean-examples-tests
 clean-examples-tests:
