@@ -1,75 +1,382 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * runtime.c - registration of monitoring interfaces and the event entry
- * points.  Without a monitor (the only case this version handles) every
- * state byte stays zero, so stubs never call in here; the entry points are
- * still safe to call and do nothing.
+ * runtime.c - the life of libdapto in a program: initialisation (once,
+ * whatever the order of constructors), attaching to the monitor's region
+ * <protocol#activate> with the version handshake <protocol#version>,
+ * registration of aspects, and detaching in forked children
+ * <protocol#fork>.  Without DAPTO_CHANNEL nothing here touches anything
+ * but the aspects' bookkeeping, and every state byte stays zero.
  */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
-#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "dapto.h"
+#include "iface.h"
 #include "protocol.h"
+#include "rtlog.h"
+#include "runtime.h"
 
+struct runtime rt = {.region = {.memfd = -1, .eventfd = -1}};
+
+RT_TLS __thread uint32_t rt_tid;
+RT_TLS __thread int rt_busy;
+RT_TLS __thread int rt_in_op;
+
+/* State bytes of the built-in events: written by the monitor only (and
+ * zeroed in a forked child). */
 dapto_state_t dapto_builtin_state[DAPTO_EV_BUILTINS];
 
-/* Registered aspects, newest first; guarded by reg_lock. */
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct dapto_aspect *aspects;
-static unsigned int next_event = DAPTO_EV_BUILTINS;
-static unsigned int next_op;
+static const struct dapto_param p_pid[] = {
+    {"pid", "int", DAPTO_K_INT, "process id of the program"}};
+static const struct dapto_param p_stopped[] = {
+    {"locale", "str", DAPTO_K_STR, "where the program stopped"},
+    {"error", "int", DAPTO_K_INT, "error code, 0 for none"}};
+static const struct dapto_param p_name[] = {
+    {"name", "str", DAPTO_K_STR, "name of the component"}};
 
-void dapto_register(struct dapto_aspect *a)
+static const struct dapto_event builtin_events[DAPTO_EV_BUILTINS] = {
+    {"init", "the program attached to the monitor", 1, 1, p_pid,
+     &dapto_builtin_state[DAPTO_EV_INIT]},
+    {"finit", "the runtime is finishing", 1, 0, NULL,
+     &dapto_builtin_state[DAPTO_EV_FINIT]},
+    {"exit", "the program called exit", 0, 0, NULL,
+     &dapto_builtin_state[DAPTO_EV_EXIT]},
+    {"stopped", "the program reports a stop or an error", 0, 2, p_stopped,
+     &dapto_builtin_state[DAPTO_EV_STOPPED]},
+    {"enter", "entry to a component", 0, 1, p_name,
+     &dapto_builtin_state[DAPTO_EV_ENTER]},
+    {"leave", "exit from a component", 0, 1, p_name,
+     &dapto_builtin_state[DAPTO_EV_LEAVE]},
+};
+
+struct dapto_aspect rt_builtin = {
+    .abi = DAPTO_ABI_VERSION,
+    .name = "dapto",
+    .file = "libdapto",
+    .nevents = DAPTO_EV_BUILTINS,
+    .events = builtin_events,
+};
+
+/* Registered aspects in order, the built-in first.  Appended under
+ * reg_lock; read without it (fork handler, operations) through acquire
+ * loads of the links. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dapto_aspect *aspects_head;
+static struct dapto_aspect **aspects_tail = &aspects_head;
+static unsigned int next_event; /* under reg_lock */
+static unsigned int next_op;    /* under reg_lock */
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+uint32_t rt_gettid(void)
 {
-    if (a == NULL || a->abi != DAPTO_ABI_VERSION)
-        return;
+    int saved = errno;
+
+    rt_tid = (uint32_t)syscall(SYS_gettid);
+    errno = saved;
+    return rt_tid;
+}
+
+struct dapto_aspect *rt_aspects(void)
+{
+    return __atomic_load_n(&aspects_head, __ATOMIC_ACQUIRE);
+}
+
+/* Whether A is already registered; under reg_lock. */
+static int registered(const struct dapto_aspect *a)
+{
+    const struct dapto_aspect *x;
+
+    for (x = aspects_head; x != NULL; x = x->next)
+        if (x == a)
+            return 1;
+    return 0;
+}
+
+/* Give A its codes and put it on the list.  Returns 0, or -1 when it is
+ * refused (already there, or its codes would not fit). */
+static int aspect_add(struct dapto_aspect *a)
+{
+    int rc = -1;
+
     pthread_mutex_lock(&reg_lock);
+    if (registered(a))
+        goto done;
+    if (next_event + a->nevents > DAPTO_EVENT_CODE_MAX + 1u ||
+        next_op + a->nops > UINT32_MAX / 2) {
+        rtlog_error("aspect %s: too many events; not registered", a->name);
+        goto done;
+    }
     a->event_base = next_event;
     a->op_base = next_op;
     next_event += a->nevents;
     next_op += a->nops;
-    a->next = aspects;
-    aspects = a;
+    a->next = NULL;
+    __atomic_store_n(aspects_tail, a, __ATOMIC_RELEASE);
+    aspects_tail = &a->next;
+    rc = 0;
+done:
     pthread_mutex_unlock(&reg_lock);
+    return rc;
+}
+
+/* Zero the state byte of every event of every aspect. */
+static void states_off(void)
+{
+    struct dapto_aspect *a;
+    unsigned int i;
+
+    for (a = rt_aspects(); a != NULL;
+         a = __atomic_load_n(&a->next, __ATOMIC_ACQUIRE))
+        for (i = 0; i < a->nevents; i++)
+            if (a->events[i].state != NULL)
+                *a->events[i].state = DAPTO_STATE_OFF;
+}
+
+/* Parse "MEMFD:EVENTFD": two decimal numbers, nothing else. */
+static int parse_channel(const char *s, int *memfd, int *eventfd)
+{
+    long v[2];
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        v[i] = 0;
+        if (*s < '0' || *s > '9')
+            return -1;
+        while (*s >= '0' && *s <= '9') {
+            v[i] = v[i] * 10 + (*s++ - '0');
+            if (v[i] > INT_MAX)
+                return -1;
+        }
+        if (i == 0 && *s++ != ':')
+            return -1;
+    }
+    if (*s != '\0')
+        return -1;
+    *memfd = (int)v[0];
+    *eventfd = (int)v[1];
+    return 0;
+}
+
+static void set_cloexec(int fd)
+{
+    int fl = fcntl(fd, F_GETFD);
+
+    if (fl >= 0)
+        fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
+/* The channel is ours now: children must not inherit it <protocol#activate>. */
+static void channel_hide(int memfd, int eventfd)
+{
+    unsetenv(DAPTO_CHANNEL_ENV);
+    set_cloexec(memfd);
+    set_cloexec(eventfd);
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Attach to the region named by DAPTO_CHANNEL, if any and sound.  Returns
+ * 1 when attached (HELLO written), else 0. */
+static int attach(void)
+{
+    const char *env = getenv(DAPTO_CHANNEL_ENV);
+    const char *cause;
+    struct dapto_region *h;
+    struct dapto_record hello;
+    _Alignas(8) unsigned char buf[DAPTO_RECORD_HEADER + 16];
+    struct dapto_out o;
+    int memfd, eventfd;
+    uint64_t one = 1;
+    void *scratch;
+
+    if (env == NULL)
+        return 0;
+    if (parse_channel(env, &memfd, &eventfd) != 0) {
+        rtlog_error("DAPTO_CHANNEL=\"%s\" is not MEMFD:EVENTFD; "
+                    "running unmonitored", env);
+        return 0;
+    }
+    if (fcntl(eventfd, F_GETFD) < 0) {
+        rtlog_error("DAPTO_CHANNEL: descriptor %d is not open; "
+                    "running unmonitored", eventfd);
+        return 0;
+    }
+    if (region_map(&rt.region, memfd, eventfd, &cause) != 0) {
+        rtlog_error("DAPTO_CHANNEL: %s; running unmonitored", cause);
+        return 0;
+    }
+    channel_hide(memfd, eventfd);
+
+    /* <protocol#version>: our identity, rt_magic last, then a wake-up. */
+    h = rt.region.hdr;
+    h->id.rt_major = RUNTIME_PROTO_MAJOR;
+    h->id.rt_median = RUNTIME_PROTO_MEDIAN;
+    h->id.rt_minor = RUNTIME_PROTO_MINOR;
+    h->id.rt_pid = (int32_t)getpid();
+    __atomic_store_n(&h->id.rt_magic, DAPTO_RUNTIME_MAGIC, __ATOMIC_RELEASE);
+    if (write(eventfd, &one, sizeof one) < 0)
+        rtlog_error("DAPTO_CHANNEL: cannot write the wake-up descriptor");
+    if (__atomic_load_n(&h->id.major, __ATOMIC_ACQUIRE) != RUNTIME_PROTO_MAJOR ||
+        __atomic_load_n(&h->id.median, __ATOMIC_ACQUIRE) != RUNTIME_PROTO_MEDIAN)
+        goto fail_version;
+
+    region_geom_read(&rt.region.geom, h);
+    cause = region_geom_check(&rt.region.geom, rt.region.mapped);
+    if (cause != NULL) {
+        rtlog_error("DAPTO_CHANNEL: bad region: %s; running unmonitored",
+                    cause);
+        goto fail_geometry;
+    }
+    scratch = mmap(NULL, (size_t)rt.region.geom.mbox_count * RT_SCRATCH,
+                   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (scratch == MAP_FAILED) {
+        rtlog_error("cannot map %u bytes for operations; running unmonitored",
+                    rt.region.geom.mbox_count * RT_SCRATCH);
+        goto fail_geometry;
+    }
+    rt.scratch = scratch;
+    ring_init(&rt.ring, &rt.region);
+    trail_init(&rt.trail, &rt.region);
+#if defined(__x86_64__) || defined(__i386__)
+    rt.tsc = (rt.region.geom.flags & DAPTO_RF_TSC) != 0;
+#endif
+    rt.overwrite = (rt.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
+    rt.pid = getpid();
+
+    /* <protocol#hello>: clock samples, then the first record. */
+#if defined(__x86_64__) || defined(__i386__)
+    h->rt_tsc0 = __rdtsc();
+#endif
+    h->rt_ns0 = mono_ns();
+    __atomic_store_n(&rt.attached, 1, __ATOMIC_RELEASE);
+    memset(&hello, 0, sizeof hello);
+    dapto_event_begin(&o, buf, sizeof buf, NULL, 0);
+    dapto_put_int(&o, (int)rt.pid);
+    dapto_put_int(&o, rt.overwrite);
+    hello.code = DAPTO_REC_HELLO;
+    hello.tid = rt_thread();
+    hello.time = rt_now();
+    hello.len = (uint32_t)(o.p - o.base - DAPTO_RECORD_HEADER);
+    memcpy(o.base, &hello, sizeof hello);
+    event_post((struct dapto_record *)(void *)o.base);
+    return 1;
+
+fail_geometry:
+fail_version:
+    region_unmap(&rt.region);
+    return 0;
+}
+
+/* In a forked child, before fork() returns: never touch the parent's
+ * channel again <protocol#fork>. */
+static void fork_child(void)
+{
+    rt_tid = 0;
+    if (!rt_is_attached())
+        return;
+    __atomic_store_n(&rt.attached, 0, __ATOMIC_RELEASE);
+    states_off();
+    region_unmap(&rt.region);
+    close(rt.region.memfd);
+    close(rt.region.eventfd);
+    rt.region.memfd = rt.region.eventfd = -1;
+    munmap(rt.scratch, (size_t)rt.region.geom.mbox_count * RT_SCRATCH);
+    rt.scratch = NULL;
+    pthread_mutex_init(&reg_lock, NULL);
+}
+
+static void emit_builtin(unsigned int ev, int with_pid)
+{
+    if (dapto_builtin_state[ev] == 0)
+        return;
+    {
+        DAPTO_EVENT_BEGIN(&rt_builtin, ev);
+        if (with_pid)
+            DAPTO_RESULT_INT(rt.pid);
+        DAPTO_EVENT_END();
+    }
+}
+
+/* 1 once the exit event was emitted (or the process detached). */
+static int exit_done;
+
+/* atexit handler: the program is exiting.  A shared libdapto registers
+ * it from its constructor, before the dynamic linker registers the
+ * destructors of libraries, so it would run after runtime_dtor: the
+ * destructor calls it first, and it acts once. */
+static void at_exit(void)
+{
+    if (__atomic_exchange_n(&exit_done, 1, __ATOMIC_ACQ_REL))
+        return;
+    emit_builtin(DAPTO_EV_EXIT, 0);
+}
+
+static void setup(void)
+{
+    aspect_add(&rt_builtin);
+    if (!attach())
+        return;
+    pthread_atfork(NULL, NULL, fork_child);
+    iface_post(&rt_builtin);
+    atexit(at_exit);
+    emit_builtin(DAPTO_EV_INIT, 1);
+}
+
+void rt_init(void)
+{
+    pthread_once(&init_once, setup);
+}
+
+__attribute__((constructor)) static void runtime_ctor(void)
+{
+    rt_init();
+}
+
+/* The runtime is going: finit, and a last wake-up so that the monitor
+ * reads everything before the process ends. */
+__attribute__((destructor)) static void runtime_dtor(void)
+{
+    if (!rt_is_attached())
+        return;
+    at_exit();
+    emit_builtin(DAPTO_EV_FINIT, 0);
+    ring_wake(&rt.ring);
+}
+
+void dapto_register(struct dapto_aspect *a)
+{
+    rt_init();
+    if (a == NULL)
+        return;
+    if (a->abi != DAPTO_ABI_VERSION) {
+        rtlog_error("aspect %s: description version %u, the runtime reads %u; "
+                    "not registered", a->name, a->abi, DAPTO_ABI_VERSION);
+        return;
+    }
+    if (aspect_add(a) != 0)
+        return;
+    if (rt_is_attached())
+        iface_post(a);
 }
 
 int dapto_monitored(void)
 {
-    return 0;
-}
-
-struct dapto_out *dapto_event_begin(struct dapto_out *o, unsigned char *buf,
-                                    size_t size,
-                                    const struct dapto_aspect *aspect,
-                                    unsigned int index)
-{
-    o->base = buf;
-    o->p = buf + DAPTO_EVENT_HEADER;
-    o->end = buf + size;
-    o->count = 0;
-    o->truncated = 0;
-    o->aspect = aspect;
-    o->index = index;
-    return o;
-}
-
-void dapto_event_end(struct dapto_out *o)
-{
-    (void)o;
-}
-
-void dapto_emit_stopped(const char *locale, int error)
-{
-    (void)locale;
-    (void)error;
-}
-
-void dapto_emit_enter(const char *name)
-{
-    (void)name;
-}
-
-void dapto_emit_leave(const char *name)
-{
-    (void)name;
+    rt_init();
+    return rt_is_attached();
 }

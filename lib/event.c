@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * event.c - the event path: the encoder entry points of generated stubs,
+ * the built-in events enter/leave/stopped, and delivery of a record to
+ * the trail, the ring or a stop, as the event's state says
+ * <protocol#states>.  Everything here is async-signal-safe, allocates
+ * nothing, uses no stdio and preserves errno.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "intern.h"
+#include "runtime.h"
+#include "stop.h"
+
+struct dapto_out *dapto_event_begin(struct dapto_out *o, unsigned char *buf,
+                                    size_t size,
+                                    const struct dapto_aspect *aspect,
+                                    unsigned int index)
+{
+    /* The header goes at the first 8-aligned byte of BUF. */
+    unsigned char *b = (unsigned char *)(((uintptr_t)buf + 7) & ~(uintptr_t)7);
+
+    o->base = b;
+    o->p = b + DAPTO_EVENT_HEADER;
+    o->end = buf + size;
+    o->count = 0;
+    o->truncated = 0;
+    o->aspect = aspect;
+    o->index = index;
+    return o;
+}
+
+int event_post(struct dapto_record *rec)
+{
+    int rc;
+
+    if (rt_busy) {
+        __atomic_fetch_add(&rt.ring.hdr->lost, 1, __ATOMIC_RELAXED);
+        return -1;
+    }
+    rt_busy = 1;
+    rc = ring_put(&rt.ring, rec);
+    rt_busy = 0;
+    return rc;
+}
+
+void event_deliver(struct dapto_record *rec, unsigned int st)
+{
+    if (rt_busy) {
+        /* A signal handler interrupted this thread inside the ring. */
+        __atomic_fetch_add(&rt.ring.hdr->lost, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    if (st & DAPTO_STATE_TRAIL) {
+        rt_busy = 1;
+        trail_put(&rt.trail, rec);
+        rt_busy = 0;
+    }
+    if ((st & DAPTO_STATE_STOP) && !rt_in_op)
+        stop_event(rec);
+    else if (st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP))
+        event_post(rec);
+}
+
+void dapto_event_end(struct dapto_out *o)
+{
+    const struct dapto_aspect *a = o->aspect;
+    struct dapto_record *rec;
+    unsigned int st;
+
+    if (a == NULL || o->index >= a->nevents)
+        return;
+    /* <protocol#states>: the state is read again as the event commits. */
+    st = *a->events[o->index].state;
+    if (st == 0 || !rt_is_attached())
+        return;
+    rec = (struct dapto_record *)(void *)o->base;
+    rec->size = 0;
+    rec->seq = 0;
+    rec->code = (uint16_t)(a->event_base + o->index);
+    rec->flags = o->truncated ? DAPTO_RECF_TRUNC : 0;
+    rec->tid = rt_thread();
+    rec->time = rt_now();
+    rec->aux = 0;
+    rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
+    event_deliver(rec, st);
+}
+
+/* enter/leave: NAME by its intern id when it has one <protocol#intern>. */
+static void emit_name(unsigned int ev, const char *name)
+{
+    unsigned int st = dapto_builtin_state[ev];
+    uint32_t id;
+
+    if (st == 0 || !rt_is_attached())
+        return;
+    id = rt_busy ? 0 : intern_id(name);
+    if (id != 0) {
+        /* header, tag and id: 37 bytes, padded to 40 */
+        union {
+            struct dapto_record rec;
+            unsigned char b[40];
+        } u;
+
+        u.rec.size = 0;
+        u.rec.seq = 0;
+        u.rec.code = (uint16_t)ev;
+        u.rec.flags = 0;
+        u.rec.tid = rt_thread();
+        u.rec.time = rt_now();
+        u.rec.aux = 0;
+        u.rec.len = 5;
+        u.b[DAPTO_RECORD_HEADER] = DAPTO_K_ISTR;
+        memcpy(u.b + DAPTO_RECORD_HEADER + 1, &id, sizeof id);
+        event_deliver(&u.rec, st);
+        return;
+    }
+    {
+        DAPTO_EVENT_BEGIN(&rt_builtin, ev);
+        DAPTO_RESULT_STR(name);
+        DAPTO_EVENT_END();
+    }
+}
+
+void dapto_emit_enter(const char *name)
+{
+    emit_name(DAPTO_EV_ENTER, name);
+}
+
+void dapto_emit_leave(const char *name)
+{
+    emit_name(DAPTO_EV_LEAVE, name);
+}
+
+void dapto_emit_stopped(const char *locale, int error)
+{
+    if (dapto_builtin_state[DAPTO_EV_STOPPED] == 0)
+        return;
+    {
+        DAPTO_EVENT_BEGIN(&rt_builtin, DAPTO_EV_STOPPED);
+        DAPTO_RESULT_STR(locale);
+        DAPTO_RESULT_INT(error);
+        DAPTO_EVENT_END();
+    }
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runtime.h - the state libdapto shares between its modules: whether the
+ * process is attached to a monitor, the mapped region, and the per-thread
+ * facts every record carries.  Internal; never installed.
+ */
+#ifndef NOOSA_RUNTIME_H
+#define NOOSA_RUNTIME_H
+
+#include <stdint.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "dapto.h"
+#include "protocol.h"
+#include "region.h"
+#include "ring.h"
+#include "trail.h"
+
+/* The protocol version this runtime speaks; a test builds a copy with
+ * another major to check the handshake <protocol#version>. */
+#ifndef RUNTIME_PROTO_MAJOR
+#define RUNTIME_PROTO_MAJOR DAPTO_PROTO_MAJOR
+#endif
+#define RUNTIME_PROTO_MEDIAN DAPTO_PROTO_MEDIAN
+#define RUNTIME_PROTO_MINOR DAPTO_PROTO_MINOR
+
+#define RT_TLS __attribute__((tls_model("initial-exec")))
+
+/* Per mailbox, the runtime keeps a copy of the request's arguments and an
+ * alternate signal stack for the recovery point, in one anonymous
+ * mapping made at attach. */
+#define RT_ALTSTACK (64u << 10)
+#define RT_SCRATCH (DAPTO_MBOX_DATA + RT_ALTSTACK)
+
+struct runtime {
+    /* 1 while the process is attached to a monitor.  Set once at attach;
+     * cleared only in a forked child (before fork() returns there). */
+    int attached;
+    /* Set at attach, read-only after. */
+    int tsc;       /* timestamps are TSC ticks <protocol#hello> */
+    int overwrite; /* the ring overwrites: no interning */
+    pid_t pid;
+    struct region region;
+    struct ring ring;
+    struct trail trail;
+    unsigned char *scratch; /* mbox_count * RT_SCRATCH bytes */
+};
+
+/* The one runtime; see the comment of each field for when it changes. */
+extern struct runtime rt;
+
+/* This thread's id, cached; 0 until first needed, and reset in a forked
+ * child. */
+extern RT_TLS __thread uint32_t rt_tid;
+/* Non-zero while this thread writes to the ring or trail: an event raised
+ * meanwhile (from a signal handler) is counted lost, not nested. */
+extern RT_TLS __thread int rt_busy;
+/* Non-zero while this thread runs an operation for the monitor: its
+ * events are recorded but never stop. */
+extern RT_TLS __thread int rt_in_op;
+
+/* The built-in aspect "dapto"; registered first, event_base 0. */
+extern struct dapto_aspect rt_builtin;
+
+/* Initialise once, whatever calls first (constructor or dapto_register). */
+void rt_init(void);
+
+/* This thread's id (gettid, cached). */
+uint32_t rt_gettid(void);
+
+/* First registered aspect; the list only grows (next links, acquire). */
+struct dapto_aspect *rt_aspects(void);
+
+static inline int rt_is_attached(void)
+{
+    return __atomic_load_n(&rt.attached, __ATOMIC_ACQUIRE);
+}
+
+static inline uint32_t rt_thread(void)
+{
+    return rt_tid != 0 ? rt_tid : rt_gettid();
+}
+
+/* A timestamp: TSC ticks when the monitor asked for them, else
+ * CLOCK_MONOTONIC nanoseconds. */
+static inline uint64_t rt_now(void)
+{
+    struct timespec ts;
+
+#if defined(__x86_64__) || defined(__i386__)
+    if (rt.tsc)
+        return __rdtsc();
+#endif
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Deliver record REC (header filled in but for size/seq) as state ST
+ * says: trail, ring, stop.  In event.c. */
+void event_deliver(struct dapto_record *rec, unsigned int st);
+
+/* Write a runtime record (HELLO, ASPECT, INTERN) to the ring, whatever
+ * any state says.  Returns 0, or -1 when it could not be written. */
+int event_post(struct dapto_record *rec);
+
+#endif /* NOOSA_RUNTIME_H */
