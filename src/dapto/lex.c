@@ -33,6 +33,9 @@ void lex_init(struct lexer *lx, const char *data, size_t len,
 {
     lx->p = (const unsigned char *)data;
     lx->end = lx->p + len;
+    /* a UTF-8 byte order mark, as some editors write, is not text */
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+        lx->p += 3;
     lx->line_start = lx->p;
     lx->spec = spec;
     lx->diags = diags;
@@ -508,8 +511,12 @@ static int lex_text(struct lexer *lx, struct token *tok)
 
     buf_init(&out);
     buf_init(&indent);
-    for (q = lx->line_start; q < lx->p; q++)
-        buf_putc(&indent, *q == '\t' ? '\t' : ' ');
+    /* When the '{' starts its line, the generated file keeps it in its
+     * column, so column numbers in the C compiler's messages are right. */
+    for (q = lx->line_start; q < lx->p && lex_is_blank(*q); q++)
+        ;
+    if (q == lx->p)
+        buf_add(&indent, lx->line_start, (size_t)(lx->p - lx->line_start));
     for (;;) {
         c = lex_at(lx, lx->p);
         if (c == -1) {

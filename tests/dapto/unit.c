@@ -77,6 +77,11 @@ static void test_positions(void)
            "u.dapto:10:1: error: unexpected character '@'\n");
     /* a marker without a file keeps the file; markers may have flags */
     EXPECT("# 5 \"y.dapto\" 1 3\n#  7\n@", "y.dapto:7:1: error: unexpected character '@'\n");
+    /* a byte order mark is skipped and takes no column */
+    EXPECT("\xef\xbb\xbf@", "u.dapto:1:1: error: unexpected character '@'\n");
+    EXPECT("@\xef\xbb\xbf", "u.dapto:1:1: error: unexpected character '@'\n");
+    EXPECT("aspect \xef\xbb\xbf",
+           "u.dapto:1:8: error: unexpected byte 0xef (non-ASCII text may appear only in strings, comments and operation bodies)\n");
     /* CRLF line ends */
     EXPECT("aspect a;\r\nevent e \"d\" ();\r\n@",
            "u.dapto:3:1: error: unexpected character '@'\n");
