@@ -32,7 +32,7 @@ static void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         return;
     (void)index;
     (void)_dapto_out;
-#line 17 "csm.dapto"
+#line 18 "csm.dapto"
 {
     if ((index < 0) || (index >= numstr)) {
         DAPTO_RESULT_STR("*** Illegal string table index ***");
@@ -66,7 +66,7 @@ static void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     (void)index;
     (void)value;
     (void)_dapto_out;
-#line 33 "csm.dapto"
+#line 34 "csm.dapto"
 {
     char *copy;
 

@@ -49,7 +49,7 @@ static void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
         return;
     (void)x;
     (void)_dapto_out;
-#line 21 "docs.dapto"
+#line 22 "docs.dapto"
 {
     DAPTO_RESULT_STR(x);
 }

@@ -72,7 +72,7 @@ static void envmod_dapto_op_get_scope_info(struct dapto_in *_dapto_in,
         return;
     (void)env;
     (void)_dapto_out;
-#line 23 "envmod.dapto"
+#line 24 "envmod.dapto"
 {
     Scope s;
 

@@ -55,7 +55,7 @@ static void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 19 "headers.dapto"
+#line 20 "headers.dapto"
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }

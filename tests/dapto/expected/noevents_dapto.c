@@ -8,7 +8,7 @@ static void noevents_dapto_op_answer(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 4 "noevents.dapto"
+#line 5 "noevents.dapto"
 { DAPTO_RESULT_INT(42); }
 #line 14 "noevents_dapto.c"
 }

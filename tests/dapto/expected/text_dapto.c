@@ -8,7 +8,7 @@ static void text_dapto_op_braces(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 12 "text.dapto"
+#line 13 "text.dapto"
 {
     /* a comment with } and { and ' and " */
     // a line comment with } and ' and "
@@ -35,7 +35,7 @@ static void text_dapto_op_directives(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 32 "text.dapto"
+#line 33 "text.dapto"
 {
 #if 0
     { this is not C: skipped by the compiler }
@@ -53,7 +53,7 @@ static void text_dapto_op_escapes(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 43 "text.dapto"
+#line 44 "text.dapto"
 {
     const char *a = "\\", *b = "\\\"}", *c = "/* not a comment */";
     char d = '\\';
@@ -68,7 +68,7 @@ static void text_dapto_op_inline_body(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 50 "text.dapto"
+#line 51 "text.dapto"
 { DAPTO_RESULT_INT(7); }
 #line 74 "text_dapto.c"
 }
@@ -87,7 +87,7 @@ static void text_dapto_op_nested(struct dapto_in *_dapto_in,
         return;
     (void)n;
     (void)_dapto_out;
-#line 53 "text.dapto"
+#line 54 "text.dapto"
 {
     int total = 0;
     {{{{ total += n; }}}}

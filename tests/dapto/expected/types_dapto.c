@@ -66,7 +66,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
     (void)a;
     (void)b;
     (void)_dapto_out;
-#line 19 "types.dapto"
+#line 20 "types.dapto"
 {
     DAPTO_RESULT_INT(a + b);
 }
@@ -91,7 +91,7 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
     (void)a;
     (void)b;
     (void)_dapto_out;
-#line 24 "types.dapto"
+#line 25 "types.dapto"
 {
     DAPTO_RESULT_LONG(a + b);
 }
@@ -112,7 +112,7 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
         return;
     (void)x;
     (void)_dapto_out;
-#line 29 "types.dapto"
+#line 30 "types.dapto"
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
@@ -133,7 +133,7 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
         return;
     (void)s;
     (void)_dapto_out;
-#line 34 "types.dapto"
+#line 35 "types.dapto"
 {
     DAPTO_RESULT_STR(s);
 }
@@ -154,7 +154,7 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
         return;
     (void)p;
     (void)_dapto_out;
-#line 39 "types.dapto"
+#line 40 "types.dapto"
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
@@ -180,7 +180,7 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
         return;
     (void)pt;
     (void)_dapto_out;
-#line 44 "types.dapto"
+#line 45 "types.dapto"
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
@@ -192,7 +192,7 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 49 "types.dapto"
+#line 50 "types.dapto"
 {
     DAPTO_RESULTPoint(&types_origin);
 }
@@ -204,7 +204,7 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 54 "types.dapto"
+#line 55 "types.dapto"
 {
     types_counter++;
 }
@@ -225,7 +225,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         return;
     (void)n;
     (void)_dapto_out;
-#line 60 "types.dapto"
+#line 61 "types.dapto"
 {
     int i;
 

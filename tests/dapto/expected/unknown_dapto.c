@@ -42,7 +42,7 @@ static void unknown_dapto_op_opaque_id(struct dapto_in *_dapto_in,
         return;
     (void)o;
     (void)_dapto_out;
-#line 13 "unknown.dapto"
+#line 14 "unknown.dapto"
 {
     DAPTO_RESULT_INT(o.id);
 }
@@ -54,7 +54,7 @@ static void unknown_dapto_op_opaque_make(struct dapto_in *_dapto_in,
 {
     (void)_dapto_in;
     (void)_dapto_out;
-#line 18 "unknown.dapto"
+#line 19 "unknown.dapto"
 {
     DAPTO_RESULT_UNKNOWN();
 }
