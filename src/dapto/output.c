@@ -3,9 +3,11 @@
  * output.c - all-or-nothing output.  The generated files are written to
  * temporary files in the output directory (so rename() cannot cross file
  * systems) and renamed only when all of them were written and closed.  A
- * failed or interrupted run leaves no file half-written.
+ * failed or interrupted run leaves no file half-written: the signals that
+ * usually stop a program wait until the temporary files are gone.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +39,17 @@ int output_write(const struct output_file *files, size_t n, char **cause)
 {
     char **tmp = xcalloc(n, sizeof *tmp);
     mode_t mask = umask(0);
+    sigset_t stop, old;
     size_t i, made = 0;
     int fd, r = -1;
 
     umask(mask);
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigaddset(&stop, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &stop, &old);
     for (i = 0; i < n; i++) {
         tmp[i] = xasprintf("%s.tmpXXXXXX", files[i].path);
         fd = mkstemp(tmp[i]);
@@ -85,6 +94,7 @@ fail_create:
     for (i = 0; i < made; i++)
         unlink(tmp[i]);
 done:
+    sigprocmask(SIG_SETMASK, &old, NULL);
     for (i = 0; i < n; i++)
         free(tmp[i]);
     free(tmp);
