@@ -6,7 +6,9 @@
 # libdapto and runs: for every specification in tests/dapto/spec that has a
 # driver NAME-main.c, generate its files, build the driver with each
 # compiler in each language, and run it.  A compiler that is not installed
-# is skipped with a note; if none is, the test is skipped.
+# is skipped with a note; if none is, the test is skipped.  Last, an
+# operation body with an error must make each C compiler point at its line
+# and column in the specification.
 set -u
 
 dapto=$abs_top_builddir/src/dapto/dapto
@@ -101,6 +103,29 @@ for main in "$specs"/*-main.c; do
         ran=$((ran + 1))
     done
 done
+# The C compiler's messages about an operation body point into the
+# specification, at the right line and column.
+dir=$work/broken
+mkdir -p "$dir"
+printf '%s\n' 'aspect e;' 'operation broken "A body with a mistake" () : int' \
+    '    {' '        int x = undeclared_name;' '        DAPTO_RESULT_INT(x);' \
+    '    }' 'end;' >"$dir/broken.dapto"
+(cd "$dir" && "$dapto" broken.dapto) || { echo "FAIL: broken: dapto failed"; fail=1; }
+for c in $compilers; do
+    tag=${c%%:*}
+    rest=${c#*:}
+    cc=${rest#*:}
+    [ "${rest%%:*}" = c ] || continue
+    if (cd "$dir" && $cc $inc -c broken_dapto.c -o broken.o) >"$dir/$tag.err" 2>&1; then
+        echo "FAIL: broken: $tag compiled a body with an error"
+        fail=1
+    elif ! grep -q "^broken.dapto:4:17: error: .*undeclared_name" "$dir/$tag.err"; then
+        echo "FAIL: broken: $tag did not place the error at broken.dapto:4:17:"
+        cat "$dir/$tag.err"
+        fail=1
+    fi
+done
+
 echo "compile.sh: $ran programs built and run"
 [ "$ran" -gt 0 ] || fail=1
 exit $fail
