@@ -13,7 +13,8 @@ mkdir -p "$WORK"
 failures=0
 
 # Replace what changes from run to run: pids and thread ids become
-# numbered names in order of appearance, times become T, addresses ADDR.
+# numbered names in order of appearance, times become T, addresses ADDR,
+# paths in parentheses lose their directories.
 normalise() {
     awk '
     function name(kind, id,   k) {
@@ -34,6 +35,7 @@ normalise() {
         line = out line
         gsub(/time=-?[0-9]+/, "time=T", line)
         sub(/ \(core dumped\)/, "", line)
+        gsub(/\([^() ]*\//, "(", line)
         gsub(/0x[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+/, "ADDR", line)
         print line
     }'

@@ -63,7 +63,7 @@ tests_target_test_channel_LDADD = src/libnoosa.la
 # End-to-end tests through `noosa --raw-trace`; expected outputs are
 # normalised (see lib.sh); REGEN=1 rewrites them.
 TESTS += tests/target/raw-plain.sh tests/target/raw-fake.sh \
-	tests/target/kill9.sh
+	tests/target/raw-runtime.sh tests/target/kill9.sh
 EXTRA_DIST += tests/target/lib.sh tests/target/raw-plain.sh \
 	tests/target/raw-runtime.sh \
 	tests/target/raw-fake.sh tests/target/kill9.sh tests/target/expected

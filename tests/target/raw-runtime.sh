@@ -8,6 +8,20 @@
 
 raw rt-types "$TT/tt-rt" types
 check rt-types
+# Times (TSC or CLOCK_MONOTONIC, converted to ns since the start) are
+# positive, under a minute, and do not go back.
+awk '
+    / time=/ {
+        for (i = 1; i <= NF; i++)
+            if ($i ~ /^time=/) { split($i, a, "="); t = a[2] + 0 }
+        if (t < 0 || t > 60e9 || t < last) { print "bad time: " $0; bad++ }
+        last = t
+        n++
+    }
+    END { if (bad || n < 10) exit 1 }' "$WORK/rt-types.out" || {
+    echo "FAIL: rt-types times"
+    failures=$((failures + 1))
+}
 
 raw rt-stop --stop-at tick --timeout 20000 \
     --send 'add 2 3' --send 'scale 3 0.5' --send 'echo hello' \
@@ -30,17 +44,18 @@ check rt-fork
 raw rt-threads "$TT/tt-rt" threads
 awk '
     /^tick / {
-        split($2, t, "="); split($4, n, "="); split($5, w, "=")
+        split($2, t, "="); split($4, n, "="); split($5, who, "=")
         if (n[2] == 0) { final++; next }
-        if (!(w[2] in tid)) tid[w[2]] = t[2]
-        else if (tid[w[2]] != t[2]) { print "thread changed: " $0; bad++ }
-        if (n[2] != last[w[2]] + 1) { print "out of order: " $0; bad++ }
-        last[w[2]] = n[2]
+        k = who[2]
+        if (!(k in tid)) tid[k] = t[2]
+        else if (tid[k] != t[2]) { print "thread changed: " $0; bad++ }
+        if (n[2] != last[k] + 1) { print "out of order: " $0; bad++ }
+        last[k] = n[2]
         count++
     }
     END {
         threads = 0
-        for (w in tid) threads++
+        for (k in tid) threads++
         if (count != 4000 || threads != 4 || final != 1 || bad) {
             print "ticks " count ", threads " threads ", final " final
             exit 1
