@@ -33,7 +33,8 @@ struct token {
     enum tok_kind kind;
     struct pos pos;
     char *val;    /* IDENT, NUMBER, STR, BSTR (decoded), TEXT; owned */
-    char *indent; /* TEXT: blanks before the '{' on its line; owned */
+    char *indent; /* TEXT: the blanks before the '{' when nothing else
+                   * precedes it on its line, else ""; owned */
 };
 
 struct lexer {
