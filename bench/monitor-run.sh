@@ -3,13 +3,16 @@
 # monitor-run.sh - the monitor's benchmarks (make bench-monitor):
 #
 #  1. stop round trip: the program stops at an event, the monitor takes
-#     the record and resumes it; median time per hit from the program's
-#     timestamps, and wall time per hit.  Side by side, in the same run,
-#     gdb with a conditional breakpoint (never true) on the same loop.
-#     Wall times per hit are differences between runs of N and 2N hits,
-#     so start-up costs cancel.
-#  2. throughput: events decoded per second, zero loss, from the loop
-#     emitting flat out; baseline: the same loop unmonitored.
+#     the record and resumes it.  The median time between consecutive
+#     hits (the program's own timestamps) is the round trip; wall time per
+#     hit is the difference between runs of 2N and N hits, so start-up
+#     cancels.  Three runs placed by the scheduler, then one with the
+#     monitor and the program pinned to different CPUs.  Side by side, in
+#     the same invocation, gdb with a conditional breakpoint (never true)
+#     on the same loop.
+#  2. throughput: events decoded per second with zero loss from the loop
+#     emitting flat out (lossless ring), against the loop unmonitored; and
+#     the reader alone on records in memory.
 #
 # Sizes: N_STOP, N_GDB, N_FLOOD in the environment.
 set -e
@@ -28,13 +31,15 @@ us() { # us NANOSECONDS DIVISOR
     awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b / 1000 }'
 }
 
-echo "== stop round trip"
-one=$($BENCH stop "$N_STOP" "$LOOP")
-two=$($BENCH stop $((N_STOP * 2)) "$LOOP")
-echo "noosa $N_STOP hits: $one"
-median=$(field median_ns "$two")
+echo "== stop round trip ($N_STOP hits)"
+for i in 1 2 3; do
+    r=$($BENCH stop "$N_STOP" "$LOOP")
+    echo "noosa, scheduler's placement, run $i: median $(us "$(field median_ns "$r")" 1) us per hit, p90 $(us "$(field p90_ns "$r")" 1) us"
+done
+one=$(BENCH_PIN=1 $BENCH stop "$N_STOP" "$LOOP")
+two=$(BENCH_PIN=1 $BENCH stop $((N_STOP * 2)) "$LOOP")
 wall=$(( $(field wall_ns "$two") - $(field wall_ns "$one") ))
-echo "noosa: median $(us "$median" 1) us per hit (p90 $(us "$(field p90_ns "$two")" 1) us), wall $(us "$wall" "$N_STOP") us per hit"
+echo "noosa, pinned to two CPUs: median $(us "$(field median_ns "$two")" 1) us per hit, p90 $(us "$(field p90_ns "$two")" 1) us, wall $(us "$wall" "$N_STOP") us per hit"
 
 if [ -n "$GDB" ] && [ "$GDB" != no ] && command -v "$GDB" >/dev/null; then
     gdbrun() {
@@ -47,19 +52,24 @@ if [ -n "$GDB" ] && [ "$GDB" != no ] && command -v "$GDB" >/dev/null; then
     g1=$(gdbrun "$N_GDB")
     g2=$(gdbrun $((N_GDB * 2)))
     gwall=$((g2 - g1))
-    echo "gdb conditional breakpoint: wall $(us "$gwall" "$N_GDB") us per hit ($N_GDB vs $((N_GDB * 2)) hits)"
+    echo "gdb, conditional breakpoint: wall $(us "$gwall" "$N_GDB") us per hit"
     awk -v g="$gwall" -v ng="$N_GDB" -v m="$wall" -v nm="$N_STOP" \
-        'BEGIN { printf "ratio gdb / noosa per hit (wall): %.0fx\n", (g / ng) / (m / nm) }'
+        'BEGIN { printf "ratio gdb / noosa per hit (wall, pinned): %.0fx\n", (g / ng) / (m / nm) }'
 else
     echo "gdb: not found, skipped"
 fi
 
-echo "== throughput"
+echo "== throughput ($N_FLOOD events)"
 flood=$($BENCH flood "$N_FLOOD" "$LOOP")
 plain=$($BENCH plain "$N_FLOOD" "$LOOP")
-echo "noosa $N_FLOOD events: $flood"
+dec=$($BENCH decode $((N_FLOOD * 5)) "$LOOP")
 fw=$(field wall_ns "$flood")
 pw=$(field wall_ns "$plain")
-awk -v n="$N_FLOOD" -v f="$fw" -v p="$pw" -v lost="$(field lost "$flood")" 'BEGIN {
-    printf "noosa: %.2f M events/s decoded, %d lost; monitored %.3f s vs unmonitored %.3f s (ratio %.1fx)\n",
-        n / f * 1000, lost, f / 1e9, p / 1e9, f / p }'
+awk -v n="$N_FLOOD" -v f="$fw" -v p="$pw" -v lost="$(field lost "$flood")" \
+    -v bad="$(field bad "$flood")" -v ev="$(field events "$flood")" 'BEGIN {
+    printf "noosa: %.2f M events/s decoded end to end, %d of %d delivered, %d lost, %d out of order\n",
+        ev / f * 1000, ev, n, lost, bad
+    printf "       monitored %.3f s vs unmonitored %.3f s (ratio %.0fx)\n",
+        f / 1e9, p / 1e9, f / p }'
+awk -v n="$(field events "$dec")" -v w="$(field wall_ns "$dec")" 'BEGIN {
+    printf "reader alone: %.1f M events/s (%.1f ns per event)\n", n / w * 1000, w / n }'
