@@ -66,6 +66,20 @@ awk '
 }
 expect_grep rt-threads "^# exited with status 0"
 
+# The same threads stopping at every tick, several in their own mailboxes
+# at once, each running an operation before it goes on.
+raw rt-threads-stop --stop-at tick --send 'add 1 2' "$TT/tt-rt" threads
+stops=$(grep -c '^tick .*\[stopped\]$' "$WORK/rt-threads-stop.out")
+sends=$(grep -c '^# send add 1 2 -> 3$' "$WORK/rt-threads-stop.out")
+if [ "$stops" != 4001 ] || [ "$sends" != 4001 ]; then
+    echo "FAIL: rt-threads-stop: $stops stops, $sends answers"
+    grep -v '^tick\|^# send add 1 2 -> 3$' "$WORK/rt-threads-stop.out" | head
+    failures=$((failures + 1))
+else
+    echo "ok: rt-threads-stop"
+fi
+expect_grep rt-threads-stop "^# exited with status 0"
+
 timeout 60 "$NOOSA" --describe -o "$WORK/rt-describe.out" "$TT/tt-rt" types
 check rt-describe
 timeout 60 "$NOOSA" --describe -o "$WORK/plain-describe.out" "$TT/tt-prog"
