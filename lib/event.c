@@ -25,9 +25,20 @@ struct dapto_out *dapto_event_begin(struct dapto_out *o, unsigned char *buf,
     /* The header goes at the first 8-aligned byte of BUF. */
     unsigned char *b = (unsigned char *)(((uintptr_t)buf + 7) & ~(uintptr_t)7);
 
+    if (size < (size_t)(b - buf) + DAPTO_EVENT_HEADER) {
+        /* no room for a header: an event that goes nowhere */
+        o->base = o->p = o->end = buf;
+        o->count = 0;
+        o->truncated = 1;
+        o->aspect = NULL;
+        o->index = index;
+        return o;
+    }
     o->base = b;
     o->p = b + DAPTO_EVENT_HEADER;
-    o->end = buf + size;
+    /* ... and the record ends on a word of the buffer: the ring copies
+     * whole words <ring.h>. */
+    o->end = b + ((size_t)(buf + size - b) & ~(size_t)7);
     o->count = 0;
     o->truncated = 0;
     o->aspect = aspect;
@@ -44,7 +55,7 @@ int event_post(struct dapto_record *rec)
         return -1;
     }
     rt_busy = 1;
-    rc = ring_put(&rt.ring, rec);
+    rc = ring_put_inline(&rt.ring, rec);
     rt_busy = 0;
     return rc;
 }
@@ -80,14 +91,19 @@ void dapto_event_end(struct dapto_out *o)
     if (st == 0 || !rt_is_attached())
         return;
     rec = (struct dapto_record *)(void *)o->base;
-    rec->size = 0;
-    rec->seq = 0;
     rec->code = (uint16_t)(a->event_base + o->index);
     rec->flags = o->truncated ? DAPTO_RECF_TRUNC : 0;
     rec->tid = rt_thread();
     rec->time = rt_now();
     rec->aux = 0;
     rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
+    if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
+        /* the common case, without a call */
+        rt_busy = 1;
+        ring_put_inline(&rt.ring, rec);
+        rt_busy = 0;
+        return;
+    }
     event_deliver(rec, st);
 }
 
@@ -99,7 +115,7 @@ static void emit_name(unsigned int ev, const char *name)
 
     if (st == 0 || !rt_is_attached())
         return;
-    id = rt_busy ? 0 : intern_id(name);
+    id = rt_busy || rt.overwrite ? 0 : intern_lookup(name);
     if (id != 0) {
         /* header, tag and id: 37 bytes, padded to 40 */
         union {
@@ -107,8 +123,6 @@ static void emit_name(unsigned int ev, const char *name)
             unsigned char b[40];
         } u;
 
-        u.rec.size = 0;
-        u.rec.seq = 0;
         u.rec.code = (uint16_t)ev;
         u.rec.flags = 0;
         u.rec.tid = rt_thread();
@@ -117,6 +131,12 @@ static void emit_name(unsigned int ev, const char *name)
         u.rec.len = 5;
         u.b[DAPTO_RECORD_HEADER] = DAPTO_K_ISTR;
         memcpy(u.b + DAPTO_RECORD_HEADER + 1, &id, sizeof id);
+        if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
+            rt_busy = 1;
+            ring_put_inline(&rt.ring, &u.rec);
+            rt_busy = 0;
+            return;
+        }
         event_deliver(&u.rec, st);
         return;
     }

@@ -14,16 +14,9 @@
 #include "runtime.h"
 
 /* Keys: name addresses, written once (NULL -> address) by CAS. */
-static const char *keys[INTERN_SLOTS];
+const char *intern_keys[INTERN_SLOTS];
 /* 1 once the slot's INTERN record is committed; written once. */
-static unsigned char ready[INTERN_SLOTS];
-
-static inline uint32_t hash(const char *p)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
-
-    return (uint32_t)(h >> 52) & (INTERN_SLOTS - 1);
-}
+unsigned char intern_ready[INTERN_SLOTS];
 
 /* Write the INTERN record for slot I. */
 static int define(uint32_t i, const char *name)
@@ -47,19 +40,19 @@ static int define(uint32_t i, const char *name)
 
 uint32_t intern_id(const char *name)
 {
-    uint32_t h = hash(name), i, k;
+    uint32_t h = intern_hash(name), i, k;
     const char *key;
 
     if (name == NULL || rt.overwrite || !rt_is_attached())
         return 0;
     for (k = 0; k < INTERN_PROBES; k++) {
         i = (h + k) & (INTERN_SLOTS - 1);
-        key = __atomic_load_n(&keys[i], __ATOMIC_ACQUIRE);
+        key = __atomic_load_n(&intern_keys[i], __ATOMIC_ACQUIRE);
         if (key == name)
-            return __atomic_load_n(&ready[i], __ATOMIC_ACQUIRE) ? i + 1 : 0;
+            return __atomic_load_n(&intern_ready[i], __ATOMIC_ACQUIRE) ? i + 1 : 0;
         if (key != NULL)
             continue;
-        if (!__atomic_compare_exchange_n(&keys[i], &key, name, 0,
+        if (!__atomic_compare_exchange_n(&intern_keys[i], &key, name, 0,
                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             if (key == name)
                 return 0; /* another thread is defining it right now */
@@ -67,7 +60,7 @@ uint32_t intern_id(const char *name)
         }
         if (define(i, name) != 0)
             return 0;
-        __atomic_store_n(&ready[i], 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&intern_ready[i], 1, __ATOMIC_RELEASE);
         return i + 1;
     }
     return 0;

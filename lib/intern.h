@@ -20,4 +20,28 @@
  * record is committed, so every ISTR follows its definition in the ring. */
 uint32_t intern_id(const char *name);
 
+/* The table: name addresses, claimed once by compare-and-swap, and a flag
+ * set once their INTERN record is committed.  Read by intern_lookup(). */
+extern const char *intern_keys[INTERN_SLOTS];
+extern unsigned char intern_ready[INTERN_SLOTS];
+
+static inline uint32_t intern_hash(const char *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+
+    return (uint32_t)(h >> 52) & (INTERN_SLOTS - 1);
+}
+
+/* intern_id(), with the common case inline: NAME already has its id in
+ * its first slot. */
+static inline uint32_t intern_lookup(const char *name)
+{
+    uint32_t h = intern_hash(name);
+
+    if (__atomic_load_n(&intern_keys[h], __ATOMIC_RELAXED) == name &&
+        __atomic_load_n(&intern_ready[h], __ATOMIC_ACQUIRE))
+        return h + 1;
+    return intern_id(name);
+}
+
 #endif /* NOOSA_INTERN_H */

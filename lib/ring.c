@@ -212,44 +212,38 @@ static void room_evict(struct ring *r, uint64_t p, uint64_t size)
     hint_tail(r, t);
 }
 
-int ring_put(struct ring *r, const struct dapto_record *rec)
+void ring_room(struct ring *r, uint64_t p, uint64_t size)
 {
-    struct dapto_region *h = r->hdr;
+    if (r->overwrite)
+        room_evict(r, p, size);
+    else
+        room_wait(r, p, size);
+}
+
+void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec)
+{
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
     uint64_t size = (bytes + 7) & ~(uint64_t)7;
-    uint64_t p, off;
-    unsigned char *dst;
     static const unsigned char zero[8];
 
-    if (size > r->max) {
-        __atomic_fetch_add(&h->lost, 1, __ATOMIC_RELAXED);
-        return -1;
-    }
-    p = __atomic_fetch_add(&h->head, size, __ATOMIC_RELAXED);
-    if (p + size - __atomic_load_n(&r->tail_hint, __ATOMIC_ACQUIRE) > r->size) {
-        if (r->overwrite)
-            room_evict(r, p, size);
-        else
-            room_wait(r, p, size);
-    }
-    off = p & r->mask;
-    dst = r->data + off;
-    if (off + size <= r->size) {
-        /* Zero the last word first: it holds the padding. */
-        memcpy(dst + size - 8, zero, 8);
-        memcpy(dst + 8, (const unsigned char *)rec + 8, (size_t)bytes - 8);
-    } else {
-        copy_in(r, p + 8, (const unsigned char *)rec + 8, (size_t)bytes - 8);
-        copy_in(r, p + bytes, zero, (size_t)(size - bytes));
-    }
-    __atomic_store_n((uint64_t *)(void *)dst,
-                     commit_word((uint32_t)size, (uint32_t)(p >> 3)),
-                     __ATOMIC_RELEASE);
-    /* <protocol#wake>: a system call only when the consumer sleeps. */
-    if (__atomic_load_n(&h->consumer_sleeping, __ATOMIC_RELAXED) &&
-        __atomic_exchange_n(&h->consumer_sleeping, 0, __ATOMIC_ACQ_REL))
+    copy_in(r, p + 8, (const unsigned char *)rec + 8, (size_t)bytes - 8);
+    copy_in(r, p + bytes, zero, (size_t)(size - bytes));
+}
+
+void ring_lost(struct ring *r)
+{
+    __atomic_fetch_add(&r->hdr->lost, 1, __ATOMIC_RELAXED);
+}
+
+void ring_wake_sleeper(struct ring *r)
+{
+    if (__atomic_exchange_n(&r->hdr->consumer_sleeping, 0, __ATOMIC_ACQ_REL))
         ring_wake(r);
-    return 0;
+}
+
+int ring_put(struct ring *r, const struct dapto_record *rec)
+{
+    return ring_put_inline(r, rec);
 }
 
 /* Make up a DAPTO_REC_LOST record for COUNT losses in BUF. */
@@ -404,17 +398,21 @@ int ring_wait(struct ring *r, int timeout_ms)
     int n;
 
     if (r->spin != 0) {
+        /* Look about every microsecond, not at every pause: a consumer
+         * that watches the very line a producer is writing slows both;
+         * one that comes back later takes a batch of whole lines. */
         until = now_us() + r->spin;
         for (i = 0;; i++) {
+            uint64_t t = now_us();
+
             if (ring_ready(r))
                 return 1;
-            if (i % 64 == 63) {
-                if (drain(r))
-                    return 1;
-                if (now_us() > until)
-                    break;
-            }
-            cpu_relax();
+            if (i % 16 == 15 && drain(r))
+                return 1;
+            if (t > until)
+                break;
+            while (now_us() == t)
+                cpu_relax();
         }
     }
     if (!ring_sleep_prepare(r))

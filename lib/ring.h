@@ -60,7 +60,8 @@ void ring_init(struct ring *r, const struct region *reg);
 
 /*
  * Producer: write one record.  REC points at a header followed by
- * REC->len value bytes; code, flags, tid, time, aux and len must be set.
+ * REC->len value bytes, 8-byte aligned and readable up to the size rounded
+ * up to 8; code, flags, tid, time, aux and len must be set.
  * The ring fills in size and seq and commits the record <protocol#commit>.
  * In lossless mode this waits for room (futex tail_wake, with a timeout as
  * backstop); in overwrite mode it evicts the oldest records, counting them
@@ -72,6 +73,67 @@ int ring_put(struct ring *r, const struct dapto_record *rec);
 
 /* Wake the consumer whether or not it sleeps (a stop, an aspect). */
 void ring_wake(const struct ring *r);
+
+/* The parts of ring_put() that the inline fast path below leaves out of
+ * line: waiting for (or making) room, writing a record that wraps around
+ * the end, counting a loss, waking a sleeping consumer. */
+void ring_room(struct ring *r, uint64_t p, uint64_t size);
+void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec);
+void ring_lost(struct ring *r);
+void ring_wake_sleeper(struct ring *r);
+
+/* ring_put(), inline for the runtime's event path.  REC must be 8-byte
+ * aligned and readable up to its size rounded up to 8 (an aligned word
+ * never crosses a page); the bytes past its values are written as zero. */
+static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec)
+{
+    uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
+    uint64_t size = (bytes + 7) & ~(uint64_t)7;
+    uint64_t p, off, w, i, last;
+    unsigned char *dst;
+    const unsigned char *src = (const unsigned char *)rec;
+    uint32_t c[2];
+
+    if (__builtin_expect(size > r->max, 0)) {
+        ring_lost(r);
+        return -1;
+    }
+    p = __atomic_fetch_add(&r->hdr->head, size, __ATOMIC_RELAXED);
+    if (__builtin_expect(p + size - __atomic_load_n(&r->tail_hint,
+                                                   __ATOMIC_ACQUIRE) > r->size, 0))
+        ring_room(r, p, size);
+    off = p & r->mask;
+    dst = r->data + off;
+    if (__builtin_expect(off + size <= r->size, 1)) {
+        /* Whole words; the last one keeps only the value bytes, the
+         * padding is zero.  Little and big endian alike: the mask is
+         * built in memory order. */
+        for (i = 8; i + 8 < size; i += 8) {
+            __builtin_memcpy(&w, src + i, 8);
+            __builtin_memcpy(dst + i, &w, 8);
+        }
+        last = bytes - (size - 8); /* value bytes in the last word, 1..8 */
+        __builtin_memcpy(&w, src + size - 8, 8);
+        if (last < 8)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            w &= ((uint64_t)1 << (8 * last)) - 1;
+#else
+            w &= ~(~(uint64_t)0 >> (8 * last));
+#endif
+        __builtin_memcpy(dst + size - 8, &w, 8);
+    } else {
+        ring_put_wrapped(r, p, rec);
+    }
+    c[0] = (uint32_t)size;
+    c[1] = (uint32_t)(p >> 3);
+    __builtin_memcpy(&w, c, 8);
+    __atomic_store_n((uint64_t *)(void *)dst, w, __ATOMIC_RELEASE);
+    /* <protocol#wake>: a system call only when the consumer sleeps. */
+    if (__builtin_expect(__atomic_load_n(&r->hdr->consumer_sleeping,
+                                         __ATOMIC_RELAXED) != 0, 0))
+        ring_wake_sleeper(r);
+    return 0;
+}
 
 /*
  * Consumer: copy the next committed record into BUF (BUFSIZE bytes,

@@ -436,7 +436,7 @@ static int on_intern(struct tmon *tm, const unsigned char *buf, long n)
 
 long tmon_next(struct tmon *tm, unsigned char *buf, int timeout_ms)
 {
-    uint64_t until = now_ms() + (uint64_t)timeout_ms;
+    uint64_t until = 0;
     struct dapto_record h;
     long n;
 
@@ -448,8 +448,11 @@ long tmon_next(struct tmon *tm, unsigned char *buf, int timeout_ms)
         }
         if (n > 0)
             break;
+        /* empty: only now look at the clock */
+        if (until == 0)
+            until = now_ms() + (uint64_t)timeout_ms;
         drain_output(tm);
-        if (tm->exited || now_ms() > until)
+        if (tm->exited || now_ms() >= until)
             return 0;
         if (!ring_wait(&tm->ring, 20) && !tm->exited &&
             waitpid(tm->pid, &tm->status, WNOHANG) == tm->pid)

@@ -222,11 +222,20 @@ static void test_event_buffer(void)
         r = dapto_event_begin(&o, b + k, sizeof b - 8, NULL, 3);
         CHECK(r == &o);
         CHECK(((uintptr_t)o.base & 7) == 0 && o.base >= b + k && o.base < b + k + 8);
-        CHECK(o.p == o.base + DAPTO_EVENT_HEADER && o.end == b + k + sizeof b - 8);
+        /* the end is rounded down to a word of the record */
+        CHECK(o.p == o.base + DAPTO_EVENT_HEADER && o.end <= b + k + sizeof b - 8 &&
+              o.end > b + k + sizeof b - 16 && (o.end - o.base) % 8 == 0);
         CHECK(o.count == 0 && !o.truncated && o.aspect == NULL && o.index == 3);
         dapto_put_int(&o, 1);
         dapto_event_end(&o);
     }
+    /* a buffer too small for a header: nothing is written */
+    memset(b, 0x5a, sizeof b);
+    r = dapto_event_begin(&o, b + 1, 20, NULL, 0);
+    dapto_put_int(&o, 1);
+    dapto_put_str(&o, "x");
+    CHECK(o.count == 0 && o.truncated && b[1] == 0x5a && b[20] == 0x5a);
+    dapto_event_end(&o);
     CHECK(!dapto_monitored());
     dapto_emit_enter("x");
     dapto_emit_leave("x");
