@@ -17,8 +17,8 @@
 #include "reader.h"
 #include "xmalloc.h"
 
-/* Intern ids beyond this are refused (the runtime's table is small). */
-#define READER_MAX_INTERN (1u << 20)
+/* Intern ids beyond this are refused (the runtime's table has 4096). */
+#define READER_MAX_INTERN (1u << 16)
 
 struct reader_intern {
     char *text;
