@@ -14,6 +14,8 @@ done
 raw fake-stop --stop-at ping --timeout 300 --send 'get 1' --send 'get x' \
     --send 'get' --send 'nosuch 1' "$TT/tt-fake" stop
 check fake-stop
+raw fake-functions "$TT/tt-fake" functions
+check fake-functions
 raw fake-ack "$TT/tt-fake" ack
 check fake-ack
 raw fake-serve --stop-at ping --send 'get 5' --send 'get 1' --send 'get 2' \

@@ -11,6 +11,7 @@
  *   ring      fills the ring with garbage
  *   corrupt   a commit word at the right position with an impossible size
  *   ack       checks that its event states are written before the ack
+ *   functions function entry and exit records, for names from symbols
  *   states    overwrites its own state byte after the ack, then waits
  *   serve     stops and answers operations: a result, a crash, then
  *             results of an impossible length
@@ -141,6 +142,13 @@ static void bad_records(void)
     put(6, 0, 0, &v); /* too few values */
 }
 
+__attribute__((noinline)) void fake_fn(void);
+
+__attribute__((noinline)) void fake_fn(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "records";
@@ -166,6 +174,23 @@ int main(int argc, char **argv)
             usleep(1000);
         }
         return 10;
+    }
+    if (strcmp(mode, "functions") == 0) {
+        struct wire v = {.len = 0};
+        uint64_t fn = (uint64_t)(uintptr_t)&fake_fn;
+        uint64_t site = (uint64_t)(uintptr_t)&main + 16;
+        wire_ptr(&v, fn);
+        wire_ptr(&v, site);
+        put(DAPTO_REC_FNENTER, 0, 0, &v);
+        fake_fn();
+        put(DAPTO_REC_FNLEAVE, 0, 0, &v);
+        v.len = 0;
+        wire_ptr(&v, 8);
+        wire_ptr(&v, 16);
+        put(DAPTO_REC_FNENTER, 0, 0, &v); /* nowhere */
+        ring_wake(&ring);
+        usleep(100000);
+        return 0;
     }
     if (strcmp(mode, "states") == 0) {
         while (__atomic_load_n(&reg.hdr->aspects_acked, __ATOMIC_ACQUIRE) != 1)
