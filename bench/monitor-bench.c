@@ -17,7 +17,8 @@
  *
  * With BENCH_PIN=1 in the environment (and two CPUs or more), the monitor
  * runs on CPU 0 and the program on CPU 1, so that the two never share a
- * CPU; otherwise the scheduler places them.
+ * CPU; with BENCH_PIN=same both run on CPU 0; otherwise the scheduler
+ * places them.
  *
  * Output is one line of "key=value" words for bench/monitor-run.sh.
  */
@@ -186,7 +187,7 @@ int main(int argc, char **argv)
     if (getenv("BENCH_PIN") != NULL && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(1, &set);
+        CPU_SET(strcmp(getenv("BENCH_PIN"), "same") == 0 ? 0 : 1, &set);
         sched_setaffinity(target_pid(t), sizeof set, &set);
         CPU_ZERO(&set);
         CPU_SET(0, &set);
@@ -243,6 +244,7 @@ int main(int argc, char **argv)
                (long long)bad, status, (unsigned long long)wall);
         if (stop && events > 2) {
             int64_t m = events < n ? events : n;
+            printf(" mean_ns=%lld", (long long)((times[m - 1] - times[0]) / (m - 1)));
             for (int64_t i = 0; i + 1 < m; i++)
                 times[i] = times[i + 1] - times[i];
             qsort(times, (size_t)(m - 1), sizeof *times, cmp64);

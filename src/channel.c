@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct channel {
     struct target *target;
     unsigned char default_state;
     char env[64];
+    long ncpu; /* online CPUs: spinning only pays with more than one */
 
     enum channel_status status;
     char version[48];
@@ -92,6 +94,7 @@ int channel_create(struct channel **out, const struct channel_opts *opts,
     ch->reader = reader_create(ch->reg, &ch->clock,
                                ch->region.geom.mbox_count);
     ch->default_state = opts->default_state;
+    ch->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     ch->status = CHANNEL_WAITING;
     ch->rec = xmalloc(DAPTO_RECORD_MAX);
     ch->res_data = xmalloc(DAPTO_MBOX_DATA);
@@ -177,15 +180,43 @@ void channel_sleep_finish(struct channel *ch)
     ring_sleep_finish(&ch->ring);
 }
 
+/* Spin on the ring for up to 50 us, yielding now and then so that a
+ * program sharing our CPU gets to run; only with spare CPUs. */
+static int channel_spin(struct channel *ch)
+{
+    uint64_t until = 0;
+
+    if (ch->ncpu < 2)
+        return 0;
+    for (unsigned int k = 0;; k++) {
+        if (ring_ready(&ch->ring))
+            return 1;
+        if (k % 64 == 63) {
+            uint64_t now = clock_monotonic_ns();
+            if (until == 0)
+                until = now + 50000;
+            else if (now > until)
+                return 0;
+            sched_yield();
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
 int channel_wait(struct channel *ch, int timeout_ms)
 {
     struct pollfd pfd = {.fd = ch->region.eventfd, .events = POLLIN};
+    int n;
 
-    if (ch->status == CHANNEL_ACTIVE)
-        return ring_wait(&ch->ring, timeout_ms);
+    if (ch->status == CHANNEL_ACTIVE && channel_spin(ch))
+        return 1;
     if (!channel_sleep_prepare(ch))
         return 1;
-    return poll(&pfd, 1, timeout_ms) > 0;
+    n = poll(&pfd, 1, timeout_ms);
+    channel_sleep_finish(ch);
+    return n > 0;
 }
 
 int channel_set_state(struct channel *ch, unsigned int code,
@@ -553,12 +584,22 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                                   (uint64_t)timeout_ms * 1000000u;
     int rc = -1;
 
-    /* The answer usually comes within microseconds: look at the mailbox
-     * alone for a little while before the full loop. */
-    for (unsigned int i = 0; i < 20000; i++) {
+    /* The answer usually comes within microseconds: with spare CPUs,
+     * look at the mailbox alone for up to 50 us (yielding now and then,
+     * for a program that shares our CPU) before the full loop. */
+    uint64_t spin_until = 0;
+    for (unsigned int k = 0; ch->ncpu > 1; k++) {
         uint32_t st = mailbox_state(mb);
         if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING)
             break;
+        if (k % 64 == 63) {
+            uint64_t now = clock_monotonic_ns();
+            if (spin_until == 0)
+                spin_until = now + 50000;
+            else if (now > spin_until)
+                break;
+            sched_yield();
+        }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
