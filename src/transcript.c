@@ -386,10 +386,10 @@ static void cur_append(struct transcript *t, const char *text, size_t len)
     t->cur_len += len;
 }
 
-/* Append TEXT to the transcript; scan it for values unless a region is
- * given by the caller (TYPE non-NULL). */
+/* Append TEXT to the transcript; scan it for values (SCAN) unless a
+ * region is given by the caller (TYPE non-NULL). */
 static void append(struct transcript *t, const char *text, size_t len,
-                   const char *type, const char *value)
+                   const char *type, const char *value, int scan)
 {
     uint64_t first = cur_line(t);
     size_t start, n;
@@ -403,7 +403,7 @@ static void append(struct transcript *t, const char *text, size_t len,
         if (type != NULL)
             add_value(t, cur_line(t), start, n, type, strlen(type), value,
                       strlen(value));
-        else
+        else if (scan)
             scan_values(t, start);
         type = NULL; /* a region never spans lines */
         text += n;
@@ -428,13 +428,19 @@ static void append(struct transcript *t, const char *text, size_t len,
 
 void transcript_append(struct transcript *t, const char *text, size_t len)
 {
-    append(t, text, len, NULL, NULL);
+    append(t, text, len, NULL, NULL, 1);
+}
+
+void transcript_append_plain(struct transcript *t, const char *text,
+                             size_t len)
+{
+    append(t, text, len, NULL, NULL, 0);
 }
 
 void transcript_append_value(struct transcript *t, const char *type,
                              const char *value, const char *text)
 {
-    append(t, text, strlen(text), type, value);
+    append(t, text, strlen(text), type, value, 0);
 }
 
 const struct tr_value *transcript_value(const struct transcript *t,

@@ -44,6 +44,10 @@ void transcript_set_max_lines(struct transcript *t, size_t max_lines);
  * exist) become value regions. */
 void transcript_append(struct transcript *t, const char *text, size_t len);
 
+/* Append LEN bytes of TEXT without looking for values in it. */
+void transcript_append_plain(struct transcript *t, const char *text,
+                             size_t len);
+
 /* Append TEXT as one value region of TYPE and VALUE, whatever it says. */
 void transcript_append_value(struct transcript *t, const char *type,
                              const char *value, const char *text);

@@ -91,7 +91,7 @@ static void test_values(void)
     v = transcript_value(t, 6);
     CHECK(v != NULL && strcmp(v->value, "9,1-12,80") == 0 && v->len == 9);
 
-    /* a value split over two appends on one line is still found */
+    /* each append is scanned on its own: a value split over two is not */
     say(t, "Env:");
     say(t, "0x2a\n");
     CHECK_EQ_INT(transcript_value_count(t), 6);

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * breaks.c - breakpoints on events and stepping.  See breaks.h.
+ *
+ * A condition is a Tcl expression evaluated, like a handler, as an apply
+ * lambda whose parameters are the event's parameters, so it sees them as
+ * variables.  An error in a condition stops the program and says why, as
+ * gdb does: a breakpoint that cannot be evaluated should not be skipped
+ * silently.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "breaks.h"
+#include "dapto.h"
+#include "interp.h"
+#include "xmalloc.h"
+
+struct bp {
+    int id;
+    char *event;
+    Tcl_Obj *cond; /* NULL: always */
+    Tcl_Obj *lambda;
+    Tcl_Obj *params;
+    int enabled;
+    unsigned long hits;
+};
+
+struct breaks {
+    struct interp *in;
+    struct consumer *bp_consumer;
+    struct consumer *step_consumer;
+    struct bp **list;
+    unsigned int n;
+    int next_id;
+    int stepping;
+};
+
+/* Whether EVENT (NAME or ASPECT.NAME) names EV. */
+static int names(const char *event, const struct registry_event *ev)
+{
+    const char *dot = strchr(event, '.');
+
+    if (dot == NULL)
+        return strcmp(event, ev->name) == 0;
+    return strcmp(dot + 1, ev->name) == 0 &&
+           strlen(ev->aspect->name) == (size_t)(dot - event) &&
+           strncmp(event, ev->aspect->name, (size_t)(dot - event)) == 0;
+}
+
+static void bp_free(struct bp *bp)
+{
+    free(bp->event);
+    if (bp->cond != NULL)
+        Tcl_DecrRefCount(bp->cond);
+    if (bp->lambda != NULL) {
+        Tcl_DecrRefCount(bp->lambda);
+        Tcl_DecrRefCount(bp->params);
+    }
+    free(bp);
+}
+
+static unsigned char bp_want(void *arg, const struct registry_event *ev)
+{
+    struct breaks *b = arg;
+    unsigned int i;
+
+    for (i = 0; i < b->n; i++) {
+        if (b->list[i]->enabled && names(b->list[i]->event, ev))
+            return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
+    }
+    return 0;
+}
+
+/* The condition of BP as a lambda over E's parameters. */
+static Tcl_Obj *cond_lambda(struct bp *bp, const struct registry_event *e)
+{
+    Tcl_Obj *params = interp_params(e), *l[3], *body[2];
+
+    Tcl_IncrRefCount(params);
+    if (bp->lambda != NULL) {
+        if (strcmp(Tcl_GetString(params), Tcl_GetString(bp->params)) == 0) {
+            Tcl_DecrRefCount(params);
+            return bp->lambda;
+        }
+        Tcl_DecrRefCount(bp->lambda);
+        Tcl_DecrRefCount(bp->params);
+    }
+    body[0] = Tcl_NewStringObj("expr", -1);
+    body[1] = bp->cond;
+    l[0] = params;
+    l[1] = Tcl_NewListObj(2, body);
+    l[2] = Tcl_NewStringObj("::", -1);
+    bp->lambda = Tcl_NewListObj(3, l);
+    Tcl_IncrRefCount(bp->lambda);
+    bp->params = params; /* keeps the reference taken above */
+    return bp->lambda;
+}
+
+static void bp_deliver(void *arg, struct dispatch_event *de)
+{
+    struct breaks *b = arg;
+    struct interp *in = b->in;
+    unsigned int i;
+
+    for (i = 0; i < b->n; i++) {
+        struct bp *bp = b->list[i];
+        int yes = 1;
+
+        if (!bp->enabled || !names(bp->event, de->event))
+            continue;
+        if (bp->cond != NULL) {
+            if (interp_apply(in, cond_lambda(bp, de->event), de->item) !=
+                    TCL_OK ||
+                Tcl_GetBooleanFromObj(in->tcl, Tcl_GetObjResult(in->tcl),
+                                      &yes) != TCL_OK) {
+                interp_error(in, "in the condition of breakpoint %d: %s",
+                             bp->id, Tcl_GetStringResult(in->tcl));
+                yes = 1;
+            }
+            Tcl_ResetResult(in->tcl);
+        }
+        if (!yes)
+            continue;
+        bp->hits++;
+        if (!de->stop) {
+            de->stop = 1;
+            free(de->where);
+            de->where = xasprintf("breakpoint %d for event \"%s\"", bp->id,
+                                  de->event->name);
+        }
+    }
+}
+
+static unsigned char step_want(void *arg, const struct registry_event *ev)
+{
+    struct breaks *b = arg;
+
+    return b->stepping && ev->visible ? DAPTO_STATE_RECORD | DAPTO_STATE_STOP
+                                      : 0;
+}
+
+static void step_deliver(void *arg, struct dispatch_event *de)
+{
+    struct breaks *b = arg;
+
+    if (!b->stepping || !de->event->visible)
+        return;
+    breaks_cancel_step(b);
+    if (!de->stop) {
+        de->stop = 1;
+        free(de->where);
+        de->where = xasprintf("event \"%s\"", de->event->name);
+    }
+}
+
+static const struct consumer_ops bp_ops = {"breakpoints", bp_want,
+                                           bp_deliver, NULL};
+static const struct consumer_ops step_ops = {"step", step_want, step_deliver,
+                                             NULL};
+
+struct breaks *breaks_create(struct interp *in)
+{
+    struct breaks *b = xcalloc(1, sizeof *b);
+
+    b->in = in;
+    b->next_id = 1;
+    b->bp_consumer = dispatch_add(in->dispatch, &bp_ops, b);
+    b->step_consumer = dispatch_add(in->dispatch, &step_ops, b);
+    return b;
+}
+
+void breaks_free(struct breaks *b)
+{
+    unsigned int i;
+
+    if (b == NULL)
+        return;
+    for (i = 0; i < b->n; i++)
+        bp_free(b->list[i]);
+    free(b->list);
+    free(b);
+}
+
+void breaks_step(struct breaks *b)
+{
+    b->stepping = 1;
+    dispatch_changed(b->in->dispatch);
+}
+
+void breaks_cancel_step(struct breaks *b)
+{
+    if (!b->stepping)
+        return;
+    b->stepping = 0;
+    dispatch_changed(b->in->dispatch);
+}
+
+void breaks_list(struct breaks *b)
+{
+    struct interp *in = b->in;
+    unsigned int i;
+
+    if (b->n == 0) {
+        interp_say(in, "No breakpoints.\n");
+        return;
+    }
+    interp_say(in, "Num  Enb  Hits  Event and condition\n");
+    for (i = 0; i < b->n; i++) {
+        struct bp *bp = b->list[i];
+
+        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s\n", bp->id,
+                    bp->enabled ? "y" : "n", bp->hits, bp->event,
+                    bp->cond != NULL ? " if " : "",
+                    bp->cond != NULL ? Tcl_GetString(bp->cond) : "");
+    }
+}
+
+/* break EVENT ?if COND...? */
+static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
+                     Tcl_Obj *const objv[])
+{
+    struct breaks *b = cd;
+    const char *event;
+    struct bp *bp;
+    Tcl_Obj *cond = NULL;
+
+    if (objc < 2 || objc == 3 ||
+        (objc > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
+        Tcl_WrongNumArgs(tcl, 1, objv, "EVENT ?if CONDITION?");
+        return TCL_ERROR;
+    }
+    event = Tcl_GetString(objv[1]);
+    if (session_registry(b->in->session) != NULL &&
+        interp_event(b->in, event) == NULL)
+        return TCL_ERROR;
+    if (objc == 4) {
+        cond = objv[3];
+    } else if (objc > 4) {
+        cond = Tcl_ConcatObj(objc - 3, objv + 3);
+    }
+    if (cond != NULL) {
+        /* reject a condition that is not an expression now, not at the
+         * first hit */
+        Tcl_Obj *check = Tcl_ObjPrintf("::noosa::check_expr %s",
+                                       Tcl_GetString(Tcl_NewListObj(1,
+                                                                    &cond)));
+        int rc;
+
+        Tcl_IncrRefCount(check);
+        rc = Tcl_EvalObjEx(tcl, check, TCL_EVAL_GLOBAL);
+        Tcl_DecrRefCount(check);
+        if (rc != TCL_OK)
+            return TCL_ERROR;
+    }
+    bp = xcalloc(1, sizeof *bp);
+    bp->id = b->next_id++;
+    bp->event = xstrdup(event);
+    bp->enabled = 1;
+    if (cond != NULL) {
+        bp->cond = cond;
+        Tcl_IncrRefCount(cond);
+    }
+    b->list = xreallocarray(b->list, b->n + 1, sizeof *b->list);
+    b->list[b->n++] = bp;
+    dispatch_changed(b->in->dispatch);
+    interp_sayf(b->in, "Breakpoint %d on event %s%s%s\n", bp->id, event,
+                cond != NULL ? " if " : "",
+                cond != NULL ? Tcl_GetString(cond) : "");
+    return TCL_OK;
+}
+
+/* The breakpoints named by OBJV (all when none); -1 on a bad number. */
+static int select_bps(struct breaks *b, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[], int *chosen)
+{
+    int i;
+    unsigned int j;
+
+    for (j = 0; j < b->n; j++)
+        chosen[j] = objc == 1;
+    for (i = 1; i < objc; i++) {
+        int id, found = 0;
+
+        if (Tcl_GetIntFromObj(NULL, objv[i], &id) != TCL_OK) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "%s: expected a breakpoint number, got \"%s\"",
+                Tcl_GetString(objv[0]), Tcl_GetString(objv[i])));
+            return -1;
+        }
+        for (j = 0; j < b->n; j++) {
+            if (b->list[j]->id == id) {
+                chosen[j] = 1;
+                found = 1;
+            }
+        }
+        if (!found) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "%s: no breakpoint %d (see \"info breakpoints\")",
+                Tcl_GetString(objv[0]), id));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* delete|enable|disable ?N ...? */
+static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
+                         Tcl_Obj *const objv[])
+{
+    struct breaks *b = cd;
+    const char *what = Tcl_GetString(objv[0]), *colon = strrchr(what, ':');
+    int *chosen = xcalloc(b->n + 1, sizeof *chosen);
+    unsigned int i, j = 0;
+
+    if (colon != NULL)
+        what = colon + 1;
+    if (select_bps(b, tcl, objc, objv, chosen) != 0) {
+        free(chosen);
+        return TCL_ERROR;
+    }
+    for (i = 0; i < b->n; i++) {
+        if (!chosen[i]) {
+            b->list[j++] = b->list[i];
+            continue;
+        }
+        if (strcmp(what, "delete") == 0) {
+            bp_free(b->list[i]);
+            continue;
+        }
+        b->list[i]->enabled = strcmp(what, "enable") == 0;
+        b->list[j++] = b->list[i];
+    }
+    b->n = j;
+    free(chosen);
+    dispatch_changed(b->in->dispatch);
+    return TCL_OK;
+}
+
+void breaks_init_commands(struct breaks *b)
+{
+    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::break", cmd_break, b, NULL);
+    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::delete", cmd_bp_change, b, NULL);
+    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::enable", cmd_bp_change, b, NULL);
+    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::disable", cmd_bp_change, b, NULL);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * breaks.h - breakpoints on events (`break EVENT ?if COND?`, delete,
+ * enable, disable) and stepping to the next visible event, as consumers
+ * that put their events in the stop state.
+ */
+#ifndef NOOSA_BREAKS_H
+#define NOOSA_BREAKS_H
+
+struct interp;
+struct breaks;
+
+struct breaks *breaks_create(struct interp *in);
+void breaks_free(struct breaks *b);
+void breaks_init_commands(struct breaks *b);
+
+/* Stop at the next visible event from now on (until a stop). */
+void breaks_step(struct breaks *b);
+/* Forget a step that did not end in a stop at an event. */
+void breaks_cancel_step(struct breaks *b);
+
+/* Print the breakpoints in the transcript. */
+void breaks_list(struct breaks *b);
+
+#endif /* NOOSA_BREAKS_H */

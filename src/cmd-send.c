@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-send.c - operations in the stopped program: n_send (Noosa's API,
+ * results as a Tcl list) and send (the same, printed).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "interp.h"
+#include "protocol.h"
+#include "value.h"
+#include "xmalloc.h"
+
+/* Run the operation named in OBJV[1] with the rest as arguments.  On
+ * success the results are in *res. */
+static int send(struct interp *in, Tcl_Interp *tcl, int objc,
+                Tcl_Obj *const objv[], struct channel_result *res)
+{
+    const char **args;
+    char *cause = NULL;
+    char sig[32];
+    int i, rc;
+
+    if (objc < 2) {
+        Tcl_WrongNumArgs(tcl, 1, objv, "OPERATION ?ARG ...?");
+        return TCL_ERROR;
+    }
+    if (!session_can_send(in->session)) {
+        if (in->item != NULL && in->running_handler != NULL)
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "%s: the program is not stopped at this event: handler "
+                "\"%s\" runs on a recorded event (add it with -stop to "
+                "stop the program there)",
+                Tcl_GetString(objv[0]), in->running_handler));
+        else
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "%s: the program is not stopped at an event", Tcl_GetString(
+                                                                  objv[0])));
+        return TCL_ERROR;
+    }
+    args = xcalloc((size_t)objc, sizeof *args);
+    for (i = 2; i < objc; i++)
+        args[i - 2] = Tcl_GetString(objv[i]);
+    memset(res, 0, sizeof *res);
+    rc = session_send(in->session, Tcl_GetString(objv[1]), objc - 2, args, res,
+                      &cause);
+    free(args);
+    if (rc == 0)
+        return TCL_OK;
+    if (res->status == DAPTO_OP_CRASHED)
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "%s %s: the operation crashed with %s (fault address 0x%llx); "
+            "the program is still stopped at its event",
+            Tcl_GetString(objv[0]), Tcl_GetString(objv[1]),
+            target_signal_name(res->signo, sig, sizeof sig),
+            (unsigned long long)res->fault_addr));
+    else
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s %s: %s", Tcl_GetString(objv[0]),
+                                            Tcl_GetString(objv[1]),
+                                            cause != NULL ? cause : "failed"));
+    free(cause);
+    return TCL_ERROR;
+}
+
+static int cmd_n_send(ClientData cd, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    struct channel_result res;
+    Tcl_Obj *list;
+    unsigned int i;
+
+    if (send(cd, tcl, objc, objv, &res) != TCL_OK)
+        return TCL_ERROR;
+    list = Tcl_NewListObj(0, NULL);
+    for (i = 0; i < res.nvalues; i++)
+        Tcl_ListObjAppendElement(NULL, list, interp_value(&res.values[i]));
+    Tcl_SetObjResult(tcl, list);
+    return TCL_OK;
+}
+
+static int cmd_send(ClientData cd, Tcl_Interp *tcl, int objc,
+                    Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    struct channel_result res;
+    unsigned int i;
+    int k;
+
+    if (send(in, tcl, objc, objv, &res) != TCL_OK)
+        return TCL_ERROR;
+    for (k = 1; k < objc; k++)
+        interp_sayf(in, "%s%s", k > 1 ? " " : "", Tcl_GetString(objv[k]));
+    interp_say(in, " =>");
+    if (res.nvalues == 0)
+        interp_say(in, " (nothing)");
+    for (i = 0; i < res.nvalues; i++) {
+        char *text = value_text(&res.values[i]);
+
+        interp_sayf(in, " %s", text);
+        free(text);
+    }
+    interp_say(in, "\n");
+    return TCL_OK;
+}
+
+/* n_break: stop after this event's handlers have run. */
+static int cmd_n_break(ClientData cd, Tcl_Interp *tcl, int objc,
+                       Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+
+    if (objc != 1) {
+        Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+        return TCL_ERROR;
+    }
+    if (in->item == NULL) {
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+            "n_break: only a handler can ask to stop at its event", -1));
+        return TCL_ERROR;
+    }
+    in->break_called = 1;
+    return TCL_OK;
+}
+
+void cmd_send_init(struct interp *in)
+{
+    Tcl_CreateObjCommand(in->tcl, "n_send", cmd_n_send, in, NULL);
+    Tcl_CreateObjCommand(in->tcl, "n_break", cmd_n_break, in, NULL);
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::send", cmd_send, in, NULL);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-transcript.c - writing to the transcript and browsing its values:
+ * n_say (Noosa's API), values (list the browsable values) and open N
+ * (browse one, through its type's n_TYPE_open).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "xmalloc.h"
+
+/* n_say TEXT ?TEXT ...? */
+static int cmd_n_say(ClientData cd, Tcl_Interp *tcl, int objc,
+                     Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    int i, len;
+
+    if (objc < 2) {
+        Tcl_WrongNumArgs(tcl, 1, objv, "TEXT ?TEXT ...?");
+        return TCL_ERROR;
+    }
+    for (i = 1; i < objc; i++) {
+        const char *s = Tcl_GetStringFromObj(objv[i], &len);
+
+        transcript_append(in->transcript, s, (size_t)len);
+    }
+    return TCL_OK;
+}
+
+/* The one-line description of TYPE: n(TYPE,desc), or "". */
+static const char *describe(struct interp *in, const char *type)
+{
+    char key[160];
+    const char *d;
+
+    snprintf(key, sizeof key, "%s,desc", type);
+    d = Tcl_GetVar2(in->tcl, "n", key, TCL_GLOBAL_ONLY);
+    return d != NULL ? d : "";
+}
+
+/* values ?FIRST? : list the browsable values (from FIRST on). */
+static int cmd_values(ClientData cd, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    struct transcript *t = in->transcript;
+    const struct tr_value *v;
+    Tcl_WideInt from = 1;
+    uint64_t id, last = transcript_value_count(t);
+    int any = 0;
+
+    if (objc > 2 ||
+        (objc == 2 && Tcl_GetWideIntFromObj(NULL, objv[1], &from) != TCL_OK)) {
+        Tcl_WrongNumArgs(tcl, 1, objv, "?FIRST?");
+        return TCL_ERROR;
+    }
+    for (id = from < 1 ? 1 : (uint64_t)from; id <= last; id++) {
+        char *line;
+        const char *d;
+
+        if ((v = transcript_value(t, id)) == NULL)
+            continue;
+        d = describe(in, v->type);
+        line = xasprintf("[%llu] %s:%s%s%s\n", (unsigned long long)v->id,
+                         v->type, v->value, *d != '\0' ? " - " : "", d);
+        /* plain text: the listing must not make values of its own */
+        transcript_append_plain(t, line, strlen(line));
+        free(line);
+        any = 1;
+    }
+    if (!any)
+        interp_say(in, "No values.\n");
+    return TCL_OK;
+}
+
+/* open N : browse value N. */
+static int cmd_open(ClientData cd, Tcl_Interp *tcl, int objc,
+                    Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    const struct tr_value *v;
+    Tcl_WideInt id;
+    Tcl_Obj *cmd[3];
+    char *text, *proc;
+    size_t len;
+    const char *line;
+    int rc, k;
+
+    if (objc != 2 || Tcl_GetWideIntFromObj(NULL, objv[1], &id) != TCL_OK) {
+        Tcl_WrongNumArgs(tcl, 1, objv, "VALUE-NUMBER");
+        return TCL_ERROR;
+    }
+    v = id > 0 ? transcript_value(in->transcript, (uint64_t)id) : NULL;
+    if (v == NULL) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "open: no value %lld (see \"values\")", (long long)id));
+        return TCL_ERROR;
+    }
+    line = transcript_line(in->transcript, v->line, &len);
+    text = xstrndup(line + v->col, v->len);
+    proc = xasprintf("n_%s_open", v->type);
+    cmd[0] = Tcl_NewStringObj(proc, -1);
+    cmd[1] = Tcl_NewStringObj(text, -1);
+    cmd[2] = Tcl_NewStringObj(v->value, -1);
+    free(text);
+    free(proc);
+    for (k = 0; k < 3; k++)
+        Tcl_IncrRefCount(cmd[k]);
+    if (transcript_partial(in->transcript))
+        interp_say(in, "\n");
+    rc = Tcl_EvalObjv(tcl, 3, cmd, TCL_EVAL_GLOBAL);
+    for (k = 0; k < 3; k++)
+        Tcl_DecrRefCount(cmd[k]);
+    if (transcript_partial(in->transcript))
+        interp_say(in, "\n");
+    return rc;
+}
+
+void cmd_transcript_init(struct interp *in)
+{
+    Tcl_CreateObjCommand(in->tcl, "n_say", cmd_n_say, in, NULL);
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::values", cmd_values, in, NULL);
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::open", cmd_open, in, NULL);
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dispatch.c - the monitor coordinator.  See dispatch.h.
+ *
+ * The table maps an event code to the consumers that want that event, in
+ * the order they were added.  Computing it asks every enabled consumer
+ * about every event of the interface; that happens only when a wish
+ * changes or an aspect arrives, never per event (Eve's rule: filter at the
+ * source, precompute the fan-out).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "session.h"
+#include "xmalloc.h"
+
+struct consumer {
+    const struct consumer_ops *ops;
+    void *arg;
+    int enabled;
+    int dead; /* removed while events were being delivered */
+};
+
+struct fanout {
+    struct consumer **c;
+    unsigned int n;
+};
+
+struct dispatch {
+    struct session *session;
+    struct consumer **consumers;
+    unsigned int nconsumers;
+
+    struct registry *reg; /* the registry the table was built for */
+    unsigned int limit;   /* table size (event codes) */
+    struct fanout *table;
+    unsigned char *states;
+    int dirty;
+    int busy; /* delivering: the table and consumers must stay */
+};
+
+struct dispatch *dispatch_create(struct session *s)
+{
+    struct dispatch *d = xcalloc(1, sizeof *d);
+
+    d->session = s;
+    d->dirty = 1;
+    return d;
+}
+
+static void table_free(struct dispatch *d)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->limit; i++)
+        free(d->table[i].c);
+    free(d->table);
+    free(d->states);
+    d->table = NULL;
+    d->states = NULL;
+    d->limit = 0;
+}
+
+void dispatch_free(struct dispatch *d)
+{
+    unsigned int i;
+
+    if (d == NULL)
+        return;
+    table_free(d);
+    for (i = 0; i < d->nconsumers; i++)
+        free(d->consumers[i]);
+    free(d->consumers);
+    free(d);
+}
+
+struct consumer *dispatch_add(struct dispatch *d,
+                              const struct consumer_ops *ops, void *arg)
+{
+    struct consumer *c = xcalloc(1, sizeof *c);
+
+    c->ops = ops;
+    c->arg = arg;
+    c->enabled = 1;
+    d->consumers = xreallocarray(d->consumers, d->nconsumers + 1,
+                                 sizeof *d->consumers);
+    d->consumers[d->nconsumers++] = c;
+    dispatch_changed(d);
+    return c;
+}
+
+/* Free consumers removed during a delivery. */
+static void reap(struct dispatch *d)
+{
+    unsigned int i, j = 0;
+
+    for (i = 0; i < d->nconsumers; i++) {
+        if (d->consumers[i]->dead)
+            free(d->consumers[i]);
+        else
+            d->consumers[j++] = d->consumers[i];
+    }
+    d->nconsumers = j;
+}
+
+void dispatch_remove(struct dispatch *d, struct consumer *c)
+{
+    unsigned int i;
+
+    if (d->busy) {
+        c->dead = 1;
+        c->enabled = 0;
+        d->dirty = 1;
+        return;
+    }
+    for (i = 0; i < d->nconsumers; i++) {
+        if (d->consumers[i] == c) {
+            memmove(&d->consumers[i], &d->consumers[i + 1],
+                    (d->nconsumers - i - 1) * sizeof *d->consumers);
+            d->nconsumers--;
+            break;
+        }
+    }
+    free(c);
+    /* the table may point at C: rebuild it before any delivery */
+    table_free(d);
+    dispatch_changed(d);
+}
+
+void dispatch_enable(struct dispatch *d, struct consumer *c, int on)
+{
+    on = on != 0;
+    if (c->enabled == on)
+        return;
+    c->enabled = on;
+    if (c->ops->notice != NULL)
+        c->ops->notice(c->arg, on);
+    dispatch_changed(d);
+}
+
+int dispatch_enabled(const struct consumer *c)
+{
+    return c->enabled;
+}
+
+const char *dispatch_name(const struct consumer *c)
+{
+    return c->ops->name;
+}
+
+unsigned int dispatch_count(const struct dispatch *d)
+{
+    return d->nconsumers;
+}
+
+struct consumer *dispatch_at(const struct dispatch *d, unsigned int i)
+{
+    return i < d->nconsumers ? d->consumers[i] : NULL;
+}
+
+void *dispatch_arg(const struct consumer *c)
+{
+    return c->arg;
+}
+
+void dispatch_changed(struct dispatch *d)
+{
+    d->dirty = 1;
+}
+
+void dispatch_sync(struct dispatch *d)
+{
+    struct registry *reg = session_registry(d->session);
+    unsigned int code, i, limit;
+    char *cause = NULL;
+
+    if (d->busy) {
+        d->dirty = 1;
+        return;
+    }
+    reap(d);
+    table_free(d);
+    d->reg = reg;
+    d->dirty = 0;
+    if (reg == NULL)
+        return;
+    limit = registry_event_limit(reg);
+    d->limit = limit;
+    d->table = xcalloc(limit, sizeof *d->table);
+    d->states = xcalloc(limit, 1);
+    for (code = 0; code < limit; code++) {
+        const struct registry_event *ev = registry_event(reg, code);
+        struct fanout *f = &d->table[code];
+        unsigned char state = 0;
+
+        if (ev == NULL)
+            continue;
+        for (i = 0; i < d->nconsumers; i++) {
+            struct consumer *c = d->consumers[i];
+            unsigned char w;
+
+            if (!c->enabled || (w = c->ops->want(c->arg, ev)) == 0)
+                continue;
+            state |= w;
+            f->c = xreallocarray(f->c, f->n + 1, sizeof *f->c);
+            f->c[f->n++] = c;
+        }
+        d->states[code] = state;
+        if (session_set_state(d->session, code, state, &cause) != 0) {
+            /* the program may be gone; the next run writes again */
+            free(cause);
+            cause = NULL;
+        }
+    }
+}
+
+void dispatch_flush(struct dispatch *d)
+{
+    struct registry *reg = session_registry(d->session);
+
+    if (d->dirty || reg != d->reg ||
+        (reg != NULL && registry_event_limit(reg) != d->limit))
+        dispatch_sync(d);
+}
+
+int dispatch_item(struct dispatch *d, const struct reader_item *item,
+                  char **where)
+{
+    struct dispatch_event de;
+    struct fanout *f;
+    unsigned int i;
+
+    if (item->kind == READER_ASPECT) {
+        /* write the new events' states before the aspect is acked */
+        dispatch_sync(d);
+        return 0;
+    }
+    if (item->kind != READER_EVENT || item->event == NULL)
+        return 0;
+    dispatch_flush(d);
+    if (item->code >= d->limit)
+        return 0;
+    f = &d->table[item->code];
+    memset(&de, 0, sizeof de);
+    de.item = item;
+    de.event = item->event;
+    de.waiting = item->stop >= 0;
+    /* Consumers may change wishes or remove consumers while they are told:
+     * that takes effect after this event (the table stays as it is). */
+    d->busy++;
+    for (i = 0; i < f->n; i++) {
+        struct consumer *c = f->c[i];
+
+        if (c->enabled)
+            c->ops->deliver(c->arg, &de);
+    }
+    d->busy--;
+    if (d->busy == 0)
+        dispatch_flush(d);
+    if (de.stop) {
+        *where = de.where != NULL ? de.where : xstrdup("an event");
+        return 1;
+    }
+    free(de.where);
+    return 0;
+}
+
+unsigned char dispatch_state(const struct dispatch *d,
+                             const struct registry_event *ev)
+{
+    return ev->code < d->limit ? d->states[ev->code] : 0;
+}

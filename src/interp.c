@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * interp.c - the Tcl layer's core: the interpreter, the library and
+ * browsers it loads, start-up files, the n(...) state array, and the
+ * session hooks that turn what the program does into transcript lines
+ * and deliveries to consumers.
+ *
+ * Values from the program are data, never code: they reach Tcl only as
+ * variable values and list elements, never through a script that is
+ * evaluated.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "breaks.h"
+#include "dapto.h"
+#include "handlers.h"
+#include "interp.h"
+#include "loop.h"
+#include "value.h"
+#include "xmalloc.h"
+
+#ifndef NOOSA_PKGDATADIR
+#define NOOSA_PKGDATADIR "/usr/local/share/noosa"
+#endif
+
+void interp_say(struct interp *in, const char *text)
+{
+    transcript_append(in->transcript, text, strlen(text));
+}
+
+void interp_sayf(struct interp *in, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+
+    va_start(ap, fmt);
+    text = xvasprintf(fmt, ap);
+    va_end(ap);
+    interp_say(in, text);
+    free(text);
+}
+
+/* Start a new line unless the transcript is at the start of one. */
+static void fresh_line(struct interp *in)
+{
+    if (transcript_partial(in->transcript))
+        interp_say(in, "\n");
+}
+
+void interp_error(struct interp *in, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+
+    va_start(ap, fmt);
+    text = xvasprintf(fmt, ap);
+    va_end(ap);
+    fresh_line(in);
+    interp_sayf(in, "error: %s\n", text);
+    free(text);
+}
+
+/* The directory of noosa's Tcl files: $NOOSA_LIBRARY, else the source tree
+ * when this noosa runs from its build tree, else the installed one. */
+static char *find_datadir(void)
+{
+    const char *env = getenv("NOOSA_LIBRARY");
+    char exe[PATH_MAX];
+    ssize_t n;
+
+    if (env != NULL && *env != '\0')
+        return xstrdup(env);
+#if defined(NOOSA_SRCDIR) && defined(NOOSA_BUILDDIR)
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        size_t len = strlen(NOOSA_BUILDDIR);
+
+        exe[n] = '\0';
+        if (strncmp(exe, NOOSA_BUILDDIR, len) == 0 && exe[len] == '/')
+            return xstrdup(NOOSA_SRCDIR);
+    }
+#else
+    (void)exe;
+    (void)n;
+#endif
+    return xstrdup(NOOSA_PKGDATADIR);
+}
+
+/* Report a failed evaluation of FILE in the transcript, with the line. */
+static void report_file_error(struct interp *in, const char *file)
+{
+    Tcl_Obj *opts = Tcl_GetReturnOptions(in->tcl, TCL_ERROR);
+    Tcl_Obj *key = Tcl_NewStringObj("-errorline", -1), *line = NULL;
+    const char *msg = Tcl_GetStringResult(in->tcl);
+
+    Tcl_IncrRefCount(opts);
+    Tcl_IncrRefCount(key);
+    Tcl_DictObjGet(NULL, opts, key, &line);
+    if (line != NULL)
+        interp_error(in, "%s:%s: %s", file, Tcl_GetString(line), msg);
+    else
+        interp_error(in, "%s: %s", file, msg);
+    Tcl_DecrRefCount(key);
+    Tcl_DecrRefCount(opts);
+}
+
+int interp_source(struct interp *in, const char *path)
+{
+    int rc = Tcl_EvalFile(in->tcl, path);
+
+    if (rc == TCL_ERROR)
+        report_file_error(in, path);
+    dispatch_flush(in->dispatch);
+    return rc;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Source every *.tcl file of DIR, in name order; a missing directory is
+ * not an error. */
+static void source_dir(struct interp *in, const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    size_t n = 0, i;
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+
+        if (len > 4 && strcmp(e->d_name + len - 4, ".tcl") == 0) {
+            names = xreallocarray(names, n + 1, sizeof *names);
+            names[n++] = xasprintf("%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_names);
+    for (i = 0; i < n; i++) {
+        interp_source(in, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Source FILE if it exists. */
+static void source_if(struct interp *in, const char *file)
+{
+    struct stat st;
+
+    if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
+        interp_script_file(in, file);
+}
+
+/* The start-up files: $XDG_CONFIG_HOME/noosa/init.tcl, ~/.noosarc, then
+ * ./.noosarc (unless it is the same file). */
+static void startup_files(struct interp *in)
+{
+    const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+    struct stat st_home, st_here;
+    char *path;
+    int same = 0;
+
+    if (xdg != NULL && *xdg != '\0')
+        path = xasprintf("%s/noosa/init.tcl", xdg);
+    else if (home != NULL)
+        path = xasprintf("%s/.config/noosa/init.tcl", home);
+    else
+        path = NULL;
+    if (path != NULL)
+        source_if(in, path);
+    free(path);
+    if (home != NULL) {
+        path = xasprintf("%s/.noosarc", home);
+        source_if(in, path);
+        if (stat(path, &st_home) == 0 && stat(".noosarc", &st_here) == 0)
+            same = st_home.st_dev == st_here.st_dev &&
+                   st_home.st_ino == st_here.st_ino;
+        free(path);
+    }
+    if (!same)
+        source_if(in, ".noosarc");
+}
+
+/* The user's browser directories: ~/.noosa/browsers and
+ * $XDG_CONFIG_HOME/noosa/browsers. */
+static void user_browsers(struct interp *in)
+{
+    const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+    char *path;
+
+    if (home != NULL) {
+        path = xasprintf("%s/.noosa/browsers", home);
+        source_dir(in, path);
+        free(path);
+    }
+    if (xdg != NULL && *xdg != '\0')
+        path = xasprintf("%s/noosa/browsers", xdg);
+    else if (home != NULL)
+        path = xasprintf("%s/.config/noosa/browsers", home);
+    else
+        path = NULL;
+    if (path != NULL)
+        source_dir(in, path);
+    free(path);
+}
+
+Tcl_Obj *interp_value(const struct decode_value *v)
+{
+    char buf[32];
+
+    switch (v->kind) {
+    case DAPTO_K_INT:
+        return Tcl_NewIntObj(v->u.i);
+    case DAPTO_K_LONG:
+        return Tcl_NewWideIntObj((Tcl_WideInt)v->u.l);
+    case DAPTO_K_DOUBLE:
+        return Tcl_NewDoubleObj(v->u.d);
+    case DAPTO_K_PTR:
+        /* unsigned decimal: Tcl integers hold it (as a bignum if need be) */
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->u.p);
+        return Tcl_NewStringObj(buf, -1);
+    case DAPTO_K_STR:
+        return Tcl_NewStringObj(v->s != NULL ? v->s : "", (int)v->len);
+    default:
+        return Tcl_NewStringObj("unknown", -1);
+    }
+}
+
+Tcl_Obj *interp_params(const struct registry_event *e)
+{
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    unsigned int i;
+
+    for (i = 0; i < e->nparams; i++)
+        Tcl_ListObjAppendElement(NULL, l,
+                                 Tcl_NewStringObj(e->params[i].name, -1));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_ename", -1));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_time", -1));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_thread", -1));
+    return l;
+}
+
+/* The arguments for the event being delivered, made once an event. */
+static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
+{
+    const struct registry_event *e = item->event;
+    Tcl_Obj *l;
+    unsigned int i;
+
+    if (in->args != NULL && in->args_seq == in->item_seq)
+        return in->args;
+    l = Tcl_NewListObj(0, NULL);
+    for (i = 0; i < e->nparams; i++) {
+        if (i < item->nvalues)
+            Tcl_ListObjAppendElement(NULL, l, interp_value(&item->values[i]));
+        else
+            Tcl_ListObjAppendElement(NULL, l, Tcl_NewObj());
+    }
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(e->name, -1));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewWideIntObj(item->ns));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)item->tid));
+    if (in->args != NULL)
+        Tcl_DecrRefCount(in->args);
+    in->args = l;
+    Tcl_IncrRefCount(l);
+    in->args_seq = in->item_seq;
+    return l;
+}
+
+int interp_apply(struct interp *in, Tcl_Obj *lambda,
+                 const struct reader_item *item)
+{
+    Tcl_Obj *args = event_args(in, item), **argv, *objv[64], **v = objv;
+    int argc, rc, i;
+
+    Tcl_ListObjGetElements(NULL, args, &argc, &argv);
+    if (argc + 2 > (int)(sizeof objv / sizeof objv[0]))
+        v = xreallocarray(NULL, (size_t)argc + 2, sizeof *v);
+    v[0] = in->apply;
+    v[1] = lambda;
+    for (i = 0; i < argc; i++)
+        v[i + 2] = argv[i];
+    /* argv belongs to the list, which stays alive: no reference games */
+    Tcl_IncrRefCount(lambda);
+    rc = Tcl_EvalObjv(in->tcl, argc + 2, v, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(lambda);
+    if (v != objv)
+        free(v);
+    return rc;
+}
+
+/* Rebuild n(aspects), n(events) and n(operations) from the registry, in
+ * the .db files' format. */
+static void update_interface(struct interp *in)
+{
+    struct registry *reg = session_registry(in->session);
+    Tcl_Obj *aspects = Tcl_NewListObj(0, NULL);
+    Tcl_Obj *events = Tcl_NewListObj(0, NULL);
+    Tcl_Obj *ops = Tcl_NewListObj(0, NULL);
+    unsigned int i, j, k;
+
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        Tcl_ListObjAppendElement(NULL, aspects, Tcl_NewStringObj(a->name, -1));
+        for (j = 0; j < a->nevents; j++) {
+            const struct registry_event *e = &a->events[j];
+            Tcl_Obj *params = Tcl_NewListObj(0, NULL), *ev[4];
+
+            for (k = 0; k < e->nparams; k++) {
+                Tcl_ListObjAppendElement(
+                    NULL, params, Tcl_NewStringObj(e->params[k].name, -1));
+                Tcl_ListObjAppendElement(
+                    NULL, params, Tcl_NewStringObj(e->params[k].doc, -1));
+            }
+            ev[0] = Tcl_NewStringObj(e->name, -1);
+            ev[1] = Tcl_NewStringObj(e->doc, -1);
+            ev[2] = params;
+            ev[3] = Tcl_NewIntObj(e->visible);
+            Tcl_ListObjAppendElement(NULL, events, Tcl_NewListObj(4, ev));
+        }
+        for (j = 0; j < a->nops; j++) {
+            const struct registry_op *o = &a->ops[j];
+            Tcl_Obj *params = Tcl_NewListObj(0, NULL), *op[4];
+
+            for (k = 0; k < o->nparams; k++) {
+                Tcl_ListObjAppendElement(
+                    NULL, params, Tcl_NewStringObj(o->params[k].name, -1));
+                Tcl_ListObjAppendElement(
+                    NULL, params, Tcl_NewStringObj(o->params[k].doc, -1));
+            }
+            op[0] = Tcl_NewStringObj(o->name, -1);
+            op[1] = Tcl_NewStringObj(o->doc, -1);
+            op[2] = params;
+            op[3] = Tcl_NewStringObj(o->result_type, -1);
+            Tcl_ListObjAppendElement(NULL, ops, Tcl_NewListObj(4, op));
+        }
+    }
+    Tcl_SetVar2Ex(in->tcl, "n", "aspects", aspects, TCL_GLOBAL_ONLY);
+    Tcl_SetVar2Ex(in->tcl, "n", "events", events, TCL_GLOBAL_ONLY);
+    Tcl_SetVar2Ex(in->tcl, "n", "operations", ops, TCL_GLOBAL_ONLY);
+}
+
+void interp_update_status(struct interp *in)
+{
+    const char *status = "dead";
+    const char *where = "";
+
+    switch (session_state(in->session)) {
+    case SESSION_IDLE:
+        break;
+    case SESSION_RUNNING:
+        status = "running";
+        break;
+    case SESSION_STOPPED:
+        status = "stopped";
+        where = in->where != NULL ? in->where : "";
+        break;
+    }
+    Tcl_SetVar2(in->tcl, "n", "status", status, TCL_GLOBAL_ONLY);
+    Tcl_SetVar2Ex(in->tcl, "n", "pid", Tcl_NewIntObj(session_pid(in->session)),
+                  TCL_GLOBAL_ONLY);
+    Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
+}
+
+/* Say PARAM=VALUE for each parameter of the event ITEM, user types
+ * through n_say_val so that they are browsable. */
+static void say_params(struct interp *in, const struct reader_item *item)
+{
+    const struct registry_event *e = item->event;
+    unsigned int i;
+
+    for (i = 0; i < item->nvalues && i < e->nparams; i++) {
+        const struct registry_param *p = &e->params[i];
+        const struct decode_value *v = &item->values[i];
+
+        interp_sayf(in, " %s=", p->name);
+        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN) {
+            Tcl_Obj *cmd[3];
+
+            cmd[0] = Tcl_NewStringObj("n_say_val", -1);
+            cmd[1] = Tcl_NewStringObj(p->type, -1);
+            cmd[2] = interp_value(v);
+            for (int k = 0; k < 3; k++)
+                Tcl_IncrRefCount(cmd[k]);
+            if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK)
+                interp_say(in, "?");
+            for (int k = 0; k < 3; k++)
+                Tcl_DecrRefCount(cmd[k]);
+            Tcl_ResetResult(in->tcl);
+        } else {
+            char *text = value_text(v);
+
+            interp_say(in, text);
+            free(text);
+        }
+    }
+}
+
+/* Set the global array ev to the parameters of the event ITEM the program
+ * stopped at (and n_ename, n_time, n_thread), or clear it (ITEM NULL). */
+static void set_ev(struct interp *in, const struct reader_item *item)
+{
+    Tcl_Obj *args, **v, *names, **n;
+    int nv, nn, i;
+
+    Tcl_UnsetVar(in->tcl, "ev", TCL_GLOBAL_ONLY);
+    if (item == NULL)
+        return;
+    args = event_args(in, item);
+    names = interp_params(item->event);
+    Tcl_IncrRefCount(names);
+    Tcl_ListObjGetElements(NULL, args, &nv, &v);
+    Tcl_ListObjGetElements(NULL, names, &nn, &n);
+    for (i = 0; i < nv && i < nn; i++)
+        Tcl_SetVar2Ex(in->tcl, "ev", Tcl_GetString(n[i]), v[i],
+                      TCL_GLOBAL_ONLY);
+    Tcl_DecrRefCount(names);
+}
+
+/* The session hooks. */
+
+static int on_item(void *arg, const struct reader_item *item)
+{
+    struct interp *in = arg;
+    char *where = NULL;
+    int keep;
+
+    in->item_seq++;
+    switch (item->kind) {
+    case READER_ASPECT:
+        update_interface(in);
+        dispatch_item(in->dispatch, item, &where);
+        return 0;
+    case READER_EVENT:
+        in->item = item;
+        keep = dispatch_item(in->dispatch, item, &where);
+        in->item = NULL;
+        if (keep) {
+            free(in->where);
+            in->where = where;
+            set_ev(in, item);
+            fresh_line(in);
+            interp_sayf(in, "Stopped at %s:", where);
+            say_params(in, item);
+            interp_say(in, "\n");
+        }
+        return keep;
+    case READER_ERROR:
+        interp_error(in, "protocol error: %s", item->message);
+        return 0;
+    case READER_LOST:
+        fresh_line(in);
+        interp_sayf(in, "(%llu events lost)\n",
+                    (unsigned long long)item->lost);
+        return 0;
+    default:
+        dispatch_item(in->dispatch, item, &where);
+        return 0;
+    }
+}
+
+static void on_state(void *arg)
+{
+    struct interp *in = arg;
+    int status, signo;
+    char sig[32];
+
+    if (session_state(in->session) == SESSION_IDLE)
+        set_ev(in, NULL);
+    if (session_state(in->session) == SESSION_IDLE &&
+        session_ended(in->session, &status, &signo)) {
+        free(in->where);
+        in->where = NULL;
+        fresh_line(in);
+        if (signo != 0)
+            interp_sayf(in, "Program killed by %s.\n",
+                        target_signal_name(signo, sig, sizeof sig));
+        else
+            interp_sayf(in, "Program exited with status %d.\n", status);
+    } else if (session_state(in->session) == SESSION_STOPPED) {
+        const struct target_event *f = session_fault(in->session);
+
+        if (f != NULL) {
+            free(in->where);
+            in->where = xasprintf("signal %s in thread %d",
+                                  target_signal_name(f->signo, sig,
+                                                     sizeof sig),
+                                  (int)f->tid);
+            fresh_line(in);
+            if (f->code > 0)
+                interp_sayf(in, "Program received %s (fault address "
+                            "0x%llx) in thread %d.\n", sig,
+                            (unsigned long long)f->addr, (int)f->tid);
+            else
+                interp_sayf(in, "Program received %s in thread %d.\n", sig,
+                            (int)f->tid);
+        } else if (session_why(in->session) == SESSION_INTERRUPTED) {
+            free(in->where);
+            in->where = xstrdup("interrupt");
+            fresh_line(in);
+            interp_say(in, "Program interrupted.\n");
+        }
+    } else if (session_state(in->session) == SESSION_RUNNING) {
+        free(in->where);
+        in->where = NULL;
+        set_ev(in, NULL);
+    }
+    interp_update_status(in);
+}
+
+static void on_message(void *arg, const char *text)
+{
+    struct interp *in = arg;
+
+    fresh_line(in);
+    interp_sayf(in, "%s\n", text);
+}
+
+static int browsable(const char *type, void *arg)
+{
+    struct interp *in = arg;
+    Tcl_CmdInfo info;
+    char name[160];
+
+    snprintf(name, sizeof name, "n_%s_open", type);
+    return Tcl_GetCommandInfo(in->tcl, name, &info);
+}
+
+const struct registry_event *interp_event(struct interp *in, const char *name)
+{
+    struct registry *reg = session_registry(in->session);
+    const struct registry_event *e;
+
+    if (reg == NULL) {
+        Tcl_SetObjResult(in->tcl,
+                         Tcl_ObjPrintf("no event \"%s\": the program's "
+                                       "interface is not known",
+                                       name));
+        return NULL;
+    }
+    e = registry_event_by_name(reg, name);
+    if (e == NULL)
+        Tcl_SetObjResult(in->tcl,
+                         Tcl_ObjPrintf("no event \"%s\" in the program's "
+                                       "interface (see \"info events\")",
+                                       name));
+    return e;
+}
+
+struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
+                             char **cause)
+{
+    struct interp *in = xcalloc(1, sizeof *in);
+    struct session_hooks hooks;
+    char *path;
+    size_t i;
+
+    in->loop = loop;
+    in->batch = opts->batch;
+    in->tcl = Tcl_CreateInterp();
+    if (Tcl_Init(in->tcl) != TCL_OK) {
+        xcause(cause, "cannot initialise Tcl: %s",
+               Tcl_GetStringResult(in->tcl));
+        goto fail;
+    }
+    in->apply = Tcl_NewStringObj("apply", -1);
+    Tcl_IncrRefCount(in->apply);
+    in->transcript = transcript_create(opts->max_lines);
+    transcript_set_browsable(in->transcript, browsable, in);
+
+    memset(&hooks, 0, sizeof hooks);
+    hooks.item = on_item;
+    hooks.state = on_state;
+    hooks.message = on_message;
+    hooks.arg = in;
+    in->session = session_create(loop, &hooks, &opts->session);
+    in->dispatch = dispatch_create(in->session);
+    in->handlers = handlers_create(in);
+    in->breaks = breaks_create(in);
+
+    Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
+    Tcl_SetVar2(in->tcl, "n", "events", "", TCL_GLOBAL_ONLY);
+    Tcl_SetVar2(in->tcl, "n", "operations", "", TCL_GLOBAL_ONLY);
+    Tcl_SetVar2(in->tcl, "n", "batch", in->batch ? "1" : "0",
+                TCL_GLOBAL_ONLY);
+    interp_update_status(in);
+
+    cmd_run_init(in);
+    cmd_send_init(in);
+    cmd_info_init(in);
+    cmd_transcript_init(in);
+    handlers_init_commands(in->handlers);
+    breaks_init_commands(in->breaks);
+
+    in->datadir = find_datadir();
+    in->libdir = xasprintf("%s/tcl", in->datadir);
+    Tcl_SetVar2(in->tcl, "n", "library", in->datadir, TCL_GLOBAL_ONLY);
+    path = xasprintf("%s/noosa.tcl", in->libdir);
+    if (Tcl_EvalFile(in->tcl, path) != TCL_OK) {
+        xcause(cause, "cannot load %s: %s", path,
+               Tcl_GetStringResult(in->tcl));
+        free(path);
+        goto fail;
+    }
+    free(path);
+
+    path = xasprintf("%s/browsers", in->datadir);
+    source_dir(in, path);
+    free(path);
+    if (!opts->no_init)
+        user_browsers(in);
+    for (i = 0; opts->browser_dirs != NULL && opts->browser_dirs[i] != NULL;
+         i++)
+        source_dir(in, opts->browser_dirs[i]);
+    if (!opts->no_init)
+        startup_files(in);
+    return in;
+
+fail:
+    interp_free(in);
+    return NULL;
+}
+
+void interp_free(struct interp *in)
+{
+    if (in == NULL)
+        return;
+    /* the program dies with its session */
+    session_free(in->session);
+    in->session = NULL;
+    handlers_free(in->handlers);
+    breaks_free(in->breaks);
+    dispatch_free(in->dispatch);
+    if (in->args != NULL)
+        Tcl_DecrRefCount(in->args);
+    if (in->apply != NULL)
+        Tcl_DecrRefCount(in->apply);
+    if (in->tcl != NULL)
+        Tcl_DeleteInterp(in->tcl);
+    transcript_free(in->transcript);
+    free(in->where);
+    free(in->libdir);
+    free(in->datadir);
+    free(in);
+}
+
+/* Debugger commands whose names Tcl already has: at the top level of what
+ * the user types (or of a script of commands) they are noosa's. */
+static const char *const toplevel_words[] = {"break", "continue", "open",
+                                             NULL};
+
+/* Line number of byte OFF of SCRIPT, counting from FIRST. */
+static int line_at(const char *script, size_t off, int first)
+{
+    size_t i;
+
+    for (i = 0; i < off; i++) {
+        if (script[i] == '\n')
+            first++;
+    }
+    return first;
+}
+
+/* Evaluate one command (TEXT, LEN bytes) whose first word is WORD (or
+ * NULL when it is not a plain word). */
+static int eval_command(struct interp *in, const char *text, int len,
+                        const char *word)
+{
+    int i, rc;
+
+    for (i = 0; word != NULL && toplevel_words[i] != NULL; i++) {
+        if (strcmp(word, toplevel_words[i]) == 0) {
+            Tcl_Obj *cmd = Tcl_ObjPrintf("::noosa::cmd::%.*s", len, text);
+
+            Tcl_IncrRefCount(cmd);
+            rc = Tcl_EvalObjEx(in->tcl, cmd, TCL_EVAL_GLOBAL);
+            Tcl_DecrRefCount(cmd);
+            return rc;
+        }
+    }
+    return Tcl_EvalEx(in->tcl, text, len, TCL_EVAL_GLOBAL);
+}
+
+int interp_script(struct interp *in, const char *script, const char *file,
+                  int first_line)
+{
+    const char *p = script, *end = script + strlen(script);
+    int errors = 0;
+
+    while (p < end && !in->quit) {
+        Tcl_Parse parse;
+        char word[32];
+        const char *w = NULL;
+        int rc;
+
+        if (Tcl_ParseCommand(in->tcl, p, (int)(end - p), 0, &parse) !=
+            TCL_OK) {
+            int line = line_at(script, (size_t)(parse.commandStart != NULL
+                                                     ? parse.commandStart -
+                                                           script
+                                                     : p - script),
+                               first_line);
+
+            if (file != NULL)
+                interp_error(in, "%s:%d: %s", file, line,
+                             Tcl_GetStringResult(in->tcl));
+            else
+                interp_error(in, "%s", Tcl_GetStringResult(in->tcl));
+            Tcl_ResetResult(in->tcl);
+            errors++;
+            break; /* no way to tell where the next command starts */
+        }
+        if (parse.numWords > 0 &&
+            parse.tokenPtr[0].type == TCL_TOKEN_SIMPLE_WORD &&
+            parse.tokenPtr[1].size < (int)sizeof word) {
+            memcpy(word, parse.tokenPtr[1].start,
+                   (size_t)parse.tokenPtr[1].size);
+            word[parse.tokenPtr[1].size] = '\0';
+            w = word;
+        }
+        if (parse.numWords > 0) {
+            rc = eval_command(in, parse.commandStart, parse.commandSize, w);
+            if (rc == TCL_ERROR) {
+                int line = line_at(script,
+                                   (size_t)(parse.commandStart - script),
+                                   first_line);
+
+                if (file != NULL)
+                    interp_error(in, "%s:%d: %s", file, line,
+                                 Tcl_GetStringResult(in->tcl));
+                else
+                    interp_error(in, "%s", Tcl_GetStringResult(in->tcl));
+                errors++;
+            } else if (rc == TCL_OK &&
+                       *Tcl_GetStringResult(in->tcl) != '\0') {
+                if (transcript_partial(in->transcript))
+                    interp_say(in, "\n");
+                interp_sayf(in, "%s\n", Tcl_GetStringResult(in->tcl));
+            }
+            Tcl_ResetResult(in->tcl);
+            dispatch_flush(in->dispatch);
+        }
+        p = parse.commandStart + parse.commandSize;
+        Tcl_FreeParse(&parse);
+    }
+    in->errors += errors;
+    return errors;
+}
+
+int interp_script_file(struct interp *in, const char *path)
+{
+    Tcl_Channel ch = Tcl_OpenFileChannel(in->tcl, path, "r", 0);
+    Tcl_Obj *text;
+    int errors;
+
+    if (ch == NULL) {
+        interp_error(in, "%s: %s", path, Tcl_PosixError(in->tcl));
+        Tcl_ResetResult(in->tcl);
+        in->errors++;
+        return 1;
+    }
+    text = Tcl_NewObj();
+    Tcl_IncrRefCount(text);
+    Tcl_ReadChars(ch, text, -1, 0);
+    Tcl_Close(in->tcl, ch);
+    errors = interp_script(in, Tcl_GetString(text), path, 1);
+    Tcl_DecrRefCount(text);
+    return errors;
+}
+
+int interp_load(struct interp *in, char *const *argv, char **cause)
+{
+    char *why = NULL;
+    int rc;
+
+    session_set_program(in->session, argv);
+    rc = session_describe(in->session, &why);
+    if (rc < 0) {
+        xcause(cause, "%s", why);
+        free(why);
+        return -1;
+    }
+    if (rc > 0) {
+        /* a program that cannot be described still runs */
+        interp_sayf(in, "note: %s; the program's interface will be known "
+                    "when it runs\n", why);
+        free(why);
+    }
+    update_interface(in);
+    dispatch_flush(in->dispatch);
+    return 0;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * interp.h - the Tcl layer: one Tcl interpreter holding the Noosa API
+ * (n_say, n_send, n_break, n(...), handlers, browsers), the command set
+ * (run, break, handler, send, info, ...), and the glue between the
+ * session, the dispatcher and the transcript.  Front ends create one,
+ * evaluate what the user types through it, and read the transcript.
+ */
+#ifndef NOOSA_INTERP_H
+#define NOOSA_INTERP_H
+
+#include <stdint.h>
+#include <tcl.h>
+
+#include "decode.h"
+#include "dispatch.h"
+#include "session.h"
+#include "transcript.h"
+
+struct loop;
+struct handlers;
+struct breaks;
+
+struct interp_opts {
+    struct session_opts session;
+    size_t max_lines;   /* transcript scrollback */
+    int no_init;        /* skip the start-up files */
+    int batch;          /* commands wait for the program to stop */
+    char **browser_dirs; /* extra directories of browsers (NULL-ended) */
+};
+
+struct interp {
+    Tcl_Interp *tcl;
+    struct loop *loop;
+    struct session *session;
+    struct dispatch *dispatch;
+    struct transcript *transcript;
+    struct handlers *handlers;
+    struct breaks *breaks;
+    int batch;
+
+    char *libdir;    /* directory of noosa.tcl */
+    char *datadir;   /* parent of browsers/ and monitors/ */
+
+    /* The event being delivered, for handlers and n_break. */
+    const struct reader_item *item;
+    uint64_t item_seq;  /* counts delivered items */
+    Tcl_Obj *args;      /* its arguments for handlers (made once) */
+    uint64_t args_seq;  /* item_seq of args */
+    Tcl_Obj *apply;     /* the word "apply" */
+    const char *running_handler; /* name of the handler running, or NULL */
+    int break_called;           /* n_break was called */
+
+    char *where;     /* what the program is stopped at */
+    int quit;        /* quit was asked for */
+    int quit_status;
+    int errors;      /* commands that failed (batch exit status) */
+};
+
+/* Create the interpreter: the Tcl library, browsers, and (unless
+ * opts->no_init) the start-up files.  Problems with start-up files are
+ * reported in the transcript and do not stop noosa.  Returns NULL with
+ * *cause when the Tcl library cannot be loaded. */
+struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
+                             char **cause);
+void interp_free(struct interp *in);
+
+/* Evaluate SCRIPT (what the user typed, or a script of commands) command
+ * by command: noosa's commands named like Tcl's (break, continue, open)
+ * mean noosa's at this level; each command's result, when not empty, and
+ * each error (with FILE:LINE when FILE is given; lines count from
+ * FIRST_LINE) go to the transcript; the event states are written into the
+ * program after each command.  Stops early after quit.  Returns the
+ * number of failed commands (also added to in->errors). */
+int interp_script(struct interp *in, const char *script, const char *file,
+                  int first_line);
+/* The same for the file PATH. */
+int interp_script_file(struct interp *in, const char *path);
+
+/* Evaluate the Tcl file PATH (a library: browsers, monitors); errors are
+ * reported with file and line. */
+int interp_source(struct interp *in, const char *path);
+
+/* Append text to the transcript. */
+void interp_say(struct interp *in, const char *text);
+void interp_sayf(struct interp *in, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Report an error in the transcript ("error: ..."). */
+void interp_error(struct interp *in, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Set the program and its arguments, and learn its interface (the
+ * describe pass); problems are reported in the transcript.  Returns -1
+ * with *cause when the program cannot be run at all. */
+int interp_load(struct interp *in, char *const *argv, char **cause);
+
+/* A Tcl value for a decoded value (pointers as unsigned decimal). */
+Tcl_Obj *interp_value(const struct decode_value *v);
+
+/* The parameter list of a handler lambda for event E: its parameters,
+ * then n_ename, n_time (ns since the program started) and n_thread. */
+Tcl_Obj *interp_params(const struct registry_event *e);
+
+/* Call LAMBDA (an apply lambda with interp_params() as its parameters)
+ * with the values of the event ITEM being delivered.  Handler code runs
+ * in its own procedure scope; the event's values are its arguments, so
+ * they are never evaluated as code. */
+int interp_apply(struct interp *in, Tcl_Obj *lambda,
+                 const struct reader_item *item);
+
+/* Refresh n(status), n(pid), n(where). */
+void interp_update_status(struct interp *in);
+
+/* Events by name in the current interface: NULL and a message in the
+ * interpreter when unknown. */
+const struct registry_event *interp_event(struct interp *in,
+                                          const char *name);
+
+/* Register the command families (each in its own file). */
+void cmd_run_init(struct interp *in);
+void cmd_send_init(struct interp *in);
+void cmd_info_init(struct interp *in);
+void cmd_transcript_init(struct interp *in);
+
+#endif /* NOOSA_INTERP_H */

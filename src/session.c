@@ -1,0 +1,720 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - a monitored program through its runs, driven by the front
+ * end's loop.
+ *
+ * While the program runs, the session watches the target's descriptor and
+ * the channel's; after every wake-up of the loop it takes what the channel
+ * has (a bounded amount, so the front end stays responsive) and hands each
+ * item to its hook.  An event whose thread waits is resumed unless the hook
+ * keeps it; then the session stops reading the channel until the program
+ * goes on, so that the order of events is kept and nothing is lost (other
+ * threads wait for room in the ring, by design).  When the program ends,
+ * every record it wrote is delivered before the end is reported.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dapto.h"
+#include "loop.h"
+#include "protocol.h"
+#include "session.h"
+#include "symbols.h"
+#include "xmalloc.h"
+
+/* Items taken from the channel in one turn of the loop. */
+#define SESSION_BATCH 4096
+/* How long the describe pass may take. */
+#define SESSION_DESCRIBE_MS 20000
+
+struct session {
+    struct loop *loop;
+    struct session_hooks hooks;
+    struct session_opts opts;
+    char **argv;
+
+    struct target *target;
+    struct channel *channel; /* of the current or last run, or describe */
+    enum session_state state;
+    enum session_why why;
+    int stop;      /* mailbox the program is stopped at (AT_EVENT) */
+    int dispatching; /* mailbox of the event being handed to the hook */
+    struct target_event fault;
+    int watching;  /* descriptors are in the loop */
+    int reading;   /* the channel is read (not stopped at an event) */
+    int told_status; /* channel status already reported for this run */
+
+    int ended;
+    int end_status;
+    int end_signo;
+};
+
+static void free_argv(char **argv)
+{
+    size_t i;
+
+    if (argv == NULL)
+        return;
+    for (i = 0; argv[i] != NULL; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+static char **copy_argv(char *const *argv)
+{
+    size_t n = 0, i;
+    char **copy;
+
+    while (argv != NULL && argv[n] != NULL)
+        n++;
+    copy = xcalloc(n + 1, sizeof *copy);
+    for (i = 0; i < n; i++)
+        copy[i] = xstrdup(argv[i]);
+    return copy;
+}
+
+struct session *session_create(struct loop *loop,
+                               const struct session_hooks *hooks,
+                               const struct session_opts *opts)
+{
+    struct session *s = xcalloc(1, sizeof *s);
+
+    s->loop = loop;
+    s->hooks = *hooks;
+    s->opts = *opts;
+    s->stop = -1;
+    s->dispatching = -1;
+    s->argv = xcalloc(1, sizeof *s->argv);
+    return s;
+}
+
+static void unwatch(struct session *s);
+
+void session_free(struct session *s)
+{
+    if (s == NULL)
+        return;
+    unwatch(s);
+    target_free(s->target);
+    channel_free(s->channel);
+    free_argv(s->argv);
+    free(s);
+}
+
+void session_set_program(struct session *s, char *const *argv)
+{
+    free_argv(s->argv);
+    s->argv = copy_argv(argv);
+}
+
+char *const *session_argv(const struct session *s)
+{
+    return s->argv;
+}
+
+void session_set_args(struct session *s, char *const *args)
+{
+    size_t n = 0, i;
+    char **argv;
+
+    while (args[n] != NULL)
+        n++;
+    argv = xcalloc(n + 2, sizeof *argv);
+    argv[0] = xstrdup(s->argv[0] != NULL ? s->argv[0] : "");
+    for (i = 0; i < n; i++)
+        argv[i + 1] = xstrdup(args[i]);
+    free_argv(s->argv);
+    s->argv = argv;
+}
+
+static void message(struct session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void message(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+
+    va_start(ap, fmt);
+    text = xvasprintf(fmt, ap);
+    va_end(ap);
+    if (s->hooks.message != NULL)
+        s->hooks.message(s->hooks.arg, text);
+    free(text);
+}
+
+static void changed(struct session *s)
+{
+    if (s->hooks.state != NULL)
+        s->hooks.state(s->hooks.arg);
+}
+
+/* Report, once a run, that the program's runtime will not talk to us. */
+static void tell_status(struct session *s)
+{
+    if (s->told_status || s->channel == NULL)
+        return;
+    switch (channel_status(s->channel)) {
+    case CHANNEL_UNMONITORED:
+        message(s, "the program's runtime speaks channel protocol %s; this "
+                "noosa speaks %d.%d.%d: the program runs unmonitored",
+                channel_runtime_version(s->channel), DAPTO_PROTO_MAJOR,
+                DAPTO_PROTO_MEDIAN, DAPTO_PROTO_MINOR);
+        s->told_status = 1;
+        break;
+    case CHANNEL_BROKEN:
+        message(s, "the program corrupted the monitoring channel: its events "
+                "are no longer read");
+        s->told_status = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+static void no_interface(struct session *s)
+{
+    if (!s->told_status && s->channel != NULL &&
+        channel_status(s->channel) == CHANNEL_WAITING) {
+        message(s, "the program has no monitoring interface (it does not "
+                "use the dapto runtime)");
+        s->told_status = 1;
+    }
+}
+
+/* Hand one item to the hook; resume a waiting thread unless kept.
+ * Returns 1 when the program stays stopped at the item. */
+static int deliver(struct session *s, const struct reader_item *item)
+{
+    int keep = 0;
+    char *cause = NULL;
+
+    s->dispatching = item->stop;
+    if (s->hooks.item != NULL)
+        keep = s->hooks.item(s->hooks.arg, item);
+    s->dispatching = -1;
+    if (item->stop < 0)
+        return 0;
+    if (keep && s->target != NULL && target_alive(s->target)) {
+        s->state = SESSION_STOPPED;
+        s->why = SESSION_AT_EVENT;
+        s->stop = item->stop;
+        s->reading = 0;
+        if (s->channel != NULL)
+            loop_remove(s->loop, channel_fd(s->channel));
+        changed(s);
+        return 1;
+    }
+    if (channel_resume(s->channel, item->stop, &cause) != 0) {
+        message(s, "cannot resume the program: %s", cause);
+        free(cause);
+    }
+    return 0;
+}
+
+/* Take up to MAX items from the channel (0: no limit).  Returns 1 when
+ * more may be waiting. */
+static int drain(struct session *s, unsigned int max)
+{
+    struct reader_item item;
+    unsigned int n = 0;
+
+    if (s->channel == NULL)
+        return 0;
+    while (s->reading && (max == 0 || n < max) &&
+           channel_next(s->channel, &item)) {
+        n++;
+        tell_status(s);
+        if (deliver(s, &item))
+            return 0;
+    }
+    tell_status(s);
+    return s->reading && max != 0 && n == max;
+}
+
+static void ended(struct session *s, int status, int signo)
+{
+    s->reading = 1;
+    drain(s, 0);
+    no_interface(s);
+    unwatch(s);
+    s->state = SESSION_IDLE;
+    s->stop = -1;
+    s->ended = 1;
+    s->end_status = status;
+    s->end_signo = signo;
+    target_free(s->target);
+    s->target = NULL;
+    changed(s);
+}
+
+static void on_target_event(struct session *s, const struct target_event *ev)
+{
+    switch (ev->kind) {
+    case TARGET_EV_EXITED:
+        ended(s, ev->status, 0);
+        break;
+    case TARGET_EV_KILLED:
+        ended(s, 0, ev->signo);
+        break;
+    case TARGET_EV_FAULT:
+        drain(s, 0);
+        s->state = SESSION_STOPPED;
+        s->why = SESSION_FAULT;
+        s->fault = *ev;
+        changed(s);
+        break;
+    case TARGET_EV_INTERRUPTED:
+        drain(s, 0);
+        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT)
+            break; /* still stopped at the event; others are too now */
+        s->state = SESSION_STOPPED;
+        s->why = SESSION_INTERRUPTED;
+        changed(s);
+        break;
+    case TARGET_EV_BREAK:
+        /* only the describe pass sets breakpoints */
+        break;
+    }
+}
+
+static void on_target(int fd, short revents, void *arg)
+{
+    struct session *s = arg;
+    struct target_event ev;
+
+    (void)fd;
+    (void)revents;
+    while (s->target != NULL && target_poll(s->target, &ev))
+        on_target_event(s, &ev);
+}
+
+static void on_channel(int fd, short revents, void *arg)
+{
+    /* The eventfd only wakes the loop; the finish hook reads. */
+    (void)fd;
+    (void)revents;
+    (void)arg;
+}
+
+static int prepare(void *arg)
+{
+    struct session *s = arg;
+
+    if (s->channel == NULL || !s->reading || s->state != SESSION_RUNNING)
+        return -1;
+    /* The timeout is a backstop for a wake-up lost to the race the
+     * protocol allows <protocol#wake>. */
+    return channel_sleep_prepare(s->channel) ? 100 : 0;
+}
+
+static void finish(void *arg)
+{
+    struct session *s = arg;
+
+    if (s->channel == NULL)
+        return;
+    channel_sleep_finish(s->channel);
+    if (s->state == SESSION_RUNNING)
+        drain(s, SESSION_BATCH);
+}
+
+static void watch(struct session *s)
+{
+    if (s->watching)
+        return;
+    loop_add(s->loop, target_fd(s->target), POLLIN, on_target, s);
+    loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
+    loop_add_hook(s->loop, prepare, finish, s);
+    s->watching = 1;
+}
+
+static void unwatch(struct session *s)
+{
+    if (!s->watching)
+        return;
+    if (s->target != NULL)
+        loop_remove(s->loop, target_fd(s->target));
+    if (s->channel != NULL)
+        loop_remove(s->loop, channel_fd(s->channel));
+    loop_remove_hook(s->loop, s);
+    s->watching = 0;
+}
+
+/* Create the channel and start the program stopped at its first
+ * instruction. */
+static int start(struct session *s, unsigned char default_state, int fd_in,
+                 int fd_out, int fd_err, char **cause)
+{
+    struct channel_opts copts;
+    struct target_opts topts;
+    char *env[2];
+    int fds[2];
+
+    if (s->argv[0] == NULL) {
+        xcause(cause, "no program to run");
+        return -1;
+    }
+    memset(&copts, 0, sizeof copts);
+    copts.ring_size = s->opts.ring_size;
+    copts.overwrite = s->opts.overwrite;
+    copts.no_tsc = s->opts.no_tsc;
+    copts.default_state = default_state;
+    if (channel_create(&s->channel, &copts, cause) != 0)
+        return -1;
+    env[0] = (char *)channel_env(s->channel);
+    env[1] = NULL;
+    channel_fds(s->channel, fds);
+    memset(&topts, 0, sizeof topts);
+    topts.argv = s->argv;
+    topts.env = env;
+    topts.fd_in = fd_in;
+    topts.fd_out = fd_out;
+    topts.fd_err = fd_err;
+    topts.keep_fds = fds;
+    topts.nkeep = 2;
+    if (target_start(&s->target, &topts, cause) != 0) {
+        channel_free(s->channel);
+        s->channel = NULL;
+        return -1;
+    }
+    channel_attach(s->channel, s->target);
+    s->told_status = 0;
+    s->stop = -1;
+    return 0;
+}
+
+/* Forget the last run's program and channel. */
+static void discard(struct session *s)
+{
+    unwatch(s);
+    target_free(s->target);
+    s->target = NULL;
+    channel_free(s->channel);
+    s->channel = NULL;
+    s->state = SESSION_IDLE;
+}
+
+int session_describe(struct session *s, char **cause)
+{
+    struct symbols *sym;
+    uint64_t main_addr, deadline;
+    struct target_event ev;
+    struct reader_item item;
+    int devnull, rc = -1, done = 0;
+
+    /* From here on a failure is only a failure to describe (1). */
+
+    if (s->state != SESSION_IDLE) {
+        xcause(cause, "the program is running");
+        return -1;
+    }
+    discard(s);
+    devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull < 0) {
+        xcause(cause, "/dev/null: %s", strerror(errno));
+        return -1;
+    }
+    if (start(s, DAPTO_STATE_OFF, devnull, devnull, devnull, cause) != 0)
+        goto out;
+    rc = 1;
+    sym = symbols_open(target_pid(s->target), cause);
+    if (sym == NULL)
+        goto out_kill;
+    if (symbols_address(sym, "main", &main_addr, cause) != 0 ||
+        target_run_to(s->target, main_addr, cause) != 0) {
+        symbols_free(sym);
+        goto out_kill;
+    }
+    symbols_free(sym);
+
+    deadline = clock_monotonic_ns() + (uint64_t)SESSION_DESCRIBE_MS * 1000000;
+    while (!done) {
+        while (channel_next(s->channel, &item)) {
+            if (s->hooks.item != NULL && item.kind == READER_ASPECT)
+                s->hooks.item(s->hooks.arg, &item);
+            if (item.stop >= 0)
+                channel_resume(s->channel, item.stop, NULL);
+        }
+        while (!done && target_poll(s->target, &ev)) {
+            if (ev.kind == TARGET_EV_BREAK || ev.kind == TARGET_EV_EXITED ||
+                ev.kind == TARGET_EV_KILLED)
+                done = 1;
+            else if (ev.kind == TARGET_EV_FAULT)
+                target_fault_pass(s->target, ev.tid, NULL);
+        }
+        if (done)
+            break;
+        if (clock_monotonic_ns() > deadline) {
+            xcause(cause, "the program did not reach main within %d s",
+                   SESSION_DESCRIBE_MS / 1000);
+            goto out_kill;
+        }
+        if (channel_sleep_prepare(s->channel)) {
+            struct pollfd pfd[2];
+
+            pfd[0].fd = channel_fd(s->channel);
+            pfd[0].events = POLLIN;
+            pfd[1].fd = target_fd(s->target);
+            pfd[1].events = POLLIN;
+            poll(pfd, 2, 50);
+            channel_sleep_finish(s->channel);
+        }
+    }
+    tell_status(s);
+    no_interface(s);
+    rc = 0;
+out_kill:
+    target_free(s->target); /* kills and reaps */
+    s->target = NULL;
+out:
+    close(devnull);
+    return rc;
+}
+
+int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
+                char **cause)
+{
+    if (s->state != SESSION_IDLE && session_kill(s, cause) != 0)
+        return -1;
+    discard(s);
+    if (start(s, DAPTO_STATE_OFF, fd_in >= 0 ? fd_in : s->opts.fd_in,
+              fd_out >= 0 ? fd_out : s->opts.fd_out,
+              fd_err >= 0 ? fd_err : s->opts.fd_err, cause) != 0)
+        return -1;
+    s->state = SESSION_RUNNING;
+    s->reading = 1;
+    s->ended = 0;
+    watch(s);
+    if (target_continue(s->target, cause) != 0) {
+        discard(s);
+        return -1;
+    }
+    changed(s);
+    return 0;
+}
+
+int session_continue(struct session *s, char **cause)
+{
+    if (s->state != SESSION_STOPPED) {
+        xcause(cause, s->state == SESSION_RUNNING
+                          ? "the program is already running"
+                          : "the program is not running");
+        return -1;
+    }
+    switch (s->why) {
+    case SESSION_AT_EVENT:
+        if (channel_resume(s->channel, s->stop, cause) != 0)
+            return -1;
+        s->stop = -1;
+        s->reading = 1;
+        loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
+        /* the other threads may have been interrupted meanwhile */
+        if (target_stopped(s->target) &&
+            target_continue(s->target, cause) != 0)
+            return -1;
+        break;
+    case SESSION_INTERRUPTED:
+        if (target_continue(s->target, cause) != 0)
+            return -1;
+        break;
+    case SESSION_FAULT:
+        if (target_fault_pass(s->target, s->fault.tid, cause) != 0)
+            return -1;
+        if (target_stopped(s->target) &&
+            target_continue(s->target, cause) != 0)
+            return -1;
+        break;
+    }
+    s->state = SESSION_RUNNING;
+    changed(s);
+    return 0;
+}
+
+int session_interrupt(struct session *s, char **cause)
+{
+    if (s->state != SESSION_RUNNING) {
+        xcause(cause, s->state == SESSION_IDLE ? "the program is not running"
+                                               : "the program is already "
+                                                 "stopped");
+        return -1;
+    }
+    return target_interrupt(s->target, cause);
+}
+
+int session_kill(struct session *s, char **cause)
+{
+    struct target_event ev;
+
+    if (s->state == SESSION_IDLE || s->target == NULL) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    target_kill(s->target);
+    while (s->target != NULL) {
+        if (!target_wait(s->target, &ev, -1))
+            continue;
+        if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED)
+            on_target_event(s, &ev);
+    }
+    return 0;
+}
+
+int session_can_send(const struct session *s)
+{
+    return s->dispatching >= 0 ||
+           (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT);
+}
+
+int session_send(struct session *s, const char *op, int argc,
+                 const char *const *argv, struct channel_result *res,
+                 char **cause)
+{
+    int stop = s->dispatching >= 0 ? s->dispatching : s->stop;
+
+    if (!session_can_send(s)) {
+        xcause(cause, "the program is not stopped at an event%s",
+               s->state == SESSION_STOPPED ? " (it was interrupted)" : "");
+        return -1;
+    }
+    return channel_send(s->channel, stop, op, argc, argv, res,
+                        s->opts.op_timeout_ms, cause);
+}
+
+void session_wait(struct session *s)
+{
+    while (s->state == SESSION_RUNNING)
+        loop_once(s->loop, -1);
+}
+
+enum session_state session_state(const struct session *s)
+{
+    return s->state;
+}
+
+enum session_why session_why(const struct session *s)
+{
+    return s->why;
+}
+
+pid_t session_pid(const struct session *s)
+{
+    return s->target != NULL ? target_pid(s->target) : 0;
+}
+
+const struct target_event *session_fault(const struct session *s)
+{
+    return s->state == SESSION_STOPPED && s->why == SESSION_FAULT ? &s->fault
+                                                                  : NULL;
+}
+
+int session_ended(const struct session *s, int *status, int *signo)
+{
+    if (!s->ended)
+        return 0;
+    *status = s->end_status;
+    *signo = s->end_signo;
+    return 1;
+}
+
+struct registry *session_registry(const struct session *s)
+{
+    return s->channel != NULL ? channel_registry(s->channel) : NULL;
+}
+
+struct channel *session_channel(const struct session *s)
+{
+    return s->channel;
+}
+
+struct target *session_target(const struct session *s)
+{
+    return s->target;
+}
+
+int session_set_state(struct session *s, unsigned int code,
+                      unsigned char state, char **cause)
+{
+    if (s->channel == NULL || s->target == NULL)
+        return 0;
+    return channel_set_state(s->channel, code, state, cause);
+}
+
+/* Open FILE for redirection WHICH (0, 1, 2) with FLAGS into FDS. */
+static int redirect_open(int fds[3], int which, const char *file, int flags,
+                         char **cause)
+{
+    int fd;
+
+    if (file == NULL || *file == '\0') {
+        xcause(cause, "a redirection needs a file name");
+        return -1;
+    }
+    fd = open(file, flags | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        xcause(cause, "%s: %s", file, strerror(errno));
+        return -1;
+    }
+    if (fds[which] > 2 && fds[which] != fds[(which + 1) % 3] &&
+        fds[which] != fds[(which + 2) % 3])
+        close(fds[which]);
+    fds[which] = fd;
+    return 0;
+}
+
+void session_redirect_close(int fds[3])
+{
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        if (fds[i] > 2 && (i == 0 || fds[i] != fds[i - 1]))
+            close(fds[i]);
+    }
+    for (i = 0; i < 3; i++)
+        fds[i] = -1;
+}
+
+int session_redirect(char **args, int fds[3], char **cause)
+{
+    size_t i, j = 0;
+
+    fds[0] = fds[1] = fds[2] = -1;
+    for (i = 0; args[i] != NULL; i++) {
+        const char *a = args[i], *file;
+        int which, flags;
+
+        if (strcmp(a, "2>&1") == 0) {
+            fds[2] = fds[1] >= 0 ? fds[1] : STDOUT_FILENO;
+            continue;
+        } else if (strncmp(a, "2>", 2) == 0) {
+            which = 2, flags = O_WRONLY | O_CREAT | O_TRUNC, file = a + 2;
+        } else if (strncmp(a, ">>", 2) == 0) {
+            which = 1, flags = O_WRONLY | O_CREAT | O_APPEND, file = a + 2;
+        } else if (a[0] == '>') {
+            which = 1, flags = O_WRONLY | O_CREAT | O_TRUNC, file = a + 1;
+        } else if (a[0] == '<') {
+            which = 0, flags = O_RDONLY, file = a + 1;
+        } else {
+            args[j++] = args[i];
+            continue;
+        }
+        if (*file == '\0')
+            file = args[++i];
+        if (redirect_open(fds, which, file, flags, cause) != 0) {
+            session_redirect_close(fds);
+            return -1;
+        }
+        if (file == NULL)
+            break;
+    }
+    args[j] = NULL;
+    return 0;
+}

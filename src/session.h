@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - one monitored program through its runs: start it under the
+ * monitor, follow it through the front end's loop, stop, continue,
+ * interrupt, kill, run operations where it is stopped, and learn its
+ * interface before it runs (the describe pass).
+ *
+ * The session owns the target and the channel of the current run and
+ * hands every decoded item to its hooks; it decides nothing about events
+ * itself.  Front ends (batch, the screen) and the Tcl layer drive it; it
+ * never prints.
+ */
+#ifndef NOOSA_SESSION_H
+#define NOOSA_SESSION_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "channel.h"
+#include "reader.h"
+#include "registry.h"
+#include "target.h"
+
+struct loop;
+struct session;
+
+enum session_state {
+    SESSION_IDLE,    /* no program: not started yet, exited or killed */
+    SESSION_RUNNING,
+    SESSION_STOPPED
+};
+
+enum session_why {
+    SESSION_AT_EVENT,    /* a thread waits at an event */
+    SESSION_INTERRUPTED, /* every thread stopped by the monitor */
+    SESSION_FAULT        /* a thread is about to receive a fatal signal */
+};
+
+struct session_hooks {
+    /* An item from the program.  For an event whose thread waits
+     * (item->stop >= 0), return non-zero to keep the program stopped
+     * there; otherwise it resumes when the hook returns. */
+    int (*item)(void *arg, const struct reader_item *item);
+    /* The state changed: started, stopped, resumed, ended. */
+    void (*state)(void *arg);
+    /* Something the user should know ("the program has no monitoring
+     * interface"). */
+    void (*message)(void *arg, const char *text);
+    void *arg;
+};
+
+struct session_opts {
+    uint32_t ring_size; /* 0: the channel's default */
+    int overwrite;
+    int no_tsc;
+    int op_timeout_ms;  /* for operations; < 0: no limit */
+    int fd_in;          /* the program's standard descriptors, -1 to */
+    int fd_out;         /* inherit noosa's */
+    int fd_err;
+};
+
+struct session *session_create(struct loop *loop,
+                               const struct session_hooks *hooks,
+                               const struct session_opts *opts);
+void session_free(struct session *s);
+
+/* The program and its default arguments (copied). */
+void session_set_program(struct session *s, char *const *argv);
+/* The program and arguments of the next run (NULL-terminated, owned by
+ * the session). */
+char *const *session_argv(const struct session *s);
+/* Set the arguments of the next runs (not the program); copied. */
+void session_set_args(struct session *s, char *const *args);
+
+/* Learn the program's interface without running it: start it, let its
+ * constructors register their aspects, stop at main, kill it.  The
+ * aspects are delivered to the item hook as READER_ASPECT items and the
+ * registry stays until the next run.  Blocks.  Returns 0; -1 with *cause
+ * when the program cannot be started at all; 1 with *cause when it
+ * started but could not be described (no main, ...). */
+int session_describe(struct session *s, char **cause);
+
+/* Start the program (killing a live one first).  Standard descriptors
+ * may be redirected for this run: FD_* >= 0 replace the session's. */
+int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
+                char **cause);
+/* Let a stopped program go on (at an event: resume; interrupted:
+ * continue every thread; at a fault: deliver the signal). */
+int session_continue(struct session *s, char **cause);
+int session_interrupt(struct session *s, char **cause);
+/* Kill a live program and wait for it. */
+int session_kill(struct session *s, char **cause);
+
+/* Run operation OP in the thread waiting at an event (the one being
+ * dispatched or the one stopped at).  See channel_send(). */
+int session_send(struct session *s, const char *op, int argc,
+                 const char *const *argv, struct channel_result *res,
+                 char **cause);
+/* Whether a thread waits at an event so that operations can run. */
+int session_can_send(const struct session *s);
+
+/* Run the loop until the program is no longer running.  Blocks. */
+void session_wait(struct session *s);
+
+enum session_state session_state(const struct session *s);
+enum session_why session_why(const struct session *s);
+pid_t session_pid(const struct session *s);
+/* The fault a stopped program is at (SESSION_FAULT), or NULL. */
+const struct target_event *session_fault(const struct session *s);
+/* How the last run ended: 1 with *status (exit status) or *signo (>0
+ * when killed by a signal), 0 when no run has ended. */
+int session_ended(const struct session *s, int *status, int *signo);
+/* The interface of the current (or last) run or describe pass, or NULL. */
+struct registry *session_registry(const struct session *s);
+/* The channel of the current run, or NULL. */
+struct channel *session_channel(const struct session *s);
+struct target *session_target(const struct session *s);
+
+/* Set the state of event CODE in the current run (ignored without one). */
+int session_set_state(struct session *s, unsigned int code,
+                      unsigned char state, char **cause);
+
+/* Take "< FILE", "> FILE", ">> FILE", "2> FILE" and "2>&1" (with or
+ * without a space before FILE) out of the NULL-terminated ARGS (pointers
+ * are moved; the strings are the caller's) and open the files.  Returns 0
+ * with FDS set to the descriptors for the program's 0, 1, 2 (-1 where not
+ * redirected), or -1 with *cause and nothing open. */
+int session_redirect(char **args, int fds[3], char **cause);
+/* Close what session_redirect() opened. */
+void session_redirect_close(int fds[3]);
+
+#endif /* NOOSA_SESSION_H */

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: MIT
+#
+# noosa.tcl - the Tcl half of noosa's Tcl layer: Noosa's browser API
+# procedures (n_say_val, n_hextodec, n_dectohex, n_provided), the global
+# names of the commands (implemented in C in ::noosa), their help, and the
+# helpers the C side asks (needs_stop, check_expr).
+#
+# Debugger commands whose names Tcl already uses (break, continue, open)
+# keep Tcl's meaning inside scripts; typed at the prompt or as a top-level
+# command of a script they mean noosa's (::noosa::cmd::break, ...).
+
+namespace eval ::noosa {
+    variable help [dict create]
+}
+
+# --- Noosa's API ---------------------------------------------------------
+
+# Print VALUE of TYPE through n_TYPE_say when a browser defines it, else
+# as TYPE:VALUE (browsable when n_TYPE_open exists).
+proc n_say_val {type value} {
+    if {[info commands ::n_${type}_say] ne ""} {
+        n_${type}_say $value
+    } else {
+        n_say "$type:$value"
+    }
+}
+
+# "0x1f" or "1f" -> 31.  Pointers are unsigned: any size works.
+proc n_hextodec {hex} {
+    set h $hex
+    if {[string match -nocase 0x* $h]} {
+        set h [string range $h 2 end]
+    }
+    if {$h eq "" || ![string is xdigit $h]} {
+        return -code error "n_hextodec: expected a hexadecimal number, got \"$hex\""
+    }
+    return [scan $h %llx]
+}
+
+# 31 -> "1f" (no 0x, as Noosa's browsers expect: "T:0x[n_dectohex $v]").
+proc n_dectohex {dec} {
+    if {![string is entier -strict $dec] || $dec < 0} {
+        return -code error "n_dectohex: expected a non-negative integer, got \"$dec\""
+    }
+    return [format %llx $dec]
+}
+
+# Whether the program provides ASPECT.
+proc n_provided {aspect} {
+    return [expr {$aspect in $::n(aspects)}]
+}
+
+# --- helpers the C side calls ---------------------------------------------
+
+# Whether handler code BODY needs the program stopped at its event: it
+# runs an operation or asks to stop, directly or through a procedure it
+# calls (followed through procedures defined now).
+proc ::noosa::needs_stop {body {seen {}}} {
+    if {[regexp {\m(n_send|n_break|send|::noosa::cmd::send)\M} $body]} {
+        return 1
+    }
+    foreach word [regexp -all -inline {[A-Za-z_:][A-Za-z0-9_:]*} $body] {
+        if {$word in $seen} continue
+        lappend seen $word
+        if {[llength [info procs ::$word]] == 1 || [llength [info procs $word]] == 1} {
+            if {[catch {info body $word} pbody]} continue
+            if {[needs_stop $pbody $seen]} {
+                return 1
+            }
+        }
+    }
+    return 0
+}
+
+# Fail, with Tcl's message, when CONDITION is not a well-formed expression
+# (compiled, not evaluated: its variables need not exist yet).
+proc ::noosa::check_expr {condition} {
+    if {[info commands ::tcl::unsupported::disassemble] eq ""} {
+        return
+    }
+    if {[catch {::tcl::unsupported::disassemble lambda [list {} [list expr $condition]]} msg]} {
+        return -code error "bad condition \"$condition\": $msg"
+    }
+}
+
+# --- help ------------------------------------------------------------------
+
+proc ::noosa::defhelp {name synopsis text} {
+    variable help
+    dict set help $name [list $synopsis $text]
+}
+
+::noosa::defhelp run {run ?ARG ...?} {Start the program (killing a live one first), with new arguments if any
+are given. Redirections: < FILE, > FILE, >> FILE, 2> FILE, 2>&1.
+In batch mode the command returns when the program stops or ends.}
+::noosa::defhelp continue {continue} {Let a stopped program go on (alias: c, cont). At a fault, the signal is
+delivered to the program.}
+::noosa::defhelp step {step} {Go on to the next visible event (marked * in its interface) and stop there
+(alias: s). Without a running program, start it and stop at its first
+visible event.}
+::noosa::defhelp stop {stop} {Interrupt the running program: every thread stops.}
+::noosa::defhelp kill {kill} {Kill the program (alias: k).}
+::noosa::defhelp break {break EVENT ?if CONDITION?} {Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl
+expression over the event's parameters (and n_ename, n_time, n_thread),
+is true (alias: b).}
+::noosa::defhelp delete {delete ?N ...?} {Delete breakpoints N ... (all of them without arguments).}
+::noosa::defhelp enable {enable ?N ...?} {Enable breakpoints N ... (all without arguments).}
+::noosa::defhelp disable {disable ?N ...?} {Disable breakpoints N ... (all without arguments).}
+::noosa::defhelp handler {handler add|remove|list|save|load|enable|disable|rename|body|get ...} {Handlers: Tcl code run on each event, with the event's parameters (and
+n_ename, n_time, n_thread) as variables.
+  handler add EVENT NAME BODY ?-stop|-nostop?   add (run first)
+  handler remove EVENT NAME
+  handler enable|disable EVENT NAME
+  handler rename EVENT NAME NEWNAME
+  handler body EVENT NAME ?BODY?                show or change the code
+  handler list ?EVENT?                          print them
+  handler get ?EVENT?                           as a list {EVENT NAME ENABLED BODY}
+  handler save FILE ?EVENT?                     as n_install_handler lines
+  handler load FILE
+A handler stops the program at its event only when it needs to (it calls
+n_send or n_break, or was added with -stop); others run while the program
+goes on.}
+::noosa::defhelp send {send OPERATION ?ARG ...?} {Run an operation in the program stopped at an event and print its results
+(n_send returns them as a list).}
+::noosa::defhelp info {info events|aspects|operations|breakpoints|handlers|program} {What noosa knows about the program (info events -v: with parameter docs).}
+::noosa::defhelp values {values ?FIRST?} {List the browsable values in the transcript, numbered.}
+::noosa::defhelp open {open N} {Browse value N (see values) with its type's n_TYPE_open.}
+::noosa::defhelp help {help ?COMMAND?} {List the commands, or describe one.}
+::noosa::defhelp quit {quit ?STATUS?} {Leave noosa (alias: q); a live program is killed.}
+
+proc ::noosa::help {args} {
+    variable help
+    if {[llength $args] > 1} {
+        return -code error "wrong # args: should be \"help ?COMMAND?\""
+    }
+    if {[llength $args] == 0} {
+        n_say "Commands (help COMMAND for more; any Tcl can be typed too):\n"
+        foreach name [lsort [dict keys $help]] {
+            n_say [format "  %-44s\n" [lindex [dict get $help $name] 0]]
+        }
+        n_say "Noosa API: n_say, n_say_val, n_send, n_break, n_hextodec, n_dectohex,\n"
+        n_say "n_provided, n_install_handler; state in n(status), n(pid), n(where),\n"
+        n_say "n(events), n(aspects), n(operations).\n"
+        return
+    }
+    set name [lindex $args 0]
+    set aliases {c continue cont continue s step k kill b break q quit r run}
+    if {[dict exists $aliases $name]} {
+        set name [dict get $aliases $name]
+    }
+    if {![dict exists $help $name]} {
+        return -code error "help: no command \"$name\" (help lists them)"
+    }
+    lassign [dict get $help $name] synopsis text
+    n_say "$synopsis\n$text\n"
+}
+
+# --- global names ----------------------------------------------------------
+
+foreach {name target} {
+    run ::noosa::cmd::run  step ::noosa::cmd::step  stop ::noosa::cmd::stop
+    kill ::noosa::cmd::kill  quit ::noosa::cmd::quit  delete ::noosa::cmd::delete
+    enable ::noosa::cmd::enable  disable ::noosa::cmd::disable
+    handler ::noosa::cmd::handler  send ::noosa::cmd::send  values ::noosa::cmd::values
+    help ::noosa::help
+    r ::noosa::cmd::run  s ::noosa::cmd::step  k ::noosa::cmd::kill  q ::noosa::cmd::quit
+    c ::noosa::cmd::continue  cont ::noosa::cmd::continue  b ::noosa::cmd::break
+} {
+    interp alias {} ::$name {} $target
+}
+unset name target
+
+# info events|aspects|operations|breakpoints|handlers|program
+apply {{} {
+    set map [namespace ensemble configure ::info -map]
+    foreach sub {events aspects operations breakpoints handlers program} {
+        dict set map $sub [list ::noosa::cmd::info $sub]
+    }
+    namespace ensemble configure ::info -map $map
+}}
