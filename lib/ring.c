@@ -162,8 +162,12 @@ static void room_wait(struct ring *r, uint64_t p, uint64_t size)
     if (p + size - t > r->size && r->spin != 0) {
         until = now_us() + r->spin;
         for (i = 0; p + size - t > r->size; i++) {
-            if (i % 64 == 63 && now_us() > until)
-                break;
+            if (i % 64 == 63) {
+                if (now_us() > until)
+                    break;
+                /* the consumer may be waiting for this CPU */
+                sched_yield();
+            }
             cpu_relax();
             t = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
         }
@@ -344,7 +348,7 @@ long ring_take(struct ring *r, void *buf, size_t bufsize)
     }
     copy_out(r, t, buf, s);
     r->ctail = t + s;
-    if (r->ctail - r->ptail >= r->size / 8 ||
+    if (r->ctail - r->ptail >= r->size / 64 ||
         __atomic_load_n(&h->space_waiters, __ATOMIC_RELAXED) != 0)
         ring_release(r);
     return s;

@@ -156,7 +156,7 @@ int ring_ready(struct ring *r);
 
 /* Consumer: release the space of records taken so far to waiting
  * producers.  ring_take() does this itself when producers wait, every
- * eighth of the ring, and when the ring is empty. */
+ * 64th of the ring, and when the ring is empty. */
 void ring_release(struct ring *r);
 
 /*

@@ -4,7 +4,8 @@
 # rt-target is the monitored program of the end-to-end tests; its
 # interface rt.dapto is compiled by the in-tree dapto.  rt-target-v99 is
 # the same program with a copy of the runtime that speaks protocol major
-# 99.  rt-e2e is the test monitor driving both.
+# 99, rt-target-static the same with the runtime linked in.  rt-e2e is the
+# test monitor driving them.
 
 RT_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib \
 	-I$(top_builddir)/tests/runtime -I$(top_srcdir)/tests/runtime
@@ -42,14 +43,22 @@ tests_runtime_rt_target_v99_CPPFLAGS = $(RT_TEST_CPPFLAGS) \
 	-DRUNTIME_PROTO_MAJOR=99
 tests_runtime_rt_target_v99_LDADD = lib/libchannel.la -lpthread -lm
 
+# The runtime linked in: the program's constructors run before its own.
+check_PROGRAMS += tests/runtime/rt-target-static
+tests_runtime_rt_target_static_SOURCES = $(tests_runtime_rt_target_v99_SOURCES)
+nodist_tests_runtime_rt_target_static_SOURCES = \
+	$(nodist_tests_runtime_rt_target_SOURCES)
+tests_runtime_rt_target_static_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_rt_target_static_LDADD = lib/libchannel.la -lpthread -lm
+
 check_PROGRAMS += tests/runtime/rt-e2e
 TESTS += tests/runtime/rt-e2e
 tests_runtime_rt_e2e_SOURCES = tests/runtime/rt-e2e.c tests/runtime/tmon.c \
 	tests/runtime/tmon.h
 tests_runtime_rt_e2e_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_rt_e2e_LDADD = lib/libchannel.la -lm
-$(tests_runtime_rt_target_OBJECTS) $(tests_runtime_rt_target_v99_OBJECTS): \
-	tests/runtime/rt_dapto.h
+$(tests_runtime_rt_target_OBJECTS) $(tests_runtime_rt_target_v99_OBJECTS) \
+	$(tests_runtime_rt_target_static_OBJECTS): tests/runtime/rt_dapto.h
 
 check_PROGRAMS += tests/runtime/values-test
 TESTS += tests/runtime/values-test

@@ -29,7 +29,7 @@
 
 #define TIMEOUT 10000
 
-static char target_path[4096], target_v99_path[4096];
+static char target_path[4096], target_v99_path[4096], target_static_path[4096];
 static unsigned char buf[DAPTO_RECORD_MAX];
 static char out[1 << 16];
 
@@ -69,15 +69,17 @@ static int expect_in(const char *what)
     return 0;
 }
 
-/* hello, version block, descriptions, ordinary events, exit and finit. */
-static void test_basic(int tsc)
+/* hello, version block, descriptions, ordinary events, exit and finit;
+ * with the shared runtime or the runtime linked in (where the program's
+ * constructors register before the runtime's own constructor runs). */
+static void test_basic(int tsc, char *target)
 {
     struct tmon tm;
     struct region_geom g;
     struct dapto_region_id id;
     struct tval v[8];
     struct tm_aspect *a;
-    char *argv[] = {target_path, "basic", "--fds", "@FDS@", NULL};
+    char *argv[] = {target, "basic", "--fds", "@FDS@", NULL};
     struct dapto_record h;
     uint64_t last = 0, start = mono_ns();
     int n, next_tick = 1, nrec = 0, seen_none = 0, seen_init = 0,
@@ -520,6 +522,63 @@ static void test_stop(void)
     tmon_close(&tm);
 }
 
+/* Four threads stopping at the same time in two mailboxes: each stop is
+ * seen once, in its thread's order, in a mailbox of its own. */
+static void test_mstop(void)
+{
+    struct tmon tm;
+    struct region_geom g;
+    struct tval v[8];
+    struct args a;
+    struct dapto_record h;
+    struct dapto_mailbox *mb;
+    char *argv[] = {target_path, "mstop", NULL};
+    int next[5] = {0, 0, 0, 0, 0}, n, who, seq, ok = 1, calls = 0, stops = 0,
+        code = -1;
+    long len;
+
+    region_geom_default(&g);
+    g.mbox_count = 2;
+    CHECK(tmon_create(&tm, &g) == 0);
+    tm.policy = stop_policy;
+    CHECK(tmon_spawn(&tm, argv, NULL) == 0);
+    while ((len = tmon_next(&tm, buf, TIMEOUT)) > 0) {
+        h = head_of(buf);
+        if (code < 0)
+            code = tmon_event_code(&tm, "t", "halt");
+        if ((int)h.code != code)
+            continue;
+        n = tmon_values(&tm, buf, (size_t)len, v, 8);
+        who = n == 1 ? (int)v[0].i / 1000 : 0;
+        seq = n == 1 ? (int)v[0].i % 1000 : 0;
+        mb = region_mailbox(&tm.reg, h.aux);
+        if (who < 1 || who > 4 || seq != next[who] || mb == NULL ||
+            !(h.flags & DAPTO_RECF_STOP) || mailbox_state(mb) != DAPTO_MB_STOPPED ||
+            mb->tid != h.tid) {
+            ok = 0;
+            break;
+        }
+        next[who]++;
+        stops++;
+        if (seq % 10 == 0) {
+            /* an operation in this thread's mailbox while others wait */
+            args_init(&a);
+            dapto_put_int(&a.o, who);
+            dapto_put_int(&a.o, seq);
+            mb = tmon_call(&tm, h.aux, (uint32_t)tmon_op_code(&tm, "t", "add"),
+                           a.b, args_len(&a), TIMEOUT);
+            calls += mb != NULL && mb->status == DAPTO_OP_OK &&
+                     results(&tm, mb, v, 8) == 1 && v[0].i == who + seq;
+        }
+        CHECK(tmon_resume(&tm, h.aux) == 0);
+    }
+    CHECK(ok);
+    CHECK_EQ_INT(stops, 200);
+    CHECK_EQ_INT(calls, 20);
+    check_output(&tm, "mstop");
+    tmon_close(&tm);
+}
+
 /* Several threads on a small ring: nothing lost, each thread in order. */
 static void test_threads(void)
 {
@@ -920,8 +979,9 @@ static const struct {
     const char *name;
     void (*fn)(void);
 } tests[] = {
-    {"basic", NULL},  {"tsc", NULL},           {"types", test_types},
-    {"stop", test_stop}, {"threads", test_threads}, {"intern", test_intern},
+    {"basic", NULL},  {"tsc", NULL},           {"early", NULL},
+    {"types", test_types}, {"stop", test_stop},  {"mstop", test_mstop},
+    {"threads", test_threads}, {"intern", test_intern},
     {"trail", test_trail}, {"fork", test_fork},   {"overwrite", test_overwrite},
     {"nomon", test_nomon}, {"malformed", test_malformed},
     {"version", test_version},
@@ -934,11 +994,15 @@ static void run(const char *name)
     printf("rt-e2e: %s\n", name);
     fflush(stdout);
     if (strcmp(name, "basic") == 0) {
-        test_basic(0);
+        test_basic(0, target_path);
         return;
     }
     if (strcmp(name, "tsc") == 0) {
-        test_basic(1);
+        test_basic(1, target_path);
+        return;
+    }
+    if (strcmp(name, "early") == 0) {
+        test_basic(0, target_static_path);
         return;
     }
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
@@ -961,6 +1025,8 @@ int main(int argc, char **argv)
              dir != NULL ? dir : ".");
     snprintf(target_v99_path, sizeof target_v99_path,
              "%s/tests/runtime/rt-target-v99", dir != NULL ? dir : ".");
+    snprintf(target_static_path, sizeof target_static_path,
+             "%s/tests/runtime/rt-target-static", dir != NULL ? dir : ".");
     if (argc > 1)
         for (k = 1; k < argc; k++)
             run(argv[k]);

@@ -27,6 +27,14 @@ const char rt_target_kilo[1001] = {[0 ... 999] = 'k'};
 
 static int failures;
 
+/* Register before any constructor of default priority: in a program with
+ * the runtime linked in statically, that is before the runtime's own.
+ * The generated constructor registers the aspect again, which is ignored. */
+__attribute__((constructor(101))) static void early_register(void)
+{
+    dapto_register(&rt_dapto_aspect_t);
+}
+
 #define EXPECT(cond, what)                                                  \
     do {                                                                    \
         if (cond)                                                           \
@@ -202,6 +210,27 @@ static void forks(void)
     EXPECT(dapto_monitored(), "parent still monitored");
 }
 
+/* Threads stopping at the same time, more of them than mailboxes. */
+static void *halt_thread(void *p)
+{
+    int who = (int)(intptr_t)p, seq;
+
+    for (seq = 0; seq < 50; seq++)
+        _dapto_halt(who * 1000 + seq);
+    return NULL;
+}
+
+static void mstop(void)
+{
+    pthread_t th[4];
+    int i;
+
+    for (i = 0; i < 4; i++)
+        pthread_create(&th[i], NULL, halt_thread, (void *)(intptr_t)(i + 1));
+    for (i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+}
+
 static void nomon(void)
 {
     int i;
@@ -241,6 +270,8 @@ int main(int argc, char **argv)
         trail();
     else if (strcmp(mode, "fork") == 0)
         forks();
+    else if (strcmp(mode, "mstop") == 0)
+        mstop();
     else if (strcmp(mode, "nomon") == 0)
         nomon();
     else if (strcmp(mode, "flood") == 0)
