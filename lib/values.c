@@ -91,36 +91,94 @@ static int in_take(struct dapto_in *in, unsigned char kind, void *v, size_t n,
     return 0;
 }
 
+/*
+ * Read the next value as a number, whatever numeric kind it has.  Declared
+ * int, long, double and ptr parameters get exactly their kind from the
+ * monitor; a user type's DAPTO_ARG<Type> macro reads with one of the
+ * getters below, which the monitor cannot know, so it sends such an
+ * argument as a number of its own choosing and the getters convert.
+ */
+static int in_number(struct dapto_in *in, long long *iv, double *dv,
+                     const char *expected)
+{
+    unsigned char tag;
+    int32_t i32;
+    int64_t i64;
+    uint64_t u64;
+    double d;
+
+    if (in->failed)
+        return -1;
+    if (in->p >= in->end) {
+        in_fail(in, "missing");
+        return -1;
+    }
+    tag = *in->p & (unsigned char)~DAPTO_K_TRUNC;
+    switch (tag) {
+    case DAPTO_K_INT:
+        if (in_take(in, tag, &i32, sizeof i32, expected) != 0)
+            return -1;
+        *iv = i32;
+        *dv = i32;
+        return 0;
+    case DAPTO_K_LONG:
+        if (in_take(in, tag, &i64, sizeof i64, expected) != 0)
+            return -1;
+        *iv = i64;
+        *dv = (double)i64;
+        return 0;
+    case DAPTO_K_PTR:
+        if (in_take(in, tag, &u64, sizeof u64, expected) != 0)
+            return -1;
+        *iv = (long long)u64;
+        *dv = (double)u64;
+        return 0;
+    case DAPTO_K_DOUBLE:
+        if (in_take(in, tag, &d, sizeof d, expected) != 0)
+            return -1;
+        *iv = (long long)d;
+        *dv = d;
+        return 0;
+    default:
+        in_fail(in, expected);
+        return -1;
+    }
+}
+
 int dapto_get_int(struct dapto_in *in)
 {
-    int v = 0;
+    long long v = 0;
+    double d;
 
-    in_take(in, DAPTO_K_INT, &v, sizeof v, "expected an int");
-    return v;
+    in_number(in, &v, &d, "expected an int");
+    return (int)v;
 }
 
 long dapto_get_long(struct dapto_in *in)
 {
-    long v = 0;
+    long long v = 0;
+    double d;
 
-    in_take(in, DAPTO_K_LONG, &v, sizeof v, "expected a long");
-    return v;
+    in_number(in, &v, &d, "expected a long");
+    return (long)v;
 }
 
 double dapto_get_double(struct dapto_in *in)
 {
-    double v = 0;
+    long long v;
+    double d = 0;
 
-    in_take(in, DAPTO_K_DOUBLE, &v, sizeof v, "expected a double");
-    return v;
+    in_number(in, &v, &d, "expected a double");
+    return d;
 }
 
 void *dapto_get_ptr(struct dapto_in *in)
 {
-    unsigned long long v = 0;
+    long long v = 0;
+    double d;
 
-    in_take(in, DAPTO_K_PTR, &v, sizeof v, "expected a pointer");
-    return (void *)(uintptr_t)v;
+    in_number(in, &v, &d, "expected a pointer");
+    return (void *)(uintptr_t)(unsigned long long)v;
 }
 
 const char *dapto_get_str(struct dapto_in *in)

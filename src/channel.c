@@ -509,6 +509,39 @@ static int channel_convert(struct dapto_out *out, const struct registry_op *op,
             return -1;
         }
         break;
+    case DAPTO_K_USER: {
+        /* How the program reads a user type is up to its DAPTO_ARG<Type>
+         * macro; numbers travel as numbers (the runtime's getters convert
+         * between numeric kinds), anything else as a string. */
+        long long sv;
+        unsigned long long uv;
+        double dv;
+
+        if (*arg != '\0' && ((sv = strtoll(arg, &end, 0)), *end == '\0') &&
+            errno == 0) {
+            dapto_put_ptr(out, (const void *)(uintptr_t)sv);
+            break;
+        }
+        errno = 0;
+        if (*arg != '\0' && *arg != '-' &&
+            ((uv = strtoull(arg, &end, 0)), *end == '\0') && errno == 0) {
+            dapto_put_ptr(out, (const void *)(uintptr_t)uv);
+            break;
+        }
+        errno = 0;
+        if (*arg != '\0' && ((dv = strtod(arg, &end)), *end == '\0') &&
+            errno == 0) {
+            dapto_put_double(out, dv);
+            break;
+        }
+        dapto_put_str(out, arg);
+        if (out->truncated) {
+            xcause(cause, "argument %u (%s) of %s: the string is too long",
+                   i + 1, p->name, op->name);
+            return -1;
+        }
+        break;
+    }
     default:
         xcause(cause, "argument %u (%s) of %s: values of type %s cannot be "
                "sent", i + 1, p->name, op->name, p->type);

@@ -18,3 +18,5 @@ src_libnoosa_la_CPPFLAGS = $(AM_CPPFLAGS) $(TCL_CFLAGS) \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"' \
 	-DNOOSA_BUILDDIR='"$(abs_top_builddir)"'
 src_libnoosa_la_LIBADD += $(TCL_LIBS)
+
+src_noosa_CPPFLAGS = $(AM_CPPFLAGS) $(TCL_CFLAGS)

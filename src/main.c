@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - the noosa command: options, then one of the front ends.  For
- * now the front ends are the raw trace and the describe pass.
+ * main.c - the noosa command: options, then one of the front ends: the
+ * screen, batch mode, or the raw trace and describe pass of the
+ * monitoring core.
  */
 #include "config.h"
 
@@ -10,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "batch.h"
 #include "protocol.h"
 #include "rawtrace.h"
 #include "xmalloc.h"
@@ -18,42 +21,73 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-"Usage: noosa --raw-trace [OPTION...] PROGRAM [ARG...]\n"
-"       noosa --describe [OPTION...] PROGRAM [ARG...]\n"
-"Run PROGRAM under the Noosa execution monitor.\n"
+"Usage: noosa [OPTION...] PROGRAM [ARG...]\n"
+"       noosa --batch [OPTION...] [PROGRAM [ARG...]]\n"
+"       noosa --raw-trace|--describe [OPTION...] PROGRAM [ARG...]\n"
+"Run PROGRAM under the Noosa execution monitor: stop at its events, run Tcl\n"
+"handlers on them, browse its values, profile it.\n"
 "\n"
 "Modes:\n"
-"  --raw-trace          record every event of the program's monitoring\n"
-"                       interface and print each on one line:\n"
-"                         EVENT thread=TID time=NS PARAM=VALUE ... [stopped]\n"
-"                       strings quoted with C escapes; other lines start\n"
-"                       with '# ' (aspects, losses, errors, faults, exit)\n"
-"  --describe           start PROGRAM, let its constructors register their\n"
-"                       interfaces, stop at main, print the interface, kill\n"
+"  (none)               the screen, when standard input and output are a\n"
+"                       terminal; otherwise batch mode\n"
+"  -b, --batch          no screen: the transcript goes to standard output;\n"
+"                       commands come from -x and -e in order, else from\n"
+"                       standard input\n"
+"  --raw-trace          record every event and print each on one line\n"
+"  --describe           print the program's interface without running it\n"
 "\n"
 "Options:\n"
-"  -o, --output=FILE    write the trace to FILE instead of standard output\n"
-"  --stop-at=EVENT      stop the program at every EVENT (NAME or\n"
-"                       ASPECT.NAME) and, there, run the --send operations\n"
-"                       then resume\n"
-"  --send='OP ARG...'   an operation to run at each stop (repeatable);\n"
-"                       results are printed as '# send OP ARG... -> VALUE...'\n"
+"  -x, --command=FILE   run the commands in FILE (repeatable)\n"
+"  -e, --eval=COMMAND   run COMMAND (repeatable)\n"
+"  -n, --nx             do not read the start-up files (~/.noosarc,\n"
+"                       ./.noosarc, $XDG_CONFIG_HOME/noosa/init.tcl)\n"
+"  -B, --browsers=DIR   load the browsers in DIR too (repeatable)\n"
+"  --lines=N            lines the transcript keeps (default 100000)\n"
 "  --timeout=MS         time allowed for each operation (default 10000)\n"
-"  --interrupt-after=MS interrupt the program after MS milliseconds,\n"
-"                       report that every thread stopped, and kill it\n"
 "  --ring-size=BYTES    size of the event ring (a power of two)\n"
 "  --overwrite          let a full ring overwrite old events (losses are\n"
 "                       counted) instead of making the program wait\n"
 "  --no-tsc             CLOCK_MONOTONIC timestamps even with a usable TSC\n"
 "  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n");
+"  -V, --version        show the version and exit\n"
+"\n"
+"Raw trace only:\n"
+"  -o, --output=FILE    write the trace to FILE\n"
+"  --stop-at=EVENT      stop at every EVENT and run the --send operations\n"
+"  --send='OP ARG...'   an operation to run at each stop (repeatable)\n"
+"  --interrupt-after=MS interrupt the program after MS ms, then kill it\n"
+"\n"
+"Batch exit status: 1 when a command failed; else the status of the\n"
+"program's last run if it ended by itself (128+N for signal N); else 0.\n"
+"Type `help' at the prompt for the commands.\n");
+}
+
+/* A number for option NAME, or exit with a message. */
+static unsigned long number(const char *name, const char *arg,
+                            unsigned long max)
+{
+    char *end;
+    unsigned long v = strtoul(arg, &end, 10);
+
+    if (*arg == '\0' || *end != '\0' || v > max) {
+        fprintf(stderr, "noosa: --%s wants a number up to %lu, got \"%s\"\n",
+                name, max, arg);
+        exit(2);
+    }
+    return v;
 }
 
 int main(int argc, char **argv)
 {
     enum { OPT_RAW = 256, OPT_DESCRIBE, OPT_STOP_AT, OPT_SEND, OPT_TIMEOUT,
-           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC };
+           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES };
     static const struct option longopts[] = {
+        {"batch", no_argument, NULL, 'b'},
+        {"command", required_argument, NULL, 'x'},
+        {"eval", required_argument, NULL, 'e'},
+        {"nx", no_argument, NULL, 'n'},
+        {"browsers", required_argument, NULL, 'B'},
+        {"lines", required_argument, NULL, OPT_LINES},
         {"raw-trace", no_argument, NULL, OPT_RAW},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"output", required_argument, NULL, 'o'},
@@ -67,53 +101,77 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
-    struct rawtrace_opts o;
-    int mode = 0, c, rc;
-    char *end;
+    struct rawtrace_opts ro;
+    struct batch_opts bo;
+    char **browsers = NULL;
+    size_t nbrowsers = 0;
+    int mode = 0, batch = 0, c, rc;
 
-    memset(&o, 0, sizeof o);
-    o.timeout_ms = 10000;
-    while ((c = getopt_long(argc, argv, "+o:hV", longopts, NULL)) != -1) {
+    memset(&ro, 0, sizeof ro);
+    memset(&bo, 0, sizeof bo);
+    ro.timeout_ms = 10000;
+    bo.interp.max_lines = 100000;
+    bo.interp.session.op_timeout_ms = 10000;
+    bo.interp.session.fd_in = -1;
+    bo.interp.session.fd_out = -1;
+    bo.interp.session.fd_err = -1;
+    while ((c = getopt_long(argc, argv, "+bx:e:nB:o:hV", longopts, NULL)) !=
+           -1) {
         switch (c) {
+        case 'b':
+            batch = 1;
+            break;
+        case 'x':
+        case 'e':
+            bo.scripts = xreallocarray(bo.scripts, (size_t)bo.nscripts + 1,
+                                       sizeof *bo.scripts);
+            bo.scripts[bo.nscripts].is_file = c == 'x';
+            bo.scripts[bo.nscripts++].text = optarg;
+            break;
+        case 'n':
+            bo.interp.no_init = 1;
+            break;
+        case 'B':
+            browsers = xreallocarray(browsers, nbrowsers + 2,
+                                     sizeof *browsers);
+            browsers[nbrowsers++] = optarg;
+            browsers[nbrowsers] = NULL;
+            break;
+        case OPT_LINES:
+            bo.interp.max_lines = number("lines", optarg, 100000000);
+            break;
         case OPT_RAW:
         case OPT_DESCRIBE:
             mode = c;
             break;
         case 'o':
-            o.output = optarg;
+            ro.output = optarg;
             break;
         case OPT_STOP_AT:
-            o.stop_at = optarg;
+            ro.stop_at = optarg;
             break;
         case OPT_SEND:
-            o.sends = xreallocarray(o.sends, (size_t)o.nsends + 1,
-                                    sizeof *o.sends);
-            o.sends[o.nsends++] = optarg;
+            ro.sends = xreallocarray(ro.sends, (size_t)ro.nsends + 1,
+                                     sizeof *ro.sends);
+            ro.sends[ro.nsends++] = optarg;
             break;
         case OPT_TIMEOUT:
-        case OPT_INTERRUPT:
-        case OPT_RING: {
-            unsigned long v = strtoul(optarg, &end, 10);
-            if (*optarg == '\0' || *end != '\0' || v > 0x7fffffffUL) {
-                fprintf(stderr, "noosa: bad number \"%s\" for --%s\n", optarg,
-                        c == OPT_TIMEOUT     ? "timeout"
-                        : c == OPT_INTERRUPT ? "interrupt-after"
-                                             : "ring-size");
-                return 2;
-            }
-            if (c == OPT_TIMEOUT)
-                o.timeout_ms = (int)v;
-            else if (c == OPT_INTERRUPT)
-                o.interrupt_after_ms = (int)v;
-            else
-                o.ring_size = (uint32_t)v;
+            ro.timeout_ms = (int)number("timeout", optarg, 0x7fffffff);
+            bo.interp.session.op_timeout_ms = ro.timeout_ms;
             break;
-        }
+        case OPT_INTERRUPT:
+            ro.interrupt_after_ms =
+                (int)number("interrupt-after", optarg, 0x7fffffff);
+            break;
+        case OPT_RING:
+            ro.ring_size = (uint32_t)number("ring-size", optarg, 0x7fffffff);
+            bo.interp.session.ring_size = ro.ring_size;
+            break;
         case OPT_OVERWRITE:
-            o.overwrite = 1;
+            ro.overwrite = bo.interp.session.overwrite = 1;
             break;
         case OPT_NO_TSC:
-            o.no_tsc = 1;
+            ro.no_tsc = bo.interp.session.no_tsc = 1;
             break;
         case 'h':
             usage(stdout);
@@ -127,21 +185,37 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (mode == 0) {
-        fprintf(stderr, "noosa: say --raw-trace or --describe (the screen "
-                "and batch mode are not there yet)\n");
-        usage(stderr);
-        return 2;
-    }
-    if (optind >= argc) {
-        fprintf(stderr, "noosa: no program given\n");
-        usage(stderr);
-        return 2;
-    }
     signal(SIGPIPE, SIG_IGN);
-    o.argv = argv + optind;
-    o.describe = mode == OPT_DESCRIBE;
-    rc = rawtrace_run(&o);
-    free(o.sends);
+
+    if (mode != 0) {
+        if (optind >= argc) {
+            fprintf(stderr, "noosa: no program given\n");
+            usage(stderr);
+            return 2;
+        }
+        ro.argv = argv + optind;
+        ro.describe = mode == OPT_DESCRIBE;
+        rc = rawtrace_run(&ro);
+        free(ro.sends);
+        return rc;
+    }
+
+    if (!batch) {
+        if (optind >= argc) {
+            fprintf(stderr, "noosa: no program given\n");
+            usage(stderr);
+            return 2;
+        }
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+            fprintf(stderr, "noosa: no terminal: running in batch mode\n");
+        else
+            fprintf(stderr, "noosa: this noosa has no screen yet: running "
+                    "in batch mode\n");
+    }
+    bo.argv = optind < argc ? argv + optind : NULL;
+    bo.interp.browser_dirs = browsers;
+    rc = batch_main(&bo);
+    free(bo.scripts);
+    free(browsers);
     return rc;
 }

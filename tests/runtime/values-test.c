@@ -153,9 +153,24 @@ static void test_failures(void)
     in_init(&in, b + 5, (size_t)(o.p - b - 5));
     CHECK(dapto_get_double(&in) == 0.0);
     CHECK(strcmp(in.message, "argument 1: expected a double") == 0);
-    in_init(&in, b, (size_t)(o.p - b));
+    in_init(&in, b + 5, (size_t)(o.p - b - 5));
     CHECK(dapto_get_ptr(&in) == NULL);
     CHECK(strcmp(in.message, "argument 1: expected a pointer") == 0);
+
+    /* numbers convert between numeric kinds: a user type's DAPTO_ARG
+     * macro may read what the monitor sent with any of the getters */
+    in_init(&in, b, (size_t)(o.p - b));
+    CHECK(dapto_get_ptr(&in) == (void *)5 && !in.failed);
+    out_init(&o, b, sizeof b);
+    dapto_put_ptr(&o, (void *)0x1234);
+    dapto_put_long(&o, -7);
+    dapto_put_double(&o, 2.5);
+    dapto_put_int(&o, 9);
+    in_init(&in, b, (size_t)(o.p - b));
+    CHECK_EQ_INT(dapto_get_int(&in), 0x1234);
+    CHECK(dapto_get_double(&in) == -7.0);
+    CHECK_EQ_INT(dapto_get_long(&in), 2);
+    CHECK(dapto_get_double(&in) == 9.0 && !in.failed);
 
     /* a value cut short */
     in_init(&in, b, 3);

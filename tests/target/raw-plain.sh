@@ -26,11 +26,11 @@ timeout 20 "$NOOSA" --raw-trace "$srcdir/tests/target/lib.sh" \
 echo "exit $?" >>"$WORK/plain-noexec.out"
 expect_grep plain-noexec "lib.sh: not executable"
 "$NOOSA" >"$WORK/plain-usage.out" 2>&1
-expect_grep plain-usage "say --raw-trace or --describe"
+expect_grep plain-usage "no program given"
 "$NOOSA" --help >"$WORK/plain-help.out" 2>&1
 expect_grep plain-help "^  --stop-at=EVENT"
 "$NOOSA" --version >"$WORK/plain-version.out" 2>&1
 expect_grep plain-version "channel protocol 1.0.0"
 "$NOOSA" --raw-trace --timeout x "$TT/tt-prog" >"$WORK/plain-badnum.out" 2>&1
-expect_grep plain-badnum 'bad number "x" for --timeout'
+expect_grep plain-badnum '--timeout wants a number up to 2147483647, got "x"'
 finish
