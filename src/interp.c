@@ -133,6 +133,7 @@ static int cmp_names(const void *a, const void *b)
 static void source_dir(struct interp *in, const char *dir)
 {
     DIR *d = opendir(dir);
+    int library = strcmp(dir, in->libdir != NULL ? in->libdir : "") == 0;
     struct dirent *e;
     char **names = NULL;
     size_t n = 0, i;
@@ -142,7 +143,8 @@ static void source_dir(struct interp *in, const char *dir)
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
 
-        if (len > 4 && strcmp(e->d_name + len - 4, ".tcl") == 0) {
+        if (len > 4 && strcmp(e->d_name + len - 4, ".tcl") == 0 &&
+            !(library && strcmp(e->d_name, "noosa.tcl") == 0)) {
             names = xreallocarray(names, n + 1, sizeof *names);
             names[n++] = xasprintf("%s/%s", dir, e->d_name);
         }
@@ -611,6 +613,8 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     in->datadir = find_datadir();
     in->libdir = xasprintf("%s/tcl", in->datadir);
     Tcl_SetVar2(in->tcl, "n", "library", in->datadir, TCL_GLOBAL_ONLY);
+    /* noosa.tcl first; the other files of the library (one per part of
+     * the command set) after it */
     path = xasprintf("%s/noosa.tcl", in->libdir);
     if (Tcl_EvalFile(in->tcl, path) != TCL_OK) {
         xcause(cause, "cannot load %s: %s", path,
@@ -619,6 +623,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
         goto fail;
     }
     free(path);
+    source_dir(in, in->libdir);
 
     path = xasprintf("%s/browsers", in->datadir);
     source_dir(in, path);

@@ -85,28 +85,29 @@ proc ::noosa::check_expr {condition} {
 
 # --- help ------------------------------------------------------------------
 
-proc ::noosa::defhelp {name synopsis text} {
+# Help for command NAME: its SYNOPSIS, a SUMMARY of a few words, and TEXT.
+proc ::noosa::defhelp {name synopsis summary text} {
     variable help
-    dict set help $name [list $synopsis $text]
+    dict set help $name [list $synopsis $text $summary]
 }
 
-::noosa::defhelp run {run ?ARG ...?} {Start the program (killing a live one first), with new arguments if any
+::noosa::defhelp run {run ?ARG ...?} {start the program} {Start the program (killing a live one first), with new arguments if any
 are given. Redirections: < FILE, > FILE, >> FILE, 2> FILE, 2>&1.
 In batch mode the command returns when the program stops or ends.}
-::noosa::defhelp continue {continue} {Let a stopped program go on (alias: c, cont). At a fault, the signal is
+::noosa::defhelp continue {continue} {let a stopped program go on} {Let a stopped program go on (alias: c, cont). At a fault, the signal is
 delivered to the program.}
-::noosa::defhelp step {step} {Go on to the next visible event (marked * in its interface) and stop there
+::noosa::defhelp step {step} {go on to the next visible event} {Go on to the next visible event (marked * in its interface) and stop there
 (alias: s). Without a running program, start it and stop at its first
 visible event.}
-::noosa::defhelp stop {stop} {Interrupt the running program: every thread stops.}
-::noosa::defhelp kill {kill} {Kill the program (alias: k).}
-::noosa::defhelp break {break EVENT ?if CONDITION?} {Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl
+::noosa::defhelp stop {stop} {interrupt the running program} {Interrupt the running program: every thread stops.}
+::noosa::defhelp kill {kill} {kill the program} {Kill the program (alias: k).}
+::noosa::defhelp break {break EVENT ?if CONDITION?} {stop at an event} {Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl
 expression over the event's parameters (and n_ename, n_time, n_thread),
 is true (alias: b).}
-::noosa::defhelp delete {delete ?N ...?} {Delete breakpoints N ... (all of them without arguments).}
-::noosa::defhelp enable {enable ?N ...?} {Enable breakpoints N ... (all without arguments).}
-::noosa::defhelp disable {disable ?N ...?} {Disable breakpoints N ... (all without arguments).}
-::noosa::defhelp handler {handler add|remove|list|save|load|enable|disable|rename|body|get ...} {Handlers: Tcl code run on each event, with the event's parameters (and
+::noosa::defhelp delete {delete ?N ...?} {delete breakpoints} {Delete breakpoints N ... (all of them without arguments).}
+::noosa::defhelp enable {enable ?N ...?} {enable breakpoints} {Enable breakpoints N ... (all without arguments).}
+::noosa::defhelp disable {disable ?N ...?} {disable breakpoints} {Disable breakpoints N ... (all without arguments).}
+::noosa::defhelp handler {handler add|remove|list|save|load|enable|disable|rename|body|get ...} {Tcl code run on events} {Handlers: Tcl code run on each event, with the event's parameters (and
 n_ename, n_time, n_thread) as variables.
   handler add EVENT NAME BODY ?-stop|-nostop?   add (run first)
   handler remove EVENT NAME
@@ -120,13 +121,13 @@ n_ename, n_time, n_thread) as variables.
 A handler stops the program at its event only when it needs to (it calls
 n_send or n_break, or was added with -stop); others run while the program
 goes on.}
-::noosa::defhelp send {send OPERATION ?ARG ...?} {Run an operation in the program stopped at an event and print its results
+::noosa::defhelp send {send OPERATION ?ARG ...?} {run an operation in the stopped program} {Run an operation in the program stopped at an event and print its results
 (n_send returns them as a list).}
-::noosa::defhelp info {info events|aspects|operations|breakpoints|handlers|program} {What noosa knows about the program (info events -v: with parameter docs).}
-::noosa::defhelp values {values ?FIRST?} {List the browsable values in the transcript, numbered.}
-::noosa::defhelp open {open N} {Browse value N (see values) with its type's n_TYPE_open.}
-::noosa::defhelp help {help ?COMMAND?} {List the commands, or describe one.}
-::noosa::defhelp quit {quit ?STATUS?} {Leave noosa (alias: q); a live program is killed.}
+::noosa::defhelp info {info events|aspects|operations|breakpoints|handlers|program} {what noosa knows about the program} {What noosa knows about the program (info events -v: with parameter docs).}
+::noosa::defhelp values {values ?FIRST?} {list the browsable values} {List the browsable values in the transcript, numbered.}
+::noosa::defhelp open {open N} {browse a value} {Browse value N (see values) with its type's n_TYPE_open.}
+::noosa::defhelp help {help ?COMMAND?} {list the commands, or describe one} {List the commands, or describe one.}
+::noosa::defhelp quit {quit ?STATUS?} {leave noosa} {Leave noosa (alias: q); a live program is killed.}
 
 proc ::noosa::help {args} {
     variable help
@@ -136,7 +137,10 @@ proc ::noosa::help {args} {
     if {[llength $args] == 0} {
         n_say "Commands (help COMMAND for more; any Tcl can be typed too):\n"
         foreach name [lsort [dict keys $help]] {
-            n_say [format "  %-44s\n" [lindex [dict get $help $name] 0]]
+            lassign [dict get $help $name] synopsis text summary
+            n_say [format "  %-34s %s\n" \
+                [expr {[string length $synopsis] > 34 ? "$name ..." : $synopsis}] \
+                $summary]
         }
         n_say "Noosa API: n_say, n_say_val, n_send, n_break, n_hextodec, n_dectohex,\n"
         n_say "n_provided, n_install_handler; state in n(status), n(pid), n(where),\n"
