@@ -348,8 +348,10 @@ long ring_take(struct ring *r, void *buf, size_t bufsize)
     }
     copy_out(r, t, buf, s);
     r->ctail = t + s;
-    if (r->ctail - r->ptail >= r->size / 64 ||
-        __atomic_load_n(&h->space_waiters, __ATOMIC_RELAXED) != 0)
+    /* Not at every record, even with producers waiting: waking them is a
+     * system call, and they can use a batch of room better than a record's
+     * worth. */
+    if (r->ctail - r->ptail >= r->size / 64)
         ring_release(r);
     return s;
 }
@@ -415,6 +417,8 @@ int ring_wait(struct ring *r, int timeout_ms)
                 return 1;
             if (t > until)
                 break;
+            /* a producer, or a stopped thread, may need this CPU */
+            sched_yield();
             while (now_us() == t)
                 cpu_relax();
         }

@@ -155,8 +155,8 @@ long ring_take(struct ring *r, void *buf, size_t bufsize);
 int ring_ready(struct ring *r);
 
 /* Consumer: release the space of records taken so far to waiting
- * producers.  ring_take() does this itself when producers wait, every
- * 64th of the ring, and when the ring is empty. */
+ * producers.  ring_take() does this itself every 64th of the ring and
+ * when the ring is empty. */
 void ring_release(struct ring *r);
 
 /*

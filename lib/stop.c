@@ -373,6 +373,8 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
                     until = t + STOP_SPIN_US;
                 else if (t > until)
                     break;
+                else
+                    sched_yield(); /* the monitor may need this CPU */
             }
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
