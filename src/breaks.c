@@ -38,18 +38,6 @@ struct breaks {
     int stepping;
 };
 
-/* Whether EVENT (NAME or ASPECT.NAME) names EV. */
-static int names(const char *event, const struct registry_event *ev)
-{
-    const char *dot = strchr(event, '.');
-
-    if (dot == NULL)
-        return strcmp(event, ev->name) == 0;
-    return strcmp(dot + 1, ev->name) == 0 &&
-           strlen(ev->aspect->name) == (size_t)(dot - event) &&
-           strncmp(event, ev->aspect->name, (size_t)(dot - event)) == 0;
-}
-
 static void bp_free(struct bp *bp)
 {
     free(bp->event);
@@ -68,7 +56,7 @@ static unsigned char bp_want(void *arg, const struct registry_event *ev)
     unsigned int i;
 
     for (i = 0; i < b->n; i++) {
-        if (b->list[i]->enabled && names(b->list[i]->event, ev))
+        if (b->list[i]->enabled && registry_event_named(ev, b->list[i]->event))
             return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
     }
     return 0;
@@ -109,7 +97,7 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
         struct bp *bp = b->list[i];
         int yes = 1;
 
-        if (!bp->enabled || !names(bp->event, de->event))
+        if (!bp->enabled || !registry_event_named(de->event, bp->event))
             continue;
         if (bp->cond != NULL) {
             if (interp_apply(in, cond_lambda(bp, de->event), de->item) !=

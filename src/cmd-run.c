@@ -22,6 +22,15 @@ static int fail(Tcl_Interp *tcl, char *cause)
     return TCL_ERROR;
 }
 
+/* Commands that take no arguments. */
+static int no_args(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[])
+{
+    if (objc == 1)
+        return TCL_OK;
+    Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    return TCL_ERROR;
+}
+
 static void wait_batch(struct interp *in)
 {
     if (in->batch)
@@ -68,7 +77,10 @@ static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
     else
         breaks_cancel_step(in->breaks);
     dispatch_flush(in->dispatch);
-    if (session_continue(in->session, &cause) != 0) {
+    /* step from the start: run to the first visible event */
+    if (step && session_state(in->session) == SESSION_IDLE
+            ? session_run(in->session, -1, -1, -1, &cause) != 0
+            : session_continue(in->session, &cause) != 0) {
         breaks_cancel_step(in->breaks);
         return fail(tcl, cause);
     }
@@ -79,35 +91,17 @@ static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
 static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
                         Tcl_Obj *const objv[])
 {
-    if (objc != 1) {
-        Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    if (no_args(tcl, objc, objv) != TCL_OK)
         return TCL_ERROR;
-    }
     return go_on(cd, tcl, 0);
 }
 
 static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
-    struct interp *in = cd;
-    char *cause = NULL;
-
-    if (objc != 1) {
-        Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    if (no_args(tcl, objc, objv) != TCL_OK)
         return TCL_ERROR;
-    }
-    if (session_state(in->session) == SESSION_IDLE) {
-        /* step from the start: run to the first visible event */
-        breaks_step(in->breaks);
-        dispatch_flush(in->dispatch);
-        if (session_run(in->session, -1, -1, -1, &cause) != 0) {
-            breaks_cancel_step(in->breaks);
-            return fail(tcl, cause);
-        }
-        wait_batch(in);
-        return TCL_OK;
-    }
-    return go_on(in, tcl, 1);
+    return go_on(cd, tcl, 1);
 }
 
 static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
@@ -116,10 +110,8 @@ static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (objc != 1) {
-        Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    if (no_args(tcl, objc, objv) != TCL_OK)
         return TCL_ERROR;
-    }
     if (session_interrupt(in->session, &cause) != 0)
         return fail(tcl, cause);
     if (in->batch) {
@@ -135,10 +127,8 @@ static int cmd_kill(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (objc != 1) {
-        Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    if (no_args(tcl, objc, objv) != TCL_OK)
         return TCL_ERROR;
-    }
     breaks_cancel_step(in->breaks);
     if (session_kill(in->session, &cause) != 0)
         return fail(tcl, cause);

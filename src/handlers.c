@@ -78,18 +78,6 @@ static struct hevent *find_event(struct handlers *hs, const char *event)
     return NULL;
 }
 
-/* Whether handlers named EVENT apply to EV (NAME or ASPECT.NAME). */
-static int names(const char *event, const struct registry_event *ev)
-{
-    const char *dot = strchr(event, '.');
-
-    if (dot == NULL)
-        return strcmp(event, ev->name) == 0;
-    return strcmp(dot + 1, ev->name) == 0 &&
-           strlen(ev->aspect->name) == (size_t)(dot - event) &&
-           strncmp(event, ev->aspect->name, (size_t)(dot - event)) == 0;
-}
-
 static struct handler *find_handler(struct hevent *he, const char *name,
                                     unsigned int *at)
 {
@@ -134,7 +122,7 @@ static unsigned char want(void *arg, const struct registry_event *ev)
     for (i = 0; i < hs->nevents; i++) {
         struct hevent *he = &hs->events[i];
 
-        if (!names(he->event, ev))
+        if (!registry_event_named(ev, he->event))
             continue;
         for (j = 0; j < he->n; j++) {
             struct handler *h = he->list[j];
@@ -191,7 +179,7 @@ static void deliver(void *arg, struct dispatch_event *de)
     for (i = 0; i < hs->nevents; i++) {
         struct hevent *he = &hs->events[i];
 
-        if (!names(he->event, de->event))
+        if (!registry_event_named(de->event, he->event))
             continue;
         for (j = 0; j < he->n; j++) {
             if (!he->list[j]->enabled)

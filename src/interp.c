@@ -306,6 +306,19 @@ int interp_apply(struct interp *in, Tcl_Obj *lambda,
     return rc;
 }
 
+/* {NAME DOC NAME DOC ...} for N parameters, as in the .db files. */
+static Tcl_Obj *param_docs(const struct registry_param *p, unsigned int n)
+{
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+    unsigned int i;
+
+    for (i = 0; i < n; i++) {
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(p[i].name, -1));
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(p[i].doc, -1));
+    }
+    return l;
+}
+
 /* Rebuild n(aspects), n(events) and n(operations) from the registry, in
  * the .db files' format. */
 static void update_interface(struct interp *in)
@@ -314,7 +327,7 @@ static void update_interface(struct interp *in)
     Tcl_Obj *aspects = Tcl_NewListObj(0, NULL);
     Tcl_Obj *events = Tcl_NewListObj(0, NULL);
     Tcl_Obj *ops = Tcl_NewListObj(0, NULL);
-    unsigned int i, j, k;
+    unsigned int i, j;
 
     for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
         struct registry_aspect *a = registry_aspect_at(reg, i);
@@ -322,14 +335,8 @@ static void update_interface(struct interp *in)
         Tcl_ListObjAppendElement(NULL, aspects, Tcl_NewStringObj(a->name, -1));
         for (j = 0; j < a->nevents; j++) {
             const struct registry_event *e = &a->events[j];
-            Tcl_Obj *params = Tcl_NewListObj(0, NULL), *ev[4];
+            Tcl_Obj *params = param_docs(e->params, e->nparams), *ev[4];
 
-            for (k = 0; k < e->nparams; k++) {
-                Tcl_ListObjAppendElement(
-                    NULL, params, Tcl_NewStringObj(e->params[k].name, -1));
-                Tcl_ListObjAppendElement(
-                    NULL, params, Tcl_NewStringObj(e->params[k].doc, -1));
-            }
             ev[0] = Tcl_NewStringObj(e->name, -1);
             ev[1] = Tcl_NewStringObj(e->doc, -1);
             ev[2] = params;
@@ -338,14 +345,8 @@ static void update_interface(struct interp *in)
         }
         for (j = 0; j < a->nops; j++) {
             const struct registry_op *o = &a->ops[j];
-            Tcl_Obj *params = Tcl_NewListObj(0, NULL), *op[4];
+            Tcl_Obj *params = param_docs(o->params, o->nparams), *op[4];
 
-            for (k = 0; k < o->nparams; k++) {
-                Tcl_ListObjAppendElement(
-                    NULL, params, Tcl_NewStringObj(o->params[k].name, -1));
-                Tcl_ListObjAppendElement(
-                    NULL, params, Tcl_NewStringObj(o->params[k].doc, -1));
-            }
             op[0] = Tcl_NewStringObj(o->name, -1);
             op[1] = Tcl_NewStringObj(o->doc, -1);
             op[2] = params;

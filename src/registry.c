@@ -503,3 +503,14 @@ struct registry_op *registry_op_by_name(const struct registry *reg,
     }
     return NULL;
 }
+
+int registry_event_named(const struct registry_event *ev, const char *name)
+{
+    const char *dot = strchr(name, '.');
+
+    if (dot == NULL)
+        return strcmp(name, ev->name) == 0;
+    return strcmp(dot + 1, ev->name) == 0 &&
+           strlen(ev->aspect->name) == (size_t)(dot - name) &&
+           strncmp(name, ev->aspect->name, (size_t)(dot - name)) == 0;
+}

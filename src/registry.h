@@ -82,6 +82,8 @@ struct registry_event *registry_event(const struct registry *reg,
 struct registry_event *registry_event_by_name(const struct registry *reg,
                                               const char *name);
 unsigned int registry_event_limit(const struct registry *reg);
+/* Whether NAME (NAME or ASPECT.NAME) names event EV. */
+int registry_event_named(const struct registry_event *ev, const char *name);
 
 struct registry_op *registry_op(const struct registry *reg, unsigned int code);
 struct registry_op *registry_op_by_name(const struct registry *reg,
