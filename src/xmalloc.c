@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#include "config.h"
-
 /*
- * xmalloc.c - fatal-on-failure allocation for the front end, and the
+ * xmalloc.c - fatal-on-failure allocation for noosa and dapto, and the
  * helper that builds `char **cause` error messages.
  */
+#include "config.h"
+
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,8 @@
 static void xmalloc_fail(size_t size)
 {
     char buf[96];
-    int n = snprintf(buf, sizeof buf, "noosa: out of memory (%zu bytes)\n",
-                     size);
+    int n = snprintf(buf, sizeof buf, "%s: out of memory (%zu bytes)\n",
+                     program_invocation_short_name, size);
 
     if (n > 0 && write(2, buf, (size_t)n) < 0)
         abort();
@@ -52,6 +53,27 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
     if (p == NULL)
         xmalloc_fail(nmemb * size);
     return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+    return xreallocarray(ptr, 1, size);
+}
+
+void *xgrow(void *ptr, size_t n, size_t *cap, size_t size)
+{
+    size_t c = *cap;
+
+    if (n < c)
+        return ptr;
+    c = c < 8 ? 8 : c;
+    while (c <= n) {
+        if (c > SIZE_MAX / 2 / size)
+            xmalloc_fail(SIZE_MAX);
+        c *= 2;
+    }
+    *cap = c;
+    return xreallocarray(ptr, c, size);
 }
 
 char *xstrdup(const char *s)

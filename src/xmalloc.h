@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xmalloc.h - allocation for the noosa front end.  Running out of memory
- * is fatal here: these never return NULL.  Not for the runtime (lib/).
+ * xmalloc.h - allocation for noosa and dapto.  Running out of memory is
+ * fatal here: these never return NULL.  Not for the runtime (lib/).
  */
 #ifndef NOOSA_XMALLOC_H
 #define NOOSA_XMALLOC_H
@@ -12,6 +12,10 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grow an array of N elements of SIZE bytes to hold at least one more;
+ * *CAP is its capacity, updated. */
+void *xgrow(void *ptr, size_t n, size_t *cap, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

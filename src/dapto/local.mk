@@ -14,7 +14,7 @@ DAPTO_CORE_SOURCES = \
 	src/dapto/parse.c src/dapto/parse.h \
 	src/dapto/quote.c src/dapto/quote.h \
 	src/dapto/spec.c src/dapto/spec.h \
-	src/dapto/xmalloc.c src/dapto/xmalloc.h
+	src/xmalloc.c src/xmalloc.h
 
 bin_PROGRAMS += src/dapto/dapto
 src_dapto_dapto_SOURCES = src/dapto/dapto.c src/dapto/output.c \
