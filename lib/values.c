@@ -5,6 +5,7 @@
  * value, unaligned, native-endian.  No allocation, no stdio: these run on
  * the event path and inside operations.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -136,7 +137,16 @@ static int in_number(struct dapto_in *in, long long *iv, double *dv,
     case DAPTO_K_DOUBLE:
         if (in_take(in, tag, &d, sizeof d, expected) != 0)
             return -1;
-        *iv = (long long)d;
+        /* out of range (or NaN) the conversion would be undefined:
+         * saturate, NaN gives 0 */
+        if (d >= 9223372036854775807.0)
+            *iv = LLONG_MAX;
+        else if (d <= -9223372036854775808.0)
+            *iv = LLONG_MIN;
+        else if (d == d)
+            *iv = (long long)d;
+        else
+            *iv = 0;
         *dv = d;
         return 0;
     default:

@@ -171,6 +171,15 @@ static void test_failures(void)
     CHECK(dapto_get_double(&in) == -7.0);
     CHECK_EQ_INT(dapto_get_long(&in), 2);
     CHECK(dapto_get_double(&in) == 9.0 && !in.failed);
+    /* a double beyond a long saturates, NaN reads as 0 */
+    out_init(&o, b, sizeof b);
+    dapto_put_double(&o, 1e300);
+    dapto_put_double(&o, -1e300);
+    dapto_put_double(&o, NAN);
+    in_init(&in, b, (size_t)(o.p - b));
+    CHECK(dapto_get_long(&in) == LONG_MAX);
+    CHECK(dapto_get_long(&in) == LONG_MIN);
+    CHECK(dapto_get_long(&in) == 0 && !in.failed);
 
     /* a value cut short */
     in_init(&in, b, 3);
