@@ -217,7 +217,8 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
 
     if (objc < 2 || objc == 3 ||
         (objc > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "EVENT ?if CONDITION?");
+        /* the name the user knows, not ::noosa::cmd::break */
+        Tcl_WrongNumArgs(tcl, 0, objv, "break EVENT ?if CONDITION?");
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
@@ -260,9 +261,10 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-/* The breakpoints named by OBJV (all when none); -1 on a bad number. */
-static int select_bps(struct breaks *b, Tcl_Interp *tcl, int objc,
-                      Tcl_Obj *const objv[], int *chosen)
+/* The breakpoints named by OBJV (all when none) for command WHAT; -1 on a
+ * bad number. */
+static int select_bps(struct breaks *b, Tcl_Interp *tcl, const char *what,
+                      int objc, Tcl_Obj *const objv[], int *chosen)
 {
     int i;
     unsigned int j;
@@ -274,8 +276,8 @@ static int select_bps(struct breaks *b, Tcl_Interp *tcl, int objc,
 
         if (Tcl_GetIntFromObj(NULL, objv[i], &id) != TCL_OK) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "%s: expected a breakpoint number, got \"%s\"",
-                Tcl_GetString(objv[0]), Tcl_GetString(objv[i])));
+                "%s: expected a breakpoint number, got \"%s\"", what,
+                Tcl_GetString(objv[i])));
             return -1;
         }
         for (j = 0; j < b->n; j++) {
@@ -286,8 +288,8 @@ static int select_bps(struct breaks *b, Tcl_Interp *tcl, int objc,
         }
         if (!found) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "%s: no breakpoint %d (see \"info breakpoints\")",
-                Tcl_GetString(objv[0]), id));
+                "%s: no breakpoint %d (see \"info breakpoints\")", what,
+                id));
             return -1;
         }
     }
@@ -305,7 +307,7 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
 
     if (colon != NULL)
         what = colon + 1;
-    if (select_bps(b, tcl, objc, objv, chosen) != 0) {
+    if (select_bps(b, tcl, what, objc, objv, chosen) != 0) {
         free(chosen);
         return TCL_ERROR;
     }

@@ -22,12 +22,14 @@ static int fail(Tcl_Interp *tcl, char *cause)
     return TCL_ERROR;
 }
 
-/* Commands that take no arguments. */
-static int no_args(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[])
+/* Commands that take no arguments; NAME is the one the user knows (not
+ * ::noosa::cmd::continue, which a top-level continue runs). */
+static int no_args(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
+                   const char *name)
 {
     if (objc == 1)
         return TCL_OK;
-    Tcl_WrongNumArgs(tcl, 1, objv, NULL);
+    Tcl_WrongNumArgs(tcl, 0, objv, name);
     return TCL_ERROR;
 }
 
@@ -91,7 +93,7 @@ static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
 static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
                         Tcl_Obj *const objv[])
 {
-    if (no_args(tcl, objc, objv) != TCL_OK)
+    if (no_args(tcl, objc, objv, "continue") != TCL_OK)
         return TCL_ERROR;
     return go_on(cd, tcl, 0);
 }
@@ -99,7 +101,7 @@ static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
 static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
-    if (no_args(tcl, objc, objv) != TCL_OK)
+    if (no_args(tcl, objc, objv, "step") != TCL_OK)
         return TCL_ERROR;
     return go_on(cd, tcl, 1);
 }
@@ -110,7 +112,7 @@ static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (no_args(tcl, objc, objv) != TCL_OK)
+    if (no_args(tcl, objc, objv, "stop") != TCL_OK)
         return TCL_ERROR;
     if (session_interrupt(in->session, &cause) != 0)
         return fail(tcl, cause);
@@ -127,7 +129,7 @@ static int cmd_kill(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (no_args(tcl, objc, objv) != TCL_OK)
+    if (no_args(tcl, objc, objv, "kill") != TCL_OK)
         return TCL_ERROR;
     breaks_cancel_step(in->breaks);
     if (session_kill(in->session, &cause) != 0)

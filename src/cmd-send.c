@@ -19,11 +19,15 @@
 static int send(struct interp *in, Tcl_Interp *tcl, int objc,
                 Tcl_Obj *const objv[], struct channel_result *res)
 {
-    const char **args;
+    const char **args, *name = Tcl_GetString(objv[0]);
+    const char *colon = strrchr(name, ':');
     char *cause = NULL;
     char sig[32];
     int i, rc;
 
+    /* the name the user knows: send, not ::noosa::cmd::send */
+    if (colon != NULL)
+        name = colon + 1;
     if (objc < 2) {
         Tcl_WrongNumArgs(tcl, 1, objv, "OPERATION ?ARG ...?");
         return TCL_ERROR;
@@ -34,11 +38,10 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
                 "%s: the program is not stopped at this event: handler "
                 "\"%s\" runs on a recorded event (add it with -stop to "
                 "stop the program there)",
-                Tcl_GetString(objv[0]), in->running_handler));
+                name, in->running_handler));
         else
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "%s: the program is not stopped at an event", Tcl_GetString(
-                                                                  objv[0])));
+                "%s: the program is not stopped at an event", name));
         return TCL_ERROR;
     }
     args = xcalloc((size_t)objc, sizeof *args);
@@ -54,11 +57,11 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
             "%s %s: the operation crashed with %s (fault address 0x%llx); "
             "the program is still stopped at its event",
-            Tcl_GetString(objv[0]), Tcl_GetString(objv[1]),
+            name, Tcl_GetString(objv[1]),
             target_signal_name(res->signo, sig, sizeof sig),
             (unsigned long long)res->fault_addr));
     else
-        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s %s: %s", Tcl_GetString(objv[0]),
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s %s: %s", name,
                                             Tcl_GetString(objv[1]),
                                             cause != NULL ? cause : "failed"));
     free(cause);

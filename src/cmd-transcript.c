@@ -91,7 +91,8 @@ static int cmd_open(ClientData cd, Tcl_Interp *tcl, int objc,
     int rc, k;
 
     if (objc != 2 || Tcl_GetWideIntFromObj(NULL, objv[1], &id) != TCL_OK) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "VALUE-NUMBER");
+        /* the name the user knows, not ::noosa::cmd::open */
+        Tcl_WrongNumArgs(tcl, 0, objv, "open VALUE-NUMBER");
         return TCL_ERROR;
     }
     v = id > 0 ? transcript_value(in->transcript, (uint64_t)id) : NULL;
