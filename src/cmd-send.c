@@ -44,6 +44,13 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
                 "%s: the program is not stopped at an event", name));
         return TCL_ERROR;
     }
+    if (registry_op_by_name(session_registry(in->session),
+                            Tcl_GetString(objv[1])) == NULL) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "%s: no operation \"%s\" in the program's interface (see \"info "
+            "operations\")", name, Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
     args = xcalloc((size_t)objc, sizeof *args);
     for (i = 2; i < objc; i++)
         args[i - 2] = Tcl_GetString(objv[i]);
