@@ -13,12 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dapto.h"
 #include "dispatch.h"
 #include "session.h"
+#include "symnames.h"
 #include "xmalloc.h"
+
+/* Posts delivered from inside posts, at most. */
+#define DISPATCH_POST_DEPTH 16
 
 struct consumer {
     const struct consumer_ops *ops;
+    const struct consumer_more *more; /* NULL when none */
     void *arg;
     int enabled;
     int dead; /* removed while events were being delivered */
@@ -27,6 +33,12 @@ struct consumer {
 struct fanout {
     struct consumer **c;
     unsigned int n;
+};
+
+/* The consumers that want the artificial events of one name. */
+struct postout {
+    char *name;
+    struct fanout f;
 };
 
 struct dispatch {
@@ -40,6 +52,17 @@ struct dispatch {
     unsigned char *states;
     int dirty;
     int busy; /* delivering: the table and consumers must stay */
+
+    /* Artificial events: the fan-out by name, made when a name is first
+     * posted after a change of wishes. */
+    struct postout *posts;
+    unsigned int nposts;
+    int posts_dirty;
+    int post_depth;
+
+    /* Function entries and exits handed over as enter/leave. */
+    struct symnames *names;
+    struct decode_value fn_value;
 };
 
 struct dispatch *dispatch_create(struct session *s)
@@ -48,7 +71,22 @@ struct dispatch *dispatch_create(struct session *s)
 
     d->session = s;
     d->dirty = 1;
+    d->names = symnames_create();
     return d;
+}
+
+static void posts_free(struct dispatch *d)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->nposts; i++) {
+        free(d->posts[i].name);
+        free(d->posts[i].f.c);
+    }
+    free(d->posts);
+    d->posts = NULL;
+    d->nposts = 0;
+    d->posts_dirty = 0;
 }
 
 static void table_free(struct dispatch *d)
@@ -71,6 +109,8 @@ void dispatch_free(struct dispatch *d)
     if (d == NULL)
         return;
     table_free(d);
+    posts_free(d);
+    symnames_free(d->names);
     for (i = 0; i < d->nconsumers; i++)
         free(d->consumers[i]);
     free(d->consumers);
@@ -103,6 +143,8 @@ static void reap(struct dispatch *d)
         else
             d->consumers[j++] = d->consumers[i];
     }
+    if (j != d->nconsumers)
+        d->posts_dirty = 1;
     d->nconsumers = j;
 }
 
@@ -113,7 +155,7 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
     if (d->busy) {
         c->dead = 1;
         c->enabled = 0;
-        d->dirty = 1;
+        dispatch_changed(d);
         return;
     }
     for (i = 0; i < d->nconsumers; i++) {
@@ -127,6 +169,14 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
     free(c);
     /* the table may point at C: rebuild it before any delivery */
     table_free(d);
+    posts_free(d);
+    dispatch_changed(d);
+}
+
+void dispatch_more(struct dispatch *d, struct consumer *c,
+                   const struct consumer_more *more)
+{
+    c->more = more;
     dispatch_changed(d);
 }
 
@@ -166,9 +216,16 @@ void *dispatch_arg(const struct consumer *c)
     return c->arg;
 }
 
+unsigned char dispatch_wants(const struct consumer *c,
+                             const struct registry_event *ev)
+{
+    return c->enabled ? c->ops->want(c->arg, ev) : 0;
+}
+
 void dispatch_changed(struct dispatch *d)
 {
     d->dirty = 1;
+    d->posts_dirty = 1;
 }
 
 void dispatch_sync(struct dispatch *d)
@@ -226,10 +283,63 @@ void dispatch_flush(struct dispatch *d)
         dispatch_sync(d);
 }
 
+/* A new run: tell every consumer. */
+static void started(struct dispatch *d, const struct reader_item *item)
+{
+    unsigned int i;
+
+    symnames_reset(d->names, session_pid(d->session));
+    d->busy++;
+    for (i = 0; i < d->nconsumers; i++) {
+        struct consumer *c = d->consumers[i];
+
+        if (!c->dead && c->more != NULL && c->more->started != NULL)
+            c->more->started(c->arg, item);
+    }
+    d->busy--;
+}
+
+/* The function entry or exit ITEM as the built-in enter or leave event in
+ * *OUT, or NULL when the function is excluded or there is no built-in
+ * aspect. */
+static const struct reader_item *function_event(struct dispatch *d,
+                                                const struct reader_item *item,
+                                                struct reader_item *out)
+{
+    struct registry *reg = session_registry(d->session);
+    const struct registry_event *ev;
+    const char *name;
+    size_t len;
+
+    if (reg == NULL)
+        return NULL;
+    ev = registry_event(reg, item->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
+    if (ev == NULL || ev->aspect == NULL || ev->nparams != 1 ||
+        strcmp(ev->aspect->name, "dapto") != 0)
+        return NULL;
+    name = symnames_name(d->names, item->function, &len);
+    if (name == NULL)
+        return NULL;
+    *out = *item;
+    out->kind = READER_EVENT;
+    out->code = ev->code;
+    out->event = ev;
+    out->stop = -1;
+    out->nvalues = 1;
+    memset(&d->fn_value, 0, sizeof d->fn_value);
+    d->fn_value.kind = DAPTO_K_STR;
+    d->fn_value.s = name;
+    d->fn_value.len = (uint32_t)len;
+    d->fn_value.interned = 1; /* the same address for every lookup */
+    out->values = &d->fn_value;
+    return out;
+}
+
 int dispatch_item(struct dispatch *d, const struct reader_item *item,
                   char **where)
 {
     struct dispatch_event de;
+    struct reader_item fn;
     struct fanout *f;
     unsigned int i;
 
@@ -238,6 +348,13 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
         dispatch_sync(d);
         return 0;
     }
+    if (item->kind == READER_HELLO) {
+        started(d, item);
+        return 0;
+    }
+    if (item->kind == READER_FUNCTION &&
+        (item = function_event(d, item, &fn)) == NULL)
+        return 0;
     if (item->kind != READER_EVENT || item->event == NULL)
         return 0;
     dispatch_flush(d);
@@ -260,12 +377,89 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
     d->busy--;
     if (d->busy == 0)
         dispatch_flush(d);
+    if (de.stop && item->stop < 0 && item == &fn) {
+        /* a function entry cannot stop the program */
+        free(de.where);
+        return 0;
+    }
     if (de.stop) {
         *where = de.where != NULL ? de.where : xstrdup("an event");
         return 1;
     }
     free(de.where);
     return 0;
+}
+
+/* The consumers that want posts named NAME, found or made. */
+static struct fanout *post_fanout(struct dispatch *d, const char *name)
+{
+    struct postout *po;
+    unsigned int i;
+
+    if (d->posts_dirty)
+        posts_free(d);
+    for (i = 0; i < d->nposts; i++) {
+        if (strcmp(d->posts[i].name, name) == 0)
+            return &d->posts[i].f;
+    }
+    d->posts = xreallocarray(d->posts, d->nposts + 1, sizeof *d->posts);
+    po = &d->posts[d->nposts++];
+    po->name = xstrdup(name);
+    memset(&po->f, 0, sizeof po->f);
+    for (i = 0; i < d->nconsumers; i++) {
+        struct consumer *c = d->consumers[i];
+
+        if (!c->enabled || c->dead || c->more == NULL ||
+            c->more->wants_post == NULL || c->more->post == NULL ||
+            !c->more->wants_post(c->arg, name))
+            continue;
+        po->f.c = xreallocarray(po->f.c, po->f.n + 1, sizeof *po->f.c);
+        po->f.c[po->f.n++] = c;
+    }
+    return &po->f;
+}
+
+int dispatch_post(struct dispatch *d, const struct dispatch_post *p,
+                  char **cause)
+{
+    struct fanout *f;
+    struct consumer **list;
+    unsigned int i, n, told = 0;
+
+    if (d->post_depth >= DISPATCH_POST_DEPTH) {
+        xcause(cause, "artificial events posted from handlers of artificial "
+               "events nest more than %d deep (\"%s\")",
+               DISPATCH_POST_DEPTH, p->name);
+        return -1;
+    }
+    f = post_fanout(d, p->name);
+    n = f->n;
+    if (n == 0)
+        return 0;
+    /* consumers may change wishes while they are told: keep this list */
+    list = xreallocarray(NULL, n, sizeof *list);
+    memcpy(list, f->c, n * sizeof *list);
+    d->busy++;
+    d->post_depth++;
+    for (i = 0; i < n; i++) {
+        struct consumer *c = list[i];
+
+        if (!c->enabled || c->dead || c == p->from)
+            continue;
+        c->more->post(c->arg, p);
+        told++;
+    }
+    d->post_depth--;
+    d->busy--;
+    free(list);
+    if (d->busy == 0)
+        dispatch_flush(d);
+    return (int)told;
+}
+
+struct symnames *dispatch_symnames(const struct dispatch *d)
+{
+    return d->names;
 }
 
 unsigned char dispatch_state(const struct dispatch *d,

@@ -19,8 +19,14 @@
 struct session;
 struct dispatch;
 struct consumer;
+struct symnames;
+struct dispatch_post;
 
-/* What a consumer is told about one event. */
+/* What a consumer is told about one event.  Function entries and exits of
+ * auto-instrumented code (READER_FUNCTION items) are handed over as the
+ * built-in events enter and leave, their name parameter the function's
+ * name (resolved through symnames.h); they never wait, so a consumer
+ * cannot stop the program there. */
 struct dispatch_event {
     const struct reader_item *item;
     const struct registry_event *event;
@@ -39,6 +45,28 @@ struct consumer_ops {
     void (*notice)(void *arg, int on);
 };
 
+/* What some consumers want to hear besides events (dispatch_more); every
+ * member may be NULL. */
+struct consumer_more {
+    /* A new run of the program has begun (ITEM is its hello); told to
+     * every consumer, enabled or not. */
+    void (*started)(void *arg, const struct reader_item *item);
+    /* Whether the consumer wants the artificial events named NAME that
+     * consumers post to each other (dispatch_post). */
+    int (*wants_post)(void *arg, const char *name);
+    /* An artificial event the consumer wants. */
+    void (*post)(void *arg, const struct dispatch_post *p);
+};
+
+/* An artificial event (Eve's): a name and string arguments, posted by a
+ * consumer (FROM, which is not told) or by the user (FROM NULL). */
+struct dispatch_post {
+    const char *name;
+    const struct consumer *from;
+    int argc;
+    const char *const *argv;
+};
+
 struct dispatch *dispatch_create(struct session *s);
 void dispatch_free(struct dispatch *d);
 
@@ -46,6 +74,9 @@ void dispatch_free(struct dispatch *d);
 struct consumer *dispatch_add(struct dispatch *d,
                               const struct consumer_ops *ops, void *arg);
 void dispatch_remove(struct dispatch *d, struct consumer *c);
+/* Give consumer C the hooks in MORE (kept by the dispatcher). */
+void dispatch_more(struct dispatch *d, struct consumer *c,
+                   const struct consumer_more *more);
 void dispatch_enable(struct dispatch *d, struct consumer *c, int on);
 int dispatch_enabled(const struct consumer *c);
 const char *dispatch_name(const struct consumer *c);
@@ -53,6 +84,9 @@ const char *dispatch_name(const struct consumer *c);
 unsigned int dispatch_count(const struct dispatch *d);
 struct consumer *dispatch_at(const struct dispatch *d, unsigned int i);
 void *dispatch_arg(const struct consumer *c);
+/* What consumer C wants for EV now (0 when it is disabled). */
+unsigned char dispatch_wants(const struct consumer *c,
+                             const struct registry_event *ev);
 
 /* A consumer's wishes changed: the states and the table are recomputed
  * at the next dispatch_flush() (once, however many changes). */
@@ -69,6 +103,17 @@ void dispatch_sync(struct dispatch *d);
  * frees). */
 int dispatch_item(struct dispatch *d, const struct reader_item *item,
                   char **where);
+
+/* Deliver artificial event P to the enabled consumers that want it, in
+ * order, now (also from inside a delivery).  Returns how many were told,
+ * or -1 with *cause when posts nest too deeply (a loop of monitors
+ * posting to each other). */
+int dispatch_post(struct dispatch *d, const struct dispatch_post *p,
+                  char **cause);
+
+/* The names of auto-instrumented functions (with the user's exclusion
+ * patterns). */
+struct symnames *dispatch_symnames(const struct dispatch *d);
 
 /* The state written for event EV in the current run. */
 unsigned char dispatch_state(const struct dispatch *d,

@@ -25,6 +25,7 @@
 #include "handlers.h"
 #include "interp.h"
 #include "loop.h"
+#include "stacks.h"
 #include "value.h"
 #include "xmalloc.h"
 
@@ -594,6 +595,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     hooks.arg = in;
     in->session = session_create(loop, &hooks, &opts->session);
     in->dispatch = dispatch_create(in->session);
+    in->stacks = stacks_create(in);
     in->handlers = handlers_create(in);
     in->breaks = breaks_create(in);
 
@@ -652,6 +654,7 @@ void interp_free(struct interp *in)
     in->session = NULL;
     handlers_free(in->handlers);
     breaks_free(in->breaks);
+    stacks_free(in->stacks);
     dispatch_free(in->dispatch);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);

@@ -20,6 +20,7 @@
 struct loop;
 struct handlers;
 struct breaks;
+struct stacks;
 
 struct interp_opts {
     struct session_opts session;
@@ -37,6 +38,7 @@ struct interp {
     struct transcript *transcript;
     struct handlers *handlers;
     struct breaks *breaks;
+    struct stacks *stacks;   /* component stacks (before their users) */
     int batch;
 
     char *libdir;    /* directory of noosa.tcl */

@@ -6,3 +6,4 @@ include tests/runtime/local.mk
 include tests/target/local.mk
 include tests/front/local.mk
 include tests/examples/local.mk
+include tests/profile/local.mk

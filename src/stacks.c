@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stacks.c - per-thread component stacks.  See stacks.h.
+ *
+ * Threads are found through a small hash of thread ids; component names
+ * through the calling-context tree's name table, with a cache by string
+ * address for names whose address is stable during a run (the reader's
+ * interned names and the dispatcher's function names), so that the hot
+ * path of an interned enter is two hash probes.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "interp.h"
+#include "stacks.h"
+#include "xmalloc.h"
+
+#define STACKS_EMPTY UINT32_MAX
+/* Distinct mismatches reported before the stacks stop telling. */
+#define STACKS_MAX_CASES 64
+
+struct frame {
+    uint32_t node;
+    int64_t ns;
+};
+
+struct tstack {
+    pid_t tid;
+    struct frame *f;
+    size_t n, cap;
+};
+
+struct listener {
+    stacks_listener fn;
+    void *arg;
+};
+
+struct ptrname {
+    const char *p;
+    uint32_t name;
+};
+
+struct mcase {
+    uint32_t leave, top; /* top: STACKS_EMPTY for an empty stack */
+};
+
+struct stacks {
+    struct interp *in;
+    struct consumer *consumer;
+    struct cct *cct;
+    int users;
+    int partial; /* taken into use while the program ran */
+
+    struct tstack *threads;
+    size_t nthreads, threads_cap;
+    uint32_t *tid_slots; /* thread indexes by tid */
+    size_t tid_mask;
+    size_t last;         /* index of the thread seen last */
+
+    struct ptrname *ptrs; /* name numbers by stable address */
+    size_t ptr_mask, nptrs;
+
+    struct listener *listeners;
+    size_t nlisteners;
+
+    struct mcase *cases;
+    size_t ncases, cases_cap;
+};
+
+static size_t hash_word(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+/* --- threads ------------------------------------------------------------ */
+
+static void tids_rehash(struct stacks *st, size_t mask)
+{
+    size_t i, j;
+
+    free(st->tid_slots);
+    st->tid_slots = xreallocarray(NULL, mask + 1, sizeof *st->tid_slots);
+    memset(st->tid_slots, 0xff, (mask + 1) * sizeof *st->tid_slots);
+    st->tid_mask = mask;
+    for (i = 0; i < st->nthreads; i++) {
+        for (j = hash_word((uint64_t)st->threads[i].tid) & mask;
+             st->tid_slots[j] != STACKS_EMPTY; j = (j + 1) & mask)
+            ;
+        st->tid_slots[j] = (uint32_t)i;
+    }
+}
+
+/* Thread TID's stack, or NULL (ADD: created when new). */
+static struct tstack *thread(struct stacks *st, pid_t tid, int add)
+{
+    size_t j;
+    uint32_t i;
+
+    if (st->last < st->nthreads && st->threads[st->last].tid == tid)
+        return &st->threads[st->last];
+    for (j = hash_word((uint64_t)tid) & st->tid_mask;
+         (i = st->tid_slots[j]) != STACKS_EMPTY; j = (j + 1) & st->tid_mask) {
+        if (st->threads[i].tid == tid) {
+            st->last = i;
+            return &st->threads[i];
+        }
+    }
+    if (!add)
+        return NULL;
+    st->threads = xgrow(st->threads, st->nthreads, &st->threads_cap,
+                        sizeof *st->threads);
+    i = (uint32_t)st->nthreads++;
+    memset(&st->threads[i], 0, sizeof st->threads[i]);
+    st->threads[i].tid = tid;
+    st->tid_slots[j] = i;
+    if (st->nthreads * 2 > st->tid_mask)
+        tids_rehash(st, st->tid_mask * 2 + 1);
+    st->last = i;
+    return &st->threads[i];
+}
+
+static const struct tstack *cthread(const struct stacks *st, pid_t tid)
+{
+    return thread((struct stacks *)st, tid, 0);
+}
+
+/* --- names -------------------------------------------------------------- */
+
+static void ptrs_clear(struct stacks *st)
+{
+    free(st->ptrs);
+    st->ptr_mask = 255;
+    st->ptrs = xcalloc(st->ptr_mask + 1, sizeof *st->ptrs);
+    st->nptrs = 0;
+}
+
+static void ptrs_add(struct stacks *st, const char *p, uint32_t name)
+{
+    size_t j;
+
+    if ((st->nptrs + 1) * 2 > st->ptr_mask) {
+        struct ptrname *old = st->ptrs;
+        size_t oldn = st->ptr_mask + 1, i;
+
+        st->ptr_mask = st->ptr_mask * 2 + 1;
+        st->ptrs = xcalloc(st->ptr_mask + 1, sizeof *st->ptrs);
+        for (i = 0; i < oldn; i++) {
+            if (old[i].p == NULL)
+                continue;
+            for (j = hash_word((uintptr_t)old[i].p) & st->ptr_mask;
+                 st->ptrs[j].p != NULL; j = (j + 1) & st->ptr_mask)
+                ;
+            st->ptrs[j] = old[i];
+        }
+        free(old);
+    }
+    for (j = hash_word((uintptr_t)p) & st->ptr_mask; st->ptrs[j].p != NULL;
+         j = (j + 1) & st->ptr_mask)
+        ;
+    st->ptrs[j].p = p;
+    st->ptrs[j].name = name;
+    st->nptrs++;
+}
+
+/* The name number of S, through the address cache when STABLE. */
+static uint32_t name_of(struct stacks *st, const char *s, size_t len,
+                        int stable)
+{
+    uint32_t name;
+    size_t j;
+
+    if (stable) {
+        for (j = hash_word((uintptr_t)s) & st->ptr_mask; st->ptrs[j].p != NULL;
+             j = (j + 1) & st->ptr_mask) {
+            if (st->ptrs[j].p == s)
+                return st->ptrs[j].name;
+        }
+    }
+    name = cct_intern(st->cct, s, len);
+    if (stable)
+        ptrs_add(st, s, name);
+    return name;
+}
+
+/* --- changes ------------------------------------------------------------ */
+
+static void tell(struct stacks *st, int what, pid_t tid, uint32_t name,
+                 int64_t ns)
+{
+    const char *text = cct_text(st->cct, name);
+    size_t i;
+
+    for (i = 0; i < st->nlisteners; i++)
+        st->listeners[i].fn(st->listeners[i].arg, what, tid, text, ns);
+}
+
+static void push(struct stacks *st, struct tstack *t, uint32_t name, int64_t ns)
+{
+    uint32_t parent = t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+
+    t->f = xgrow(t->f, t->n, &t->cap, sizeof *t->f);
+    t->f[t->n].node = cct_child(st->cct, parent, name);
+    t->f[t->n].ns = ns;
+    t->n++;
+    tell(st, STACKS_PUSH, t->tid, name, ns);
+}
+
+static void pop(struct stacks *st, struct tstack *t, int64_t ns)
+{
+    uint32_t name = cct_name(st->cct, t->f[t->n - 1].node);
+
+    t->n--;
+    tell(st, STACKS_POP, t->tid, name, ns);
+}
+
+/* Report a leave of LEAVE over TOP (STACKS_EMPTY: an empty stack) once
+ * per distinct case. */
+static void report(struct stacks *st, pid_t tid, uint32_t leave, uint32_t top)
+{
+    size_t i;
+
+    for (i = 0; i < st->ncases; i++) {
+        if (st->cases[i].leave == leave && st->cases[i].top == top)
+            return;
+    }
+    if (st->ncases > STACKS_MAX_CASES)
+        return;
+    st->cases = xgrow(st->cases, st->ncases, &st->cases_cap,
+                      sizeof *st->cases);
+    st->cases[st->ncases].leave = leave;
+    st->cases[st->ncases].top = top;
+    st->ncases++;
+    if (st->in == NULL)
+        return;
+    if (transcript_partial(st->in->transcript))
+        interp_say(st->in, "\n");
+    if (st->ncases > STACKS_MAX_CASES)
+        interp_say(st->in, "warning: more leaves do not match their enters; "
+                           "they are no longer reported\n");
+    else if (top == STACKS_EMPTY)
+        interp_sayf(st->in, "warning: leave \"%s\" without an enter "
+                    "(thread %d)\n", cct_text(st->cct, leave), (int)tid);
+    else
+        interp_sayf(st->in, "warning: leave \"%s\" does not match the "
+                    "innermost enter \"%s\" (thread %d)\n",
+                    cct_text(st->cct, leave), cct_text(st->cct, top),
+                    (int)tid);
+}
+
+static void enter_name(struct stacks *st, pid_t tid, uint32_t name, int64_t ns)
+{
+    push(st, thread(st, tid, 1), name, ns);
+}
+
+static void leave_name(struct stacks *st, pid_t tid, uint32_t name, int64_t ns)
+{
+    struct tstack *t = thread(st, tid, 1);
+    uint32_t top;
+    size_t k;
+
+    if (t->n > 0 && cct_name(st->cct, t->f[t->n - 1].node) == name) {
+        pop(st, t, ns);
+        return;
+    }
+    if (t->n == 0) {
+        if (!st->partial)
+            report(st, tid, name, STACKS_EMPTY);
+        return;
+    }
+    top = cct_name(st->cct, t->f[t->n - 1].node);
+    for (k = t->n - 1; k > 0; k--) {
+        if (cct_name(st->cct, t->f[k - 1].node) == name)
+            break;
+    }
+    if (k == 0) {
+        /* no frame of that name: an enter from before we looked, or a
+         * stray leave */
+        if (!st->partial)
+            report(st, tid, name, top);
+        return;
+    }
+    report(st, tid, name, top);
+    tell(st, STACKS_MISMATCH, tid, name, ns);
+    while (t->n >= k)
+        pop(st, t, ns);
+}
+
+void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
+                  int64_t ns)
+{
+    enter_name(st, tid, name_of(st, name, len, 0), ns);
+}
+
+void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
+                  int64_t ns)
+{
+    leave_name(st, tid, name_of(st, name, len, 0), ns);
+}
+
+/* --- the consumer --------------------------------------------------------- */
+
+/* Whether EV is the built-in enter (1) or leave (2); else 0. */
+static int builtin_kind(const struct registry_event *ev)
+{
+    if (ev->aspect == NULL || ev->aspect->event_base != 0 ||
+        strcmp(ev->aspect->name, "dapto") != 0)
+        return 0;
+    if (ev->code == DAPTO_EV_ENTER)
+        return 1;
+    if (ev->code == DAPTO_EV_LEAVE)
+        return 2;
+    return 0;
+}
+
+static unsigned char want(void *arg, const struct registry_event *ev)
+{
+    struct stacks *st = arg;
+
+    return st->users > 0 && builtin_kind(ev) ? DAPTO_STATE_RECORD : 0;
+}
+
+static void deliver(void *arg, struct dispatch_event *de)
+{
+    struct stacks *st = arg;
+    const struct reader_item *item = de->item;
+    const struct decode_value *v;
+    int kind = builtin_kind(de->event);
+    uint32_t name;
+
+    if (kind == 0 || st->users == 0 || item->nvalues < 1 ||
+        item->values[0].kind != DAPTO_K_STR)
+        return;
+    v = &item->values[0];
+    name = name_of(st, v->s, v->len, v->interned);
+    if (kind == 1)
+        enter_name(st, item->tid, name, item->ns);
+    else
+        leave_name(st, item->tid, name, item->ns);
+}
+
+static void started(void *arg, const struct reader_item *hello)
+{
+    struct stacks *st = arg;
+
+    (void)hello;
+    stacks_clear(st);
+    st->partial = 0;
+}
+
+static const struct consumer_ops stacks_ops = {
+    .name = "stacks",
+    .want = want,
+    .deliver = deliver,
+};
+
+static const struct consumer_more stacks_more = {
+    .started = started,
+};
+
+struct stacks *stacks_create(struct interp *in)
+{
+    struct stacks *st = xcalloc(1, sizeof *st);
+
+    st->in = in;
+    st->cct = cct_create();
+    tids_rehash(st, 15);
+    ptrs_clear(st);
+    if (in != NULL) {
+        st->consumer = dispatch_add(in->dispatch, &stacks_ops, st);
+        dispatch_more(in->dispatch, st->consumer, &stacks_more);
+    }
+    return st;
+}
+
+void stacks_free(struct stacks *st)
+{
+    size_t i;
+
+    if (st == NULL)
+        return;
+    for (i = 0; i < st->nthreads; i++)
+        free(st->threads[i].f);
+    free(st->threads);
+    free(st->tid_slots);
+    free(st->ptrs);
+    free(st->listeners);
+    free(st->cases);
+    cct_free(st->cct);
+    free(st);
+}
+
+void stacks_use(struct stacks *st, int on)
+{
+    if (on) {
+        if (st->users++ == 0 && st->in != NULL &&
+            session_state(st->in->session) != SESSION_IDLE)
+            st->partial = 1;
+    } else if (st->users > 0 && --st->users == 0) {
+        stacks_clear(st);
+    }
+    if (st->consumer != NULL)
+        dispatch_changed(st->in->dispatch);
+}
+
+int stacks_used(const struct stacks *st)
+{
+    return st->users > 0;
+}
+
+unsigned int stacks_depth(const struct stacks *st, pid_t tid)
+{
+    const struct tstack *t = cthread(st, tid);
+
+    return t != NULL ? (unsigned int)t->n : 0;
+}
+
+const char *stacks_frame(const struct stacks *st, pid_t tid, unsigned int i,
+                         int64_t *entered_ns)
+{
+    const struct tstack *t = cthread(st, tid);
+
+    if (t == NULL || i >= t->n)
+        return NULL;
+    if (entered_ns != NULL)
+        *entered_ns = t->f[i].ns;
+    return cct_text(st->cct, cct_name(st->cct, t->f[i].node));
+}
+
+uint32_t stacks_context(const struct stacks *st, pid_t tid)
+{
+    const struct tstack *t = cthread(st, tid);
+
+    return t != NULL && t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+}
+
+struct cct *stacks_cct(const struct stacks *st)
+{
+    return st->cct;
+}
+
+unsigned int stacks_nthreads(const struct stacks *st)
+{
+    return (unsigned int)st->nthreads;
+}
+
+pid_t stacks_thread(const struct stacks *st, unsigned int i)
+{
+    return i < st->nthreads ? st->threads[i].tid : 0;
+}
+
+void stacks_listen(struct stacks *st, stacks_listener fn, void *arg)
+{
+    st->listeners = xreallocarray(st->listeners, st->nlisteners + 1,
+                                  sizeof *st->listeners);
+    st->listeners[st->nlisteners].fn = fn;
+    st->listeners[st->nlisteners].arg = arg;
+    st->nlisteners++;
+}
+
+void stacks_unlisten(struct stacks *st, stacks_listener fn, void *arg)
+{
+    size_t i;
+
+    for (i = 0; i < st->nlisteners; i++) {
+        if (st->listeners[i].fn == fn && st->listeners[i].arg == arg) {
+            memmove(&st->listeners[i], &st->listeners[i + 1],
+                    (st->nlisteners - i - 1) * sizeof *st->listeners);
+            st->nlisteners--;
+            return;
+        }
+    }
+}
+
+void stacks_clear(struct stacks *st)
+{
+    size_t i;
+
+    for (i = 0; i < st->nthreads; i++)
+        free(st->threads[i].f);
+    st->nthreads = 0;
+    st->last = 0;
+    tids_rehash(st, 15);
+    ptrs_clear(st);
+    st->ncases = 0;
+}

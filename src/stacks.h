@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stacks.h - the component stack of each thread of the program, kept
+ * from the built-in events enter(name) and leave(name) and from function
+ * entries and exits of auto-instrumented code (which the dispatcher hands
+ * over as enter/leave events named after the function, see dispatch.h).
+ *
+ * The stacks are a consumer of the dispatcher: enter and leave are
+ * recorded only while someone uses the stacks (stacks_use), so a program
+ * nobody profiles never sends them.  Each frame also holds the node of its
+ * path in a calling-context tree (cct.h) that profiles key their counters
+ * by.
+ *
+ * A leave that does not match the innermost enter is reported once per
+ * distinct case in the transcript and tolerated: the stack is popped down
+ * to the matching frame if there is one, else the leave is ignored.  When
+ * the stacks are taken into use while the program runs, enters before
+ * that were never seen: leaves of those frames are ignored silently.
+ */
+#ifndef NOOSA_STACKS_H
+#define NOOSA_STACKS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cct.h"
+
+struct interp;
+struct stacks;
+
+/* What a listener is told. */
+enum {
+    STACKS_PUSH,    /* NAME was pushed (after the push) */
+    STACKS_POP,     /* NAME was popped (after the pop) */
+    STACKS_MISMATCH /* a leave of NAME did not match the innermost enter
+                       (before the frames it pops are popped) */
+};
+
+typedef void (*stacks_listener)(void *arg, int what, pid_t tid,
+                                const char *name, int64_t ns);
+
+/* Create the stacks and add them to IN's dispatcher (before the consumers
+ * that use them, so that they see a stack already updated). */
+struct stacks *stacks_create(struct interp *in);
+void stacks_free(struct stacks *st);
+
+/* Count a user in (ON non-zero) or out.  Enter and leave are recorded only
+ * while there is a user; the stacks are forgotten when the last one
+ * leaves. */
+void stacks_use(struct stacks *st, int on);
+int stacks_used(const struct stacks *st);
+
+/* The depth of thread TID's stack (0 for a thread never seen). */
+unsigned int stacks_depth(const struct stacks *st, pid_t tid);
+/* Frame I of thread TID's stack, 0 being the outermost: its name (owned
+ * by the stacks, valid until stacks_free), and when ENTERED_NS is not
+ * NULL the time it was entered (ns since the program started).  NULL when
+ * there is no such frame. */
+const char *stacks_frame(const struct stacks *st, pid_t tid, unsigned int i,
+                         int64_t *entered_ns);
+/* The calling-context node of thread TID's innermost frame (CCT_ROOT for
+ * an empty stack). */
+uint32_t stacks_context(const struct stacks *st, pid_t tid);
+/* The calling-context tree of every stack seen. */
+struct cct *stacks_cct(const struct stacks *st);
+
+/* The threads with a stack, in the order they were first seen. */
+unsigned int stacks_nthreads(const struct stacks *st);
+pid_t stacks_thread(const struct stacks *st, unsigned int i);
+
+/* Call FN for every push, pop and mismatch, in the order they happen
+ * (listeners in the order they were added). */
+void stacks_listen(struct stacks *st, stacks_listener fn, void *arg);
+void stacks_unlisten(struct stacks *st, stacks_listener fn, void *arg);
+
+/* Forget every stack (as when a new run starts). */
+void stacks_clear(struct stacks *st);
+
+/* Push or pop as an enter or leave of NAME (LEN bytes) in thread TID at
+ * NS would (what the consumer does for each event; for tests and for
+ * other sources of enter/leave). */
+void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
+                  int64_t ns);
+void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
+                  int64_t ns);
+
+#endif /* NOOSA_STACKS_H */
