@@ -232,26 +232,27 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     if (cond != NULL) {
         /* reject a condition that is not an expression now, not at the
-         * first hit */
-        Tcl_Obj *check = Tcl_ObjPrintf("::noosa::check_expr %s",
-                                       Tcl_GetString(Tcl_NewListObj(1,
-                                                                    &cond)));
-        int rc;
+         * first hit: parse it (compiling would not do: Tcl compiles a bad
+         * expression into code that fails when run) */
+        Tcl_Parse parse;
+        int len;
+        const char *text = Tcl_GetStringFromObj(cond, &len);
 
-        Tcl_IncrRefCount(check);
-        rc = Tcl_EvalObjEx(tcl, check, TCL_EVAL_GLOBAL);
-        Tcl_DecrRefCount(check);
-        if (rc != TCL_OK)
+        Tcl_IncrRefCount(cond); /* the breakpoint's reference */
+        if (Tcl_ParseExpr(tcl, text, len, &parse) != TCL_OK) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf("bad condition \"%s\": %s",
+                                                text,
+                                                Tcl_GetStringResult(tcl)));
+            Tcl_DecrRefCount(cond);
             return TCL_ERROR;
+        }
+        Tcl_FreeParse(&parse);
     }
     bp = xcalloc(1, sizeof *bp);
     bp->id = b->next_id++;
     bp->event = xstrdup(event);
     bp->enabled = 1;
-    if (cond != NULL) {
-        bp->cond = cond;
-        Tcl_IncrRefCount(cond);
-    }
+    bp->cond = cond;
     b->list = xreallocarray(b->list, b->n + 1, sizeof *b->list);
     b->list[b->n++] = bp;
     dispatch_changed(b->in->dispatch);

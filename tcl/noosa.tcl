@@ -3,7 +3,7 @@
 # noosa.tcl - the Tcl half of noosa's Tcl layer: Noosa's browser API
 # procedures (n_say_val, n_hextodec, n_dectohex, n_provided), the global
 # names of the commands (implemented in C in ::noosa), their help, and the
-# helpers the C side asks (needs_stop, check_expr).
+# helper the C side asks (needs_stop).
 #
 # Debugger commands whose names Tcl already uses (break, continue, open)
 # keep Tcl's meaning inside scripts; typed at the prompt or as a top-level
@@ -70,17 +70,6 @@ proc ::noosa::needs_stop {body {seen {}}} {
         }
     }
     return 0
-}
-
-# Fail, with Tcl's message, when CONDITION is not a well-formed expression
-# (compiled, not evaluated: its variables need not exist yet).
-proc ::noosa::check_expr {condition} {
-    if {[info commands ::tcl::unsupported::disassemble] eq ""} {
-        return
-    }
-    if {[catch {::tcl::unsupported::disassemble lambda [list {} [list expr $condition]]} msg]} {
-        return -code error "bad condition \"$condition\": $msg"
-    }
 }
 
 # --- help ------------------------------------------------------------------
