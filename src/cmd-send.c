@@ -131,6 +131,16 @@ static int cmd_n_break(ClientData cd, Tcl_Interp *tcl, int objc,
             "n_break: only a handler can ask to stop at its event", -1));
         return TCL_ERROR;
     }
+    if (!session_can_send(in->session)) {
+        /* the event was recorded: its thread did not wait, nothing can
+         * stop there any more */
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "n_break: the program is not stopped at this event: handler "
+            "\"%s\" runs on a recorded event (add it with -stop to stop the "
+            "program there)",
+            in->running_handler != NULL ? in->running_handler : "?"));
+        return TCL_ERROR;
+    }
     in->break_called = 1;
     return TCL_OK;
 }
