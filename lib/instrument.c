@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * instrument.c - automatic instrumentation: the hooks that code compiled
+ * with gcc's or clang's -finstrument-functions calls at the entry and exit
+ * of every function.  Linking a program with libdapto is all it takes to
+ * get a component stack of its functions, with no change to its source
+ * (the idea of the Saint stand-alone instrumenter: the instrumenter is
+ * apart from the monitor and needs nothing from it).
+ *
+ * A hook writes a DAPTO_REC_FNENTER or DAPTO_REC_FNLEAVE record (the
+ * function's address and the call site) when the state of the built-in
+ * event enter (for entries) or leave (for exits) is on; the monitor turns
+ * addresses into names.  Function records never stop the program: a stop
+ * asked for on enter or leave records them instead.  Off, a hook costs
+ * a call, one load and one predictable branch.  Like the rest of the event
+ * path it allocates nothing, uses no stdio, is async-signal-safe and keeps
+ * errno.
+ *
+ * Not a place for anything else: these functions, and everything they
+ * call, must never be instrumented themselves.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "runtime.h"
+
+#define NOINSTR __attribute__((no_instrument_function))
+
+DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site);
+DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site);
+
+/* Header, two tagged pointers: 50 bytes, written as 56 (whole words). */
+#define FN_RECORD_LEN (2 * (1 + 8))
+#define FN_RECORD_SIZE 56
+
+static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
+                              void *site)
+{
+    union {
+        struct dapto_record rec;
+        unsigned char b[FN_RECORD_SIZE];
+    } u;
+    uint64_t f = (uint64_t)(uintptr_t)fn, s = (uint64_t)(uintptr_t)site;
+    int saved;
+
+    if (!rt_is_attached())
+        return;
+    saved = errno;
+    /* never stop: a stop is for events (and operations a user runs) */
+    if (st & DAPTO_STATE_STOP)
+        st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
+    u.rec.code = code;
+    u.rec.flags = 0;
+    u.rec.tid = rt_thread();
+    u.rec.time = rt_now();
+    u.rec.aux = 0;
+    u.rec.len = FN_RECORD_LEN;
+    u.b[DAPTO_RECORD_HEADER] = DAPTO_K_PTR;
+    memcpy(u.b + DAPTO_RECORD_HEADER + 1, &f, 8);
+    u.b[DAPTO_RECORD_HEADER + 9] = DAPTO_K_PTR;
+    memcpy(u.b + DAPTO_RECORD_HEADER + 10, &s, 8);
+    memset(u.b + DAPTO_RECORD_HEADER + FN_RECORD_LEN, 0,
+           FN_RECORD_SIZE - DAPTO_RECORD_HEADER - FN_RECORD_LEN);
+    if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
+        /* the common case: straight into the ring */
+        rt_busy = 1;
+        ring_put_inline(&rt.ring, &u.rec);
+        rt_busy = 0;
+    } else {
+        event_deliver(&u.rec, st);
+    }
+    errno = saved;
+}
+
+DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
+{
+    unsigned int st = dapto_builtin_state[DAPTO_EV_ENTER];
+
+    if (DAPTO_LIKELY(st == 0))
+        return;
+    fn_record(st, DAPTO_REC_FNENTER, fn, site);
+}
+
+DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
+{
+    unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE];
+
+    if (DAPTO_LIKELY(st == 0))
+        return;
+    fn_record(st, DAPTO_REC_FNLEAVE, fn, site);
+}
