@@ -134,7 +134,7 @@ int batch_main(const struct batch_opts *o)
     else if (b.in->errors != 0)
         rc = 1;
     else if (session_state(b.in->session) == SESSION_IDLE &&
-             session_ended(b.in->session, &status, &signo))
+             session_ended(b.in->session, &status, &signo) == 1)
         rc = signo != 0 ? 128 + signo : status;
     else
         rc = 0;

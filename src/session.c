@@ -55,6 +55,7 @@ struct session {
     int ended;
     int end_status;
     int end_signo;
+    int killed;    /* the last run ended by session_kill() */
 };
 
 static void free_argv(char **argv)
@@ -493,6 +494,7 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
     s->state = SESSION_RUNNING;
     s->reading = 1;
     s->ended = 0;
+    s->killed = 0;
     watch(s);
     if (target_continue(s->target, cause) != 0) {
         discard(s);
@@ -558,6 +560,7 @@ int session_kill(struct session *s, char **cause)
         xcause(cause, "the program is not running");
         return -1;
     }
+    s->killed = 1;
     target_kill(s->target);
     while (s->target != NULL) {
         if (!target_wait(s->target, &ev, -1))
@@ -622,7 +625,7 @@ int session_ended(const struct session *s, int *status, int *signo)
         return 0;
     *status = s->end_status;
     *signo = s->end_signo;
-    return 1;
+    return s->killed ? 2 : 1;
 }
 
 struct registry *session_registry(const struct session *s)

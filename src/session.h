@@ -108,7 +108,8 @@ pid_t session_pid(const struct session *s);
 /* The fault a stopped program is at (SESSION_FAULT), or NULL. */
 const struct target_event *session_fault(const struct session *s);
 /* How the last run ended: 1 with *status (exit status) or *signo (>0
- * when killed by a signal), 0 when no run has ended. */
+ * when killed by a signal), 2 the same when session_kill() ended it, 0
+ * when no run has ended. */
 int session_ended(const struct session *s, int *status, int *signo);
 /* The interface of the current (or last) run or describe pass, or NULL. */
 struct registry *session_registry(const struct session *s);
