@@ -234,6 +234,11 @@ static int drain(struct session *s, unsigned int max)
            channel_next(s->channel, &item)) {
         n++;
         tell_status(s);
+        /* the channel's error item for a version mismatch says what
+         * tell_status() just said */
+        if (item.kind == READER_ERROR &&
+            channel_status(s->channel) == CHANNEL_UNMONITORED)
+            continue;
         if (deliver(s, &item))
             return 0;
     }
