@@ -170,13 +170,15 @@ static void source_if(struct interp *in, const char *file)
 }
 
 /* The start-up files: $XDG_CONFIG_HOME/noosa/init.tcl, ~/.noosarc, then
- * ./.noosarc (unless it is the same file). */
+ * ./.noosarc (unless it is the same file).  Their errors are reported but
+ * do not count as failed commands: the exit status of batch mode is about
+ * the script and the program. */
 static void startup_files(struct interp *in)
 {
     const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
     struct stat st_home, st_here;
     char *path;
-    int same = 0;
+    int same = 0, errors = in->errors;
 
     if (xdg != NULL && *xdg != '\0')
         path = xasprintf("%s/noosa/init.tcl", xdg);
@@ -197,6 +199,7 @@ static void startup_files(struct interp *in)
     }
     if (!same)
         source_if(in, ".noosarc");
+    in->errors = errors;
 }
 
 /* The user's browser directories: ~/.noosa/browsers and
