@@ -22,6 +22,7 @@
 
 #include "breaks.h"
 #include "dapto.h"
+#include "fault.h"
 #include "handlers.h"
 #include "interp.h"
 #include "loop.h"
@@ -463,7 +464,8 @@ static int on_item(void *arg, const struct reader_item *item)
             in->where = where;
             set_ev(in, item);
             fresh_line(in);
-            interp_sayf(in, "Stopped at %s:", where);
+            interp_sayf(in, "Stopped at %s%s", where,
+                        item->event->nparams > 0 ? ":" : ".");
             say_params(in, item);
             interp_say(in, "\n");
         }
@@ -504,19 +506,9 @@ static void on_state(void *arg)
         const struct target_event *f = session_fault(in->session);
 
         if (f != NULL) {
-            free(in->where);
-            in->where = xasprintf("signal %s in thread %d",
-                                  target_signal_name(f->signo, sig,
-                                                     sizeof sig),
-                                  (int)f->tid);
-            fresh_line(in);
-            if (f->code > 0)
-                interp_sayf(in, "Program received %s (fault address "
-                            "0x%llx) in thread %d.\n", sig,
-                            (unsigned long long)f->addr, (int)f->tid);
-            else
-                interp_sayf(in, "Program received %s in thread %d.\n", sig,
-                            (int)f->tid);
+            /* the report, and the error policy (which may convert the
+             * error or end the program before this returns) */
+            fault_stopped(in->faults, f);
         } else if (session_why(in->session) == SESSION_INTERRUPTED) {
             free(in->where);
             in->where = xstrdup("interrupt");
@@ -601,6 +593,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     in->stacks = stacks_create(in);
     in->handlers = handlers_create(in);
     in->breaks = breaks_create(in);
+    in->faults = fault_create(in);
 
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "events", "", TCL_GLOBAL_ONLY);
@@ -657,6 +650,7 @@ void interp_free(struct interp *in)
     in->session = NULL;
     handlers_free(in->handlers);
     breaks_free(in->breaks);
+    fault_free(in->faults);
     stacks_free(in->stacks);
     dispatch_free(in->dispatch);
     if (in->args != NULL)
