@@ -588,12 +588,36 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         }
         return save(hs, tcl, Tcl_GetString(objv[2]),
                     objc == 4 ? Tcl_GetString(objv[3]) : NULL);
-    case LOAD:
+    case LOAD: {
+        Tcl_Obj *opts, *key, *line = NULL;
+        const char *path;
+
         if (objc != 3) {
             Tcl_WrongNumArgs(tcl, 2, objv, "FILE");
             return TCL_ERROR;
         }
-        return Tcl_EvalFile(tcl, Tcl_GetString(objv[2]));
+        path = Tcl_GetString(objv[2]);
+        if (access(path, R_OK) != 0) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot read %s: %s", path,
+                                                strerror(errno)));
+            return TCL_ERROR;
+        }
+        if (Tcl_EvalFile(tcl, path) == TCL_OK)
+            return TCL_OK;
+        /* say which line of the file failed */
+        opts = Tcl_GetReturnOptions(tcl, TCL_ERROR);
+        key = Tcl_NewStringObj("-errorline", -1);
+        Tcl_IncrRefCount(opts);
+        Tcl_IncrRefCount(key);
+        Tcl_DictObjGet(NULL, opts, key, &line);
+        if (line != NULL)
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "%s:%s: %s", path, Tcl_GetString(line),
+                Tcl_GetStringResult(tcl)));
+        Tcl_DecrRefCount(key);
+        Tcl_DecrRefCount(opts);
+        return TCL_ERROR;
+    }
     }
     return TCL_ERROR;
 }
