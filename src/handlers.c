@@ -191,8 +191,6 @@ static void deliver(void *arg, struct dispatch_event *de)
     }
     for (i = 0; i < n; i++) {
         h = run[i];
-        if (h->dead || !h->enabled)
-            continue;
         in->break_called = 0;
         in->running_handler = h->name;
         if (interp_apply(in, lambda(h, de->event), de->item) == TCL_ERROR) {
