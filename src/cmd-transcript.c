@@ -58,6 +58,9 @@ static int cmd_values(ClientData cd, Tcl_Interp *tcl, int objc,
         Tcl_WrongNumArgs(tcl, 1, objv, "?FIRST?");
         return TCL_ERROR;
     }
+    /* the listing starts on a line of its own */
+    if (transcript_partial(t))
+        interp_say(in, "\n");
     for (id = from < 1 ? 1 : (uint64_t)from; id <= last; id++) {
         char *line;
         const char *d;
