@@ -67,7 +67,16 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
             name, Tcl_GetString(objv[1]),
             target_signal_name(res->signo, sig, sizeof sig),
             (unsigned long long)res->fault_addr));
-    else
+    else if (res->status == DAPTO_OP_ARGS && res->message[0] != '\0') {
+        /* the program's own words, without the operation's name, which
+         * the runtime puts first and the channel again before that */
+        const char *op = Tcl_GetString(objv[1]), *m = res->message;
+        size_t len = strlen(op);
+
+        if (strncmp(m, op, len) == 0 && strncmp(m + len, ": ", 2) == 0)
+            m += len + 2;
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s %s: %s", name, op, m));
+    } else
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s %s: %s", name,
                                             Tcl_GetString(objv[1]),
                                             cause != NULL ? cause : "failed"));
