@@ -595,7 +595,8 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
             return TCL_ERROR;
         }
         path = Tcl_GetString(objv[2]);
-        if (access(path, R_OK) != 0) {
+        /* Tcl's access, which knows ~ as Tcl_EvalFile does */
+        if (Tcl_FSAccess(objv[2], R_OK) != 0) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot read %s: %s", path,
                                                 strerror(errno)));
             return TCL_ERROR;
