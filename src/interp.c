@@ -26,7 +26,9 @@
 #include "handlers.h"
 #include "interp.h"
 #include "loop.h"
+#include "profile.h"
 #include "stacks.h"
+#include "trace.h"
 #include "value.h"
 #include "xmalloc.h"
 
@@ -502,6 +504,7 @@ static void on_state(void *arg)
                         target_signal_name(signo, sig, sizeof sig));
         else
             interp_sayf(in, "Program exited with status %d.\n", status);
+        profile_ended(in->profile);
     } else if (session_state(in->session) == SESSION_STOPPED) {
         const struct target_event *f = session_fault(in->session);
 
@@ -593,6 +596,8 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     in->stacks = stacks_create(in);
     in->handlers = handlers_create(in);
     in->breaks = breaks_create(in);
+    in->profile = profile_create(in);
+    in->trace = trace_create(in);
     in->faults = fault_create(in);
 
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
@@ -608,6 +613,8 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     cmd_transcript_init(in);
     handlers_init_commands(in->handlers);
     breaks_init_commands(in->breaks);
+    profile_init_commands(in->profile);
+    trace_init_commands(in->trace);
 
     in->datadir = find_datadir();
     in->libdir = xasprintf("%s/tcl", in->datadir);
@@ -651,6 +658,8 @@ void interp_free(struct interp *in)
     handlers_free(in->handlers);
     breaks_free(in->breaks);
     fault_free(in->faults);
+    profile_free(in->profile);
+    trace_free(in->trace);
     stacks_free(in->stacks);
     dispatch_free(in->dispatch);
     if (in->args != NULL)
@@ -669,7 +678,7 @@ void interp_free(struct interp *in)
 /* Debugger commands whose names Tcl already has: at the top level of what
  * the user types (or of a script of commands) they are noosa's. */
 static const char *const toplevel_words[] = {"break", "continue", "open",
-                                             NULL};
+                                             "trace", NULL};
 
 /* Line number of byte OFF of SCRIPT, counting from FIRST. */
 static int line_at(const char *script, size_t off, int first)

@@ -21,6 +21,8 @@ struct loop;
 struct handlers;
 struct breaks;
 struct stacks;
+struct profile;
+struct trace;
 
 struct interp_opts {
     struct session_opts session;
@@ -39,6 +41,8 @@ struct interp {
     struct handlers *handlers;
     struct breaks *breaks;
     struct stacks *stacks;   /* component stacks (before their users) */
+    struct profile *profile; /* frequency and time profiles */
+    struct trace *trace;     /* the event trace */
     int batch;
 
     char *libdir;    /* directory of noosa.tcl */

@@ -7,3 +7,8 @@ src_libnoosa_la_SOURCES += \
 	src/cct.c src/cct.h \
 	src/stacks.c src/stacks.h \
 	src/symnames.c src/symnames.h
+src_libnoosa_la_SOURCES += \
+	src/profile.c src/profile.h src/profile-int.h \
+	src/profile-freq.c src/profile-time.c src/profile-view.c \
+	src/profile-export.c src/profile-cmd.c
+src_libnoosa_la_SOURCES += src/trace.c src/trace.h

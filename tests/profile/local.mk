@@ -2,7 +2,19 @@
 # tests/profile: component stacks, profiles, the event trace, monitors and
 # auto-instrumented programs.
 #
-#   stacks-test   the calling-context tree and the stacks on their own
+#   stacks-test     the calling-context tree and the stacks on their own
+#   freq.sh         the frequency profile of calc and of pt (Noosa's format,
+#                   flat and tree views, sorting, get, reset, off/on)
+#   time.sh         the time profile: calls, self <= total, sums, per
+#                   thread; folded and Chrome exports (JSON checked)
+#   trace.sh        the event trace, its filter, and filtering at the source
+#   stacks.sh       mismatched leaves reported once each and tolerated
+#
+# The programs run under noosa are built without sanitizers whatever the
+# configuration, with the runtime's sources compiled in (LeakSanitizer
+# cannot run in a traced process); noosa itself is what the sanitizer
+# build checks.  pt is the test program (pt.dapto, compiled by the in-tree
+# dapto).
 
 PROF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
 	-I$(top_srcdir)/tests/lib $(TCL_CFLAGS)
@@ -11,3 +23,45 @@ check_PROGRAMS += tests/profile/stacks-test
 TESTS += tests/profile/stacks-test
 tests_profile_stacks_test_CPPFLAGS = $(PROF_TEST_CPPFLAGS)
 tests_profile_stacks_test_LDADD = src/libnoosa.la
+
+PT_CFLAGS = -g -O1 -pthread
+PT_LDFLAGS = -pthread
+PT_RUNTIME = $(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
+
+EXTRA_DIST += tests/profile/pt.dapto
+tests/profile/pt_dapto.h tests/profile/pt_dapto.db: tests/profile/pt_dapto.c
+tests/profile/pt_dapto.c: $(srcdir)/tests/profile/pt.dapto src/dapto/dapto$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/profile && \
+	src/dapto/dapto -o tests/profile $(srcdir)/tests/profile/pt.dapto
+CLEANFILES += tests/profile/pt_dapto.c tests/profile/pt_dapto.h \
+	tests/profile/pt_dapto.db
+
+check_PROGRAMS += tests/profile/pt
+tests_profile_pt_SOURCES = tests/profile/pt.c tests/profile/pt.h $(PT_RUNTIME)
+nodist_tests_profile_pt_SOURCES = tests/profile/pt_dapto.c \
+	tests/profile/pt_dapto.h
+tests_profile_pt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/profile \
+	-I$(top_srcdir)/tests/profile
+tests_profile_pt_CFLAGS = $(PT_CFLAGS)
+tests_profile_pt_LDFLAGS = $(PT_LDFLAGS)
+$(tests_profile_pt_OBJECTS): tests/profile/pt_dapto.h
+
+# calc, monitored (as examples/calc/calc), without sanitizers.
+check_PROGRAMS += tests/profile/calc
+tests_profile_calc_SOURCES = examples/calc/main.c $(CALC_SOURCES) $(PT_RUNTIME)
+nodist_tests_profile_calc_SOURCES = $(CALC_DAPTO_C) $(CALC_DAPTO_H)
+tests_profile_calc_CPPFLAGS = $(CALC_MONITOR_CPPFLAGS)
+tests_profile_calc_CFLAGS = $(PT_CFLAGS)
+tests_profile_calc_LDFLAGS = $(PT_LDFLAGS)
+$(tests_profile_calc_OBJECTS): $(CALC_DAPTO_H)
+
+PROF_TESTS = tests/profile/freq.sh tests/profile/time.sh \
+	tests/profile/trace.sh tests/profile/stacks.sh
+TESTS += $(PROF_TESTS)
+EXTRA_DIST += $(PROF_TESTS) tests/profile/lib.sh tests/profile/check.tcl \
+	tests/profile/expected
+
+clean-local: clean-profile-tests
+clean-profile-tests:
+	rm -rf tests/profile/work
+.PHONY: clean-profile-tests

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile-freq.c - the frequency profile: a count per visible event and
+ * component stack, and the calls of each stack (its enters, which the
+ * stacks report).  The consumer wants exactly the visible events, so the
+ * program emits nothing else for it.  Counts live in a hash table by
+ * (calling-context node, event name); an event's name is found through a
+ * table by event code made once per interface.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "dispatch.h"
+#include "interp.h"
+#include "profile-int.h"
+#include "stacks.h"
+#include "xmalloc.h"
+
+static size_t hash_pair(uint32_t a, uint32_t b)
+{
+    uint64_t h = ((uint64_t)a << 32) | b;
+
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    return (size_t)h;
+}
+
+static void slots_grow(struct pfreq *f)
+{
+    struct fcount *old = f->slots;
+    size_t oldn = f->mask + 1, i, j;
+
+    f->mask = f->mask * 2 + 1;
+    f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
+    for (i = 0; i < oldn; i++) {
+        if (old[i].n == 0)
+            continue;
+        for (j = hash_pair(old[i].node, old[i].ev) & f->mask;
+             f->slots[j].n != 0; j = (j + 1) & f->mask)
+            ;
+        f->slots[j] = old[i];
+    }
+    free(old);
+}
+
+static void count(struct pfreq *f, uint32_t node, uint32_t ev)
+{
+    size_t j;
+
+    for (j = hash_pair(node, ev) & f->mask; f->slots[j].n != 0;
+         j = (j + 1) & f->mask) {
+        if (f->slots[j].node == node && f->slots[j].ev == ev) {
+            f->slots[j].n++;
+            f->total++;
+            return;
+        }
+    }
+    f->slots[j].node = node;
+    f->slots[j].ev = ev;
+    f->slots[j].n = 1;
+    f->total++;
+    if (++f->n * 2 > f->mask)
+        slots_grow(f);
+}
+
+/* The name number of event E, through the table by code. */
+static uint32_t event_name(struct profile *p, const struct registry_event *e)
+{
+    struct pfreq *f = &p->freq;
+    struct registry *reg = session_registry(p->in->session);
+    unsigned int limit = reg != NULL ? registry_event_limit(reg) : 0;
+
+    if (reg != f->reg || limit != f->limit) {
+        free(f->evname);
+        f->evname = xreallocarray(NULL, limit > 0 ? limit : 1,
+                                  sizeof *f->evname);
+        memset(f->evname, 0xff, (limit > 0 ? limit : 1) * sizeof *f->evname);
+        f->reg = reg;
+        f->limit = limit;
+    }
+    if (e->code >= f->limit)
+        return cct_intern(stacks_cct(p->st), e->name, strlen(e->name));
+    /* (the registry of a new run may sit where the old one was) */
+    if (f->evname[e->code] == UINT32_MAX ||
+        strcmp(cct_text(stacks_cct(p->st), f->evname[e->code]), e->name) != 0)
+        f->evname[e->code] =
+            cct_intern(stacks_cct(p->st), e->name, strlen(e->name));
+    return f->evname[e->code];
+}
+
+static unsigned char want(void *arg, const struct registry_event *ev)
+{
+    (void)arg;
+    return ev->visible ? DAPTO_STATE_RECORD : 0;
+}
+
+static void deliver(void *arg, struct dispatch_event *de)
+{
+    struct profile *p = arg;
+
+    if (!de->event->visible)
+        return;
+    count(&p->freq, stacks_context(p->st, de->item->tid),
+          event_name(p, de->event));
+}
+
+static void notice(void *arg, int on)
+{
+    struct profile *p = arg;
+
+    if (on != p->freq.using) {
+        p->freq.using = on;
+        stacks_use(p->st, on);
+    }
+}
+
+static const struct consumer_ops freq_ops = {
+    .name = "frequency-profile",
+    .want = want,
+    .deliver = deliver,
+    .notice = notice,
+};
+
+void pfreq_init(struct profile *p)
+{
+    struct pfreq *f = &p->freq;
+
+    f->mask = 1023;
+    f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
+    f->c = dispatch_add(p->in->dispatch, &freq_ops, p);
+    /* off until asked for */
+    dispatch_enable(p->in->dispatch, f->c, 0);
+}
+
+void pfreq_free(struct profile *p)
+{
+    free(p->freq.slots);
+    free(p->freq.calls);
+    free(p->freq.evname);
+}
+
+void pfreq_reset(struct profile *p)
+{
+    struct pfreq *f = &p->freq;
+
+    memset(f->slots, 0, (f->mask + 1) * sizeof *f->slots);
+    f->n = 0;
+    f->total = 0;
+    if (f->calls != NULL)
+        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+}
+
+void pfreq_call(struct profile *p, uint32_t node)
+{
+    struct pfreq *f = &p->freq;
+
+    if (node >= f->ncalls) {
+        size_t n = f->ncalls > 0 ? f->ncalls : 256;
+
+        while (n <= node)
+            n *= 2;
+        f->calls = xreallocarray(f->calls, n, sizeof *f->calls);
+        memset(f->calls + f->ncalls, 0, (n - f->ncalls) * sizeof *f->calls);
+        f->ncalls = n;
+    }
+    f->calls[node]++;
+}
+
+uint64_t pfreq_calls(const struct profile *p, uint32_t node)
+{
+    return node < p->freq.ncalls ? p->freq.calls[node] : 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile-int.h - what the files of the profile family share: the data
+ * of the two profiles.  Not for anyone else; see profile.h.
+ */
+#ifndef NOOSA_PROFILE_INT_H
+#define NOOSA_PROFILE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "profile.h"
+#include "registry.h"
+
+struct consumer;
+struct stacks;
+
+/* One count of the frequency profile: event EV (a name number of the
+ * calling-context tree) under NODE.  N == 0: an empty slot. */
+struct fcount {
+    uint32_t node;
+    uint32_t ev;
+    uint64_t n;
+};
+
+struct pfreq {
+    struct consumer *c;
+    int using; /* holds a use of the stacks */
+    struct fcount *slots; /* by (node, ev) */
+    size_t mask, n;
+    uint64_t *calls; /* by node */
+    size_t ncalls;
+    uint64_t total; /* events counted */
+    /* Event code -> event name number, for the registry it was made for. */
+    const struct registry *reg;
+    unsigned int limit;
+    uint32_t *evname;
+};
+
+/* A thread of the time profile. */
+struct tthread {
+    pid_t tid;
+    uint32_t cur; /* its innermost node, as last told */
+    int64_t last; /* when it was last told, -1 when not since a reset */
+    int64_t *self; /* by node */
+    uint64_t *calls;
+    size_t n;      /* nodes the arrays cover */
+};
+
+/* An enter (B) or leave (E) of the timeline. */
+struct tmark {
+    int64_t ns;
+    int32_t tid;
+    uint32_t what; /* node << 1 | 1 for a leave */
+};
+
+struct ptime {
+    struct consumer *c;
+    int using;
+    struct tthread *threads;
+    size_t nthreads, cap, last;
+    struct tmark *marks;
+    size_t nmarks, marks_cap;
+    size_t marks_limit;     /* 0: no timeline */
+    uint64_t marks_dropped; /* past the limit */
+    pid_t pid;              /* of the run the timeline is from */
+};
+
+struct profile {
+    struct interp *in;
+    struct stacks *st;
+    struct pfreq freq;
+    struct ptime time;
+    int print_at_end;
+};
+
+/* profile-freq.c */
+void pfreq_init(struct profile *p);
+void pfreq_free(struct profile *p);
+void pfreq_reset(struct profile *p);
+void pfreq_call(struct profile *p, uint32_t node);
+/* Counts of NODE for every event: call FN for each (ev, n). */
+uint64_t pfreq_calls(const struct profile *p, uint32_t node);
+
+/* profile-time.c */
+void ptime_init(struct profile *p);
+void ptime_free(struct profile *p);
+void ptime_reset(struct profile *p);
+void ptime_told(struct profile *p, int what, pid_t tid, int64_t ns);
+/* Thread TID, or NULL. */
+struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
+
+#endif /* NOOSA_PROFILE_INT_H */

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile-time.c - the time profile.  Each thread's time between two
+ * changes of its stack is charged, as self time, to the stack it had;
+ * each push counts a call of the new stack.  Totals (inclusive time) are
+ * sums over subtrees, made when a view is asked for (profile-view.c).
+ * The time is the program's: the events' timestamps, in nanoseconds.
+ *
+ * Up to a limit, every push and pop is also kept in order (the timeline)
+ * for the Chrome trace export.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dapto.h"
+#include "dispatch.h"
+#include "interp.h"
+#include "profile-int.h"
+#include "stacks.h"
+#include "xmalloc.h"
+
+/* Marks kept by default: 16 bytes each. */
+#define PTIME_MARKS 1000000
+
+struct tthread *ptime_thread(struct profile *p, pid_t tid, int add)
+{
+    struct ptime *t = &p->time;
+    struct tthread *th;
+    size_t i;
+
+    if (t->last < t->nthreads && t->threads[t->last].tid == tid)
+        return &t->threads[t->last];
+    for (i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].tid == tid) {
+            t->last = i;
+            return &t->threads[i];
+        }
+    }
+    if (!add)
+        return NULL;
+    t->threads = xgrow(t->threads, t->nthreads, &t->cap, sizeof *t->threads);
+    th = &t->threads[t->nthreads];
+    memset(th, 0, sizeof *th);
+    th->tid = tid;
+    th->last = -1;
+    t->last = t->nthreads++;
+    return th;
+}
+
+/* Make TH's arrays cover NODE. */
+static void cover(struct tthread *th, uint32_t node)
+{
+    size_t n = th->n > 0 ? th->n : 256;
+
+    if (node < th->n)
+        return;
+    while (n <= node)
+        n *= 2;
+    th->self = xreallocarray(th->self, n, sizeof *th->self);
+    th->calls = xreallocarray(th->calls, n, sizeof *th->calls);
+    memset(th->self + th->n, 0, (n - th->n) * sizeof *th->self);
+    memset(th->calls + th->n, 0, (n - th->n) * sizeof *th->calls);
+    th->n = n;
+}
+
+static void mark(struct ptime *t, int64_t ns, pid_t tid, uint32_t node,
+                 int leave)
+{
+    if (t->nmarks >= t->marks_limit) {
+        t->marks_dropped++;
+        return;
+    }
+    t->marks = xgrow(t->marks, t->nmarks, &t->marks_cap, sizeof *t->marks);
+    t->marks[t->nmarks].ns = ns;
+    t->marks[t->nmarks].tid = (int32_t)tid;
+    t->marks[t->nmarks].what = node << 1 | (leave ? 1u : 0u);
+    t->nmarks++;
+}
+
+void ptime_told(struct profile *p, int what, pid_t tid, int64_t ns)
+{
+    struct tthread *th = ptime_thread(p, tid, 1);
+    uint32_t node = stacks_context(p->st, tid);
+
+    cover(th, th->cur > node ? th->cur : node);
+    if (th->last >= 0 && ns >= th->last)
+        th->self[th->cur] += ns - th->last;
+    if (what == STACKS_PUSH) {
+        th->calls[node]++;
+        mark(&p->time, ns, tid, node, 0);
+    } else {
+        mark(&p->time, ns, tid, th->cur, 1);
+    }
+    th->cur = node;
+    th->last = ns;
+}
+
+static unsigned char want(void *arg, const struct registry_event *ev)
+{
+    (void)arg;
+    /* what the stacks want, so that listings say what this monitor uses */
+    if (ev->aspect != NULL && ev->aspect->event_base == 0 &&
+        strcmp(ev->aspect->name, "dapto") == 0 &&
+        (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE))
+        return DAPTO_STATE_RECORD;
+    return 0;
+}
+
+static void deliver(void *arg, struct dispatch_event *de)
+{
+    /* the stacks have told us already */
+    (void)arg;
+    (void)de;
+}
+
+static void notice(void *arg, int on)
+{
+    struct profile *p = arg;
+    size_t i;
+
+    if (on != p->time.using) {
+        p->time.using = on;
+        stacks_use(p->st, on);
+    }
+    /* time while off is nobody's */
+    for (i = 0; i < p->time.nthreads; i++)
+        p->time.threads[i].last = -1;
+}
+
+static void started(void *arg, const struct reader_item *item)
+{
+    struct profile *p = arg;
+    size_t i;
+
+    (void)item;
+    for (i = 0; i < p->time.nthreads; i++) {
+        p->time.threads[i].cur = CCT_ROOT;
+        p->time.threads[i].last = -1;
+    }
+    p->time.pid = session_pid(p->in->session);
+}
+
+static const struct consumer_ops time_ops = {
+    .name = "time-profile",
+    .want = want,
+    .deliver = deliver,
+    .notice = notice,
+};
+
+static const struct consumer_more time_more = {
+    .started = started,
+};
+
+void ptime_init(struct profile *p)
+{
+    p->time.marks_limit = PTIME_MARKS;
+    p->time.c = dispatch_add(p->in->dispatch, &time_ops, p);
+    dispatch_more(p->in->dispatch, p->time.c, &time_more);
+    dispatch_enable(p->in->dispatch, p->time.c, 0);
+}
+
+void ptime_free(struct profile *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->time.nthreads; i++) {
+        free(p->time.threads[i].self);
+        free(p->time.threads[i].calls);
+    }
+    free(p->time.threads);
+    free(p->time.marks);
+}
+
+void ptime_reset(struct profile *p)
+{
+    struct ptime *t = &p->time;
+    size_t i;
+
+    for (i = 0; i < t->nthreads; i++) {
+        free(t->threads[i].self);
+        free(t->threads[i].calls);
+    }
+    t->nthreads = 0;
+    t->last = 0;
+    free(t->marks);
+    t->marks = NULL;
+    t->nmarks = t->marks_cap = 0;
+    t->marks_dropped = 0;
+}

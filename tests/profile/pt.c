@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pt.c - the program of the profile, trace and monitor tests.  Each mode
+ * does one thing with components (enter/leave) and the events of
+ * pt.dapto, deterministically:
+ *
+ *   pt states N        N x (tick, other, quiet), then print the state
+ *                      bytes the program sees, as noosa left them
+ *                      (record and stop bits: 2 record, 4 stop; the
+ *                      trail bit is left out, whoever wants it)
+ *   pt nest N          N x main{a{tick b{tick other}} c{other}}
+ *   pt mismatch        leaves that do not match their enters, twice over
+ *   pt threads N K     N threads, each K x worker{step{tick}}
+ *   pt recurse N       r{r{...{tick}...}} N + 1 deep, in main{}
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pt_dapto.h"
+
+#define RS(x) ((unsigned)(x) & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP))
+
+static void states(int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        _dapto_tick(i);
+        _dapto_other(i);
+        _dapto_quiet(i);
+    }
+    printf("states tick=%u other=%u quiet=%u enter=%u leave=%u\n",
+           RS(pt_dapto_state[0]), RS(pt_dapto_state[1]),
+           RS(pt_dapto_state[2]), RS(dapto_builtin_state[DAPTO_EV_ENTER]),
+           RS(dapto_builtin_state[DAPTO_EV_LEAVE]));
+    fflush(stdout);
+}
+
+static void nest(int n)
+{
+    int i;
+
+    _dapto_enter("main");
+    for (i = 0; i < n; i++) {
+        _dapto_enter("a");
+        _dapto_tick(i);
+        _dapto_enter("b");
+        _dapto_tick(i);
+        _dapto_other(i);
+        _dapto_leave("b");
+        _dapto_leave("a");
+        _dapto_enter("c");
+        _dapto_other(i);
+        _dapto_leave("c");
+    }
+    _dapto_leave("main");
+}
+
+static void mismatch(void)
+{
+    int round;
+
+    for (round = 0; round < 2; round++) {
+        _dapto_enter("outer");
+        _dapto_enter("inner");
+        _dapto_leave("outer"); /* pops inner, then outer */
+        _dapto_leave("stray"); /* nothing on the stack */
+        _dapto_enter("x");
+        _dapto_leave("y");     /* no frame y: ignored */
+        _dapto_leave("x");
+        _dapto_tick(round);
+    }
+}
+
+static void recurse(int n)
+{
+    _dapto_enter("r");
+    if (n > 0)
+        recurse(n - 1);
+    else
+        _dapto_tick(0);
+    _dapto_leave("r");
+}
+
+static int per_thread;
+
+static void *worker(void *arg)
+{
+    int i;
+
+    (void)arg;
+    _dapto_enter("worker");
+    for (i = 0; i < per_thread; i++) {
+        _dapto_enter("step");
+        _dapto_tick(i);
+        _dapto_leave("step");
+    }
+    _dapto_leave("worker");
+    return NULL;
+}
+
+static void threads(int n, int k)
+{
+    pthread_t t[64];
+    int i;
+
+    per_thread = k;
+    if (n > 64)
+        n = 64;
+    for (i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, worker, NULL);
+    for (i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "states") == 0)
+        states(atoi(argv[2]));
+    else if (argc >= 3 && strcmp(argv[1], "nest") == 0)
+        nest(atoi(argv[2]));
+    else if (argc >= 3 && strcmp(argv[1], "recurse") == 0) {
+        _dapto_enter("main");
+        recurse(atoi(argv[2]));
+        _dapto_leave("main");
+    } else if (argc >= 2 && strcmp(argv[1], "mismatch") == 0)
+        mismatch();
+    else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
+        threads(atoi(argv[2]), atoi(argv[3]));
+    else {
+        fprintf(stderr, "usage: pt states N | nest N | mismatch | "
+                        "threads N K | recurse N\n");
+        return 2;
+    }
+    return 0;
+}
