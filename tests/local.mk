@@ -7,3 +7,4 @@ include tests/target/local.mk
 include tests/front/local.mk
 include tests/examples/local.mk
 include tests/profile/local.mk
+include tests/noosa/local.mk
