@@ -10,7 +10,8 @@
  *  - the value encoder used by event stubs and operation bodies
  *    (DAPTO_RESULT_*), and the argument decoder used by operations
  *    (DAPTO_ARG_*);
- *  - the built-in aspect "dapto" (enter/leave and friends).
+ *  - the built-in aspect "dapto" (enter/leave and friends);
+ *  - recovery points and run-time errors (DAPTO_TRY, dapto_error).
  *
  * It is not the protocol between the runtime and noosa: that layout lives
  * in protocol.h, which programs never see.
@@ -23,6 +24,7 @@
 #ifndef DAPTO_H
 #define DAPTO_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -311,6 +313,81 @@ static inline void _dapto_stopped(const char *locale, int error)
     if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_STOPPED]))
         dapto_emit_stopped(locale, error);
 }
+
+/*
+ * Recovery points <protocol#recover>.  A block with a failure branch:
+ *
+ *     DAPTO_TRY(rp) {
+ *         ... code that may fault ...
+ *     } DAPTO_FAIL(rp) {
+ *         ... runs instead when the monitor converted an error to failure;
+ *         ... rp.signo and rp.addr say which
+ *     } DAPTO_END(rp);
+ *
+ * When the program hits a fatal signal inside the block and the user (or
+ * the error policy) of a monitor converts the error, the thread resumes
+ * in the failure branch of its innermost active recovery point, as if
+ * the block had failed.  Without a monitor, or when the error is not
+ * converted, a fault does what it always does.  Recovery points nest and
+ * are per thread.  DAPTO_FAIL is optional: without it a converted error
+ * leaves the block.  Leave the body early (return, break, goto) only
+ * after DAPTO_LEAVE(rp).  As with setjmp, local variables changed in the
+ * body and read in the failure branch must be volatile.
+ */
+struct dapto_recovery {
+    /* Where the recovery point is; set by DAPTO_TRY. */
+    const char *file;
+    const char *func;
+    int line;
+    /* Why the failure branch runs: the signal and the fault address (0
+     * and NULL until then). */
+    int signo;
+    void *addr;
+    /* Private to the runtime. */
+    int state;
+    struct dapto_recovery *prev;
+    unsigned long mask[16]; /* the thread's signal mask at DAPTO_TRY */
+    jmp_buf env;
+};
+
+/* Make RP the thread's innermost recovery point (DAPTO_TRY calls it). */
+DAPTO_API void dapto_recover_push(struct dapto_recovery *rp, const char *file,
+                                  const char *func, int line);
+/* Leave RP (and any recovery point left inside it without
+ * DAPTO_LEAVE).  Returns 1 when RP's block failed (an error was
+ * converted), else 0.  Calling it again returns 0. */
+DAPTO_API int dapto_recover_pop(struct dapto_recovery *rp);
+/* How many recovery points the calling thread is inside. */
+DAPTO_API int dapto_recover_depth(void);
+
+#define DAPTO_TRY(rp)                                                       \
+    {                                                                       \
+        struct dapto_recovery rp;                                           \
+        if (setjmp(rp.env) == 0) {                                          \
+            dapto_recover_push(&rp, __FILE__, __func__, __LINE__);
+#define DAPTO_FAIL(rp)                                                      \
+        }                                                                   \
+        if (dapto_recover_pop(&rp)) {
+#define DAPTO_END(rp)                                                       \
+        }                                                                   \
+        (void)dapto_recover_pop(&rp);                                       \
+    }
+#define DAPTO_LEAVE(rp) ((void)dapto_recover_pop(&rp))
+
+/*
+ * Report a run-time error: MESSAGE (printf format) is printed on standard
+ * error, prefixed with the program's name, and the program aborts
+ * (SIGABRT), unless a monitor converts the error to failure: then
+ * dapto_error returns DAPTO_CONVERTED and the caller takes its failure
+ * path.  Under noosa the program stops first, with the message shown.
+ * Not async-signal-safe.
+ */
+#define DAPTO_CONVERTED 1
+DAPTO_API int dapto_error(const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

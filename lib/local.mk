@@ -18,6 +18,7 @@ lib_libchannel_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 lib_libdapto_la_SOURCES = lib/runtime.c lib/event.c lib/iface.c \
 	lib/intern.c lib/stop.c lib/rtlog.c
+lib_libdapto_la_SOURCES += lib/recover.c
 lib_libdapto_la_SOURCES += lib/instrument.c
 lib_libdapto_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libdapto_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -export-symbols-regex '^(_?dapto_|__cyg_profile)'

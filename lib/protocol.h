@@ -78,7 +78,11 @@ struct dapto_region {
     /* Written by the runtime at attach, read-only after. */
     uint64_t rt_tsc0; /* a TSC reading and the CLOCK_MONOTONIC ns taken */
     uint64_t rt_ns0;  /* right after it, for converting timestamps */
-    uint64_t rt_reserved[6];
+    /* Address of the recovery table in the program's memory (struct
+     * dapto_recover_table), 0 until the program first uses recovery
+     * points or dapto_error(); written once <protocol#recover>. */
+    uint64_t rt_recover;
+    uint64_t rt_reserved[5];
 
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;
@@ -220,6 +224,61 @@ struct dapto_mailbox {
 struct dapto_trail_slot {
     uint64_t seq;
     unsigned char rec[DAPTO_TRAIL_SLOT - 8];
+};
+
+/*
+ * Recovery points and reported errors <protocol#recover>.  This table is
+ * not in the region: it lives in the program's own memory, and the
+ * runtime stores its address in rt_recover.  The monitor reads it (and
+ * writes `verdict`) with process-memory access, only while the thread
+ * concerned is stopped under ptrace, and validates what it reads.
+ *
+ * A thread holds a slot while it is inside at least one recovery point or
+ * reports an error: it claims a free slot (tid 0) by compare-and-swap of
+ * tid, and frees it by storing tid 0 when it leaves both.
+ */
+#define DAPTO_RECOVER_MAGIC 0x56434552u /* "RECV" */
+#define DAPTO_RECOVER_SLOTS 256
+
+/* What a thread holding a slot is doing besides recovery points. */
+enum dapto_recover_error {
+    DAPTO_RE_NONE = 0,
+    DAPTO_RE_REPORTED = 1 /* in dapto_error(): it raises SIGABRT and, when
+                             that returns, reads verdict */
+};
+
+/* The monitor's verdict on a reported error (written before it resumes
+ * the thread without delivering the signal). */
+#define DAPTO_VERDICT_CONVERT 1
+
+struct dapto_recover_slot {
+    uint32_t tid;     /* the thread holding the slot, 0 when free */
+    uint32_t depth;   /* recovery points it is inside */
+    uint64_t point;   /* address of its innermost struct dapto_recovery,
+                         0 when depth is 0 */
+    uint32_t error;   /* enum dapto_recover_error */
+    uint32_t verdict; /* written by the monitor; 0 otherwise */
+    uint64_t message; /* with DAPTO_RE_REPORTED: address of the error's
+                         message, NUL-terminated, at most
+                         DAPTO_ERROR_MESSAGE bytes with the NUL */
+};
+
+#define DAPTO_ERROR_MESSAGE 512
+
+struct dapto_recover_table {
+    uint32_t magic;   /* DAPTO_RECOVER_MAGIC */
+    uint32_t nslots;  /* DAPTO_RECOVER_SLOTS */
+    /* The function a thread is made to call to resume at its innermost
+     * recovery point: void resume(int signo, uint64_t fault_addr), called
+     * with the platform's C calling convention and an aligned stack. */
+    uint64_t resume;
+    /* A stack the monitor may run it on when the thread's own stack
+     * cannot take a frame (a stack overflow); stack_busy is set by the
+     * monitor when it uses it and cleared by the runtime. */
+    uint64_t stack;
+    uint32_t stack_size;
+    uint32_t stack_busy;
+    struct dapto_recover_slot slots[DAPTO_RECOVER_SLOTS];
 };
 
 #endif /* NOOSA_PROTOCOL_H */
