@@ -161,6 +161,16 @@ uint64_t channel_lost(const struct channel *ch)
     return ch->lost;
 }
 
+const struct region *channel_region(const struct channel *ch)
+{
+    return &ch->region;
+}
+
+struct reader *channel_reader(struct channel *ch)
+{
+    return ch->reader;
+}
+
 int channel_sleep_prepare(struct channel *ch)
 {
     if (ch->pending_error != NULL || ch->aspects_acked != ch->aspects_seen)

@@ -30,6 +30,7 @@
 
 struct target;
 struct channel;
+struct region;
 
 struct channel_opts {
     uint32_t ring_size;   /* bytes, a power of two; 0 for the default */
@@ -105,6 +106,12 @@ const char *channel_runtime_version(const struct channel *ch);
 struct registry *channel_registry(const struct channel *ch);
 /* Records the program reported lost, in total. */
 uint64_t channel_lost(const struct channel *ch);
+
+/* For post-mortem readers of the trail and the recovery table: the
+ * region (use its checked geometry, never trust its header) and the
+ * reader that decodes this run's records. */
+const struct region *channel_region(const struct channel *ch);
+struct reader *channel_reader(struct channel *ch);
 
 /* Set the state of event CODE (DAPTO_STATE_* bits); written into the
  * program only when it changes. */

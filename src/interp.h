@@ -20,6 +20,7 @@
 struct loop;
 struct handlers;
 struct breaks;
+struct faults;
 struct stacks;
 struct profile;
 struct trace;
@@ -40,6 +41,7 @@ struct interp {
     struct transcript *transcript;
     struct handlers *handlers;
     struct breaks *breaks;
+    struct faults *faults;   /* run-time errors (fault.h) */
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct trace *trace;     /* the event trace */

@@ -536,11 +536,25 @@ int session_continue(struct session *s, char **cause)
     case SESSION_FAULT:
         if (target_fault_pass(s->target, s->fault.tid, cause) != 0)
             return -1;
-        if (target_stopped(s->target) &&
-            target_continue(s->target, cause) != 0)
+        /* the other threads were stopped for the error report */
+        if (target_continue(s->target, cause) != 0)
             return -1;
         break;
     }
+    s->state = SESSION_RUNNING;
+    changed(s);
+    return 0;
+}
+
+int session_convert(struct session *s, char **cause)
+{
+    if (s->state != SESSION_STOPPED || s->why != SESSION_FAULT) {
+        xcause(cause, "the program is not stopped at a fault");
+        return -1;
+    }
+    if (target_fault_discard(s->target, s->fault.tid, cause) != 0 ||
+        target_continue(s->target, cause) != 0)
+        return -1;
     s->state = SESSION_RUNNING;
     changed(s);
     return 0;

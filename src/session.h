@@ -87,6 +87,10 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
 /* Let a stopped program go on (at an event: resume; interrupted:
  * continue every thread; at a fault: deliver the signal). */
 int session_continue(struct session *s, char **cause);
+/* Let a program stopped at a fault go on without delivering the signal:
+ * the caller has made the faulting thread recover (converted the error,
+ * see fault.h).  The other threads go on too. */
+int session_convert(struct session *s, char **cause);
 int session_interrupt(struct session *s, char **cause);
 /* Kill a live program and wait for it. */
 int session_kill(struct session *s, char **cause);

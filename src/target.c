@@ -774,6 +774,19 @@ int target_fault_pass(struct target *t, pid_t tid, char **cause)
     return 0;
 }
 
+int target_fault_discard(struct target *t, pid_t tid, char **cause)
+{
+    struct target_thread *th = target_thread(t, tid);
+
+    if (th == NULL || th->state != TH_FAULT) {
+        xcause(cause, "thread %d is not waiting on a fault", (int)tid);
+        return -1;
+    }
+    th->pending_sig = 0;
+    target_resume(t, th);
+    return 0;
+}
+
 int target_kill(struct target *t)
 {
     if (!t->alive)

@@ -100,6 +100,11 @@ int target_interrupt(struct target *t, char **cause);
  * handler, if any, runs; else the program dies). */
 int target_fault_pass(struct target *t, pid_t tid, char **cause);
 
+/* Resume thread TID, waiting on a fault, without delivering its signal:
+ * the caller has changed the thread (its registers or memory) so that it
+ * recovers. */
+int target_fault_discard(struct target *t, pid_t tid, char **cause);
+
 /* Send SIGKILL; TARGET_EV_KILLED follows. */
 int target_kill(struct target *t);
 

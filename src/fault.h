@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fault.h - run-time errors of the monitored program: a fatal signal
+ * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or an error reported with
+ * dapto_error() stops the program before it dies.  This module reports
+ * the error (what happened, the backtrace of the faulting thread, its
+ * component stack, the last events, the other threads), applies the
+ * error policy (ask, terminate, convert the next N), and converts an
+ * error to failure when asked: the faulting thread resumes in its
+ * innermost recovery point, or dapto_error() returns to its caller.
+ * Commands: errors, bt, convert (fault-cmd.c).
+ */
+#ifndef NOOSA_FAULT_H
+#define NOOSA_FAULT_H
+
+#include <sys/types.h>
+
+struct interp;
+struct faults;
+struct target_event;
+struct fault_trail;
+
+enum fault_policy {
+    FAULT_NONE,      /* batch mode without a policy: terminate, and say
+                        so and how to choose */
+    FAULT_ASK,       /* stop and let the user choose (the screen's
+                        default) */
+    FAULT_TERMINATE, /* kill the program */
+    FAULT_CONVERT    /* convert the next N errors (all when N is 0), then
+                        ask */
+};
+
+/* Events shown before an error unless "errors last N" says otherwise. */
+#define FAULT_LAST_DEFAULT 10
+
+/* Create the error facility of IN (its trail consumer, its commands). */
+struct faults *fault_create(struct interp *in);
+void fault_free(struct faults *f);
+
+/* The program stopped at the fault EV (session_fault()): set IN's where,
+ * report the error in the transcript and apply the policy, which may
+ * convert the error or kill the program before this returns. */
+void fault_stopped(struct faults *f, const struct target_event *ev);
+
+void fault_set_policy(struct faults *f, enum fault_policy p,
+                      unsigned long count);
+enum fault_policy fault_policy(const struct faults *f, unsigned long *count);
+
+/* Convert the error the program is stopped at (saying so in the
+ * transcript); -1 with *cause when it cannot be converted. */
+int fault_convert(struct faults *f, char **cause);
+
+/* Say the backtrace of thread TID (0: the stopped thread; -1: every
+ * thread) in the transcript.  The program must be stopped. */
+int fault_backtrace(struct faults *f, pid_t tid, char **cause);
+
+struct fault_trail *fault_trail(struct faults *f);
+struct interp *fault_interp(struct faults *f);
+
+/* Register the commands errors, bt and convert (fault-cmd.c). */
+void fault_cmd_init(struct faults *f, struct interp *in);
+
+#endif /* NOOSA_FAULT_H */
