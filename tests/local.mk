@@ -6,5 +6,6 @@ include tests/runtime/local.mk
 include tests/target/local.mk
 include tests/front/local.mk
 include tests/examples/local.mk
+include tests/errors/local.mk
 include tests/profile/local.mk
 include tests/noosa/local.mk

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# commands.sh - the commands: errors (the policy and the number of last
+# events, with bad arguments refused), bt and convert where they cannot
+# work, bt at an event stop, and an operation that crashes while the
+# program is stopped at an event: it stays stopped there.
+. "$srcdir/tests/errors/lib.sh"
+
+batch errors-cmd errors "errors ask" errors "errors convert 3" errors \
+    "errors convert" errors "errors terminate" errors "errors last" \
+    "errors last 0" "errors last" "errors bogus" "errors convert 0" \
+    "errors convert x" "errors last 1001" "errors ask extra" bt convert \
+    "bt 1 2"
+check errors-cmd 1
+
+# The last 5 events before the error, in order.
+batch last "errors last 5" "errors ask" "run events $(prog last)" kill
+check last 0
+batch last-none "errors last 0" "errors ask" "run events $(prog last-none)" kill
+check last-none 0
+
+# At an event: bt shows the program's frames, not the runtime's; an
+# operation that crashes leaves the program stopped at its event.
+batch send-crash "break step" "run steps 3 $(prog send-crash)" bt \
+    "send crash" "set n(status)" "send count" continue "bt" "send count" \
+    delete continue
+if grep -q '^error: send crash: .*crash.*SIGSEGV' "$WORK/send-crash.out"; then
+    # the wording of the message is the operation's business, not ours
+    sed -i '/^error: send crash/d' "$WORK/send-crash.out"
+else
+    echo "FAIL: send-crash: no error for the crash"
+    failures=$((failures + 1))
+fi
+check send-crash 1
+
+finish

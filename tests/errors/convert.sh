@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# convert.sh - conversion to failure: the faulting thread resumes in the
+# failure branch of its innermost recovery point (asked, or by the policy
+# errors convert ?N? which then asks); nested points; a point left with
+# DAPTO_LEAVE is no longer there, and conversion is refused with the
+# reason; a stack overflow converts too.
+. "$srcdir/tests/errors/lib.sh"
+
+batch div-convert "errors ask" "run div try $(prog div-convert)" convert
+check div-convert 0
+
+batch abort-convert "errors convert" "run abort try $(prog abort-convert)"
+check abort-convert 0
+
+# Three errors: two converted by the policy, the third asked about.
+batch loop "errors convert 2" "run loop 3 $(prog loop)" errors convert errors
+check loop 0
+
+batch nested "errors convert" "run nested $(prog nested)"
+check nested 0
+
+batch leave "errors convert" "run leave $(prog leave)" convert kill
+check leave 1
+
+batch overflow "errors convert" "run overflow $(prog overflow)"
+check overflow 0
+
+finish

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * et-errors.c - a program that hits run-time errors, for the tests of
+ * noosa's error handling: integer division by zero, a null pointer, abort,
+ * errors reported with dapto_error, its own signal handler, recovery
+ * points (nested, left early, a stack overflow), threads.  The first
+ * argument picks what it does (see main); "try" as the second puts the
+ * error inside a recovery point.  Everything it says goes to standard
+ * output, unbuffered.
+ */
+#define _GNU_SOURCE
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "et_dapto.h"
+
+/* Frames to see in backtraces, whatever the optimisation. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define FRAME __attribute__((noinline, noclone))
+#else
+#define FRAME __attribute__((noinline))
+#endif
+
+int *volatile et_null;
+volatile int et_steps;
+static volatile int zero;
+static int try;
+
+static void steps(int from, int to)
+{
+    for (int i = from; i <= to; i++) {
+        et_steps = i;
+        _dapto_step(i);
+    }
+}
+
+FRAME static int divide(int a, int b)
+{
+    return a / b;
+}
+
+FRAME static int deref(int *p)
+{
+    return *(volatile int *)p;
+}
+
+FRAME static void give_up(void)
+{
+    abort();
+}
+
+FRAME static int check_value(int v)
+{
+    if (v > 10) {
+        if (dapto_error("bad value %d (at most 10)", v) == DAPTO_CONVERTED) {
+            printf("report: converted, check_value fails\n");
+            return -1;
+        }
+        printf("report: dapto_error returned without converting\n");
+    }
+    return v;
+}
+
+/* Run ERROR in a recovery point when asked to. */
+FRAME static void run(const char *name, void (*error)(void))
+{
+    if (!try) {
+        error();
+        printf("%s: no error\n", name);
+        return;
+    }
+    DAPTO_TRY(rp) {
+        error();
+        printf("%s: no error\n", name);
+    } DAPTO_FAIL(rp) {
+        printf("%s: failed with signal %d, depth now %d\n", name, rp.signo,
+               dapto_recover_depth());
+    } DAPTO_END(rp);
+    printf("%s: done\n", name);
+}
+
+FRAME static void do_div(void)
+{
+    printf("div: %d\n", divide(7, zero));
+}
+
+FRAME static void do_null(void)
+{
+    printf("null: %d\n", deref(et_null));
+}
+
+FRAME static void do_abort(void)
+{
+    give_up();
+}
+
+FRAME static void do_report(void)
+{
+    printf("report: check_value gives %d\n", check_value(42));
+}
+
+static void on_segv(int sig)
+{
+    static const char msg[] = "handler: caught SIGSEGV\n";
+
+    (void)sig;
+    if (write(STDOUT_FILENO, msg, sizeof msg - 1) < 0)
+        _exit(4);
+    _exit(3);
+}
+
+/* Deeper and deeper until the stack runs out. */
+FRAME static int recurse(int n)
+{
+    volatile char frame[1024];
+
+    frame[0] = (char)n;
+    return recurse(n + 1) + frame[0];
+}
+
+FRAME static void nested(void)
+{
+    DAPTO_TRY(outer) {
+        _dapto_mark("outer");
+        DAPTO_TRY(inner) {
+            _dapto_mark("inner");
+            deref(et_null);
+        } DAPTO_FAIL(inner) {
+            printf("nested: inner failed, depth now %d\n",
+                   dapto_recover_depth());
+        } DAPTO_END(inner);
+        printf("nested: after inner, depth %d\n", dapto_recover_depth());
+        deref(et_null);
+        printf("nested: not reached\n");
+    } DAPTO_FAIL(outer) {
+        printf("nested: outer failed, depth now %d\n", dapto_recover_depth());
+    } DAPTO_END(outer);
+}
+
+/* A recovery point left early, with DAPTO_LEAVE. */
+FRAME static int early(void)
+{
+    DAPTO_TRY(rp) {
+        if (et_null == NULL) {
+            DAPTO_LEAVE(rp);
+            return 1;
+        }
+    } DAPTO_END(rp);
+    return 0;
+}
+
+/* Threads: the ids of the two that block, and whether each is about to
+ * block in read(2) (its last step before it). */
+static volatile pid_t blocker_tid[2];
+static volatile int about_to_block[2];
+
+/* Whether thread TID sleeps (state S in /proc). */
+static int sleeping(pid_t tid)
+{
+    char path[64], buf[256], *p;
+    FILE *fp;
+    size_t n;
+
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    fp = fopen(path, "r");
+    if (fp == NULL)
+        return 0;
+    n = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[n] = '\0';
+    p = strrchr(buf, ')');
+    return p != NULL && p[1] == ' ' && p[2] == 'S';
+}
+
+/* Block for ever in read(2), as blocker WHO. */
+FRAME static void block(int who)
+{
+    int fds[2];
+    char c;
+
+    if (pipe(fds) != 0)
+        return;
+    blocker_tid[who] = gettid();
+    about_to_block[who] = 1;
+    /* nobody ever writes */
+    while (read(fds[0], &c, 1) < 0)
+        ;
+}
+
+FRAME static void *wait_forever(void *arg)
+{
+    (void)arg;
+    block(1);
+    return NULL;
+}
+
+/* Fault once both blockers sleep in read(2): the report then sees them
+ * there, whatever the scheduling. */
+FRAME static void *faulter(void *arg)
+{
+    (void)arg;
+    for (int who = 0; who < 2; who++)
+        while (!about_to_block[who] || !sleeping(blocker_tid[who]))
+            sched_yield();
+    steps(1, 2);
+    deref(et_null);
+    return NULL;
+}
+
+FRAME static void threads(void)
+{
+    pthread_t a, b;
+
+    pthread_create(&a, NULL, wait_forever, NULL);
+    pthread_create(&b, NULL, faulter, NULL);
+    block(0);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+
+    setvbuf(stdout, NULL, _IONBF, 0);
+    try = argc > 2 && strcmp(argv[2], "try") == 0;
+    if (strcmp(mode, "div") == 0) {
+        steps(1, 3);
+        run("div", do_div);
+    } else if (strcmp(mode, "null") == 0) {
+        steps(1, 3);
+        run("null", do_null);
+    } else if (strcmp(mode, "abort") == 0) {
+        steps(1, 3);
+        run("abort", do_abort);
+    } else if (strcmp(mode, "report") == 0) {
+        steps(1, 3);
+        run("report", do_report);
+    } else if (strcmp(mode, "handler") == 0) {
+        signal(SIGSEGV, on_segv);
+        steps(1, 3);
+        run("handler", do_null);
+    } else if (strcmp(mode, "loop") == 0) {
+        /* loop N: N errors, each in its own recovery point */
+        int n = argc > 2 ? atoi(argv[2]) : 3;
+
+        for (int i = 1; i <= n; i++) {
+            DAPTO_TRY(rp) {
+                steps(i, i);
+                deref(et_null);
+            } DAPTO_FAIL(rp) {
+                printf("loop: error %d converted (signal %d)\n", i, rp.signo);
+            } DAPTO_END(rp);
+        }
+        printf("loop: done\n");
+    } else if (strcmp(mode, "events") == 0) {
+        /* events: 20 steps, each after a mark, then an error */
+        for (int i = 1; i <= 20; i++) {
+            _dapto_mark(i % 2 ? "odd" : "even");
+            steps(i, i);
+        }
+        deref(et_null);
+    } else if (strcmp(mode, "nested") == 0) {
+        nested();
+        printf("nested: done, depth %d\n", dapto_recover_depth());
+    } else if (strcmp(mode, "leave") == 0) {
+        printf("leave: early gives %d, depth %d\n", early(),
+               dapto_recover_depth());
+        deref(et_null);
+    } else if (strcmp(mode, "overflow") == 0) {
+        DAPTO_TRY(rp) {
+            recurse(1);
+        } DAPTO_FAIL(rp) {
+            printf("overflow: failed with signal %d\n", rp.signo);
+        } DAPTO_END(rp);
+        printf("overflow: done\n");
+    } else if (strcmp(mode, "threads") == 0) {
+        threads();
+    } else if (strcmp(mode, "steps") == 0) {
+        steps(1, argc > 2 ? atoi(argv[2]) : 3);
+    } else {
+        fprintf(stderr, "usage: et-errors div|null|abort|report|handler "
+                "?try? | loop N | events | nested | leave | overflow | "
+                "threads | steps N\n");
+        return 2;
+    }
+    printf("%s: exit\n", mode);
+    return 0;
+}
