@@ -1,3 +1,4 @@
 # SPDX-License-Identifier: MIT
 # man: rules for this folder (included from the top Makefile.am).
 dist_man_MANS += man/dapto.1
+dist_man_MANS += man/libdapto.3
