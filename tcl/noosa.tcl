@@ -39,10 +39,11 @@ proc n_hextodec {hex} {
 
 # 31 -> "1f" (no 0x, as Noosa's browsers expect: "T:0x[n_dectohex $v]").
 proc n_dectohex {dec} {
-    if {![string is entier -strict $dec] || $dec < 0} {
-        return -code error "n_dectohex: expected a non-negative integer, got \"$dec\""
+    # decimal digits only: Tcl would read 010 as octal and 0x10 as hex
+    if {![regexp {^[0-9]+$} $dec]} {
+        return -code error "n_dectohex: expected a non-negative decimal integer, got \"$dec\""
     }
-    return [format %llx $dec]
+    return [format %llx [scan $dec %lld]]
 }
 
 # Whether the program provides ASPECT.
