@@ -55,12 +55,17 @@ proc n_provided {aspect} {
 
 # Whether handler code BODY needs the program stopped at its event: it
 # runs an operation or asks to stop, directly or through a procedure it
-# calls (followed through procedures defined now).
+# calls (followed through procedures defined now, and from n_say_val TYPE
+# to the browser's n_TYPE_say).
 proc ::noosa::needs_stop {body {seen {}}} {
     if {[regexp {\m(n_send|n_break|send|::noosa::cmd::send)\M} $body]} {
         return 1
     }
-    foreach word [regexp -all -inline {[A-Za-z_:][A-Za-z0-9_:]*} $body] {
+    set words [regexp -all -inline {[A-Za-z_:][A-Za-z0-9_:]*} $body]
+    foreach {- type} [regexp -all -inline {\mn_say_val\s+([A-Za-z0-9_]+)} $body] {
+        lappend words n_${type}_say
+    }
+    foreach word $words {
         if {$word in $seen} continue
         lappend seen $word
         if {[llength [info procs ::$word]] == 1 || [llength [info procs $word]] == 1} {
