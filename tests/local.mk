@@ -9,3 +9,4 @@ include tests/examples/local.mk
 include tests/errors/local.mk
 include tests/profile/local.mk
 include tests/noosa/local.mk
+include tests/tcl/local.mk
