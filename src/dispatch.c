@@ -219,7 +219,7 @@ void *dispatch_arg(const struct consumer *c)
 unsigned char dispatch_wants(const struct consumer *c,
                              const struct registry_event *ev)
 {
-    return c->enabled ? c->ops->want(c->arg, ev) : 0;
+    return c->ops->want(c->arg, ev);
 }
 
 void dispatch_changed(struct dispatch *d)

@@ -84,7 +84,7 @@ const char *dispatch_name(const struct consumer *c);
 unsigned int dispatch_count(const struct dispatch *d);
 struct consumer *dispatch_at(const struct dispatch *d, unsigned int i);
 void *dispatch_arg(const struct consumer *c);
-/* What consumer C wants for EV now (0 when it is disabled). */
+/* What consumer C asks for EV, enabled or not (for listings). */
 unsigned char dispatch_wants(const struct consumer *c,
                              const struct registry_event *ev);
 

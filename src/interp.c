@@ -26,6 +26,7 @@
 #include "handlers.h"
 #include "interp.h"
 #include "loop.h"
+#include "monitor.h"
 #include "profile.h"
 #include "stacks.h"
 #include "trace.h"
@@ -161,6 +162,11 @@ static void source_dir(struct interp *in, const char *dir)
         free(names[i]);
     }
     free(names);
+}
+
+void interp_source_dir(struct interp *in, const char *dir)
+{
+    source_dir(in, dir);
 }
 
 /* Source FILE if it exists. */
@@ -596,8 +602,10 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     in->stacks = stacks_create(in);
     in->handlers = handlers_create(in);
     in->breaks = breaks_create(in);
+    in->monitors = monitors_create(in);
     in->profile = profile_create(in);
     in->trace = trace_create(in);
+    in->speed = speed_create(in);
     in->faults = fault_create(in);
 
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
@@ -615,6 +623,8 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     breaks_init_commands(in->breaks);
     profile_init_commands(in->profile);
     trace_init_commands(in->trace);
+    monitors_init_commands(in->monitors);
+    speed_init_commands(in->speed);
 
     in->datadir = find_datadir();
     in->libdir = xasprintf("%s/tcl", in->datadir);
@@ -639,6 +649,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     for (i = 0; opts->browser_dirs != NULL && opts->browser_dirs[i] != NULL;
          i++)
         source_dir(in, opts->browser_dirs[i]);
+    monitors_load_library(in->monitors, opts->no_init);
     if (!opts->no_init)
         startup_files(in);
     return in;
@@ -660,6 +671,8 @@ void interp_free(struct interp *in)
     fault_free(in->faults);
     profile_free(in->profile);
     trace_free(in->trace);
+    speed_free(in->speed);
+    monitors_free(in->monitors);
     stacks_free(in->stacks);
     dispatch_free(in->dispatch);
     if (in->args != NULL)

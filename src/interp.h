@@ -24,6 +24,8 @@ struct faults;
 struct stacks;
 struct profile;
 struct trace;
+struct monitors;
+struct speed;
 
 struct interp_opts {
     struct session_opts session;
@@ -45,6 +47,8 @@ struct interp {
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct trace *trace;     /* the event trace */
+    struct monitors *monitors; /* Tcl and built-in monitors */
+    struct speed *speed;     /* slow motion */
     int batch;
 
     char *libdir;    /* directory of noosa.tcl */
@@ -88,6 +92,9 @@ int interp_script_file(struct interp *in, const char *path);
 /* Evaluate the Tcl file PATH (a library: browsers, monitors); errors are
  * reported with file and line. */
 int interp_source(struct interp *in, const char *path);
+/* interp_source() every *.tcl file of directory DIR, in name order; a
+ * missing directory is not an error. */
+void interp_source_dir(struct interp *in, const char *dir);
 
 /* Append text to the transcript. */
 void interp_say(struct interp *in, const char *text);

@@ -12,6 +12,7 @@
 
 #include "dispatch.h"
 #include "interp.h"
+#include "monitor.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -43,6 +44,12 @@ struct profile *profile_create(struct interp *in)
     pfreq_init(p);
     ptime_init(p);
     stacks_listen(p->st, listen, p);
+    monitors_builtin(in->monitors, p->freq.c,
+                     "counts each visible event under each component stack, "
+                     "and the calls (profile freq)");
+    monitors_builtin(in->monitors, p->time.c,
+                     "self and total time and calls per component stack and "
+                     "thread (profile time)");
     return p;
 }
 

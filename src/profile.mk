@@ -12,3 +12,4 @@ src_libnoosa_la_SOURCES += \
 	src/profile-freq.c src/profile-time.c src/profile-view.c \
 	src/profile-export.c src/profile-cmd.c
 src_libnoosa_la_SOURCES += src/trace.c src/trace.h
+src_libnoosa_la_SOURCES += src/monitor.c src/monitor.h src/monitor-speed.c

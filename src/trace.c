@@ -20,6 +20,7 @@
 
 #include "dapto.h"
 #include "interp.h"
+#include "monitor.h"
 #include "trace.h"
 #include "value.h"
 #include "xmalloc.h"
@@ -192,6 +193,8 @@ struct trace *trace_create(struct interp *in)
     t->in = in;
     t->c = dispatch_add(in->dispatch, &trace_ops, t);
     dispatch_enable(in->dispatch, t->c, 0);
+    monitors_builtin(in->monitors, t->c,
+                     "shows the events that match its filter (trace)");
     return t;
 }
 
