@@ -53,10 +53,12 @@ tests_noosa_plain_SOURCES = tests/noosa/plain.c
 tests_noosa_plain_CFLAGS = $(NT_CFLAGS)
 tests_noosa_plain_LDFLAGS = $(NT_LINKFLAGS)
 
-# The end-to-end tests; see each script's comment.
+# The end-to-end tests, and man.sh for noosa(1) and noosa-tcl(7); see
+# each script's comment.
 NOOSA_E2E_TESTS = tests/noosa/cli.sh tests/noosa/breaks.sh \
 	tests/noosa/handlers.sh tests/noosa/send.sh tests/noosa/browse.sh \
-	tests/noosa/startup.sh tests/noosa/data.sh tests/noosa/info.sh
+	tests/noosa/startup.sh tests/noosa/data.sh tests/noosa/info.sh \
+	tests/noosa/man.sh
 TESTS += $(NOOSA_E2E_TESTS)
 EXTRA_DIST += $(NOOSA_E2E_TESTS) tests/noosa/lib.sh tests/noosa/expected \
 	tests/noosa/browsers tests/noosa/small.calc
