@@ -61,7 +61,7 @@ static Tcl_Obj *policy_words(struct faults *f)
     return Tcl_NewStringObj("?", -1);
 }
 
-/* errors ?ask|terminate|convert ?N?|last ?N?? */
+/* errors ?ask|terminate|convert ?N?|last ?N?|stacks ?on|off?? */
 static int cmd_errors(ClientData cd, Tcl_Interp *tcl, int objc,
                       Tcl_Obj *const objv[])
 {
@@ -111,9 +111,30 @@ static int cmd_errors(ClientData cd, Tcl_Interp *tcl, int objc,
         fault_trail_set(fault_trail(f), (unsigned int)n);
         return TCL_OK;
     }
+    if (strcmp(sub, "stacks") == 0) {
+        int on;
+
+        if (objc > 3) {
+            Tcl_WrongNumArgs(tcl, 2, objv, "?on|off?");
+            return TCL_ERROR;
+        }
+        if (objc == 2) {
+            Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                fault_stacks(f) ? "on" : "off", -1));
+            return TCL_OK;
+        }
+        if (Tcl_GetBooleanFromObj(NULL, objv[2], &on) != TCL_OK) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "errors stacks: expected on or off, got \"%s\"",
+                Tcl_GetString(objv[2])));
+            return TCL_ERROR;
+        }
+        fault_set_stacks(f, on);
+        return TCL_OK;
+    }
     Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-        "errors: expected ask, terminate, convert ?N? or last ?N?, got "
-        "\"%s\"", sub));
+        "errors: expected ask, terminate, convert ?N?, last ?N? or stacks "
+        "?on|off?, got \"%s\"", sub));
     return TCL_ERROR;
 }
 

@@ -27,6 +27,7 @@
 #include "interp.h"
 #include "protocol.h"
 #include "region.h"
+#include "stacks.h"
 #include "symbols.h"
 #include "target.h"
 #include "unwind.h"
@@ -42,6 +43,7 @@ struct faults {
     struct fault_trail *trail;
     enum fault_policy policy;
     unsigned long count; /* FAULT_CONVERT: conversions left, 0: all */
+    int stacks;          /* we use the component stacks (errors stacks) */
 };
 
 struct faults *fault_create(struct interp *in)
@@ -59,6 +61,7 @@ void fault_free(struct faults *f)
 {
     if (f == NULL)
         return;
+    fault_set_stacks(f, 0);
     fault_trail_free(f->trail);
     free(f);
 }
@@ -78,6 +81,20 @@ void fault_set_policy(struct faults *f, enum fault_policy p,
 {
     f->policy = p;
     f->count = p == FAULT_CONVERT ? count : 0;
+}
+
+void fault_set_stacks(struct faults *f, int on)
+{
+    on = on != 0;
+    if (f->in->stacks == NULL || f->stacks == on)
+        return;
+    f->stacks = on;
+    stacks_use(f->in->stacks, on);
+}
+
+int fault_stacks(const struct faults *f)
+{
+    return f->stacks;
 }
 
 enum fault_policy fault_policy(const struct faults *f, unsigned long *count)
@@ -350,6 +367,36 @@ static void say_backtrace(struct interp *in, struct symbols *sym, pid_t tid,
         interp_sayf(in, "  (more than %u frames: the outermost are not "
                     "shown)\n", UNWIND_MAX);
     unwind_free(&tr);
+}
+
+/* Say the component stack of thread TID (from enter/leave). */
+static void say_components(struct faults *f, pid_t tid)
+{
+    struct interp *in = f->in;
+    const struct stacks *st = in->stacks;
+    unsigned int i, n;
+
+    if (st == NULL)
+        return;
+    if (!stacks_used(st)) {
+        interp_say(in, "Component stack: not kept (\"errors stacks on\" "
+                   "keeps it).\n");
+        return;
+    }
+    n = stacks_depth(st, tid);
+    if (n == 0) {
+        interp_sayf(in, "Component stack of thread %d: empty.\n", (int)tid);
+        return;
+    }
+    interp_sayf(in, "Component stack of thread %d (outermost first):",
+                (int)tid);
+    for (i = 0; i < n; i++) {
+        const char *name = stacks_frame(st, tid, i, NULL);
+
+        interp_sayf(in, "%s%s", i == 0 ? " " : " > ",
+                    name != NULL ? name : "?");
+    }
+    interp_say(in, "\n");
 }
 
 /* One line for thread TID: its innermost frame in the executable (EXE,
@@ -633,6 +680,7 @@ void fault_stopped(struct faults *f, const struct target_event *ev_in)
         free(cause);
     }
     say_backtrace(in, sym, ev.tid, reported(&ev, &r));
+    say_components(f, ev.tid);
     fault_trail_say(f->trail);
     if (stopped >= 0)
         say_others(in, sym, pid, ev.tid);

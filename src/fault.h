@@ -42,6 +42,10 @@ void fault_free(struct faults *f);
  * convert the error or kill the program before this returns. */
 void fault_stopped(struct faults *f, const struct target_event *ev);
 
+/* Keep the component stacks (stacks_use) for the reports, or not. */
+void fault_set_stacks(struct faults *f, int on);
+int fault_stacks(const struct faults *f);
+
 void fault_set_policy(struct faults *f, enum fault_policy p,
                       unsigned long count);
 enum fault_policy fault_policy(const struct faults *f, unsigned long *count);

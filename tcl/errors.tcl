@@ -11,12 +11,13 @@ foreach {name target} {
 }
 unset name target
 
-::noosa::defhelp errors {errors ?ask|terminate|convert ?N?|last ?N??} \
+::noosa::defhelp errors {errors ?ask|terminate|convert ?N?|last ?N?|stacks ?on|off??} \
     {what to do at a run-time error} \
 {When the program hits SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT, or reports
 an error with dapto_error(), it stops before the error takes effect, and
-noosa shows the error, the backtrace of the faulting thread, the last
-events before it and the other threads.  What happens next is the policy:
+noosa shows the error, the backtrace of the faulting thread, its component
+stack, the last events before it and the other threads.  What happens next
+is the policy:
   errors ask          stop and let you choose (the screen's default):
                         convert   resume in the failure branch of the
                                   thread's innermost recovery point
@@ -30,9 +31,14 @@ events before it and the other threads.  What happens next is the policy:
                       can be converted, then ask
   errors last ?N?     show the last N events before an error (10; 0 keeps
                       none, and costs nothing); without N, say how many
+  errors stacks ?on|off?
+                      keep the component stacks (from enter and leave) to
+                      show them; off by default, since it has every enter
+                      and leave recorded; on anyway while a profile runs
 Without an argument, errors returns the policy: ask, terminate, convert,
 convert N, or none.  In batch mode there is no policy until one is set:
-an error then terminates the program, and the transcript says so.}
+an error then terminates the program, the transcript says so, and noosa
+exits with status 1.}
 
 ::noosa::defhelp convert {convert} {convert the error the program is stopped at} \
 {Convert the run-time error the program is stopped at to failure: the

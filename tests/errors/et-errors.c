@@ -3,9 +3,9 @@
  * et-errors.c - a program that hits run-time errors, for the tests of
  * noosa's error handling: integer division by zero, a null pointer, abort,
  * errors reported with dapto_error, its own signal handler, recovery
- * points (nested, left early, a stack overflow), threads.  The first
- * argument picks what it does (see main); "try" as the second puts the
- * error inside a recovery point.  Everything it says goes to standard
+ * points (nested, left early, a stack overflow), components, threads.
+ * The first argument picks what it does (see main); "try" as the second
+ * puts the error inside a recovery point.  Everything it says goes to standard
  * output, unbuffered.
  */
 #define _GNU_SOURCE
@@ -278,6 +278,13 @@ int main(int argc, char **argv)
             printf("overflow: failed with signal %d\n", rp.signo);
         } DAPTO_END(rp);
         printf("overflow: done\n");
+    } else if (strcmp(mode, "components") == 0) {
+        _dapto_enter("main");
+        _dapto_enter("parse");
+        _dapto_leave("parse");
+        _dapto_enter("eval");
+        _dapto_enter("expr");
+        deref(et_null);
     } else if (strcmp(mode, "threads") == 0) {
         threads();
     } else if (strcmp(mode, "steps") == 0) {
@@ -285,7 +292,7 @@ int main(int argc, char **argv)
     } else {
         fprintf(stderr, "usage: et-errors div|null|abort|report|handler "
                 "?try? | loop N | events | nested | leave | overflow | "
-                "threads | steps N\n");
+                "components | threads | steps N\n");
         return 2;
     }
     printf("%s: exit\n", mode);
