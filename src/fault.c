@@ -156,12 +156,21 @@ static int stop_all(struct faults *f, char **cause)
     return rc;
 }
 
-/* The address of the program's recovery table, 0 when it has none. */
-static uint64_t table_address(struct faults *f)
+/* The channel of the run when the program's runtime talks to us, else
+ * NULL. */
+static struct channel *active_channel(struct faults *f)
 {
     struct channel *ch = session_channel(f->in->session);
 
-    if (ch == NULL || channel_status(ch) != CHANNEL_ACTIVE)
+    return ch != NULL && channel_status(ch) == CHANNEL_ACTIVE ? ch : NULL;
+}
+
+/* The address of the program's recovery table, 0 when it has none. */
+static uint64_t table_address(struct faults *f)
+{
+    struct channel *ch = active_channel(f);
+
+    if (ch == NULL)
         return 0;
     return __atomic_load_n(&channel_region(ch)->hdr->rt_recover,
                            __ATOMIC_ACQUIRE);
@@ -376,7 +385,7 @@ static void say_components(struct faults *f, pid_t tid)
     const struct stacks *st = in->stacks;
     unsigned int i, n;
 
-    if (st == NULL)
+    if (st == NULL || active_channel(f) == NULL)
         return;
     if (!stacks_used(st)) {
         interp_say(in, "Component stack: not kept (\"errors stacks on\" "
@@ -463,11 +472,9 @@ static void say_others(struct interp *in, struct symbols *sym, pid_t pid,
 static char *why_not(struct faults *f, const struct target_event *ev,
                      const struct fault_recover *r)
 {
-    struct channel *ch = session_channel(f->in->session);
-
     if (reported(ev, r))
         return NULL;
-    if (ch == NULL || channel_status(ch) != CHANNEL_ACTIVE)
+    if (active_channel(f) == NULL)
         return xstrdup("the program does not use the dapto runtime, so it "
                        "has no recovery points");
     if (r->depth == 0 || r->point == 0)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # man.sh - libdapto(3) renders without warnings and names every function
-# and macro that lib/dapto.h makes public.
+# and macro that lib/dapto.h makes public; noosa(1) describes run-time
+# errors and their commands.
 set -u
 page=$abs_top_srcdir/man/libdapto.3
 header=$abs_top_srcdir/lib/dapto.h
@@ -28,6 +29,16 @@ for name in $names; do
     if ! groff -man -Tascii -P-c "$page" 2>/dev/null | sed 's/.\x08//g' |
         grep -q -e "$name"; then
         echo "FAIL: libdapto.3 does not name $name"
+        fail=1
+    fi
+done
+# noosa(1) describes the commands and the policies.
+page1=$abs_top_srcdir/man/noosa.1
+for text in 'RUN-TIME ERRORS' 'errors ask' 'errors terminate' \
+    'errors convert' 'errors last' '.B convert' '.BR bt ' 'stacks' \
+    'DAPTO_CONVERTED' 'libdapto (3)'; do
+    if ! grep -q -F -e "$text" "$page1"; then
+        echo "FAIL: noosa.1 does not mention $text"
         fail=1
     fi
 done
