@@ -59,6 +59,7 @@ void fault_recover_clear(struct fault_recover *r)
     free(r->file);
     free(r->func);
     free(r->message);
+    free(r->problem);
     memset(r, 0, sizeof *r);
 }
 
@@ -74,8 +75,11 @@ int fault_recover_read(struct target *t, uint64_t table_addr, pid_t tid,
     if (table_addr == 0)
         return 0;
     tab = xmalloc(sizeof *tab);
-    if (target_read(t, table_addr, tab, sizeof *tab, cause) != 0)
+    if (target_read(t, table_addr, tab, sizeof *tab, NULL) != 0) {
+        xcause(cause, "the program's recovery table at 0x%llx cannot be "
+               "read", (unsigned long long)table_addr);
         goto out;
+    }
     if (tab->magic != DAPTO_RECOVER_MAGIC ||
         tab->nslots != DAPTO_RECOVER_SLOTS) {
         xcause(cause, "the program's recovery table at 0x%llx is not sound "
@@ -121,6 +125,7 @@ int fault_recover_read(struct target *t, uint64_t table_addr, pid_t tid,
     }
 out:
     free(tab);
+    r->unsound = rc != 0;
     return rc;
 }
 

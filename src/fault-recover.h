@@ -18,6 +18,8 @@ struct target;
 
 /* What the table says about one thread. */
 struct fault_recover {
+    int unsound;        /* the table could not be read or is not sound */
+    char *problem;      /* what was wrong, then (set by the caller) */
     int table;          /* the program has a recovery table */
     uint64_t table_addr;
     int held;           /* the thread holds a slot ... */
@@ -36,8 +38,8 @@ struct fault_recover {
 
 /* Read what the table at TABLE_ADDR (0: the program has none) says about
  * thread TID.  Returns 0 (R filled; R->table 0 when there is no table),
- * or -1 with *cause when the table cannot be read or is not sound.  Free
- * R with fault_recover_clear(). */
+ * or -1 with *cause and R->unsound when the table cannot be read or is
+ * not sound.  Free R with fault_recover_clear(). */
 int fault_recover_read(struct target *t, uint64_t table_addr, pid_t tid,
                        struct fault_recover *r, char **cause);
 void fault_recover_clear(struct fault_recover *r);

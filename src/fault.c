@@ -176,8 +176,8 @@ static uint64_t table_address(struct faults *f)
                            __ATOMIC_ACQUIRE);
 }
 
-/* What the recovery table says about thread TID; problems reading it are
- * said in the transcript. */
+/* What the recovery table says about thread TID; what was wrong with it
+ * goes into R->problem. */
 static void recover_info(struct faults *f, pid_t tid, struct fault_recover *r)
 {
     struct target *t = session_target(f->in->session);
@@ -187,10 +187,8 @@ static void recover_info(struct faults *f, pid_t tid, struct fault_recover *r)
         memset(r, 0, sizeof *r);
         return;
     }
-    if (fault_recover_read(t, table_address(f), tid, r, &cause) != 0) {
-        interp_sayf(f->in, "(%s)\n", cause);
-        free(cause);
-    }
+    if (fault_recover_read(t, table_address(f), tid, r, &cause) != 0)
+        r->problem = cause;
 }
 
 /* Whether the error EV with recovery facts R was reported with
@@ -474,12 +472,19 @@ static char *why_not(struct faults *f, const struct target_event *ev,
 {
     if (reported(ev, r))
         return NULL;
+    if (r->unsound)
+        return xasprintf("%s", r->problem != NULL ? r->problem
+                                                 : "the program's recovery "
+                                                   "table cannot be read");
     if (active_channel(f) == NULL)
         return xstrdup("the program does not use the dapto runtime, so it "
                        "has no recovery points");
     if (r->depth == 0 || r->point == 0)
         return xasprintf("thread %d is in no recovery point (a DAPTO_TRY "
                          "block; see libdapto(3))", (int)ev->tid);
+    if (r->resume == 0)
+        return xstrdup("the program's recovery table names no resume "
+                       "function");
 #if !defined(__x86_64__)
     return xstrdup("converting a signal is not supported on this "
                    "architecture");

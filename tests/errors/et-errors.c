@@ -3,7 +3,8 @@
  * et-errors.c - a program that hits run-time errors, for the tests of
  * noosa's error handling: integer division by zero, a null pointer, abort,
  * errors reported with dapto_error, its own signal handler, recovery
- * points (nested, left early, a stack overflow), components, threads.
+ * points (nested, left early, a stack overflow), components, threads,
+ * a recovery table that it spoils itself.
  * The first argument picks what it does (see main); "try" as the second
  * puts the error inside a recovery point.  Everything it says goes to standard
  * output, unbuffered.
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include "et_dapto.h"
+#include "protocol.h"
+#include "runtime.h" /* the runtime is compiled in: its region, for corrupt */
 
 /* Frames to see in backtraces, whatever the optimisation. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -285,6 +288,29 @@ int main(int argc, char **argv)
         _dapto_enter("eval");
         _dapto_enter("expr");
         deref(et_null);
+    } else if (strcmp(mode, "corrupt") == 0) {
+        /* corrupt magic|point|address: spoil what the monitor reads in
+         * the recovery table (or its address), then fault in a recovery
+         * point */
+        const char *what = argc > 2 ? argv[2] : "magic";
+
+        DAPTO_TRY(rp) {
+            struct dapto_recover_table *t =
+                (void *)(uintptr_t)rt.region.hdr->rt_recover;
+
+            if (strcmp(what, "magic") == 0)
+                t->magic = 0;
+            for (int i = 0; i < DAPTO_RECOVER_SLOTS; i++)
+                if (strcmp(what, "point") == 0 &&
+                    t->slots[i].tid == (uint32_t)gettid())
+                    t->slots[i].point = 16;
+            if (strcmp(what, "address") == 0)
+                rt.region.hdr->rt_recover = 8;
+            deref(et_null);
+        } DAPTO_FAIL(rp) {
+            printf("corrupt: failed with signal %d at %s:%d\n", rp.signo,
+                   rp.func, rp.line);
+        } DAPTO_END(rp);
     } else if (strcmp(mode, "threads") == 0) {
         threads();
     } else if (strcmp(mode, "steps") == 0) {
@@ -292,7 +318,8 @@ int main(int argc, char **argv)
     } else {
         fprintf(stderr, "usage: et-errors div|null|abort|report|handler "
                 "?try? | loop N | events | nested | leave | overflow | "
-                "components | threads | steps N\n");
+                "components | corrupt magic|point|address | threads | "
+                "steps N\n");
         return 2;
     }
     printf("%s: exit\n", mode);

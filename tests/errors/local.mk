@@ -28,11 +28,12 @@ tests/errors/et_dapto.c: $(srcdir)/tests/errors/et.dapto src/dapto/dapto$(EXEEXT
 # Expected transcripts are normalised (see lib.sh); REGEN=1 rewrites them.
 TESTS += tests/errors/signals.sh tests/errors/convert.sh \
 	tests/errors/report.sh tests/errors/threads.sh \
-	tests/errors/commands.sh tests/errors/man.sh tests/errors/compile.sh
+	tests/errors/commands.sh tests/errors/man.sh tests/errors/compile.sh \
+	tests/errors/hostile.sh
 EXTRA_DIST += tests/errors/lib.sh tests/errors/signals.sh \
 	tests/errors/convert.sh tests/errors/report.sh \
 	tests/errors/threads.sh tests/errors/commands.sh tests/errors/man.sh \
-	tests/errors/compile.sh \
+	tests/errors/compile.sh tests/errors/hostile.sh \
 	tests/errors/expected
 clean-local: clean-errors-tests
 clean-errors-tests:
