@@ -186,6 +186,27 @@ void breaks_cancel_step(struct breaks *b)
     dispatch_changed(b->in->dispatch);
 }
 
+unsigned int breaks_count(const struct breaks *b)
+{
+    return b->n;
+}
+
+int breaks_get(const struct breaks *b, unsigned int i,
+               struct breaks_info *info)
+{
+    const struct bp *bp;
+
+    if (i >= b->n)
+        return 0;
+    bp = b->list[i];
+    info->id = bp->id;
+    info->event = bp->event;
+    info->cond = bp->cond != NULL ? Tcl_GetString(bp->cond) : NULL;
+    info->enabled = bp->enabled;
+    info->hits = bp->hits;
+    return 1;
+}
+
 void breaks_list(struct breaks *b)
 {
     struct interp *in = b->in;

@@ -22,4 +22,19 @@ void breaks_cancel_step(struct breaks *b);
 /* Print the breakpoints in the transcript. */
 void breaks_list(struct breaks *b);
 
+/* One breakpoint, for front ends that show them (strings are the
+ * breakpoint's: valid until it changes). */
+struct breaks_info {
+    int id;
+    const char *event;
+    const char *cond;  /* NULL: always */
+    int enabled;
+    unsigned long hits;
+};
+
+/* The number of breakpoints, and breakpoint I (0 ..) in order of id. */
+unsigned int breaks_count(const struct breaks *b);
+int breaks_get(const struct breaks *b, unsigned int i,
+               struct breaks_info *info);
+
 #endif /* NOOSA_BREAKS_H */
