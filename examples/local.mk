@@ -68,3 +68,4 @@ CALC_EXAMPLES = examples/calc/demo.calc examples/calc/closures.calc \
 	examples/calc/strings.calc examples/calc/error.calc
 EXTRA_DIST += $(CALC_DAPTO_SPECS) $(CALC_EXAMPLES) \
 	examples/calc/calc.handlers examples/calc/README
+include examples/saint/local.mk

@@ -865,6 +865,7 @@ void monitors_init_commands(struct monitors *m)
     Tcl_CreateObjCommand(m->in->tcl, "n_post", cmd_n_post, m, NULL);
     Tcl_CreateObjCommand(m->in->tcl, "::noosa::cmd::monitor", cmd_monitor, m,
                          NULL);
+    monitor_functions_init(m->in);
 }
 
 void monitors_load_library(struct monitors *m, int no_user)

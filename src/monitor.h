@@ -41,6 +41,9 @@ void monitors_load_library(struct monitors *m, int no_user);
 void monitors_builtin(struct monitors *m, struct consumer *c,
                       const char *summary);
 
+/* The `functions` command (monitor-functions.c). */
+void monitor_functions_init(struct interp *in);
+
 /* Slow motion (monitor-speed.c): deliver at most RATE visible events a
  * second, the program waiting at each (0: full speed). */
 struct speed;

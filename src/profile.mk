@@ -12,4 +12,5 @@ src_libnoosa_la_SOURCES += \
 	src/profile-freq.c src/profile-time.c src/profile-view.c \
 	src/profile-export.c src/profile-cmd.c
 src_libnoosa_la_SOURCES += src/trace.c src/trace.h
-src_libnoosa_la_SOURCES += src/monitor.c src/monitor.h src/monitor-speed.c
+src_libnoosa_la_SOURCES += src/monitor.c src/monitor.h src/monitor-speed.c \
+	src/monitor-functions.c

@@ -2,9 +2,13 @@
 /*
  * symnames.c - function names by address for a run.  See symnames.h.
  *
- * The symbol tables are opened at the first address (the program is
- * running then: it is writing records) and read again when an address
- * falls outside every module (a library loaded since).  Each address is
+ * The program's mappings are read when a run starts (at its hello, when
+ * the program is sure to be alive: it waits for the monitor to
+ * acknowledge its interface), so that records read after the program has
+ * ended can still be named; the symbol tables themselves are read from
+ * the files when first needed.  The mappings are read again when an
+ * address falls outside every module (a library loaded since), which
+ * works only while the program lives.  Each address is
  * looked up once; its name is kept with a flag that says whether the
  * exclusion patterns, as they were last changed, exclude it.
  */
@@ -91,6 +95,10 @@ void symnames_reset(struct symnames *sn, pid_t pid)
     sn->open_failed = 0;
     sn->pid = pid;
     entries_clear(sn);
+    if (pid > 0) {
+        sn->syms = symbols_open(pid, NULL);
+        sn->open_failed = sn->syms == NULL;
+    }
 }
 
 /* Look ADDR up in the program's symbols: a new string. */
@@ -103,9 +111,16 @@ static char *resolve(struct symnames *sn, uint64_t addr)
         sn->open_failed = sn->syms == NULL;
     }
     if (sn->syms != NULL) {
-        if (symbols_lookup(sn->syms, addr, &info) != 0) {
-            /* maybe a library loaded since */
-            symbols_refresh(sn->syms, NULL);
+        if (symbols_lookup(sn->syms, addr, &info) != 0 && sn->pid > 0) {
+            /* maybe a library loaded since: read the mappings again, into
+             * a new object (refreshing in place would lose every module
+             * if the program has ended meanwhile) */
+            struct symbols *fresh = symbols_open(sn->pid, NULL);
+
+            if (fresh != NULL) {
+                symbols_free(sn->syms);
+                sn->syms = fresh;
+            }
             if (symbols_lookup(sn->syms, addr, &info) != 0)
                 info.function = NULL;
         }

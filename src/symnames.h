@@ -18,7 +18,7 @@ struct symnames;
 struct symnames *symnames_create(void);
 void symnames_free(struct symnames *sn);
 
-/* A new process PID: forget every address. */
+/* A new process PID, alive: forget every address, read its mappings. */
 void symnames_reset(struct symnames *sn, pid_t pid);
 
 /* The name of the function at ADDR ("0x..." when no symbol covers it),

@@ -6,6 +6,7 @@
 
 interp alias {} ::monitor {} ::noosa::cmd::monitor
 interp alias {} ::speed {} ::noosa::cmd::speed
+interp alias {} ::functions {} ::noosa::cmd::functions
 
 ::noosa::defhelp monitor {monitor list|names|load|enable|disable|remove|post ...} {monitors and their events} {Monitors watch the program side by side, each getting only the events it
 asked for; the program emits only what some enabled monitor wants.
@@ -47,3 +48,16 @@ it).  Returns how many monitors received it.}
 default, is full speed): the program waits at each visible event until
 its turn, so it runs in slow motion while the trace and the monitors
 show what it does.  Without N, the current rate.}
+
+::noosa::defhelp functions {functions ?exclude|include PATTERN ...?} {functions of auto-instrumented programs} {A program compiled with -finstrument-functions and linked with libdapto
+reports the entry and exit of each function as the events enter and leave
+(name = the function), so the profiles, the trace, handlers and monitors
+see them with no change to its source.
+  functions                      functions seen in this run, exclusions
+  functions exclude PATTERN ...  ignore the functions whose names match
+                                 (glob patterns, as string match)
+  functions include PATTERN ...  stop ignoring them
+Excluded functions still cost the program a record each; exclude them at
+compile time to make them free: -finstrument-functions-exclude-file-list=
+FILE,..., -finstrument-functions-exclude-function-list=NAME,..., or
+__attribute__((no_instrument_function)).}

@@ -10,3 +10,4 @@ include tests/errors/local.mk
 include tests/profile/local.mk
 include tests/noosa/local.mk
 include tests/tcl/local.mk
+include tests/screen/local.mk

@@ -65,3 +65,49 @@ clean-local: clean-profile-tests
 clean-profile-tests:
 	rm -rf tests/profile/work
 .PHONY: clean-profile-tests
+
+# Auto-instrumented programs (saint.sh), without sanitizers: the runtime
+# as a library of its own, not instrumented, and programs compiled with
+# -finstrument-functions and without the optimisations that make a call
+# of the source something else in the machine code (inlining, tail calls,
+# clones, merged or split functions), so that callgrind counts each call
+# the hooks report.  (The user's CFLAGS come last and may say -O2: these
+# -fno- options hold whatever the -O level.)
+check_LTLIBRARIES += tests/profile/libdapto-plain.la
+tests_profile_libdapto_plain_la_SOURCES = $(PT_RUNTIME)
+tests_profile_libdapto_plain_la_CFLAGS = -g -O2 -fvisibility=hidden
+
+SAINT_CFLAGS = -g -finstrument-functions -fno-inline \
+	-fno-optimize-sibling-calls -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra \
+	-fno-partial-inlining -fno-reorder-blocks-and-partition
+check_PROGRAMS += tests/profile/calc-saint tests/profile/queens \
+	tests/profile/queens-nopie tests/profile/saint-main
+tests_profile_calc_saint_SOURCES = examples/calc/main.c $(CALC_SOURCES)
+tests_profile_calc_saint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/calc
+tests_profile_calc_saint_CFLAGS = $(SAINT_CFLAGS)
+tests_profile_calc_saint_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_calc_saint_LDADD = tests/profile/libdapto-plain.la
+
+tests_profile_queens_SOURCES = examples/saint/queens.c
+tests_profile_queens_CFLAGS = $(SAINT_CFLAGS)
+tests_profile_queens_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_queens_LDADD = tests/profile/libdapto-plain.la
+
+tests_profile_queens_nopie_SOURCES = examples/saint/queens.c
+tests_profile_queens_nopie_CFLAGS = $(SAINT_CFLAGS) -fno-pie
+tests_profile_queens_nopie_LDFLAGS = $(PT_LDFLAGS) -no-pie
+tests_profile_queens_nopie_LDADD = tests/profile/libdapto-plain.la
+
+check_LTLIBRARIES += tests/profile/libsaintlib.la
+tests_profile_libsaintlib_la_SOURCES = tests/profile/saint-lib.c \
+	tests/profile/saint-lib.h
+tests_profile_libsaintlib_la_CFLAGS = $(SAINT_CFLAGS)
+tests_profile_libsaintlib_la_LDFLAGS = -rpath /nowhere -shared
+tests_profile_saint_main_SOURCES = tests/profile/saint-main.c
+tests_profile_saint_main_CFLAGS = $(SAINT_CFLAGS)
+tests_profile_saint_main_LDFLAGS = $(PT_LDFLAGS) -no-install
+tests_profile_saint_main_LDADD = tests/profile/libsaintlib.la \
+	tests/profile/libdapto-plain.la
+
+TESTS += tests/profile/saint.sh
+EXTRA_DIST += tests/profile/saint.sh
