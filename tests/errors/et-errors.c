@@ -158,10 +158,11 @@ FRAME static int early(void)
     return 0;
 }
 
-/* Threads: the ids of the two that block, and whether each is about to
- * block in read(2) (its last step before it). */
+/* Threads: the ids of the two that block, whether each is about to
+ * block in read(2) (its last step before it), and the pipes they read. */
 static volatile pid_t blocker_tid[2];
 static volatile int about_to_block[2];
+static int blocker_pipe[2][2];
 
 /* Whether thread TID sleeps (state S in /proc). */
 static int sleeping(pid_t tid)
@@ -181,30 +182,33 @@ static int sleeping(pid_t tid)
     return p != NULL && p[1] == ' ' && p[2] == 'S';
 }
 
-/* Block for ever in read(2), as blocker WHO. */
+/* Block in read(2), as blocker WHO, until woken: the faulter wakes
+ * blocker 1 when its error was converted, blocker 1 wakes blocker 0. */
 FRAME static void block(int who)
 {
-    int fds[2];
     char c;
 
-    if (pipe(fds) != 0)
-        return;
     blocker_tid[who] = gettid();
     about_to_block[who] = 1;
-    /* nobody ever writes */
-    while (read(fds[0], &c, 1) < 0)
+    while (read(blocker_pipe[who][0], &c, 1) < 0)
         ;
+    printf("threads: blocker %d woken\n", who);
 }
 
 FRAME static void *wait_forever(void *arg)
 {
     (void)arg;
     block(1);
+    /* then the main thread, so that they say so in order */
+    if (write(blocker_pipe[0][1], "x", 1) != 1)
+        printf("threads: cannot wake the main thread\n");
     return NULL;
 }
 
 /* Fault once both blockers sleep in read(2): the report then sees them
- * there, whatever the scheduling. */
+ * there, whatever the scheduling.  With "try", the error is in a
+ * recovery point, and a conversion wakes the blockers: the program ends
+ * only if the monitor let them go on too. */
 FRAME static void *faulter(void *arg)
 {
     (void)arg;
@@ -212,7 +216,17 @@ FRAME static void *faulter(void *arg)
         while (!about_to_block[who] || !sleeping(blocker_tid[who]))
             sched_yield();
     steps(1, 2);
-    deref(et_null);
+    if (!try) {
+        deref(et_null);
+        return NULL;
+    }
+    DAPTO_TRY(rp) {
+        deref(et_null);
+    } DAPTO_FAIL(rp) {
+        printf("threads: faulter failed with signal %d\n", rp.signo);
+        if (write(blocker_pipe[1][1], "x", 1) != 1)
+            printf("threads: cannot wake the blockers\n");
+    } DAPTO_END(rp);
     return NULL;
 }
 
@@ -220,9 +234,13 @@ FRAME static void threads(void)
 {
     pthread_t a, b;
 
+    if (pipe(blocker_pipe[0]) != 0 || pipe(blocker_pipe[1]) != 0)
+        return;
     pthread_create(&a, NULL, wait_forever, NULL);
     pthread_create(&b, NULL, faulter, NULL);
     block(0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
 }
 
 int main(int argc, char **argv)
