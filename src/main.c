@@ -16,6 +16,7 @@
 #include "batch.h"
 #include "protocol.h"
 #include "rawtrace.h"
+#include "screen.h"
 #include "xmalloc.h"
 
 static void usage(FILE *f)
@@ -206,11 +207,18 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
             fprintf(stderr, "noosa: no terminal: running in batch mode\n");
-        else
-            fprintf(stderr, "noosa: this noosa has no screen yet: running "
-                    "in batch mode\n");
+        } else {
+            bo.argv = argv + optind;
+            bo.interp.browser_dirs = browsers;
+            rc = screen_main(&bo);
+            if (rc != SCREEN_NO_TERMINAL) {
+                free(bo.scripts);
+                free(browsers);
+                return rc;
+            }
+        }
     }
     bo.argv = optind < argc ? argv + optind : NULL;
     bo.interp.browser_dirs = browsers;

@@ -6,6 +6,13 @@
 #                   values and selection, search), the program's output,
 #                   lists, the layout at several sizes, key names, the
 #                   inline editor's text
+#   *.sh            the screen in a real terminal: tmux on a private
+#                   socket, keys sent with send-keys, the screen read with
+#                   capture-pane (see lib.sh)
+#
+# The program under test, tests/screen/calc, is examples/calc built
+# without sanitizers whatever the configuration (LeakSanitizer cannot run
+# in a traced process); noosa is what the sanitizer build checks.
 
 check_PROGRAMS += tests/screen/model-test
 TESTS += tests/screen/model-test
@@ -15,3 +22,20 @@ tests_screen_model_test_SOURCES = tests/screen/model-test.c \
 	src/xmalloc.c
 tests_screen_model_test_CPPFLAGS = $(AM_CPPFLAGS) $(CURSES_CFLAGS) \
 	-I$(top_srcdir)/src -I$(top_srcdir)/tests/lib
+
+check_PROGRAMS += tests/screen/calc
+tests_screen_calc_SOURCES = examples/calc/main.c $(CALC_SOURCES) \
+	$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
+nodist_tests_screen_calc_SOURCES = $(CALC_DAPTO_C) $(CALC_DAPTO_H)
+tests_screen_calc_CPPFLAGS = $(CALC_MONITOR_CPPFLAGS)
+tests_screen_calc_CFLAGS = -g -O0 -pthread
+tests_screen_calc_LDFLAGS = -pthread
+$(tests_screen_calc_OBJECTS): $(CALC_DAPTO_H)
+
+SCREEN_TESTS = tests/screen/session.sh
+TESTS += $(SCREEN_TESTS)
+EXTRA_DIST += $(SCREEN_TESTS) tests/screen/lib.sh
+clean-local: clean-screen-tests
+clean-screen-tests:
+	rm -rf tests/screen/work
+.PHONY: clean-screen-tests

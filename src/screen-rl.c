@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * screen-rl.c - the command line: GNU readline through its callback
+ * interface.  Readline never touches the terminal: its input is the
+ * bytes of the keys the screen hands it (rl_getc_function), its output
+ * goes to /dev/null, its redisplay only tells the screen to draw the
+ * line, its terminal preparation and signal handling are off, and the
+ * completions it lists go to the transcript.  So curses owns the
+ * terminal alone, and ~/.inputrc (application name "noosa") still
+ * applies, with Emacs or vi editing.
+ *
+ * The same readline reads the prompts of the screen (a search pattern, a
+ * handler's name, a file): the command line being typed is put aside and
+ * given back after.  A line is acted on after readline returns, never
+ * from inside its callback.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "breaks.h"
+#include "interp.h"
+#include "screen.h"
+#include "xmalloc.h"
+
+#define PROMPT "(noosa) "
+#define PROMPT_MORE "> "
+#define HISTORY_LINES 1000
+
+/* Readline's callbacks take no argument: the screen they serve, and the
+ * bytes waiting for rl_getc_function.  Set by screen_rl_init(); one
+ * screen a process. */
+static struct screen *rl_screen;
+static char rl_bytes[32];
+static size_t rl_nbytes, rl_at;
+static FILE *rl_null;
+/* A line readline finished, waiting to be acted on. */
+static int rl_done_line;
+static char *rl_got;
+static enum screen_prompt rl_got_what;
+/* The prompt shown on the command line (readline keeps a pointer). */
+static char *rl_prompt_text;
+
+/* Completion candidates. */
+static char **rl_cands;
+static size_t rl_ncands, rl_cand_cap;
+
+static int rl_getc_bytes(FILE *f)
+{
+    (void)f;
+    if (rl_at < rl_nbytes)
+        return (unsigned char)rl_bytes[rl_at++];
+    return EOF;
+}
+
+static int rl_available(void)
+{
+    return rl_at < rl_nbytes;
+}
+
+static void rl_redisplay_hook(void)
+{
+    if (rl_screen != NULL)
+        rl_screen->dirty = 1;
+}
+
+static void rl_prep(int meta)
+{
+    (void)meta; /* curses owns the terminal's modes */
+}
+
+static void rl_deprep(void)
+{
+}
+
+static void rl_line(char *line)
+{
+    rl_done_line = 1;
+    rl_got = line;
+    rl_got_what = rl_screen->prompt;
+}
+
+static void install(const char *prompt)
+{
+    free(rl_prompt_text);
+    rl_prompt_text = xstrdup(prompt);
+    rl_callback_handler_install(rl_prompt_text, rl_line);
+}
+
+/* Back from a prompt to the command line as it was. */
+static void back_to_command(struct screen *s)
+{
+    rl_callback_handler_remove();
+    s->prompt = SCREEN_PROMPT_COMMAND;
+    install(Tcl_DStringLength(&s->pending) > 0 ? PROMPT_MORE : PROMPT);
+    rl_replace_line(s->saved_line != NULL ? s->saved_line : "", 0);
+    rl_point = s->saved_point <= rl_end ? s->saved_point : rl_end;
+    free(s->saved_line);
+    s->saved_line = NULL;
+    s->dirty = 1;
+}
+
+void screen_rl_prompt(struct screen *s, enum screen_prompt what,
+                      const char *prompt, const char *initial)
+{
+    if (s->prompt != SCREEN_PROMPT_COMMAND)
+        back_to_command(s);
+    free(s->saved_line);
+    s->saved_line = xstrdup(rl_line_buffer != NULL ? rl_line_buffer : "");
+    s->saved_point = rl_point;
+    rl_callback_handler_remove();
+    s->prompt = what;
+    install(prompt);
+    rl_replace_line(initial, 0);
+    rl_point = rl_end;
+    s->dirty = 1;
+}
+
+void screen_rl_cancel(struct screen *s)
+{
+    if (s->prompt != SCREEN_PROMPT_COMMAND)
+        back_to_command(s);
+}
+
+void screen_rl_clear(struct screen *s)
+{
+    Tcl_DStringSetLength(&s->pending, 0);
+    rl_replace_line("", 0);
+    rl_point = 0;
+    screen_rl_continue(s, 0);
+    s->dirty = 1;
+}
+
+void screen_rl_continue(struct screen *s, int on)
+{
+    free(rl_prompt_text);
+    rl_prompt_text = xstrdup(on ? PROMPT_MORE : PROMPT);
+    rl_set_prompt(rl_prompt_text);
+    s->dirty = 1;
+}
+
+void screen_rl_key(struct screen *s, const struct ui_key *k)
+{
+    rl_nbytes = ui_keys_bytes(k, rl_bytes, sizeof rl_bytes);
+    rl_at = 0;
+    while (rl_at < rl_nbytes) {
+        rl_callback_read_char();
+        if (rl_done_line) {
+            enum screen_prompt what = rl_got_what;
+            char *line = rl_got;
+
+            rl_done_line = 0;
+            rl_got = NULL;
+            if (what != SCREEN_PROMPT_COMMAND)
+                back_to_command(s);
+            screen_line(s, what, line);
+            free(line);
+        }
+    }
+    rl_nbytes = rl_at = 0;
+    s->dirty = 1;
+}
+
+const char *screen_rl_prompt_text(void)
+{
+    return rl_display_prompt != NULL ? rl_display_prompt : "";
+}
+
+const char *screen_rl_line(int *point)
+{
+    *point = rl_point;
+    return rl_line_buffer != NULL ? rl_line_buffer : "";
+}
+
+int screen_rl_vi_command(void)
+{
+    return rl_editing_mode == 0 && rl_get_keymap() == vi_movement_keymap;
+}
+
+int screen_rl_set_mode(const char *mode)
+{
+    if (strcmp(mode, "emacs") != 0 && strcmp(mode, "vi") != 0)
+        return 0;
+    rl_variable_bind("editing-mode", mode);
+    return 1;
+}
+
+const char *screen_rl_mode(void)
+{
+    return rl_editing_mode == 0 ? "vi" : "emacs";
+}
+
+/* History. */
+
+/* The history file: $XDG_STATE_HOME/noosa/history when XDG_STATE_HOME is
+ * set, else ~/.noosa_history; NULL without either. */
+static char *history_path(void)
+{
+    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char *dir, *path;
+
+    if (xdg != NULL && *xdg != '\0') {
+        dir = xasprintf("%s/noosa", xdg);
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+            free(dir);
+            return NULL;
+        }
+        path = xasprintf("%s/history", dir);
+        free(dir);
+        return path;
+    }
+    if (home != NULL && *home != '\0')
+        return xasprintf("%s/.noosa_history", home);
+    return NULL;
+}
+
+void screen_rl_history_add(struct screen *s, const char *line)
+{
+    HIST_ENTRY *last = history_length > 0 ? history_get(history_base +
+                                                        history_length - 1)
+                                          : NULL;
+
+    if (last != NULL && strcmp(last->line, line) == 0)
+        return;
+    add_history(line);
+    if (s->history == NULL)
+        return;
+    if (append_history(1, s->history) != 0)
+        write_history(s->history); /* the file did not exist yet */
+}
+
+/* Completion. */
+
+static void cand_clear(void)
+{
+    size_t i;
+
+    for (i = 0; i < rl_ncands; i++)
+        free(rl_cands[i]);
+    rl_ncands = 0;
+}
+
+static void cand_add(const char *c)
+{
+    rl_cands = xgrow(rl_cands, rl_ncands, &rl_cand_cap, sizeof *rl_cands);
+    rl_cands[rl_ncands++] = xstrdup(c);
+}
+
+/* The elements of the Tcl list SCRIPT evaluates to (element INDEX of
+ * each when INDEX >= 0). */
+static void cand_tcl(const char *script, int index)
+{
+    Tcl_Interp *tcl = rl_screen->in->tcl;
+    Tcl_Obj **v, *e;
+    int n, i;
+
+    if (Tcl_EvalEx(tcl, script, -1, TCL_EVAL_GLOBAL) == TCL_OK &&
+        Tcl_ListObjGetElements(NULL, Tcl_GetObjResult(tcl), &n, &v) ==
+            TCL_OK) {
+        Tcl_IncrRefCount(Tcl_GetObjResult(tcl));
+        for (i = 0; i < n; i++) {
+            if (index < 0)
+                cand_add(Tcl_GetString(v[i]));
+            else if (Tcl_ListObjIndex(NULL, v[i], index, &e) == TCL_OK &&
+                     e != NULL)
+                cand_add(Tcl_GetString(e));
+        }
+        Tcl_DecrRefCount(Tcl_GetObjResult(tcl));
+    }
+    Tcl_ResetResult(tcl);
+}
+
+static void cand_events(void)
+{
+    struct registry *reg = session_registry(rl_screen->in->session);
+    unsigned int i, j;
+
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        for (j = 0; j < a->nevents; j++)
+            cand_add(a->events[j].name);
+    }
+}
+
+static void cand_ops(void)
+{
+    struct registry *reg = session_registry(rl_screen->in->session);
+    unsigned int i, j;
+
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        for (j = 0; j < a->nops; j++)
+            cand_add(a->ops[j].name);
+    }
+}
+
+static void cand_words(const char *const *words)
+{
+    for (; *words != NULL; words++)
+        cand_add(*words);
+}
+
+static void cand_handlers(const char *event)
+{
+    Tcl_Obj *cmd = Tcl_NewListObj(0, NULL);
+    Tcl_Obj *w[3];
+
+    w[0] = Tcl_NewStringObj("::noosa::cmd::handler", -1);
+    w[1] = Tcl_NewStringObj("get", -1);
+    w[2] = Tcl_NewStringObj(event, -1);
+    Tcl_ListObjReplace(NULL, cmd, 0, 0, 3, w);
+    Tcl_IncrRefCount(cmd);
+    cand_tcl(Tcl_GetString(cmd), 1);
+    Tcl_DecrRefCount(cmd);
+}
+
+static void cand_breakpoints(void)
+{
+    struct breaks_info info;
+    unsigned int i;
+    char id[16];
+
+    for (i = 0; breaks_get(rl_screen->in->breaks, i, &info); i++) {
+        snprintf(id, sizeof id, "%d", info.id);
+        cand_add(id);
+    }
+}
+
+static char *cand_next(const char *text, int state)
+{
+    static size_t i, len;
+
+    if (state == 0) {
+        i = 0;
+        len = strlen(text);
+    }
+    while (i < rl_ncands) {
+        const char *c = rl_cands[i++];
+
+        if (strncmp(c, text, len) == 0)
+            return strdup(c);
+    }
+    return NULL;
+}
+
+static const char *const handler_subs[] = {
+    "add", "remove", "list", "save", "load", "enable", "disable", "rename",
+    "body", "get", NULL};
+static const char *const alias_names[] = {"b", "break", "c", "continue",
+                                          "cont", "continue", "s", "step",
+                                          "k", "kill", "q", "quit", "r",
+                                          "run", NULL};
+
+/* Candidates for word WORD (0 for the command) after the words W. */
+static int candidates(const char *const *w, int word)
+{
+    const char *cmd = word > 0 ? w[0] : "";
+    size_t i;
+
+    for (i = 0; alias_names[i] != NULL; i += 2) {
+        if (strcmp(cmd, alias_names[i]) == 0)
+            cmd = alias_names[i + 1];
+    }
+    if (word == 0) {
+        cand_tcl("info commands", -1);
+        cand_words((const char *const[]){"break", "continue", "open", NULL});
+        return 1;
+    }
+    if (strcmp(cmd, "help") == 0 && word == 1) {
+        cand_tcl("dict keys $::noosa::help", -1);
+        return 1;
+    }
+    if (strcmp(cmd, "break") == 0 || strcmp(cmd, "tbreak") == 0) {
+        if (word == 1)
+            cand_events();
+        return 1;
+    }
+    if (strcmp(cmd, "send") == 0 || strcmp(cmd, "n_send") == 0) {
+        if (word == 1)
+            cand_ops();
+        return 1;
+    }
+    if (strcmp(cmd, "info") == 0) {
+        if (word == 1)
+            cand_tcl("dict keys [namespace ensemble configure ::info -map]",
+                     -1);
+        return 1;
+    }
+    if (strcmp(cmd, "delete") == 0 || strcmp(cmd, "enable") == 0 ||
+        strcmp(cmd, "disable") == 0) {
+        cand_breakpoints();
+        return 1;
+    }
+    if (strcmp(cmd, "screen") == 0) {
+        if (word == 1)
+            cand_words(screen_cmd_subs);
+        return 1;
+    }
+    if (strcmp(cmd, "handler") == 0) {
+        const char *sub = w[1];
+
+        if (word == 1) {
+            cand_words(handler_subs);
+            return 1;
+        }
+        if (strcmp(sub, "load") == 0 || (strcmp(sub, "save") == 0 &&
+                                         word == 2))
+            return 0; /* files */
+        if (word == 2 || (strcmp(sub, "save") == 0 && word == 3)) {
+            cand_events();
+            return 1;
+        }
+        if (word == 3 && strcmp(sub, "add") != 0 && strcmp(sub, "list") != 0
+            && strcmp(sub, "get") != 0)
+            cand_handlers(w[2]);
+        return 1;
+    }
+    return 0; /* files */
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    struct screen *s = rl_screen;
+    char *before = xstrndup(rl_line_buffer, (size_t)start), *p, *tok;
+    const char *words[64];
+    int n = 0, files = 0;
+
+    (void)end;
+    rl_attempted_completion_over = 1;
+    cand_clear();
+    for (tok = strtok_r(before, " \t", &p); tok != NULL && n < 63;
+         tok = strtok_r(NULL, " \t", &p))
+        words[n++] = tok;
+    words[n] = NULL;
+    switch (s->prompt) {
+    case SCREEN_PROMPT_COMMAND:
+        files = !candidates(words, n);
+        break;
+    case SCREEN_PROMPT_SAVE:
+    case SCREEN_PROMPT_LOAD:
+        files = 1;
+        break;
+    case SCREEN_PROMPT_BREAK:
+        if (n == 0)
+            cand_events();
+        break;
+    default:
+        break;
+    }
+    free(before);
+    if (files)
+        return rl_completion_matches(text, rl_filename_completion_function);
+    return rl_completion_matches(text, cand_next);
+}
+
+/* Readline's list of completions goes to the transcript, in columns. */
+static void show_matches(char **matches, int n, int longest)
+{
+    struct screen *s = rl_screen;
+    int width = s->tv.cols > 0 ? s->tv.cols : 80, per, i;
+    Tcl_DString out;
+
+    per = width / (longest + 2);
+    if (per < 1)
+        per = 1;
+    Tcl_DStringInit(&out);
+    if (transcript_partial(s->in->transcript))
+        Tcl_DStringAppend(&out, "\n", 1);
+    for (i = 1; i <= n; i++) {
+        const char *m = matches[i];
+        int pad = longest + 2 - (int)strlen(m);
+
+        Tcl_DStringAppend(&out, m, -1);
+        if (i % per == 0 || i == n)
+            Tcl_DStringAppend(&out, "\n", 1);
+        else
+            while (pad-- > 0)
+                Tcl_DStringAppend(&out, " ", 1);
+    }
+    transcript_append_plain(s->in->transcript, Tcl_DStringValue(&out),
+                            (size_t)Tcl_DStringLength(&out));
+    Tcl_DStringFree(&out);
+    ui_tview_end(&s->tv);
+    s->dirty = 1;
+}
+
+void screen_rl_init(struct screen *s)
+{
+    rl_screen = s;
+    rl_readline_name = "noosa";
+    rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
+    rl_change_environment = 0;
+    rl_null = fopen("/dev/null", "w");
+    rl_outstream = rl_null;
+    rl_instream = stdin;
+    rl_getc_function = rl_getc_bytes;
+    rl_input_available_hook = rl_available;
+    rl_redisplay_function = rl_redisplay_hook;
+    rl_prep_term_function = rl_prep;
+    rl_deprep_term_function = rl_deprep;
+    rl_attempted_completion_function = complete;
+    rl_completion_display_matches_hook = show_matches;
+    rl_basic_word_break_characters = " \t\n\"{}[];";
+    rl_completer_word_break_characters = " \t\n\"{}[];";
+
+    using_history();
+    stifle_history(HISTORY_LINES);
+    s->history = history_path();
+    if (s->history != NULL)
+        read_history(s->history);
+    s->prompt = SCREEN_PROMPT_COMMAND;
+    install(PROMPT);
+    /* after ~/.inputrc: readline must not ring or paste on its own */
+    rl_variable_bind("bell-style", "none");
+    rl_variable_bind("enable-bracketed-paste", "off");
+}
+
+void screen_rl_finish(struct screen *s)
+{
+    if (rl_screen == NULL)
+        return;
+    rl_callback_handler_remove();
+    if (s->history != NULL)
+        history_truncate_file(s->history, HISTORY_LINES);
+    free(s->history);
+    s->history = NULL;
+    free(s->saved_line);
+    s->saved_line = NULL;
+    cand_clear();
+    free(rl_cands);
+    rl_cands = NULL;
+    rl_cand_cap = 0;
+    free(rl_prompt_text);
+    rl_prompt_text = NULL;
+    clear_history();
+    if (rl_null != NULL)
+        fclose(rl_null);
+    rl_null = NULL;
+    rl_outstream = NULL;
+    rl_screen = NULL;
+}

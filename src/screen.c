@@ -1,0 +1,1073 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * screen.c - the screen's start, its loop, and what keys, the mouse and
+ * signals do.  See screen.h.
+ *
+ * Keys go, in order, to: a question on the bottom line, the inline
+ * editor, a prompt on the command line, the key bindings (`bind`; a
+ * printable character typed on the command line or to the program is
+ * never taken by a binding), and the pane that has the focus.  Signal
+ * handlers only write the signal's number to a pipe the loop reads.
+ * Drawing happens after a key at once, else at most fps times a second.
+ */
+#include "config.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "breaks.h"
+#include "clock.h"
+#include "interp.h"
+#include "loop.h"
+#include "screen.h"
+#include "xmalloc.h"
+
+/* The write end of the signal pipe: set once before the handlers are
+ * installed, read-only after. */
+static int screen_sig_fd = -1;
+/* The screen whose terminal is restored at exit; set once in
+ * screen_main(). */
+static struct screen *screen_at_exit;
+
+static void screen_signal(int sig)
+{
+    int saved = errno;
+    unsigned char c = (unsigned char)sig;
+
+    if (write(screen_sig_fd, &c, 1) < 0) {
+        /* the pipe is full: the loop has plenty to read already */
+    }
+    errno = saved;
+}
+
+/* At exit (Tcl's exit, a fatal error): give the terminal back. */
+static void screen_restore(void)
+{
+    if (screen_at_exit != NULL && screen_at_exit->active) {
+        screen_at_exit->active = 0;
+        endwin();
+    }
+}
+
+void screen_message(struct screen *s, int error, const char *fmt, ...)
+{
+    va_list ap;
+
+    free(s->message);
+    va_start(ap, fmt);
+    s->message = xvasprintf(fmt, ap);
+    va_end(ap);
+    s->message_error = error;
+    s->dirty = 1;
+}
+
+void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
+{
+    va_list ap;
+
+    free(s->ask_text);
+    va_start(ap, fmt);
+    s->ask_text = xvasprintf(fmt, ap);
+    va_end(ap);
+    s->ask = what;
+    s->dirty = 1;
+}
+
+void screen_relayout(struct screen *s)
+{
+    ui_layout_compute(&s->lay, LINES, COLS, s->window != SCREEN_WIN_NONE,
+                      s->output_rows);
+    ui_tview_resize(&s->tv, s->lay.transcript.h,
+                    s->lay.ok ? s->lay.transcript.w : COLS);
+    ui_tview_resize(&s->ov, s->lay.output.h,
+                    s->lay.ok ? s->lay.output.w : COLS);
+    if (s->lay.ok)
+        screen_pty_resize(s, s->lay.output.h, s->lay.output.w);
+    if (!ui_layout_has(&s->lay, s->focus))
+        s->focus = UI_PANE_COMMAND;
+    s->dirty = 1;
+}
+
+void screen_set_focus(struct screen *s, enum ui_pane pane)
+{
+    if (ui_layout_has(&s->lay, pane))
+        s->focus = pane;
+    s->dirty = 1;
+}
+
+void screen_open_window(struct screen *s, enum screen_window window)
+{
+    if (window != SCREEN_WIN_NONE && s->window == window &&
+        s->focus == UI_PANE_WINDOW)
+        window = SCREEN_WIN_NONE;
+    if (s->edit != NULL && window != SCREEN_WIN_HANDLERS)
+        screen_edit_close(s);
+    s->window = window;
+    if (window == SCREEN_WIN_HELP)
+        screen_help_open(s);
+    screen_relayout(s);
+    if (window == SCREEN_WIN_HANDLERS)
+        screen_handlers_refresh(s);
+    s->focus = window == SCREEN_WIN_NONE ? UI_PANE_COMMAND : UI_PANE_WINDOW;
+}
+
+/* After a command wrote from line FROM on: show its output, and act on
+ * a quit it asked for. */
+static void after_command(struct screen *s, uint64_t from)
+{
+    struct interp *in = s->in;
+
+    ui_tview_show_output(&s->tv, from);
+    if (in->quit) {
+        in->quit = 0;
+        screen_request_quit(s, in->quit_status, 0);
+    }
+    if (s->window == SCREEN_WIN_HANDLERS)
+        screen_handlers_refresh(s);
+    s->dirty = 1;
+}
+
+/* Start a line unless the transcript is at the start of one. */
+static void fresh_line(struct screen *s)
+{
+    if (transcript_partial(s->in->transcript))
+        interp_say(s->in, "\n");
+}
+
+/* Echo SCRIPT in the transcript as typed (plain text: no values). */
+static void echo_command(struct screen *s, const char *script)
+{
+    const char *p = script, *nl;
+    int first = 1;
+
+    fresh_line(s);
+    do {
+        char *line;
+
+        nl = strchr(p, '\n');
+        line = xasprintf("%s%.*s\n", first ? "(noosa) " : "> ",
+                         nl != NULL ? (int)(nl - p) : (int)strlen(p), p);
+        transcript_append_plain(s->in->transcript, line, strlen(line));
+        free(line);
+        first = 0;
+        p = nl != NULL ? nl + 1 : NULL;
+    } while (p != NULL && *p != '\0');
+}
+
+void screen_command(struct screen *s, const char *script, int show)
+{
+    uint64_t from;
+
+    fresh_line(s);
+    from = transcript_end(s->in->transcript);
+    if (show)
+        echo_command(s, script);
+    interp_script(s->in, script, NULL, 1);
+    after_command(s, from);
+}
+
+int screen_commandv(struct screen *s, int argc, const char *const *argv,
+                    int quiet)
+{
+    struct interp *in = s->in;
+    char *cmd = Tcl_Merge(argc, argv);
+    uint64_t from;
+    int rc = 0;
+
+    if (!quiet) {
+        int errors = in->errors;
+
+        screen_command(s, cmd, 1);
+        Tcl_Free(cmd);
+        return in->errors == errors ? 0 : -1;
+    }
+    fresh_line(s);
+    from = transcript_end(in->transcript);
+    echo_command(s, cmd);
+    if (Tcl_EvalEx(in->tcl, cmd, -1, TCL_EVAL_GLOBAL) != TCL_OK) {
+        interp_error(in, "%s", Tcl_GetStringResult(in->tcl));
+        rc = -1;
+    }
+    Tcl_ResetResult(in->tcl);
+    dispatch_flush(in->dispatch);
+    after_command(s, from);
+    Tcl_Free(cmd);
+    return rc;
+}
+
+void screen_request_quit(struct screen *s, int status, int force)
+{
+    s->quit_status = status;
+    if (force || session_state(s->in->session) == SESSION_IDLE) {
+        s->quit = 1;
+        return;
+    }
+    screen_ask(s, SCREEN_ASK_QUIT,
+               "The program is running (pid %d): kill it and quit? (y or n)",
+               (int)session_pid(s->in->session));
+}
+
+void screen_interrupt(struct screen *s)
+{
+    switch (session_state(s->in->session)) {
+    case SESSION_RUNNING:
+        screen_command(s, "::noosa::cmd::stop", 0);
+        break;
+    case SESSION_STOPPED:
+        screen_message(s, 0, "The program is stopped: F5 continues it, "
+                       "F9 kills it.");
+        break;
+    case SESSION_IDLE:
+        screen_rl_clear(s);
+        break;
+    }
+}
+
+const char *screen_selected_event(struct screen *s)
+{
+    const char *stopped;
+
+    if (s->window == SCREEN_WIN_HANDLERS && s->hw_selected != NULL)
+        return s->hw_selected;
+    stopped = Tcl_GetVar2(s->in->tcl, "ev", "n_ename", TCL_GLOBAL_ONLY);
+    return stopped != NULL ? stopped : s->hw_selected;
+}
+
+void screen_toggle_break(struct screen *s, const char *event)
+{
+    struct breaks_info info;
+    Tcl_DString cmd;
+    unsigned int i;
+    int any = 0;
+
+    if (event == NULL) {
+        screen_message(s, 1, "No event chosen: choose one in the handlers "
+                       "window (F2), or stop at one.");
+        return;
+    }
+    Tcl_DStringInit(&cmd);
+    Tcl_DStringAppendElement(&cmd, "delete");
+    for (i = 0; breaks_get(s->in->breaks, i, &info); i++) {
+        if (strcmp(info.event, event) == 0) {
+            char id[16];
+
+            snprintf(id, sizeof id, "%d", info.id);
+            Tcl_DStringAppendElement(&cmd, id);
+            any = 1;
+        }
+    }
+    if (!any) {
+        Tcl_DStringSetLength(&cmd, 0);
+        Tcl_DStringAppendElement(&cmd, "break");
+        Tcl_DStringAppendElement(&cmd, event);
+    }
+    screen_command(s, Tcl_DStringValue(&cmd), 1);
+    Tcl_DStringFree(&cmd);
+}
+
+void screen_open_value(struct screen *s, uint64_t id)
+{
+    char cmd[48];
+
+    if (id == 0) {
+        const struct tr_value *v = ui_tview_selection(&s->tv);
+
+        if (v == NULL) {
+            screen_message(s, 1, "No value selected: Tab selects one.");
+            return;
+        }
+        id = v->id;
+    }
+    snprintf(cmd, sizeof cmd, "open %llu", (unsigned long long)id);
+    screen_command(s, cmd, 1);
+}
+
+/* Say how a search went: RC from ui_tview_search*. */
+static void searched(struct screen *s, int rc, char *cause)
+{
+    if (rc < 0) {
+        screen_message(s, 1, "%s", cause != NULL ? cause : "search failed");
+        free(cause);
+    } else if (rc == 0) {
+        screen_message(s, 1, "Not found: %s", s->tv.pattern);
+    } else {
+        if (s->tv.wrapped)
+            screen_message(s, 0, "Search wrapped round.");
+        if (ui_layout_has(&s->lay, UI_PANE_TRANSCRIPT))
+            s->focus = UI_PANE_TRANSCRIPT;
+    }
+    s->dirty = 1;
+}
+
+void screen_search(struct screen *s, const char *pattern, int flags)
+{
+    char *cause = NULL;
+
+    searched(s, ui_tview_search(&s->tv, pattern, flags, &cause), cause);
+}
+
+void screen_search_next(struct screen *s, int reverse)
+{
+    char *cause = NULL;
+
+    searched(s, ui_tview_search_next(&s->tv, reverse, &cause), cause);
+}
+
+/* A line read for WHAT (NULL: end of input). */
+void screen_line(struct screen *s, enum screen_prompt what, const char *line)
+{
+    char *cmd;
+
+    switch (what) {
+    case SCREEN_PROMPT_COMMAND:
+        if (line == NULL) {
+            if (Tcl_DStringLength(&s->pending) == 0)
+                screen_request_quit(s, 0, 0);
+            return;
+        }
+        if (Tcl_DStringLength(&s->pending) > 0)
+            Tcl_DStringAppend(&s->pending, "\n", 1);
+        Tcl_DStringAppend(&s->pending, line, -1);
+        if (!Tcl_CommandComplete(Tcl_DStringValue(&s->pending))) {
+            screen_rl_continue(s, 1);
+            return;
+        }
+        cmd = xstrdup(Tcl_DStringValue(&s->pending));
+        Tcl_DStringSetLength(&s->pending, 0);
+        screen_rl_continue(s, 0);
+        if (cmd[strspn(cmd, " \t\n")] != '\0') {
+            screen_rl_history_add(s, cmd);
+            screen_command(s, cmd, 1);
+        }
+        free(cmd);
+        return;
+    case SCREEN_PROMPT_SEARCH:
+    case SCREEN_PROMPT_SEARCH_BACK:
+        if (line != NULL && *line != '\0')
+            screen_search(s, line,
+                          ui_tview_smartcase(line) |
+                              (what == SCREEN_PROMPT_SEARCH_BACK
+                                   ? TR_BACKWARD
+                                   : 0));
+        else if (s->tv.pattern != NULL)
+            screen_search_next(s, what == SCREEN_PROMPT_SEARCH_BACK);
+        return;
+    case SCREEN_PROMPT_BREAK:
+        if (line != NULL && line[strspn(line, " \t")] != '\0') {
+            cmd = xasprintf("break %s", line);
+            screen_command(s, cmd, 1);
+            free(cmd);
+        }
+        return;
+    case SCREEN_PROMPT_NEW_HANDLER:
+    case SCREEN_PROMPT_RENAME:
+    case SCREEN_PROMPT_SAVE:
+    case SCREEN_PROMPT_LOAD:
+        if (line != NULL && line[strspn(line, " \t")] != '\0')
+            screen_handlers_answer(s, what, line);
+        return;
+    }
+}
+
+/* A key for the transcript pane; 0 when it has no meaning there. */
+static int transcript_key(struct screen *s, const struct ui_key *k)
+{
+    struct ui_tview *v = &s->tv;
+    int c = k->fn ? 0 : k->code;
+
+    if (k->meta)
+        return 0;
+    if (k->fn) {
+        switch (k->code) {
+        case KEY_UP:
+            ui_tview_scroll(v, -1);
+            return 1;
+        case KEY_DOWN:
+            ui_tview_scroll(v, 1);
+            return 1;
+        case KEY_PPAGE:
+            ui_tview_page(v, -1);
+            return 1;
+        case KEY_NPAGE:
+            ui_tview_page(v, 1);
+            return 1;
+        case KEY_HOME:
+            ui_tview_home(v);
+            return 1;
+        case KEY_END:
+            ui_tview_end(v);
+            return 1;
+        case KEY_BTAB:
+            if (ui_tview_select(v, -1) == 0)
+                screen_message(s, 0, "No value before this one.");
+            return 1;
+        case KEY_ENTER:
+            screen_open_value(s, 0);
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    switch (c) {
+    case 'k':
+        ui_tview_scroll(v, -1);
+        return 1;
+    case 'j':
+        ui_tview_scroll(v, 1);
+        return 1;
+    case 'b':
+        ui_tview_page(v, -1);
+        return 1;
+    case ' ':
+        ui_tview_page(v, 1);
+        return 1;
+    case 'g':
+    case '<':
+        ui_tview_home(v);
+        return 1;
+    case 'G':
+    case '>':
+        ui_tview_end(v);
+        return 1;
+    case '\t':
+        if (ui_tview_select(v, 1) == 0)
+            screen_message(s, 0, "No value after this one.");
+        return 1;
+    case '\r':
+    case '\n':
+        screen_open_value(s, 0);
+        return 1;
+    case '/':
+    case 19: /* C-s */
+        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH, "/", "");
+        return 1;
+    case '?':
+    case 18: /* C-r */
+        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH_BACK, "?", "");
+        return 1;
+    case 'n':
+        screen_search_next(s, 0);
+        return 1;
+    case 'N':
+        screen_search_next(s, 1);
+        return 1;
+    case 27:
+        ui_tview_unselect(v);
+        ui_tview_clear_match(v);
+        s->focus = UI_PANE_COMMAND;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A key for the output pane: it goes to the program, but for scrolling. */
+static void output_key(struct screen *s, const struct ui_key *k)
+{
+    char buf[16];
+    size_t n;
+
+    if (k->fn && !k->meta && k->code == KEY_PPAGE) {
+        ui_tview_page(&s->ov, -1);
+        return;
+    }
+    if (k->fn && !k->meta && k->code == KEY_NPAGE) {
+        ui_tview_page(&s->ov, 1);
+        return;
+    }
+    n = ui_keys_bytes(k, buf, sizeof buf);
+    if (n > 0) {
+        screen_pty_input(s, buf, n);
+        ui_tview_end(&s->ov);
+    }
+}
+
+static void command_key(struct screen *s, const struct ui_key *k)
+{
+    int point;
+    const char *line = screen_rl_line(&point);
+
+    if (k->fn && !k->meta &&
+        (k->code == KEY_PPAGE || k->code == KEY_NPAGE)) {
+        ui_tview_page(&s->tv, k->code == KEY_PPAGE ? -1 : 1);
+        return;
+    }
+    if (!k->meta && ((!k->fn && k->code == '\t') ||
+                     (k->fn && k->code == KEY_BTAB)) &&
+        *line == '\0' && Tcl_DStringLength(&s->pending) == 0 &&
+        ui_layout_has(&s->lay, UI_PANE_TRANSCRIPT)) {
+        /* nothing typed: Tab goes to the values */
+        s->focus = UI_PANE_TRANSCRIPT;
+        if (ui_tview_select(&s->tv, k->fn ? -1 : 1) == 0)
+            screen_message(s, 0, "No values on screen.");
+        return;
+    }
+    screen_rl_key(s, k);
+}
+
+static void window_key(struct screen *s, const struct ui_key *k)
+{
+    int done = 0;
+
+    switch (s->window) {
+    case SCREEN_WIN_HANDLERS:
+        done = screen_handlers_key(s, k);
+        break;
+    case SCREEN_WIN_BREAKS:
+        done = screen_breaks_key(s, k);
+        break;
+    case SCREEN_WIN_HELP:
+        done = screen_help_key(s, k);
+        break;
+    case SCREEN_WIN_NONE:
+        break;
+    }
+    if (done)
+        return;
+    if (!k->fn && !k->meta && (k->code == 27 || k->code == 'q')) {
+        screen_open_window(s, SCREEN_WIN_NONE);
+        return;
+    }
+    if (ui_keys_printable(k)) {
+        s->focus = UI_PANE_COMMAND;
+        screen_rl_key(s, k);
+    }
+}
+
+static void answer(struct screen *s, const struct ui_key *k)
+{
+    int yes = !k->fn && !k->meta && (k->code == 'y' || k->code == 'Y');
+    enum screen_ask what = s->ask;
+
+    s->ask = SCREEN_ASK_NONE;
+    free(s->ask_text);
+    s->ask_text = NULL;
+    s->dirty = 1;
+    if (!yes)
+        return;
+    switch (what) {
+    case SCREEN_ASK_QUIT:
+        s->quit = 1;
+        break;
+    case SCREEN_ASK_REMOVE_HANDLER:
+        screen_handlers_remove(s);
+        break;
+    case SCREEN_ASK_NONE:
+        break;
+    }
+}
+
+/* Scroll the pane at Y, X by N rows (the mouse wheel). */
+static void wheel(struct screen *s, enum ui_pane pane, int n)
+{
+    switch (pane) {
+    case UI_PANE_TRANSCRIPT:
+        ui_tview_scroll(&s->tv, n);
+        break;
+    case UI_PANE_OUTPUT:
+        ui_tview_scroll(&s->ov, n);
+        break;
+    case UI_PANE_WINDOW:
+        if (s->window == SCREEN_WIN_HELP)
+            ui_list_scroll(&s->help, n);
+        else if (s->window == SCREEN_WIN_BREAKS)
+            ui_list_scroll(&s->bw, n);
+        break;
+    default:
+        break;
+    }
+}
+
+static void mouse(struct screen *s)
+{
+    MEVENT ev;
+    enum ui_pane pane;
+    uint64_t id;
+
+    if (getmouse(&ev) != OK)
+        return;
+    pane = ui_layout_pane_at(&s->lay, ev.y, ev.x);
+    if (ev.bstate & BUTTON4_PRESSED) {
+        wheel(s, pane, -3);
+        return;
+    }
+#ifdef BUTTON5_PRESSED
+    if (ev.bstate & BUTTON5_PRESSED) {
+        wheel(s, pane, 3);
+        return;
+    }
+#endif
+    if ((ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) == 0)
+        return;
+    if (s->edit != NULL || s->prompt != SCREEN_PROMPT_COMMAND)
+        return;
+    switch (pane) {
+    case UI_PANE_TRANSCRIPT:
+        s->focus = pane;
+        id = ui_tview_value_at(&s->tv, ev.y - s->lay.transcript.y,
+                               ev.x - s->lay.transcript.x);
+        if (id != 0) {
+            ui_tview_select_id(&s->tv, id);
+            screen_open_value(s, id);
+        }
+        break;
+    case UI_PANE_OUTPUT:
+    case UI_PANE_COMMAND:
+        s->focus = pane;
+        break;
+    case UI_PANE_WINDOW:
+        s->focus = pane;
+        if (ev.y < s->lay.window.y)
+            break;
+        if (s->window == SCREEN_WIN_HANDLERS)
+            screen_handlers_click(s, ev.y - s->lay.window.y,
+                                  ev.x - s->lay.window.x);
+        else if (s->window == SCREEN_WIN_BREAKS)
+            screen_breaks_click(s, ev.y - s->lay.window.y,
+                                ev.x - s->lay.window.x);
+        break;
+    default:
+        break;
+    }
+}
+
+/* What key K does. */
+static void screen_key(struct screen *s, const struct ui_key *k)
+{
+    const char *script;
+
+    if (k->fn && k->code == KEY_RESIZE)
+        return; /* SIGWINCH comes through the signal pipe */
+    if (k->fn && k->code == KEY_MOUSE) {
+        mouse(s);
+        return;
+    }
+    s->dirty = 1;
+    if (s->ask != SCREEN_ASK_NONE) {
+        answer(s, k);
+        return;
+    }
+    free(s->message);
+    s->message = NULL;
+    if (s->edit != NULL) {
+        screen_edit_key(s, k);
+        return;
+    }
+    if (s->prompt != SCREEN_PROMPT_COMMAND) {
+        if (!k->fn && !k->meta &&
+            (k->code == 7 || k->code == 3 ||
+             (k->code == 27 && strcmp(screen_rl_mode(), "emacs") == 0))) {
+            screen_rl_cancel(s);
+            return;
+        }
+        screen_rl_key(s, k);
+        return;
+    }
+    script = screen_cmd_binding(s, k);
+    if (script != NULL && !(ui_keys_printable(k) &&
+                            (s->focus == UI_PANE_COMMAND ||
+                             s->focus == UI_PANE_OUTPUT))) {
+        uint64_t from = transcript_end(s->in->transcript);
+
+        interp_script(s->in, script, NULL, 1);
+        after_command(s, from);
+        return;
+    }
+    switch (s->focus) {
+    case UI_PANE_TRANSCRIPT:
+        if (transcript_key(s, k))
+            return;
+        if (ui_keys_printable(k) ||
+            (!k->fn && (k->code == 127 || k->code == 8))) {
+            s->focus = UI_PANE_COMMAND;
+            screen_rl_key(s, k);
+        }
+        return;
+    case UI_PANE_OUTPUT:
+        output_key(s, k);
+        return;
+    case UI_PANE_WINDOW:
+        window_key(s, k);
+        return;
+    default:
+        command_key(s, k);
+        return;
+    }
+}
+
+static void on_tty(int fd, short revents, void *arg)
+{
+    struct screen *s = arg;
+    struct ui_key keys[256];
+    int n = 0, i;
+
+    (void)fd;
+    while (n < (int)(sizeof keys / sizeof keys[0])) {
+        wint_t wc;
+        int rc = get_wch(&wc);
+
+        if (rc == ERR)
+            break;
+        keys[n].code = (int)wc;
+        keys[n].fn = rc == KEY_CODE_YES;
+        keys[n].meta = 0;
+        n++;
+    }
+    if (n == 0 && (revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        /* the terminal is gone */
+        s->active = 0;
+        screen_request_quit(s, 0, 1);
+        return;
+    }
+    for (i = 0; i < n && !s->quit; i++) {
+        struct ui_key k = keys[i];
+
+        /* Esc and a key read with it: Alt and that key, when that is
+         * bound (else the two keys: Esc then a quickly typed key; the
+         * bytes readline and the program get are the same either way) */
+        if (!k.fn && k.code == 27 && i + 1 < n &&
+            !(!keys[i + 1].fn && keys[i + 1].code == 27)) {
+            struct ui_key alt = keys[i + 1];
+
+            alt.meta = 1;
+            if (screen_cmd_binding(s, &alt) != NULL ||
+                s->focus == UI_PANE_COMMAND ||
+                s->prompt != SCREEN_PROMPT_COMMAND) {
+                k = alt;
+                i++;
+            }
+        }
+        screen_key(s, &k);
+        s->keyed = 1;
+    }
+}
+
+static void resize(struct screen *s)
+{
+    struct winsize ws;
+
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+        ws.ws_col > 0)
+        resizeterm(ws.ws_row, ws.ws_col);
+    screen_relayout(s);
+    clearok(curscr, TRUE);
+    s->keyed = 1;
+}
+
+static void on_signals(int fd, short revents, void *arg)
+{
+    struct screen *s = arg;
+    unsigned char sigs[64];
+    ssize_t n, i;
+    int winch = 0;
+
+    (void)revents;
+    while ((n = read(fd, sigs, sizeof sigs)) > 0) {
+        for (i = 0; i < n; i++) {
+            switch (sigs[i]) {
+            case SIGWINCH:
+                winch = 1;
+                break;
+            case SIGINT:
+                screen_interrupt(s);
+                break;
+            case SIGHUP:
+                s->active = 0; /* the terminal is gone */
+                /* fall through */
+            case SIGTERM:
+                screen_request_quit(s, 128 + sigs[i], 1);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    if (winch && s->active)
+        resize(s);
+}
+
+static void transcript_changed(uint64_t first, uint64_t last, void *arg)
+{
+    struct screen *s = arg;
+
+    (void)first;
+    (void)last;
+    s->dirty = 1;
+}
+
+static uint64_t frame_ns(const struct screen *s)
+{
+    return 1000000000u / (s->fps > 0 ? s->fps : SCREEN_FPS);
+}
+
+/* Sample the events per second every half second. */
+static void sample_rate(struct screen *s, uint64_t now)
+{
+    uint64_t seq = s->in->item_seq;
+
+    if (now - s->rate_ns < 500000000u)
+        return;
+    if (s->rate_ns != 0 && seq >= s->rate_seq)
+        s->rate = (double)(seq - s->rate_seq) * 1e9 /
+                  (double)(now - s->rate_ns);
+    s->rate_ns = now;
+    s->rate_seq = seq;
+    s->dirty = 1;
+}
+
+/* The loop's hook: how long it may sleep before the next drawing. */
+static int prepare(void *arg)
+{
+    struct screen *s = arg;
+    uint64_t now = clock_monotonic_ns(), frame = frame_ns(s), wait;
+    int t = -1;
+
+    if (s->dirty) {
+        wait = now - s->last_draw_ns >= frame ? 0
+                                              : frame - (now - s->last_draw_ns);
+        t = (int)((wait + 999999) / 1000000);
+    }
+    if (session_state(s->in->session) == SESSION_RUNNING) {
+        /* the events per second go on changing */
+        uint64_t next = s->rate_ns + 500000000u;
+        int r = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+
+        if (t < 0 || r < t)
+            t = r;
+    }
+    return t;
+}
+
+static void maybe_draw(struct screen *s)
+{
+    uint64_t now = clock_monotonic_ns();
+
+    if (session_state(s->in->session) == SESSION_RUNNING || s->rate != 0)
+        sample_rate(s, now);
+    if (session_state(s->in->session) != SESSION_RUNNING &&
+        s->rate != 0 && now - s->rate_ns >= 500000000u) {
+        s->rate = 0;
+        s->dirty = 1;
+    }
+    if (!s->dirty || !s->active)
+        return;
+    if (!s->keyed && now - s->last_draw_ns < frame_ns(s))
+        return;
+    screen_draw(s);
+    s->draws++;
+    s->last_draw_ns = now;
+    s->dirty = 0;
+    s->keyed = 0;
+}
+
+static int install_signals(struct screen *s, char **cause)
+{
+    static const int sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    size_t i;
+
+    if (pipe2(s->sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        xcause(cause, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    screen_sig_fd = s->sig_pipe[1];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = screen_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    return 0;
+}
+
+static void restore_signals(void)
+{
+    signal(SIGWINCH, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+}
+
+/* Start curses on the terminal; 0 when it cannot be used. */
+static int start_curses(struct screen *s)
+{
+    SCREEN *sc;
+
+    sc = newterm(NULL, stdout, stdin);
+    if (sc == NULL)
+        return 0;
+    set_term(sc);
+    s->active = 1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    screen_draw_init(s);
+    if (s->mouse) {
+        mouseinterval(0);
+        mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                      | BUTTON5_PRESSED
+#endif
+                  ,
+                  NULL);
+    }
+    return 1;
+}
+
+/* Run the -x files and -e commands given on the command line. */
+static void run_scripts(struct screen *s)
+{
+    const struct batch_opts *o = s->opts;
+    int i;
+
+    for (i = 0; i < o->nscripts && !s->quit; i++) {
+        uint64_t from;
+
+        fresh_line(s);
+        from = transcript_end(s->in->transcript);
+        if (o->scripts[i].is_file) {
+            interp_script_file(s->in, o->scripts[i].text);
+            after_command(s, from);
+        } else {
+            screen_command(s, o->scripts[i].text, 1);
+        }
+    }
+}
+
+int screen_main(const struct batch_opts *o)
+{
+    struct screen scr, *s = &scr;
+    struct interp_opts iopts = o->interp;
+    struct ui_tview_src src;
+    char *cause = NULL;
+    const char *term = getenv("TERM");
+    int rc = 0;
+
+    memset(s, 0, sizeof *s);
+    s->opts = o;
+    s->pty_master = s->pty_slave = -1;
+    s->sig_pipe[0] = s->sig_pipe[1] = -1;
+    s->fps = SCREEN_FPS;
+    s->focus = UI_PANE_COMMAND;
+    s->mouse = 1;
+    Tcl_DStringInit(&s->pending);
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    if (getenv("NOOSA_NO_MOUSE") != NULL)
+        s->mouse = 0;
+
+    if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
+        fprintf(stderr, "noosa: the terminal (TERM=%s) cannot show the "
+                "screen: running in batch mode\n", term != NULL ? term : "");
+        return SCREEN_NO_TERMINAL;
+    }
+    if (install_signals(s, &cause) != 0 || screen_pty_open(s, &cause) != 0) {
+        fprintf(stderr, "noosa: %s: running in batch mode\n", cause);
+        free(cause);
+        restore_signals();
+        screen_pty_close(s);
+        return SCREEN_NO_TERMINAL;
+    }
+    if (!start_curses(s)) {
+        fprintf(stderr, "noosa: cannot use the terminal (TERM=%s): running "
+                "in batch mode\n", term);
+        restore_signals();
+        screen_pty_close(s);
+        return SCREEN_NO_TERMINAL;
+    }
+    screen_at_exit = s;
+    atexit(screen_restore);
+
+    s->loop = loop_create();
+    iopts.batch = 0;
+    iopts.session.fd_in = iopts.session.fd_out = iopts.session.fd_err =
+        s->pty_slave;
+    s->in = interp_create(s->loop, &iopts, &cause);
+    if (s->in == NULL) {
+        screen_restore();
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        rc = 1;
+        goto out_loop;
+    }
+    ui_tview_src_transcript(&src, s->in->transcript);
+    ui_tview_init(&s->tv, &src, s->in->transcript);
+    s->out = ui_outbuf_create(SCREEN_OUTPUT_LINES);
+    ui_outbuf_src(s->out, &src);
+    ui_tview_init(&s->ov, &src, NULL);
+    transcript_set_changed(s->in->transcript, transcript_changed, s);
+    screen_cmd_init(s);
+    screen_rl_init(s);
+    screen_relayout(s);
+
+    /* the describe pass blocks: say what is going on meanwhile */
+    screen_message(s, 0, "Reading the program's interface...");
+    screen_draw(s);
+    if (o->argv != NULL && o->argv[0] != NULL &&
+        interp_load(s->in, o->argv, &cause) != 0) {
+        screen_restore();
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        rc = 1;
+        goto out_interp;
+    }
+    free(s->message);
+    s->message = NULL;
+
+    loop_add(s->loop, STDIN_FILENO, POLLIN, on_tty, s);
+    loop_add(s->loop, s->sig_pipe[0], POLLIN, on_signals, s);
+    screen_pty_watch(s);
+    loop_add_hook(s->loop, prepare, NULL, s);
+    s->dirty = s->keyed = 1;
+    run_scripts(s);
+
+    while (!s->quit) {
+        maybe_draw(s);
+        loop_once(s->loop, -1);
+    }
+    rc = s->quit_status;
+    if (session_state(s->in->session) != SESSION_IDLE)
+        session_kill(s->in->session, NULL);
+    loop_remove_hook(s->loop, s);
+
+out_interp:
+    screen_edit_close(s);
+    screen_rl_finish(s);
+    screen_handlers_free(s);
+    screen_help_free(s);
+    if (s->active)
+        screen_restore();
+    interp_free(s->in);
+    ui_tview_free(&s->tv);
+    ui_tview_free(&s->ov);
+    ui_outbuf_free(s->out);
+out_loop:
+    screen_at_exit = NULL;
+    if (s->active)
+        screen_restore();
+    screen_pty_close(s);
+    loop_free(s->loop);
+    s->loop = NULL;
+    restore_signals();
+    close(s->sig_pipe[0]);
+    close(s->sig_pipe[1]);
+    screen_sig_fd = -1;
+    free(s->message);
+    free(s->ask_text);
+    free(s->line);
+    Tcl_DStringFree(&s->pending);
+    return rc;
+}

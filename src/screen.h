@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * screen.h - the curses front end: `noosa ./prog args` with a terminal.
+ *
+ * The screen is a view of the same session, interpreter and transcript
+ * that batch mode drives: everything it does is a command that could be
+ * typed (what a key or a window does is echoed as that command).  It runs
+ * one poll() loop (loop.h) over the terminal, the session's descriptors,
+ * the program's pty and a self-pipe for signals, and draws at a bounded
+ * rate, never once per event.
+ *
+ * The family: screen.c (start, the loop, keys, actions), screen-draw.c
+ * (curses drawing of the models in ui-*.h), screen-rl.c (readline through
+ * its callback interface: history, completion), screen-pty.c (the
+ * program's terminal), screen-handlers.c, screen-breaks.c, screen-help.c
+ * (the windows), screen-edit.c (editing a handler's code), screen-cmd.c
+ * (the `screen` Tcl command).  The models they draw and drive (layout,
+ * views, lists, key names, the inline editor's text) are in ui-*.c and
+ * know nothing of curses.
+ */
+#ifndef NOOSA_SCREEN_H
+#define NOOSA_SCREEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tcl.h>
+
+#include "batch.h"
+#include "ui-edit.h"
+#include "ui-keys.h"
+#include "ui-layout.h"
+#include "ui-list.h"
+#include "ui-outbuf.h"
+#include "ui-tview.h"
+
+/* screen_main() could not use the terminal: run batch mode instead. */
+#define SCREEN_NO_TERMINAL (-1)
+
+/* Lines of the program's output kept in the output pane. */
+#define SCREEN_OUTPUT_LINES 10000
+/* Redraws a second at most, by default. */
+#define SCREEN_FPS 30
+
+enum screen_window {
+    SCREEN_WIN_NONE,
+    SCREEN_WIN_HANDLERS,
+    SCREEN_WIN_BREAKS,
+    SCREEN_WIN_HELP
+};
+
+/* What the line being read on the command line is for. */
+enum screen_prompt {
+    SCREEN_PROMPT_COMMAND,
+    SCREEN_PROMPT_SEARCH,      /* a pattern for the transcript */
+    SCREEN_PROMPT_SEARCH_BACK,
+    SCREEN_PROMPT_NEW_HANDLER, /* a name for a new handler */
+    SCREEN_PROMPT_RENAME,      /* a new name for a handler */
+    SCREEN_PROMPT_SAVE,        /* a file to save the handlers to */
+    SCREEN_PROMPT_LOAD,        /* a handler file to load */
+    SCREEN_PROMPT_BREAK        /* EVENT ?if CONDITION? for a breakpoint */
+};
+
+/* A yes-or-no question on the bottom line. */
+enum screen_ask {
+    SCREEN_ASK_NONE,
+    SCREEN_ASK_QUIT,
+    SCREEN_ASK_REMOVE_HANDLER
+};
+
+/* One event in the handlers window. */
+struct screen_hw_event {
+    char *name;
+    int handlers; /* how many */
+    int breaks;   /* breakpoints on it */
+    const struct registry_event *ev; /* NULL when the interface is unknown */
+};
+
+/* One handler in the handlers window. */
+struct screen_hw_handler {
+    char *event; /* as the handler names it (NAME or ASPECT.NAME) */
+    char *name;
+    int enabled;
+    char *body;
+};
+
+struct screen {
+    struct interp *in;
+    struct loop *loop;
+    const struct batch_opts *opts;
+
+    /* the terminal */
+    int active;       /* curses is on */
+    int color;
+    int mouse;        /* mouse reports wanted */
+    struct ui_layout lay;
+    enum ui_pane focus;
+    enum screen_window window;
+    int output_rows;  /* asked for; 0: the layout's choice */
+
+    /* the panes' models */
+    struct ui_tview tv;      /* the transcript */
+    struct ui_outbuf *out;   /* the program's output */
+    struct ui_tview ov;
+
+    /* the handlers window */
+    struct ui_list hw_events;
+    struct ui_list hw_handlers;
+    int hw_column;           /* 0: events, 1: handlers */
+    char *hw_selected;       /* the event chosen there (by name), or NULL */
+    struct screen_hw_event *hw_ev;
+    size_t hw_nev;
+    struct screen_hw_handler *hw_h; /* the chosen event's handlers */
+    size_t hw_nh;
+    /* the breakpoints and help windows */
+    struct ui_list bw;
+    struct ui_list help;
+    char **help_lines;
+    size_t nhelp;
+    /* the inline editor, when open */
+    struct ui_edit *edit;
+    char *edit_event;
+    char *edit_name;
+
+    /* the program's terminal */
+    int pty_master;
+    int pty_slave;
+    char *pty_pending;       /* input not yet written */
+    size_t pty_npending;
+
+    int sig_pipe[2];
+
+    /* drawing */
+    int dirty;
+    int keyed;               /* a key since the last drawing: draw now */
+    uint64_t last_draw_ns;
+    unsigned int fps;
+    uint64_t draws;
+    uint64_t rate_ns;        /* events per second, sampled */
+    uint64_t rate_seq;
+    double rate;
+
+    /* the command line */
+    enum screen_prompt prompt;
+    char *saved_line;        /* the command line while a prompt is up */
+    int saved_point;
+    char *line;              /* a line read, waiting to be acted on */
+    int line_eof;            /* ... or end of input (C-d) */
+    int line_ready;
+    Tcl_DString pending;     /* a command continued on the next line */
+    char *history;           /* history file, or NULL */
+
+    /* the bottom line */
+    char *message;
+    int message_error;
+    enum screen_ask ask;
+    char *ask_text;
+
+    int quit;
+    int quit_status;
+};
+
+/* screen.c */
+/* Run the screen; returns noosa's exit status, or SCREEN_NO_TERMINAL
+ * (with a message on stderr) when the terminal cannot be used. */
+int screen_main(const struct batch_opts *o);
+/* Evaluate SCRIPT as typed: echoed (when ECHO), its output shown. */
+void screen_command(struct screen *s, const char *script, int echo);
+/* Evaluate the command made of ARGC words (quoted as a Tcl list),
+ * echoed; when QUIET its result is not printed. */
+int screen_commandv(struct screen *s, int argc, const char *const *argv,
+                    int quiet);
+void screen_message(struct screen *s, int error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void screen_set_focus(struct screen *s, enum ui_pane pane);
+/* Open WINDOW (closing it when it is already open and has the focus). */
+void screen_open_window(struct screen *s, enum screen_window window);
+/* Lay out again after a resize or a window change. */
+void screen_relayout(struct screen *s);
+/* Ask to quit: at once without a live program or with FORCE, else
+ * after a yes. */
+void screen_request_quit(struct screen *s, int status, int force);
+/* Interrupt the running program; else clear the command line. */
+void screen_interrupt(struct screen *s);
+/* The event chosen in the handlers window, else the one the program is
+ * stopped at; NULL when neither. */
+const char *screen_selected_event(struct screen *s);
+/* Set or delete the breakpoints on EVENT. */
+void screen_toggle_break(struct screen *s, const char *event);
+/* Open the value ID (the selected one when 0). */
+void screen_open_value(struct screen *s, uint64_t id);
+/* Search the transcript and say what was found. */
+void screen_search(struct screen *s, const char *pattern, int flags);
+void screen_search_next(struct screen *s, int reverse);
+void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Act on a line read for WHAT (NULL: end of input). */
+void screen_line(struct screen *s, enum screen_prompt what, const char *line);
+
+/* screen-draw.c */
+void screen_draw_init(struct screen *s);
+void screen_draw(struct screen *s);
+/* Draw N bytes of TEXT in a row at Y, X, at most W columns, with ATTR;
+ * returns the columns used. */
+int screen_draw_text(int y, int x, int w, const char *text, size_t n,
+                     int attr);
+/* Attributes for kinds of text. */
+enum screen_look {
+    SCREEN_LOOK_VALUE,
+    SCREEN_LOOK_SELECTED,
+    SCREEN_LOOK_MATCH,
+    SCREEN_LOOK_ERROR,
+    SCREEN_LOOK_STOP,
+    SCREEN_LOOK_ECHO,
+    SCREEN_LOOK_TITLE,
+    SCREEN_LOOK_TITLE_FOCUS,
+    SCREEN_LOOK_STATUS,
+    SCREEN_LOOK_MARK
+};
+int screen_look(const struct screen *s, enum screen_look look);
+/* Draw a window's title row. */
+void screen_draw_title(struct screen *s, const struct ui_rect *r,
+                       const char *title, int focused);
+
+/* screen-rl.c */
+void screen_rl_init(struct screen *s);
+void screen_rl_finish(struct screen *s);
+/* Hand key K to readline. */
+void screen_rl_key(struct screen *s, const struct ui_key *k);
+/* Ask for a line for WHAT with PROMPT, the line starting as INITIAL. */
+void screen_rl_prompt(struct screen *s, enum screen_prompt what,
+                      const char *prompt, const char *initial);
+/* Give up the prompt: back to the command line as it was. */
+void screen_rl_cancel(struct screen *s);
+/* Clear the command line (and a command being continued). */
+void screen_rl_clear(struct screen *s);
+/* Show the prompt for a command continued on the next line (ON), or the
+ * usual one. */
+void screen_rl_continue(struct screen *s, int on);
+/* Add a command to the history (and its file). */
+void screen_rl_history_add(struct screen *s, const char *line);
+/* The prompt shown and the line being edited, with the cursor (byte). */
+const char *screen_rl_prompt_text(void);
+const char *screen_rl_line(int *point);
+/* Whether readline is in vi command mode. */
+int screen_rl_vi_command(void);
+/* Set the editing mode: "emacs" or "vi"; 0 when unknown. */
+int screen_rl_set_mode(const char *mode);
+const char *screen_rl_mode(void);
+
+/* screen-pty.c */
+int screen_pty_open(struct screen *s, char **cause);
+void screen_pty_watch(struct screen *s);
+void screen_pty_close(struct screen *s);
+void screen_pty_resize(struct screen *s, int rows, int cols);
+/* Queue N bytes of input for the program. */
+void screen_pty_input(struct screen *s, const char *buf, size_t n);
+
+/* screen-handlers.c */
+void screen_handlers_refresh(struct screen *s);
+void screen_handlers_free(struct screen *s);
+void screen_handlers_draw(struct screen *s);
+int screen_handlers_key(struct screen *s, const struct ui_key *k);
+void screen_handlers_click(struct screen *s, int row, int col);
+/* The prompt for SCREEN_PROMPT_NEW_HANDLER, _RENAME, _SAVE, _LOAD gave
+ * LINE. */
+void screen_handlers_answer(struct screen *s, enum screen_prompt what,
+                            const char *line);
+/* The chosen handler (NULL when none). */
+const struct screen_hw_handler *screen_handlers_current(struct screen *s);
+/* Remove the chosen handler (the question was answered yes). */
+void screen_handlers_remove(struct screen *s);
+const char *screen_handlers_hint(struct screen *s);
+
+/* screen-breaks.c */
+void screen_breaks_draw(struct screen *s);
+int screen_breaks_key(struct screen *s, const struct ui_key *k);
+void screen_breaks_click(struct screen *s, int row, int col);
+const char *screen_breaks_hint(struct screen *s);
+
+/* screen-help.c */
+void screen_help_open(struct screen *s);
+void screen_help_free(struct screen *s);
+void screen_help_draw(struct screen *s);
+int screen_help_key(struct screen *s, const struct ui_key *k);
+
+/* screen-edit.c */
+/* Edit the code of handler NAME of EVENT: in $VISUAL or $EDITOR unless
+ * INLINE or neither is set, else in the inline editor. */
+void screen_edit_handler(struct screen *s, const char *event,
+                         const char *name, int inline_editor);
+void screen_edit_draw(struct screen *s);
+void screen_edit_key(struct screen *s, const struct ui_key *k);
+void screen_edit_close(struct screen *s);
+
+/* screen-cmd.c */
+/* The subcommands of `screen` (for completion). */
+extern const char *const screen_cmd_subs[];
+/* The `screen` command and the screen's part of the Tcl library. */
+void screen_cmd_init(struct screen *s);
+/* The script bound to key K, or NULL. */
+const char *screen_cmd_binding(struct screen *s, const struct ui_key *k);
+
+#endif /* NOOSA_SCREEN_H */

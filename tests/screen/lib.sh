@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: MIT
+#
+# lib.sh - drive noosa's screen in a real terminal: a tmux server on a
+# private socket (noosa-test-PID, killed at the end), keys sent with
+# send-keys, the screen read with capture-pane.  Waits poll the screen for
+# the text expected, with a time limit, rather than sleeping fixed times.
+#
+# Sourced by the tests, which then call:
+#   start COLS ROWS ARG...   run noosa ARG... in a COLSxROWS terminal
+#   keys KEY...              tmux send-keys (Enter, F5, C-c, Tab, ...)
+#   type_text TEXT           type TEXT literally (no Enter)
+#   cmd TEXT                 type TEXT and Enter
+#   wait_for TEXT            until the screen shows TEXT (a fixed string)
+#   wait_row N TEXT          until row N (0 is the top) contains TEXT
+#   wait_gone TEXT           until the screen no longer shows TEXT
+#   row N                    the text of row N now
+#   wait_exit                until noosa has exited; its status in $status
+#   target_pid               the pid on the status line
+#   gone PID                 whether process PID is dead (or a zombie)
+#   fail MESSAGE             fail, showing the screen
+# The test runs in $work (noosa's current directory; HOME is $work/home).
+set -u
+
+: "${srcdir:=.}"
+: "${top_srcdir:=$srcdir/../..}"
+: "${top_builddir:=../..}"
+abs_top_builddir=${abs_top_builddir:-$(cd "$top_builddir" && pwd)}
+abs_top_srcdir=${abs_top_srcdir:-$(cd "$top_srcdir" && pwd)}
+
+# the harness exports TMUX as the path of tmux; tmux itself reads TMUX
+tmux_bin=${TMUX:-tmux}
+unset TMUX
+if [ "$tmux_bin" = no ] || ! command -v "$tmux_bin" >/dev/null 2>&1; then
+    echo "tmux is not installed: skipped"
+    exit 77
+fi
+
+name=$(basename "$0" .sh)
+work=$abs_top_builddir/tests/screen/work/$name
+rm -rf "$work"
+mkdir -p "$work/home"
+noosa=$abs_top_builddir/src/noosa
+calc=$abs_top_builddir/tests/screen/calc
+examples=$abs_top_srcdir/examples/calc
+sock=noosa-test-$$
+limit=30
+case "${SANITIZE_FLAGS:-}" in *address*) limit=90 ;; esac
+
+T() {
+    "$tmux_bin" -L "$sock" -f /dev/null "$@"
+}
+
+cleanup() {
+    T kill-server >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+screen_text() {
+    T capture-pane -p -t t 2>/dev/null
+}
+
+fail() {
+    echo "FAIL: $*"
+    echo "--- the screen:"
+    screen_text
+    echo "---"
+    exit 1
+}
+
+# Extra environment for noosa, set by the test before start: NOOSA_ENV.
+NOOSA_ENV=${NOOSA_ENV:-}
+
+start() {
+    cols=$1
+    rows=$2
+    shift 2
+    {
+        echo "#!/bin/sh"
+        echo "cd '$work' || exit 1"
+        echo "export HOME='$work/home' TERM=screen"
+        echo "unset VISUAL EDITOR XDG_STATE_HOME XDG_CONFIG_HOME NO_COLOR"
+        echo "export ASAN_OPTIONS='log_path=$work/asan'"
+        [ -n "$NOOSA_ENV" ] && echo "export $NOOSA_ENV"
+        printf '"%s"' "$noosa"
+        for a in "$@"; do
+            printf " '%s'" "$a"
+        done
+        echo
+        echo "echo \$? > '$work/status'"
+        echo "exec sleep 3600"
+    } > "$work/run.sh"
+    rm -f "$work/status"
+    T new-session -d -s t -x "$cols" -y "$rows" "sh '$work/run.sh'" ||
+        fail "cannot start tmux"
+}
+
+keys() {
+    T send-keys -t t "$@"
+}
+
+type_text() {
+    T send-keys -t t -l "$1"
+}
+
+cmd() {
+    T send-keys -t t -l "$1"
+    T send-keys -t t Enter
+}
+
+# Poll every 0.1 s until CHECK (a shell command) succeeds, or fail with
+# WHAT after $limit seconds.
+poll() {
+    what=$1
+    shift
+    i=0
+    while [ $i -lt $((limit * 10)) ]; do
+        if "$@"; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "timed out waiting for $what"
+}
+
+has_text() {
+    screen_text | grep -qF -- "$1"
+}
+
+lacks_text() {
+    ! screen_text | grep -qF -- "$1"
+}
+
+row() {
+    screen_text | sed -n "$(($1 + 1))p"
+}
+
+row_has() {
+    row "$1" | grep -qF -- "$2"
+}
+
+wait_for() {
+    poll "\"$1\"" has_text "$1"
+}
+
+wait_gone() {
+    poll "\"$1\" to go" lacks_text "$1"
+}
+
+wait_row() {
+    poll "\"$2\" on row $1" row_has "$1" "$2"
+}
+
+exited() {
+    [ -s "$work/status" ]
+}
+
+wait_exit() {
+    poll "noosa to exit" exited
+    status=$(cat "$work/status")
+}
+
+target_pid() {
+    row 0 | sed -n 's/.* pid \([0-9][0-9]*\) .*/\1/p'
+}
+
+gone() {
+    [ ! -d "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# The sanitizers found nothing (run at the end of each test).
+check_asan() {
+    if ls "$work"/asan.* >/dev/null 2>&1; then
+        cat "$work"/asan.*
+        fail "the sanitizers reported errors"
+    fi
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# session.sh - a session on the example program in the screen: a
+# breakpoint set from the prompt, run, the state on the status line, Tab
+# to a value, open it and see its browser's output (and its description
+# on the bottom line), the program's own output in the output pane, the
+# end of the program on the status line; then quit while the program is
+# stopped (asked, answered yes): noosa exits and no process of the
+# program is left.
+
+. "$srcdir/tests/screen/lib.sh"
+
+start 100 30 "$calc" "$examples/demo.calc"
+wait_for "(noosa)"
+wait_row 0 "not running"
+row 0 | grep -qF "calc $examples/demo.calc" ||
+    row 0 | grep -qF "calc " || fail "no program on the status line"
+
+cmd 'break binding_made'
+wait_for "Breakpoint 1 on event binding_made"
+wait_row 0 "1 breakpoint"
+keys F5
+wait_row 0 'stopped at breakpoint 1 for event "binding_made"'
+wait_for 'Stopped at breakpoint 1 for event "binding_made": env=Environment:0x'
+pid=$(target_pid)
+[ -n "$pid" ] || fail "no pid on the status line"
+kill -0 "$pid" || fail "the program ($pid) is not alive"
+
+# Tab on an empty command line: the first value on screen, described below
+keys Tab
+wait_for "[1] Environment:0x"
+wait_for "calc environment: a scope of name bindings"
+keys Enter
+wait_for "(noosa) open 1"
+wait_for "  str = Value:0x"
+# on from the value opened: the stop line's Value, then the browser's own
+keys Tab
+wait_for "[2] Value:0x"
+keys Tab
+wait_for "[3] Environment:0x"
+keys BTab
+wait_for "[2] Value:0x"
+keys Escape
+
+# on to the end: the program's output shows in the output pane
+cmd 'delete 1'
+keys F5
+wait_row 0 "exited with status 0"
+wait_for "Program exited with status 0."
+out=$(screen_text | sed -n '/Output of the program/,$p')
+echo "$out" | grep -qF "50" || fail "no program output in the output pane"
+echo "$out" | grep -qF "10! = 3628800" || fail "no program output in the output pane"
+echo "$out" | grep -qF "fib(15) = 610" || fail "no program output in the output pane"
+# and not in the transcript
+screen_text | sed -n '2,/Output of the program/p' | grep -qF "10! = 3628800" &&
+    fail "the program's output is in the transcript"
+
+# run again, stop, and quit: noosa asks, then kills the program
+cmd 'break printed'
+keys F5
+wait_row 0 'stopped at breakpoint 2 for event "printed"'
+pid=$(target_pid)
+[ -n "$pid" ] && kill -0 "$pid" || fail "no live program"
+keys F10
+wait_for "kill it and quit? (y or n)"
+keys n
+wait_gone "kill it and quit?"
+kill -0 "$pid" || fail "the program died though the answer was no"
+cmd 'quit'
+wait_for "kill it and quit? (y or n)"
+keys y
+wait_exit
+[ "$status" = 0 ] || fail "noosa exited with status $status"
+poll "the program ($pid) to be gone" gone "$pid"
+check_asan
+echo "ok"
