@@ -211,6 +211,15 @@ static void startup_files(struct interp *in)
     in->errors = errors;
 }
 
+/* Read the start-up files if they are still to be read. */
+static void read_startup(struct interp *in)
+{
+    if (!in->startup_pending)
+        return;
+    in->startup_pending = 0;
+    startup_files(in);
+}
+
 /* The user's browser directories: ~/.noosa/browsers and
  * $XDG_CONFIG_HOME/noosa/browsers. */
 static void user_browsers(struct interp *in)
@@ -650,8 +659,10 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
          i++)
         source_dir(in, opts->browser_dirs[i]);
     monitors_load_library(in->monitors, opts->no_init);
-    if (!opts->no_init)
-        startup_files(in);
+    /* read when the program's interface is known (or before the first
+     * command without a program), so that n_provided and event names work
+     * in them as in Noosa */
+    in->startup_pending = !opts->no_init;
     return in;
 
 fail:
@@ -730,6 +741,8 @@ int interp_script(struct interp *in, const char *script, const char *file,
 {
     const char *p = script, *end = script + strlen(script);
     int errors = 0;
+
+    read_startup(in);
 
     while (p < end && !in->quit) {
         Tcl_Parse parse;
@@ -832,5 +845,6 @@ int interp_load(struct interp *in, char *const *argv, char **cause)
     }
     update_interface(in);
     dispatch_flush(in->dispatch);
+    read_startup(in);
     return 0;
 }

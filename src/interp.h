@@ -67,12 +67,15 @@ struct interp {
     int quit;        /* quit was asked for */
     int quit_status;
     int errors;      /* commands that failed (batch exit status) */
+    int startup_pending; /* the start-up files are still to be read */
 };
 
-/* Create the interpreter: the Tcl library, browsers, and (unless
- * opts->no_init) the start-up files.  Problems with start-up files are
- * reported in the transcript and do not stop noosa.  Returns NULL with
- * *cause when the Tcl library cannot be loaded. */
+/* Create the interpreter: the Tcl library and browsers.  Unless
+ * opts->no_init, the start-up files are read by interp_load(), once the
+ * program's interface is known, or before the first command evaluated
+ * without a program.  Problems with start-up files are reported in the
+ * transcript and do not stop noosa.  Returns NULL with *cause when the
+ * Tcl library cannot be loaded. */
 struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
                              char **cause);
 void interp_free(struct interp *in);
