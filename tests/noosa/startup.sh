@@ -6,6 +6,8 @@
 # XDG_CONFIG_HOME), ~/.noosarc, then ./.noosarc, each read once; what they
 # define is there for the script; an error in one is reported with its
 # file and line and noosa goes on (and does not fail); -n reads none.
+# They are read once the program's interface is known, so that
+# n_provided, n(events) and event names work in them.
 # Like -x files, start-up files are run command by command: a command that
 # fails is reported and the next one runs.
 . "$srcdir/tests/noosa/lib.sh"
@@ -20,6 +22,7 @@ n_say "~/.config/noosa/init.tcl\n"
 EOF2
 cat >"$HOME/.noosarc" <<'EOF2'
 n_say "~/.noosarc\n"
+n_say "provides nt [n_provided nt], tree [n_provided tree]; [llength $n(events)] events\n"
 handler load ~/handlers.tcl
 EOF2
 cat >here/.noosarc <<'EOF2'
@@ -37,6 +40,9 @@ check startup-order
 batch startup-none -n -e 'n_say "script\n"' -e 'info breakpoints' \
     -e 'handler list' "$NT" ticks 3
 check startup-none
+# Without a program, before the first command.
+batch startup-no-program -e 'n_say "script\n"' -e 'handler list'
+check startup-no-program
 
 # Without XDG_CONFIG_HOME, ~/.config/noosa/init.tcl.  Run in the home
 # directory, ~/.noosarc is ./.noosarc: it is read once.
@@ -54,7 +60,7 @@ printf '%s\n' 'n_say "XDG init.tcl\n"' 'set a {' >"$XDG_CONFIG_HOME/noosa/init.t
 printf '%s\n' 'n_say "~/.noosarc\n"' '' 'n_say [expr {1 +}]' 'n_say "after the error\n"' \
     >"$HOME/.noosarc"
 printf '%s\n' 'n_say "./.noosarc\n"' 'proc p {} {' '  return 1' '}' 'frobnicate' \
-    >here/.noosarc
+    'n_install_handler {nosuch 0 h 1 {n_say hi}}' >here/.noosarc
 cd here
 batch startup-errors -e 'n_say "script runs\n"' -e 'run > errors-prog.out' "$NT" ticks 1
 check startup-errors
