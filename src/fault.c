@@ -623,8 +623,7 @@ static void decide(struct faults *f, const struct target_event *ev,
                 f->count--;
             return;
         }
-        interp_say(f->in, "This error cannot be converted (errors "
-                   "convert): asking.\n");
+        interp_sayf(f->in, "Not converted (errors convert): %s.\n", cause);
         free(cause);
         say_choices(f, ev, r);
         return;
