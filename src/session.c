@@ -280,8 +280,9 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         break;
     case TARGET_EV_INTERRUPTED:
         drain(s, 0);
-        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT)
-            break; /* still stopped at the event; others are too now */
+        if (s->state == SESSION_STOPPED &&
+            (s->why == SESSION_AT_EVENT || s->why == SESSION_FAULT))
+            break; /* still stopped there; the others are too now */
         s->state = SESSION_STOPPED;
         s->why = SESSION_INTERRUPTED;
         changed(s);
