@@ -86,6 +86,17 @@ check exit-killed
 batch exit-live -n -e 'break tick' -e 'run > /dev/null' "$NT" exit 3
 check exit-live
 
+# run: new arguments replace the old ones and stay; redirections are for
+# one run.
+batch run-args -n -e 'run ticks 2 > run-args-1.out 2> run-args-1.err' \
+    -e 'info program' -e 'run > run-args-2.out' -e 'info program' \
+    -e 'run < /no/such/file' "$NT" exit 9
+check run-args
+same run-args-1 run-args-1.out "step 1
+step 2"
+same run-args-2 run-args-2.out "step 1
+step 2"
+
 # -x and -e in the order given, standard input unread; then commands from
 # standard input, one spanning three lines, errors with their lines.
 printf '%s\n' 'n_say "from file 1\n"' >one.tcl
