@@ -86,6 +86,20 @@ check exit-killed
 batch exit-live -n -e 'break tick' -e 'run > /dev/null' "$NT" exit 3
 check exit-live
 
+# NOOSA_LIBRARY: the Tcl library and browsers come from there; without
+# noosa.tcl noosa says so and stops.
+mkdir -p lib/browsers
+cp -r "$abs_top_srcdir/tcl" lib/
+cp "$TESTS_SRC/browsers/Cell.tcl" lib/browsers/
+(
+    export NOOSA_LIBRARY="$WORK/lib"
+    batch library -n -e 'n_say "$n(library): [lsort [info commands n_*_open]]\n"'
+    NOOSA_LIBRARY=$WORK/no-such-library
+    batch no-library -n -e 'n_say hi'
+)
+check library
+check no-library
+
 # run: new arguments replace the old ones and stay; redirections are for
 # one run.
 batch run-args -n -e 'run ticks 2 > run-args-1.out 2> run-args-1.err' \
