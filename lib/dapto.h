@@ -345,6 +345,7 @@ struct dapto_recovery {
     void *addr;
     /* Private to the runtime. */
     int state;
+    unsigned int depth; /* the thread's depth with this point */
     struct dapto_recovery *prev;
     unsigned long mask[16]; /* the thread's signal mask at DAPTO_TRY */
     jmp_buf env;

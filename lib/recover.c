@@ -142,37 +142,27 @@ void dapto_recover_push(struct dapto_recovery *rp, const char *file,
     publish();
     rp->prev = top;
     rp->state = RP_ACTIVE;
+    rp->depth = ++depth;
     top = rp;
-    depth++;
     slot_sync();
     errno = saved;
 }
 
 int dapto_recover_pop(struct dapto_recovery *rp)
 {
-    struct dapto_recovery *p;
-
     if (rp->state == RP_FAILED) {
         rp->state = RP_DONE;
         return 1;
     }
     if (rp->state != RP_ACTIVE)
         return 0;
-    /* Unlink RP and whatever inner points were left without a pop. */
-    for (p = top; p != NULL; p = p->prev)
-        if (p == rp)
-            break;
-    if (p != NULL) {
-        while (top != rp) {
-            top->state = RP_DONE;
-            top = top->prev;
-            depth--;
-        }
-        top = rp->prev;
-        depth--;
-        slot_sync();
-    }
+    /* Unlink RP, and with it any inner point left without a pop: those
+     * are in frames that are gone, so nothing of theirs is read; RP
+     * itself knows what was outside it. */
+    top = rp->prev;
+    depth = rp->depth - 1;
     rp->state = RP_DONE;
+    slot_sync();
     return 0;
 }
 
@@ -203,7 +193,7 @@ static void recover_resume(int signo, uint64_t addr)
         _exit(128 + signo);
     }
     top = rp->prev;
-    depth--;
+    depth = rp->depth - 1;
     rp->signo = signo;
     rp->addr = (void *)(uintptr_t)addr;
     rp->state = RP_FAILED;

@@ -26,4 +26,17 @@ check leave 1
 batch overflow "errors convert" "run overflow $(prog overflow)"
 check overflow 0
 
+# Without noosa: a point left without DAPTO_LEAVE is cleaned up by the
+# point around it.
+"$ET" careless >"$WORK/careless.prog" 2>&1
+printf '%s\n' "careless: depth 2 inside, 2 after it returned" \
+    "careless: depth 0 after the outer point" "careless: exit" \
+    >"$WORK/careless.want"
+if diff -u "$WORK/careless.want" "$WORK/careless.prog"; then
+    echo "ok: careless"
+else
+    echo "FAIL: careless"
+    failures=$((failures + 1))
+fi
+
 finish

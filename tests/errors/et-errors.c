@@ -146,6 +146,17 @@ FRAME static void nested(void)
     } DAPTO_END(outer);
 }
 
+/* A recovery point left without DAPTO_LEAVE, against the rules: the
+ * point around it cleans up after it when it ends. */
+FRAME static int careless(void)
+{
+    DAPTO_TRY(rp) {
+        if (et_null == NULL)
+            return dapto_recover_depth();
+    } DAPTO_END(rp);
+    return -1;
+}
+
 /* A recovery point left early, with DAPTO_LEAVE. */
 FRAME static int early(void)
 {
@@ -292,6 +303,16 @@ int main(int argc, char **argv)
         printf("leave: early gives %d, depth %d\n", early(),
                dapto_recover_depth());
         deref(et_null);
+    } else if (strcmp(mode, "careless") == 0) {
+        int inside = 0;
+
+        DAPTO_TRY(rp) {
+            inside = careless();
+            printf("careless: depth %d inside, %d after it returned\n",
+                   inside, dapto_recover_depth());
+        } DAPTO_END(rp);
+        printf("careless: depth %d after the outer point\n",
+               dapto_recover_depth());
     } else if (strcmp(mode, "overflow") == 0) {
         DAPTO_TRY(rp) {
             recurse(1);
@@ -336,8 +357,8 @@ int main(int argc, char **argv)
     } else {
         fprintf(stderr, "usage: et-errors div|null|abort|report|handler "
                 "?try? | loop N | events | nested | leave | overflow | "
-                "components | corrupt magic|point|address | threads | "
-                "steps N\n");
+                "careless | components | corrupt magic|point|address | "
+                "threads | steps N\n");
         return 2;
     }
     printf("%s: exit\n", mode);
