@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * et-errors.c - a program that hits run-time errors, for the tests of
- * noosa's error handling: integer division by zero, a null pointer, abort,
- * errors reported with dapto_error, its own signal handler, recovery
- * points (nested, left early, a stack overflow), components, threads,
- * a recovery table that it spoils itself.
- * The first argument picks what it does (see main); "try" as the second
- * puts the error inside a recovery point.  Everything it says goes to standard
- * output, unbuffered.
+ * noosa's error handling: integer division by zero, a null pointer,
+ * abort, an illegal instruction, a bus error, errors reported with
+ * dapto_error, its own signal handler, recovery points (nested, left
+ * early, a stack overflow), components, threads, a recovery table that it
+ * spoils itself.  The first argument picks what it does (see main); "try"
+ * as the second puts the error inside a recovery point.  Everything it
+ * says goes to standard output, unbuffered.
  */
 #define _GNU_SOURCE
 
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "et_dapto.h"
@@ -101,6 +102,25 @@ FRAME static void do_null(void)
 FRAME static void do_abort(void)
 {
     give_up();
+}
+
+FRAME static void do_ill(void)
+{
+    __builtin_trap();
+}
+
+/* Touch a page of a file mapped beyond its end. */
+FRAME static void do_bus(void)
+{
+    FILE *fp = tmpfile();
+    volatile char *p;
+
+    if (fp == NULL)
+        return;
+    p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
+    if (p == MAP_FAILED)
+        return;
+    printf("bus: %d\n", p[0]);
 }
 
 FRAME static void do_report(void)
@@ -269,6 +289,10 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "abort") == 0) {
         steps(1, 3);
         run("abort", do_abort);
+    } else if (strcmp(mode, "ill") == 0) {
+        run("ill", do_ill);
+    } else if (strcmp(mode, "bus") == 0) {
+        run("bus", do_bus);
     } else if (strcmp(mode, "report") == 0) {
         steps(1, 3);
         run("report", do_report);
@@ -355,10 +379,10 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "steps") == 0) {
         steps(1, argc > 2 ? atoi(argv[2]) : 3);
     } else {
-        fprintf(stderr, "usage: et-errors div|null|abort|report|handler "
-                "?try? | loop N | events | nested | leave | overflow | "
-                "careless | components | corrupt magic|point|address | "
-                "threads | steps N\n");
+        fprintf(stderr, "usage: et-errors div|null|abort|ill|bus|report|"
+                "handler ?try? | loop N | events | nested | leave | "
+                "overflow | careless | components | "
+                "corrupt magic|point|address | threads | steps N\n");
         return 2;
     }
     printf("%s: exit\n", mode);

@@ -25,6 +25,12 @@ check null-terminate 1
 batch abort-kill "errors ask" "run abort $(prog abort-kill)" kill
 check abort-kill 0
 
+# An illegal instruction and a bus error, converted.
+batch ill "errors convert" "run ill try $(prog ill)"
+check ill 0
+batch bus "errors convert" "run bus try $(prog bus)"
+check bus 0
+
 # The program's own handler runs when the signal is passed.
 batch handler "errors ask" "run handler $(prog handler)" continue
 check handler 3
