@@ -7,6 +7,7 @@ BENCH_TARGETS =
 include bench/dapto.mk
 include bench/runtime.mk
 include bench/monitor.mk
+include bench/profile.mk
 include bench/front.mk
 
 bench: $(BENCH_TARGETS)

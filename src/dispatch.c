@@ -60,9 +60,11 @@ struct dispatch {
     int posts_dirty;
     int post_depth;
 
-    /* Function entries and exits handed over as enter/leave. */
+    /* Function entries and exits handed over as enter/leave: the names,
+     * and the built-in events of the registry the table is for. */
     struct symnames *names;
     struct decode_value fn_value;
+    const struct registry_event *fn_enter, *fn_leave;
 };
 
 struct dispatch *dispatch_create(struct session *s)
@@ -228,6 +230,19 @@ void dispatch_changed(struct dispatch *d)
     d->posts_dirty = 1;
 }
 
+/* Built-in event CODE (enter or leave, whose one parameter is the name),
+ * or NULL when the program's first aspect is not the built-in one. */
+static const struct registry_event *builtin_event(struct registry *reg,
+                                                  unsigned int code)
+{
+    const struct registry_event *ev = registry_event(reg, code);
+
+    if (ev == NULL || ev->aspect == NULL || ev->nparams != 1 ||
+        ev->aspect->event_base != 0 || strcmp(ev->aspect->name, "dapto") != 0)
+        return NULL;
+    return ev;
+}
+
 void dispatch_sync(struct dispatch *d)
 {
     struct registry *reg = session_registry(d->session);
@@ -242,8 +257,11 @@ void dispatch_sync(struct dispatch *d)
     table_free(d);
     d->reg = reg;
     d->dirty = 0;
+    d->fn_enter = d->fn_leave = NULL;
     if (reg == NULL)
         return;
+    d->fn_enter = builtin_event(reg, DAPTO_EV_ENTER);
+    d->fn_leave = builtin_event(reg, DAPTO_EV_LEAVE);
     limit = registry_event_limit(reg);
     d->limit = limit;
     d->table = xcalloc(limit, sizeof *d->table);
@@ -306,32 +324,31 @@ static const struct reader_item *function_event(struct dispatch *d,
                                                 const struct reader_item *item,
                                                 struct reader_item *out)
 {
-    struct registry *reg = session_registry(d->session);
-    const struct registry_event *ev;
+    const struct registry_event *ev = item->enter ? d->fn_enter : d->fn_leave;
     const char *name;
     size_t len;
 
-    if (reg == NULL)
-        return NULL;
-    ev = registry_event(reg, item->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
-    if (ev == NULL || ev->aspect == NULL || ev->nparams != 1 ||
-        strcmp(ev->aspect->name, "dapto") != 0)
+    if (ev == NULL)
         return NULL;
     name = symnames_name(d->names, item->function, &len);
     if (name == NULL)
         return NULL;
-    *out = *item;
+    /* OUT holds nothing else (see dispatch_item) */
     out->kind = READER_EVENT;
     out->code = ev->code;
-    out->event = ev;
+    out->tid = item->tid;
+    out->ns = item->ns;
     out->stop = -1;
+    out->event = ev;
     out->nvalues = 1;
-    memset(&d->fn_value, 0, sizeof d->fn_value);
+    out->values = &d->fn_value;
+    out->function = item->function;
+    out->call_site = item->call_site;
+    out->enter = item->enter;
     d->fn_value.kind = DAPTO_K_STR;
+    d->fn_value.interned = 1; /* the same address for every lookup */
     d->fn_value.s = name;
     d->fn_value.len = (uint32_t)len;
-    d->fn_value.interned = 1; /* the same address for every lookup */
-    out->values = &d->fn_value;
     return out;
 }
 
@@ -352,12 +369,16 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
         started(d, item);
         return 0;
     }
-    if (item->kind == READER_FUNCTION &&
-        (item = function_event(d, item, &fn)) == NULL)
-        return 0;
-    if (item->kind != READER_EVENT || item->event == NULL)
+    if (item->kind != READER_EVENT && item->kind != READER_FUNCTION)
         return 0;
     dispatch_flush(d);
+    if (item->kind == READER_FUNCTION) {
+        memset(&fn, 0, sizeof fn);
+        if ((item = function_event(d, item, &fn)) == NULL)
+            return 0;
+    }
+    if (item->event == NULL)
+        return 0;
     if (item->code >= d->limit)
         return 0;
     f = &d->table[item->code];

@@ -68,6 +68,8 @@ struct stacks {
 
     struct mcase *cases;
     size_t ncases, cases_cap;
+
+    const struct registry_aspect *builtin; /* recognised in this run */
 };
 
 static size_t hash_word(uint64_t x)
@@ -305,12 +307,18 @@ void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
 
 /* --- the consumer --------------------------------------------------------- */
 
-/* Whether EV is the built-in enter (1) or leave (2); else 0. */
-static int builtin_kind(const struct registry_event *ev)
+/* Whether EV is the built-in enter (1) or leave (2); else 0.  The
+ * built-in aspect, once recognised, is remembered for the run. */
+static int builtin_kind(struct stacks *st, const struct registry_event *ev)
 {
     if (ev->aspect == NULL || ev->aspect->event_base != 0 ||
-        strcmp(ev->aspect->name, "dapto") != 0)
+        ev->code > DAPTO_EV_LEAVE)
         return 0;
+    if (ev->aspect != st->builtin) {
+        if (strcmp(ev->aspect->name, "dapto") != 0 || ev->nparams != 1)
+            return 0;
+        st->builtin = ev->aspect;
+    }
     if (ev->code == DAPTO_EV_ENTER)
         return 1;
     if (ev->code == DAPTO_EV_LEAVE)
@@ -322,7 +330,7 @@ static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct stacks *st = arg;
 
-    return st->users > 0 && builtin_kind(ev) ? DAPTO_STATE_RECORD : 0;
+    return st->users > 0 && builtin_kind(st, ev) ? DAPTO_STATE_RECORD : 0;
 }
 
 static void deliver(void *arg, struct dispatch_event *de)
@@ -330,7 +338,7 @@ static void deliver(void *arg, struct dispatch_event *de)
     struct stacks *st = arg;
     const struct reader_item *item = de->item;
     const struct decode_value *v;
-    int kind = builtin_kind(de->event);
+    int kind = builtin_kind(st, de->event);
     uint32_t name;
 
     if (kind == 0 || st->users == 0 || item->nvalues < 1 ||
@@ -351,6 +359,7 @@ static void started(void *arg, const struct reader_item *hello)
     (void)hello;
     stacks_clear(st);
     st->partial = 0;
+    st->builtin = NULL;
 }
 
 static const struct consumer_ops stacks_ops = {

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# bench/profile.mk: `make bench-profile`, the cost of automatic
+# instrumentation with the time profile on, per call, against the same
+# program uninstrumented and against uftrace, and the rate at which noosa
+# consumes function records into the profiles.  See bench/profile-run.sh.
+
+EXTRA_DIST += bench/profile-run.sh
+check_PROGRAMS += bench/profile-calls-plain bench/profile-calls \
+	bench/profile-calls-pg
+
+# Optimised, no sanitizers, every call a call in all three builds.
+PROFILE_BENCH_CFLAGS = -O2 -g -fno-optimize-sibling-calls
+bench_profile_calls_plain_SOURCES = bench/profile-calls.c
+bench_profile_calls_plain_CFLAGS = $(PROFILE_BENCH_CFLAGS)
+bench_profile_calls_plain_LDFLAGS =
+
+# Linked with the shared libdapto (-no-install: the real executable), so
+# that uftrace's own hooks can take the place of libdapto's in its runs.
+bench_profile_calls_SOURCES = bench/profile-calls.c
+bench_profile_calls_CFLAGS = $(PROFILE_BENCH_CFLAGS) -finstrument-functions
+bench_profile_calls_LDFLAGS = -no-install
+bench_profile_calls_LDADD = lib/libdapto.la
+
+# uftrace's native mode.
+bench_profile_calls_pg_SOURCES = bench/profile-calls.c
+bench_profile_calls_pg_CFLAGS = $(PROFILE_BENCH_CFLAGS) -pg
+bench_profile_calls_pg_LDFLAGS = -pg
+
+bench-profile: bench/profile-calls-plain$(EXEEXT) bench/profile-calls$(EXEEXT) \
+		bench/profile-calls-pg$(EXEEXT) src/noosa$(EXEEXT)
+	@top_builddir='$(top_builddir)' UFTRACE='$(UFTRACE)' \
+	    $(SHELL) $(srcdir)/bench/profile-run.sh
+BENCH_TARGETS += bench-profile
+.PHONY: bench-profile
