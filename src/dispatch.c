@@ -280,6 +280,10 @@ void dispatch_sync(struct dispatch *d)
             if (!c->enabled || (w = c->ops->want(c->arg, ev)) == 0)
                 continue;
             state |= w;
+            /* <dispatch.h>: the trail alone, or no deliver, is no delivery */
+            if (!(w & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
+                c->ops->deliver == NULL)
+                continue;
             f->c = xreallocarray(f->c, f->n + 1, sizeof *f->c);
             f->c[f->n++] = c;
         }

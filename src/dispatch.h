@@ -39,7 +39,11 @@ struct consumer_ops {
     const char *name;
     /* The DAPTO_STATE_* bits the consumer wants for EV (0: none). */
     unsigned char (*want)(void *arg, const struct registry_event *ev);
-    /* An event the consumer wants. */
+    /* An event the consumer wants recorded or stopped at.  A consumer
+     * that wants only DAPTO_STATE_TRAIL for an event (it reads the
+     * post-mortem trail after the fact) is not told of it; one whose
+     * deliver is NULL is never told (its wishes are what it asks for the
+     * program, e.g. for others' benefit). */
     void (*deliver)(void *arg, struct dispatch_event *de);
     /* The consumer was disabled (on = 0) or enabled again; may be NULL. */
     void (*notice)(void *arg, int on);

@@ -97,22 +97,17 @@ void ptime_told(struct profile *p, int what, pid_t tid, int64_t ns)
     th->last = ns;
 }
 
+/* What the stacks want, so that listings say what this monitor uses; it
+ * is never told of the events themselves (no deliver): the stacks tell it
+ * what they do with them. */
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
     (void)arg;
-    /* what the stacks want, so that listings say what this monitor uses */
     if (ev->aspect != NULL && ev->aspect->event_base == 0 &&
         strcmp(ev->aspect->name, "dapto") == 0 &&
         (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE))
         return DAPTO_STATE_RECORD;
     return 0;
-}
-
-static void deliver(void *arg, struct dispatch_event *de)
-{
-    /* the stacks have told us already */
-    (void)arg;
-    (void)de;
 }
 
 static void notice(void *arg, int on)
@@ -145,7 +140,6 @@ static void started(void *arg, const struct reader_item *item)
 static const struct consumer_ops time_ops = {
     .name = "time-profile",
     .want = want,
-    .deliver = deliver,
     .notice = notice,
 };
 
