@@ -33,7 +33,7 @@ proc n_Node_open {text node} {
         }
         n_say "  $attr: $value\n"
     }
-    n_say "  source: [n_send unparse_node $node]\n"
+    n_say "  source: [lindex [n_send unparse_node $node] 0]\n"
     foreach {role child} [n_send get_node_children $node] {
         n_say "  $role: "
         n_say_val Node $child

@@ -74,14 +74,14 @@ set calc_stub_api {
         {get_node_info 20480} {10 fn 2 4 2} \
         {get_node_attrs 20480} {idn 1 name add} \
         {get_node_children 20480} {param 20544 body 20608} \
-        {unparse_node 20480} {fn add(x) = x + k} \
+        {unparse_node 20480} [list {fn add(x) = x + k}] \
         {get_node_info 20544} {11 param 2 8 0} \
         {get_node_info 20608} {6 binary 2 13 2} \
         {get_node_info 20672} {4 name 2 13 0} \
         {get_node_info 20736} {3 string 2 17 0} \
         {get_node_attrs 20736} [list idn 3 text "a${tab}b\"c"] \
         {get_node_children 20736} {} \
-        {unparse_node 20736} {"a\tb\"c"} \
+        {unparse_node 20736} [list {"a\tb\"c"}] \
     ]
 }
 
