@@ -14,3 +14,6 @@ src_libnoosa_la_SOURCES += \
 src_libnoosa_la_SOURCES += src/trace.c src/trace.h
 src_libnoosa_la_SOURCES += src/monitor.c src/monitor.h src/monitor-speed.c \
 	src/monitor-functions.c
+
+# The profile window of the screen (its flags come with screen.mk's).
+src_libnoosa_la_SOURCES += src/screen-profile.c

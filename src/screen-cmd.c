@@ -53,7 +53,7 @@ enum {
 static const char *const pane_names[] = {"command", "transcript", "output",
                                          "window", NULL};
 static const char *const window_names[] = {"none", "handlers", "breakpoints",
-                                           "help", NULL};
+                                           "help", "profile", NULL};
 
 static int usage(Tcl_Interp *tcl, const char *sub, const char *args)
 {
@@ -240,7 +240,8 @@ static int cmd_screen(ClientData cd, Tcl_Interp *tcl, int objc,
             return TCL_OK;
         }
         if (objc != 3)
-            return usage(tcl, "window", "?none|handlers|breakpoints|help?");
+            return usage(tcl, "window",
+                         "?none|handlers|breakpoints|help|profile?");
         if (Tcl_GetIndexFromObj(tcl, objv[2], window_names, "window", 0,
                                 &i) != TCL_OK)
             return TCL_ERROR;

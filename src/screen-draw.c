@@ -448,6 +448,8 @@ static const char *hint(struct screen *s)
             return screen_handlers_hint(s);
         if (s->window == SCREEN_WIN_BREAKS)
             return screen_breaks_hint(s);
+        if (s->window == SCREEN_WIN_PROFILE)
+            return screen_profile_hint(s);
         return "Up Down PgUp PgDn scroll  Esc closes";
     default:
         break;
@@ -517,6 +519,9 @@ static void draw_window(struct screen *s)
         break;
     case SCREEN_WIN_HELP:
         screen_help_draw(s);
+        break;
+    case SCREEN_WIN_PROFILE:
+        screen_profile_draw(s);
         break;
     case SCREEN_WIN_NONE:
         break;

@@ -529,6 +529,9 @@ static void window_key(struct screen *s, const struct ui_key *k)
     case SCREEN_WIN_HELP:
         done = screen_help_key(s, k);
         break;
+    case SCREEN_WIN_PROFILE:
+        done = screen_profile_key(s, k);
+        break;
     case SCREEN_WIN_NONE:
         break;
     }
@@ -582,6 +585,8 @@ static void wheel(struct screen *s, enum ui_pane pane, int n)
             ui_list_scroll(&s->help, n);
         else if (s->window == SCREEN_WIN_BREAKS)
             ui_list_scroll(&s->bw, n);
+        else if (s->window == SCREEN_WIN_PROFILE)
+            screen_profile_scroll(s, n);
         break;
     default:
         break;
@@ -635,6 +640,9 @@ static void mouse(struct screen *s)
         else if (s->window == SCREEN_WIN_BREAKS)
             screen_breaks_click(s, ev.y - s->lay.window.y,
                                 ev.x - s->lay.window.x);
+        else if (s->window == SCREEN_WIN_PROFILE)
+            screen_profile_click(s, ev.y - s->lay.window.y,
+                                 ev.x - s->lay.window.x);
         break;
     default:
         break;

@@ -45,7 +45,8 @@ enum screen_window {
     SCREEN_WIN_NONE,
     SCREEN_WIN_HANDLERS,
     SCREEN_WIN_BREAKS,
-    SCREEN_WIN_HELP
+    SCREEN_WIN_HELP,
+    SCREEN_WIN_PROFILE
 };
 
 /* What the line being read on the command line is for. */
@@ -282,6 +283,13 @@ void screen_help_open(struct screen *s);
 void screen_help_free(struct screen *s);
 void screen_help_draw(struct screen *s);
 int screen_help_key(struct screen *s, const struct ui_key *k);
+
+/* screen-profile.c */
+void screen_profile_draw(struct screen *s);
+int screen_profile_key(struct screen *s, const struct ui_key *k);
+void screen_profile_click(struct screen *s, int row, int col);
+void screen_profile_scroll(struct screen *s, int n);
+const char *screen_profile_hint(struct screen *s);
 
 /* screen-edit.c */
 /* Edit the code of handler NAME of EVENT: in $VISUAL or $EDITOR unless

@@ -101,6 +101,7 @@ bind S-F6 {screen focus prev} {move to the previous pane}
 bind F7 {::noosa::cmd::step} {step to the next visible event}
 bind F9 {::noosa::cmd::kill} {kill the program (noosa stays)}
 bind F10 {screen quit} {quit (asks while the program runs)}
+bind F11 {screen window profile} {open or close the profile window}
 bind C-c {screen interrupt} {interrupt the running program (it stops, it is not killed); else clear the command line}
 bind C-l {screen redraw} {redraw the screen}
 
@@ -157,6 +158,8 @@ proc ::noosa::screen::help_text {} {
     lappend t "  (\$VISUAL, \$EDITOR, else inline), i inline editor, s save, l load,"
     lappend t "  b breakpoint on the event.  Inline editor: C-s saves, Esc cancels."
     lappend t "" "Breakpoints window (F3): a add, d delete, Space enable/disable."
+    lappend t "" "Profile window (F11): f time or frequency, t tree or flat, s sort,"
+    lappend t "  o on/off (profile ... on|off), r reset; updated as the program runs."
     lappend t "" "Commands (help COMMAND for more):"
     dict for {name entry} [lsort -stride 2 -index 0 $::noosa::help] {
         lassign $entry synopsis text summary

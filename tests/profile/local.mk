@@ -56,7 +56,8 @@ tests_profile_calc_LDFLAGS = $(PT_LDFLAGS)
 $(tests_profile_calc_OBJECTS): $(CALC_DAPTO_H)
 
 PROF_TESTS = tests/profile/freq.sh tests/profile/time.sh \
-	tests/profile/trace.sh tests/profile/stacks.sh tests/profile/monitor.sh
+	tests/profile/trace.sh tests/profile/stacks.sh tests/profile/monitor.sh \
+	tests/profile/window.sh
 TESTS += $(PROF_TESTS)
 EXTRA_DIST += $(PROF_TESTS) tests/profile/lib.sh tests/profile/check.tcl \
 	tests/profile/expected
