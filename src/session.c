@@ -51,6 +51,7 @@ struct session {
     int watching;  /* descriptors are in the loop */
     int reading;   /* the channel is read (not stopped at an event) */
     int told_status; /* channel status already reported for this run */
+    int told_none;   /* "no monitoring interface" said (once a session) */
 
     int ended;
     int end_status;
@@ -183,11 +184,12 @@ static void tell_status(struct session *s)
 
 static void no_interface(struct session *s)
 {
-    if (!s->told_status && s->channel != NULL &&
+    if (!s->told_status && !s->told_none && s->channel != NULL &&
         channel_status(s->channel) == CHANNEL_WAITING) {
         message(s, "the program has no monitoring interface (it does not "
                 "use the dapto runtime)");
         s->told_status = 1;
+        s->told_none = 1;
     }
 }
 
