@@ -350,14 +350,6 @@ static void draw_transcript(struct screen *s)
         draw_chars(r->y + (int)i, r->x, r->w, rows[i].text, rows[i].start,
                    rows[i].end, transcript_at, &rl, rl.base);
     }
-    if (!s->tv.follow && n > 0 && !ui_tview_at_end(&s->tv)) {
-        /* say that there is more below */
-        const char *more = " more below: End ";
-
-        screen_draw_text(r->y + r->h - 1, r->x + r->w - (int)strlen(more),
-                         (int)strlen(more), more, strlen(more),
-                         (int)looks[SCREEN_LOOK_TITLE_FOCUS]);
-    }
 }
 
 static void draw_output(struct screen *s)
@@ -370,11 +362,25 @@ static void draw_output(struct screen *s)
 
     if (focused)
         snprintf(title, sizeof title,
-                 " Output: what you type goes to the program (F6: next "
-                 "pane) ");
+                 " Output: what you type goes to the program ");
     else
         snprintf(title, sizeof title, " Output of the program ");
     screen_draw_title(s, &s->lay.output_title, title, focused);
+    if (s->lay.transcript.h > 0 && !ui_tview_at_end(&s->tv)) {
+        /* on the transcript's lower edge: there is more below */
+        const char *more = " transcript: more below (End) ";
+        int w = (int)strlen(more), room;
+
+        room = s->lay.output_title.w - 2 - (2 + (int)strlen(title) + 1);
+        if (w > room) {
+            more = " more below (End) ";
+            w = (int)strlen(more);
+        }
+        if (w <= room)
+            screen_draw_text(s->lay.output_title.y,
+                             s->lay.output_title.w - w - 2, w, more,
+                             (size_t)w, (int)looks[SCREEN_LOOK_TITLE_FOCUS]);
+    }
     ui_tview_update(&s->ov);
     n = ui_tview_rows(&s->ov, rows, MAX_ROWS);
     for (i = 0; i < n; i++)
@@ -573,11 +579,26 @@ void screen_draw(struct screen *s)
     if (!s->lay.ok) {
         char msg[128];
 
+        size_t at = 0, len;
+        int y = 0;
+
         snprintf(msg, sizeof msg,
                  "noosa: the terminal is too small (%dx%d); the screen needs "
                  "%dx%d",
                  COLS, LINES, UI_LAYOUT_MIN_COLS, UI_LAYOUT_MIN_ROWS);
-        screen_draw_text(0, 0, COLS, msg, strlen(msg), A_BOLD);
+        len = strlen(msg);
+        while (at < len && y < LINES) {
+            size_t end = ui_text_row_end(msg, len, at, COLS), sp = end;
+
+            /* break between words */
+            while (end < len && sp > at && msg[sp - 1] != ' ')
+                sp--;
+            if (end < len && sp > at)
+                end = sp;
+            screen_draw_text(y++, 0, COLS, msg + at, end - at, A_BOLD);
+            at = end;
+        }
+        curs_set(0);
         refresh();
         return;
     }

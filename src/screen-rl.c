@@ -207,6 +207,9 @@ static char *history_path(void)
     char *dir, *path;
 
     if (xdg != NULL && *xdg != '\0') {
+        /* the base directory may not exist yet either */
+        if (mkdir(xdg, 0700) != 0 && errno != EEXIST)
+            return NULL;
         dir = xasprintf("%s/noosa", xdg);
         if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
             free(dir);

@@ -85,7 +85,10 @@ void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
 
 void screen_relayout(struct screen *s)
 {
-    ui_layout_compute(&s->lay, LINES, COLS, s->window != SCREEN_WIN_NONE,
+    ui_layout_compute(&s->lay, LINES, COLS,
+                      s->window == SCREEN_WIN_NONE   ? UI_LAYOUT_NO_WINDOW
+                      : s->window == SCREEN_WIN_HELP ? UI_LAYOUT_WINDOW_FULL
+                                                     : UI_LAYOUT_WINDOW,
                       s->output_rows);
     ui_tview_resize(&s->tv, s->lay.transcript.h,
                     s->lay.ok ? s->lay.transcript.w : COLS);
@@ -1075,7 +1078,7 @@ out_loop:
     screen_sig_fd = -1;
     free(s->message);
     free(s->ask_text);
-    free(s->line);
+    free(s->hw_selected);
     Tcl_DStringFree(&s->pending);
     return rc;
 }

@@ -144,9 +144,6 @@ struct screen {
     enum screen_prompt prompt;
     char *saved_line;        /* the command line while a prompt is up */
     int saved_point;
-    char *line;              /* a line read, waiting to be acted on */
-    int line_eof;            /* ... or end of input (C-d) */
-    int line_ready;
     Tcl_DString pending;     /* a command continued on the next line */
     char *history;           /* history file, or NULL */
 

@@ -27,7 +27,7 @@ static struct ui_rect rect(int y, int x, int h, int w)
 }
 
 void ui_layout_compute(struct ui_layout *l, int rows, int cols,
-                       int window_open, int output_rows)
+                       enum ui_layout_window window, int output_rows)
 {
     int middle, out, upper, win;
 
@@ -51,11 +51,12 @@ void ui_layout_compute(struct ui_layout *l, int rows, int cols,
     l->output_title = rect(l->output.y - 1, 0, 1, cols);
 
     upper = l->output_title.y - 1; /* rows 1 .. output title - 1 */
-    if (!window_open) {
+    if (window == UI_LAYOUT_NO_WINDOW) {
         l->transcript = rect(1, 0, upper, cols);
         return;
     }
-    win = upper >= SPLIT_ROWS ? upper / 2 : upper;
+    win = upper >= SPLIT_ROWS && window == UI_LAYOUT_WINDOW ? upper / 2
+                                                            : upper;
     l->window_title = rect(1, 0, 1, cols);
     l->window = rect(2, 0, win - 1, cols);
     l->transcript = rect(1 + win, 0, upper - win, cols);

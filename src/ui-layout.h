@@ -12,7 +12,7 @@
  *     bottom line                 value description, messages, key hints
  *
  * An open window shares the space above the output with the transcript
- * when there is room for both, else takes it all.
+ * when there is room for both, else (or when asked) takes it all.
  */
 #ifndef NOOSA_UI_LAYOUT_H
 #define NOOSA_UI_LAYOUT_H
@@ -45,11 +45,18 @@ struct ui_layout {
     struct ui_rect bottom;
 };
 
-/* Lay the screen out at ROWS x COLS, with a window open or not, and
- * OUTPUT_ROWS rows for the program's output (0: a quarter of the room,
- * at least 2; it is cut down when the terminal is short). */
+/* How a window is open. */
+enum ui_layout_window {
+    UI_LAYOUT_NO_WINDOW,
+    UI_LAYOUT_WINDOW,      /* shares the room with the transcript */
+    UI_LAYOUT_WINDOW_FULL  /* takes the transcript's room */
+};
+
+/* Lay the screen out at ROWS x COLS, with a window open as WINDOW says,
+ * and OUTPUT_ROWS rows for the program's output (0: a quarter of the
+ * room, at least 2; it is cut down when the terminal is short). */
 void ui_layout_compute(struct ui_layout *l, int rows, int cols,
-                       int window_open, int output_rows);
+                       enum ui_layout_window window, int output_rows);
 
 /* The pane that holds cell Y, X (the title rows count as their panes),
  * or UI_PANE_NONE (the status and bottom lines). */

@@ -121,12 +121,12 @@ proc ::noosa::screen::hints {} {
     } {
         foreach key [lsort -dictionary [array names bindings]] {
             if {$bindings($key) eq $script} {
-                lappend out "$key $label"
+                lappend out "$key:$label"
                 break
             }
         }
     }
-    return [join $out "  "]
+    return [join $out " "]
 }
 
 # The text of the help window: the keys as bound now, what the panes do
@@ -233,14 +233,13 @@ proc ::noosa::screen::init {} {
         }
     }
 
-    # help lists the keys too
-    if {[info commands ::noosa::screen::base_help] eq ""} {
-        rename ::noosa::help ::noosa::screen::base_help
+    # help lists the keys too (the commands' part stays in ::noosa, where
+    # its variables are)
+    if {[info commands ::noosa::help_commands] eq ""} {
+        rename ::noosa::help ::noosa::help_commands
         proc ::noosa::help {args} {
-            ::noosa::screen::base_help {*}$args
+            ::noosa::help_commands {*}$args
             if {[llength $args] == 0} {
-                variable ::noosa::screen::bindings
-                variable ::noosa::screen::keyhelp
                 n_say "Keys (F1 shows them all; bind rebinds them):\n"
                 foreach key [lsort -dictionary [array names ::noosa::screen::bindings]] {
                     set what [expr {[info exists ::noosa::screen::keyhelp($key)] ? $::noosa::screen::keyhelp($key) : $::noosa::screen::bindings($key)}]

@@ -12,6 +12,7 @@
 #   cmd TEXT                 type TEXT and Enter
 #   wait_for TEXT            until the screen shows TEXT (a fixed string)
 #   wait_row N TEXT          until row N (0 is the top) contains TEXT
+#   wait_line TEXT           until a whole row is TEXT
 #   wait_gone TEXT           until the screen no longer shows TEXT
 #   row N                    the text of row N now
 #   wait_exit                until noosa has exited; its status in $status
@@ -90,6 +91,7 @@ start() {
         echo "exec sleep 3600"
     } > "$work/run.sh"
     rm -f "$work/status"
+    T kill-session -t t >/dev/null 2>&1
     T new-session -d -s t -x "$cols" -y "$rows" "sh '$work/run.sh'" ||
         fail "cannot start tmux"
 }
@@ -98,12 +100,21 @@ keys() {
     T send-keys -t t "$@"
 }
 
+# tmux takes a ';' ending an argument for the end of its command
 type_text() {
-    T send-keys -t t -l "$1"
+    case $1 in
+    *\;)
+        [ "$1" = ";" ] || T send-keys -t t -l "${1%;}"
+        T send-keys -t t '\;'
+        ;;
+    *)
+        T send-keys -t t -l "$1"
+        ;;
+    esac
 }
 
 cmd() {
-    T send-keys -t t -l "$1"
+    type_text "$1"
     T send-keys -t t Enter
 }
 
@@ -145,6 +156,14 @@ wait_for() {
 
 wait_gone() {
     poll "\"$1\" to go" lacks_text "$1"
+}
+
+has_line() {
+    screen_text | grep -qxF -- "$1"
+}
+
+wait_line() {
+    poll "a row \"$1\"" has_line "$1"
 }
 
 wait_row() {

@@ -522,7 +522,7 @@ static void test_list(void)
     CHECK_EQ_INT(l.sel, 9);
 }
 
-static void check_layout(int rows, int cols, int window)
+static void check_layout(int rows, int cols, enum ui_layout_window window)
 {
     struct ui_layout l;
     int y, covered[200];
@@ -562,21 +562,22 @@ static void test_layout(void)
 {
     struct ui_layout l;
 
-    check_layout(24, 80, 0);
-    check_layout(24, 80, 1);
-    check_layout(10, 40, 0);
-    check_layout(10, 40, 1);
-    check_layout(50, 120, 0);
-    check_layout(50, 120, 1);
-    check_layout(199, 300, 1);
+    check_layout(24, 80, UI_LAYOUT_NO_WINDOW);
+    check_layout(24, 80, UI_LAYOUT_WINDOW);
+    check_layout(10, 40, UI_LAYOUT_NO_WINDOW);
+    check_layout(10, 40, UI_LAYOUT_WINDOW);
+    check_layout(50, 120, UI_LAYOUT_NO_WINDOW);
+    check_layout(50, 120, UI_LAYOUT_WINDOW);
+    check_layout(199, 300, UI_LAYOUT_WINDOW);
+    check_layout(30, 100, UI_LAYOUT_WINDOW_FULL);
 
     /* 80x24: a transcript of 15 rows over 5 of output */
-    ui_layout_compute(&l, 24, 80, 0, 0);
+    ui_layout_compute(&l, 24, 80, UI_LAYOUT_NO_WINDOW, 0);
     CHECK_EQ_INT(l.transcript.y, 1);
     CHECK_EQ_INT(l.transcript.h, 15);
     CHECK_EQ_INT(l.output.h, 5);
     /* a window takes the transcript's place on a small terminal ... */
-    ui_layout_compute(&l, 24, 80, 1, 0);
+    ui_layout_compute(&l, 24, 80, UI_LAYOUT_WINDOW, 0);
     CHECK_EQ_INT(l.transcript.h, 0);
     CHECK(!ui_layout_has(&l, UI_PANE_TRANSCRIPT));
     CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_COMMAND, 1),
@@ -587,8 +588,11 @@ static void test_layout(void)
                  UI_PANE_COMMAND);
     CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_COMMAND, -1),
                  UI_PANE_WINDOW);
-    /* ... and shares it on a big one */
-    ui_layout_compute(&l, 50, 120, 1, 0);
+    /* ... and shares it on a big one, unless asked to take it all */
+    ui_layout_compute(&l, 50, 120, UI_LAYOUT_WINDOW_FULL, 0);
+    CHECK_EQ_INT(l.transcript.h, 0);
+    CHECK_EQ_INT(l.window.y + l.window.h, l.output_title.y);
+    ui_layout_compute(&l, 50, 120, UI_LAYOUT_WINDOW, 0);
     CHECK(l.transcript.h >= 10 && l.window.h >= 10);
     CHECK_EQ_INT(ui_layout_pane_at(&l, l.window.y, 3), UI_PANE_WINDOW);
     CHECK_EQ_INT(ui_layout_pane_at(&l, l.transcript.y, 3),
@@ -598,14 +602,14 @@ static void test_layout(void)
     CHECK_EQ_INT(ui_layout_pane_at(&l, 49, 3), UI_PANE_NONE);
     CHECK_EQ_INT(ui_layout_pane_at(&l, 48, 3), UI_PANE_COMMAND);
     /* the output pane's height can be asked for, within limits */
-    ui_layout_compute(&l, 24, 80, 0, 10);
+    ui_layout_compute(&l, 24, 80, UI_LAYOUT_NO_WINDOW, 10);
     CHECK_EQ_INT(l.output.h, 10);
-    ui_layout_compute(&l, 24, 80, 0, 100);
+    ui_layout_compute(&l, 24, 80, UI_LAYOUT_NO_WINDOW, 100);
     CHECK_EQ_INT(l.transcript.h, 3);
     /* too small */
-    ui_layout_compute(&l, 9, 80, 0, 0);
+    ui_layout_compute(&l, 9, 80, UI_LAYOUT_NO_WINDOW, 0);
     CHECK(!l.ok);
-    ui_layout_compute(&l, 24, 39, 0, 0);
+    ui_layout_compute(&l, 24, 39, UI_LAYOUT_NO_WINDOW, 0);
     CHECK(!l.ok);
     CHECK(ui_layout_has(&l, UI_PANE_COMMAND));
     CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_COMMAND, 1),

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# input.sh - a program that reads its standard input (calc with no file
+# reads its program there): in the output pane, what is typed goes to
+# the program through its pty (echoed by the pty), Enter ends a line, C-d
+# ends the input; the program's answer shows in the output pane, never
+# over the rest of the screen.
+
+. "$srcdir/tests/screen/lib.sh"
+
+start 90 28 "$calc"
+wait_for "(noosa)"
+keys F5
+wait_row 0 "running"
+# F6 twice: from the command line to the transcript, then the output
+keys F6
+wait_for "Esc back"
+keys F6
+wait_for "Output: what you type goes to the program"
+type_text 'print 6 * 7, "is", "the answer";'
+keys Enter
+type_text 'print len("abc") + 1000'
+keys Enter
+keys C-d
+wait_row 0 "exited with status 0"
+out=$(screen_text | sed -n '/Output: what you type/,$p')
+echo "$out" | grep -qF 'print 6 * 7, "is", "the answer";' ||
+    fail "the input is not echoed in the output pane"
+echo "$out" | grep -qF '42 is the answer' || fail "no answer in the output pane"
+echo "$out" | grep -qF '1003' || fail "no second answer in the output pane"
+# the status line, transcript and command line are intact
+row 0 | grep -qF "exited with status 0" || fail "the status line was overwritten"
+wait_for "Program exited with status 0."
+
+# a second run reads from the pty again
+keys F5
+wait_row 0 "running"
+type_text 'print "again"'
+keys Enter C-d
+wait_row 0 "exited with status 0"
+screen_text | sed -n '/Output: what you type/,$p' | grep -qx "again" ||
+    fail "no output of the second run"
+# F6 goes round to the command line again
+keys F6
+wait_gone "Output: what you type"
+cmd 'quit'
+wait_exit
+[ "$status" = 0 ] || fail "noosa exited with status $status"
+check_asan
+echo "ok"
