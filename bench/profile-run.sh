@@ -8,6 +8,9 @@
 #
 #   plain         built without -finstrument-functions
 #   hooks off     built with it, linked with libdapto, not monitored
+#   noosa trail   under noosa with nothing on but the post-mortem trail of
+#                 the last events (on by default: errors last 10), which
+#                 takes every function entry and exit
 #   noosa         under noosa with the time profile on (defaults: the
 #                 post-mortem trail of the last events and the timeline
 #                 for export chrome on)
@@ -48,6 +51,7 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     case $way in
     plain) "$PLAIN" "$N" >"$out" ;;
     hooks) "$INST" "$N" >"$out" ;;
+    trail) "$NOOSA" --batch -n -e run "$INST" "$N" >"$out" 2>&1 ;;
     noosa) "$NOOSA" --batch -n -e 'profile time on' -e 'profile print off' \
                -e run "$INST" "$N" >"$out" 2>&1 ;;
     lean) "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
@@ -66,7 +70,7 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     calls=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^calls=/) print substr($i, 7) }' "$out")
 }
 
-ways="plain hooks noosa lean"
+ways="plain hooks trail noosa lean"
 [ $have_uftrace = 1 ] && ways="$ways uftrace uftrace-pg"
 : >"$TMP/times"
 r=0
@@ -83,6 +87,7 @@ awk -v calls="$calls" -v ways="$ways" '
     END {
         label["plain"] = "plain (no instrumentation)"
         label["hooks"] = "instrumented, not monitored"
+        label["trail"] = "noosa, only the trail on"
         label["noosa"] = "noosa, time profile on"
         label["lean"] = "noosa, time profile on, lean"
         label["uftrace"] = "uftrace record (-finstrument-functions)"

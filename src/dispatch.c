@@ -337,7 +337,7 @@ static const struct reader_item *function_event(struct dispatch *d,
     name = symnames_name(d->names, item->function, &len);
     if (name == NULL)
         return NULL;
-    /* OUT holds nothing else (see dispatch_item) */
+    /* every field: this is on the path of every function record */
     out->kind = READER_EVENT;
     out->code = ev->code;
     out->tid = item->tid;
@@ -346,9 +346,15 @@ static const struct reader_item *function_event(struct dispatch *d,
     out->event = ev;
     out->nvalues = 1;
     out->values = &d->fn_value;
+    out->truncated = 0;
+    out->pid = 0;
+    out->ring_mode = 0;
+    out->aspect = NULL;
+    out->lost = 0;
     out->function = item->function;
     out->call_site = item->call_site;
     out->enter = item->enter;
+    out->message = NULL;
     d->fn_value.kind = DAPTO_K_STR;
     d->fn_value.interned = 1; /* the same address for every lookup */
     d->fn_value.s = name;
@@ -376,11 +382,9 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
     if (item->kind != READER_EVENT && item->kind != READER_FUNCTION)
         return 0;
     dispatch_flush(d);
-    if (item->kind == READER_FUNCTION) {
-        memset(&fn, 0, sizeof fn);
-        if ((item = function_event(d, item, &fn)) == NULL)
-            return 0;
-    }
+    if (item->kind == READER_FUNCTION &&
+        (item = function_event(d, item, &fn)) == NULL)
+        return 0;
     if (item->event == NULL)
         return 0;
     if (item->code >= d->limit)

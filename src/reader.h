@@ -30,7 +30,9 @@ enum reader_kind {
 };
 
 /* A decoded item.  Pointers in it belong to the reader (or registry) and
- * stay valid until the next reader_record() call. */
+ * stay valid until the next reader_record() call.  (reader_record() sets
+ * every field of a function record's item one by one: a new field needs
+ * setting there too.) */
 struct reader_item {
     enum reader_kind kind;
     unsigned int code;  /* record code */

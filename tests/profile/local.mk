@@ -25,7 +25,7 @@ tests_profile_stacks_test_CPPFLAGS = $(PROF_TEST_CPPFLAGS)
 tests_profile_stacks_test_LDADD = src/libnoosa.la
 
 PT_CFLAGS = -g -O1 -pthread
-PT_LDFLAGS = -pthread
+PT_LINK = -pthread
 PT_RUNTIME = $(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
 
 EXTRA_DIST += tests/profile/pt.dapto
@@ -43,7 +43,7 @@ nodist_tests_profile_pt_SOURCES = tests/profile/pt_dapto.c \
 tests_profile_pt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/profile \
 	-I$(top_srcdir)/tests/profile
 tests_profile_pt_CFLAGS = $(PT_CFLAGS)
-tests_profile_pt_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_pt_LDFLAGS = $(PT_LINK)
 $(tests_profile_pt_OBJECTS): tests/profile/pt_dapto.h
 
 # calc, monitored (as examples/calc/calc), without sanitizers.
@@ -52,7 +52,7 @@ tests_profile_calc_SOURCES = examples/calc/main.c $(CALC_SOURCES) $(PT_RUNTIME)
 nodist_tests_profile_calc_SOURCES = $(CALC_DAPTO_C) $(CALC_DAPTO_H)
 tests_profile_calc_CPPFLAGS = $(CALC_MONITOR_CPPFLAGS)
 tests_profile_calc_CFLAGS = $(PT_CFLAGS)
-tests_profile_calc_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_calc_LDFLAGS = $(PT_LINK)
 $(tests_profile_calc_OBJECTS): $(CALC_DAPTO_H)
 
 PROF_TESTS = tests/profile/freq.sh tests/profile/time.sh \
@@ -86,17 +86,17 @@ check_PROGRAMS += tests/profile/calc-saint tests/profile/queens \
 tests_profile_calc_saint_SOURCES = examples/calc/main.c $(CALC_SOURCES)
 tests_profile_calc_saint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/calc
 tests_profile_calc_saint_CFLAGS = $(SAINT_CFLAGS)
-tests_profile_calc_saint_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_calc_saint_LDFLAGS = $(PT_LINK)
 tests_profile_calc_saint_LDADD = tests/profile/libdapto-plain.la
 
 tests_profile_queens_SOURCES = examples/saint/queens.c
 tests_profile_queens_CFLAGS = $(SAINT_CFLAGS)
-tests_profile_queens_LDFLAGS = $(PT_LDFLAGS)
+tests_profile_queens_LDFLAGS = $(PT_LINK)
 tests_profile_queens_LDADD = tests/profile/libdapto-plain.la
 
 tests_profile_queens_nopie_SOURCES = examples/saint/queens.c
 tests_profile_queens_nopie_CFLAGS = $(SAINT_CFLAGS) -fno-pie
-tests_profile_queens_nopie_LDFLAGS = $(PT_LDFLAGS) -no-pie
+tests_profile_queens_nopie_LDFLAGS = $(PT_LINK) -no-pie
 tests_profile_queens_nopie_LDADD = tests/profile/libdapto-plain.la
 
 check_LTLIBRARIES += tests/profile/libsaintlib.la
@@ -106,9 +106,14 @@ tests_profile_libsaintlib_la_CFLAGS = $(SAINT_CFLAGS)
 tests_profile_libsaintlib_la_LDFLAGS = -rpath /nowhere -shared
 tests_profile_saint_main_SOURCES = tests/profile/saint-main.c
 tests_profile_saint_main_CFLAGS = $(SAINT_CFLAGS)
-tests_profile_saint_main_LDFLAGS = $(PT_LDFLAGS) -no-install
+tests_profile_saint_main_LDFLAGS = $(PT_LINK) -no-install
 tests_profile_saint_main_LDADD = tests/profile/libsaintlib.la \
 	tests/profile/libdapto-plain.la
 
 TESTS += tests/profile/saint.sh
 EXTRA_DIST += tests/profile/saint.sh
+
+check_PROGRAMS += tests/profile/fnrec-test
+TESTS += tests/profile/fnrec-test
+tests_profile_fnrec_test_CPPFLAGS = $(PROF_TEST_CPPFLAGS)
+tests_profile_fnrec_test_LDADD = src/libnoosa.la
