@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * screen.c - the screen's start, its loop, and what keys, the mouse and
- * signals do.  See screen.h.
+ * screen.c - the screen's start and end, its loop, signals, and the
+ * actions keys and commands share (running a command, quitting, a
+ * breakpoint on the chosen event, opening a value, searching).  See
+ * screen.h.
  *
- * Keys go, in order, to: a question on the bottom line, the inline
- * editor, a prompt on the command line, the key bindings (`bind`; a
- * printable character typed on the command line or to the program is
- * never taken by a binding), and the pane that has the focus.  Signal
- * handlers only write the signal's number to a pipe the loop reads.
- * Drawing happens after a key at once, else at most fps times a second.
+ * Signal handlers only write the signal's number to a pipe the loop
+ * reads.  Drawing happens at once after a key, else at most fps times a
+ * second, however fast the program emits events.
  */
 #include "config.h"
 
@@ -31,6 +30,9 @@
 #include "loop.h"
 #include "screen.h"
 #include "xmalloc.h"
+
+/* last: it defines macros named like common words (lines, columns) */
+#include <term.h>
 
 /* The write end of the signal pipe: set once before the handlers are
  * installed, read-only after. */
@@ -382,387 +384,6 @@ void screen_line(struct screen *s, enum screen_prompt what, const char *line)
     }
 }
 
-/* A key for the transcript pane; 0 when it has no meaning there. */
-static int transcript_key(struct screen *s, const struct ui_key *k)
-{
-    struct ui_tview *v = &s->tv;
-    int c = k->fn ? 0 : k->code;
-
-    if (k->meta)
-        return 0;
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_UP:
-            ui_tview_scroll(v, -1);
-            return 1;
-        case KEY_DOWN:
-            ui_tview_scroll(v, 1);
-            return 1;
-        case KEY_PPAGE:
-            ui_tview_page(v, -1);
-            return 1;
-        case KEY_NPAGE:
-            ui_tview_page(v, 1);
-            return 1;
-        case KEY_HOME:
-            ui_tview_home(v);
-            return 1;
-        case KEY_END:
-            ui_tview_end(v);
-            return 1;
-        case KEY_BTAB:
-            if (ui_tview_select(v, -1) == 0)
-                screen_message(s, 0, "No value before this one.");
-            return 1;
-        case KEY_ENTER:
-            screen_open_value(s, 0);
-            return 1;
-        default:
-            return 0;
-        }
-    }
-    switch (c) {
-    case 'k':
-        ui_tview_scroll(v, -1);
-        return 1;
-    case 'j':
-        ui_tview_scroll(v, 1);
-        return 1;
-    case 'b':
-        ui_tview_page(v, -1);
-        return 1;
-    case ' ':
-        ui_tview_page(v, 1);
-        return 1;
-    case 'g':
-    case '<':
-        ui_tview_home(v);
-        return 1;
-    case 'G':
-    case '>':
-        ui_tview_end(v);
-        return 1;
-    case '\t':
-        if (ui_tview_select(v, 1) == 0)
-            screen_message(s, 0, "No value after this one.");
-        return 1;
-    case '\r':
-    case '\n':
-        screen_open_value(s, 0);
-        return 1;
-    case '/':
-    case 19: /* C-s */
-        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH, "/", "");
-        return 1;
-    case '?':
-    case 18: /* C-r */
-        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH_BACK, "?", "");
-        return 1;
-    case 'n':
-        screen_search_next(s, 0);
-        return 1;
-    case 'N':
-        screen_search_next(s, 1);
-        return 1;
-    case 27:
-        ui_tview_unselect(v);
-        ui_tview_clear_match(v);
-        s->focus = UI_PANE_COMMAND;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* A key for the output pane: it goes to the program, but for scrolling. */
-static void output_key(struct screen *s, const struct ui_key *k)
-{
-    char buf[16];
-    size_t n;
-
-    if (k->fn && !k->meta && k->code == KEY_PPAGE) {
-        ui_tview_page(&s->ov, -1);
-        return;
-    }
-    if (k->fn && !k->meta && k->code == KEY_NPAGE) {
-        ui_tview_page(&s->ov, 1);
-        return;
-    }
-    n = ui_keys_bytes(k, buf, sizeof buf);
-    if (n > 0) {
-        screen_pty_input(s, buf, n);
-        ui_tview_end(&s->ov);
-    }
-}
-
-static void command_key(struct screen *s, const struct ui_key *k)
-{
-    int point;
-    const char *line = screen_rl_line(&point);
-
-    if (k->fn && !k->meta &&
-        (k->code == KEY_PPAGE || k->code == KEY_NPAGE)) {
-        ui_tview_page(&s->tv, k->code == KEY_PPAGE ? -1 : 1);
-        return;
-    }
-    if (!k->meta && ((!k->fn && k->code == '\t') ||
-                     (k->fn && k->code == KEY_BTAB)) &&
-        *line == '\0' && Tcl_DStringLength(&s->pending) == 0 &&
-        ui_layout_has(&s->lay, UI_PANE_TRANSCRIPT)) {
-        /* nothing typed: Tab goes to the values */
-        s->focus = UI_PANE_TRANSCRIPT;
-        if (ui_tview_select(&s->tv, k->fn ? -1 : 1) == 0)
-            screen_message(s, 0, "No values on screen.");
-        return;
-    }
-    screen_rl_key(s, k);
-}
-
-static void window_key(struct screen *s, const struct ui_key *k)
-{
-    int done = 0;
-
-    switch (s->window) {
-    case SCREEN_WIN_HANDLERS:
-        done = screen_handlers_key(s, k);
-        break;
-    case SCREEN_WIN_BREAKS:
-        done = screen_breaks_key(s, k);
-        break;
-    case SCREEN_WIN_HELP:
-        done = screen_help_key(s, k);
-        break;
-    case SCREEN_WIN_PROFILE:
-        done = screen_profile_key(s, k);
-        break;
-    case SCREEN_WIN_NONE:
-        break;
-    }
-    if (done)
-        return;
-    if (!k->fn && !k->meta && (k->code == 27 || k->code == 'q')) {
-        screen_open_window(s, SCREEN_WIN_NONE);
-        return;
-    }
-    if (ui_keys_printable(k)) {
-        s->focus = UI_PANE_COMMAND;
-        screen_rl_key(s, k);
-    }
-}
-
-static void answer(struct screen *s, const struct ui_key *k)
-{
-    int yes = !k->fn && !k->meta && (k->code == 'y' || k->code == 'Y');
-    enum screen_ask what = s->ask;
-
-    s->ask = SCREEN_ASK_NONE;
-    free(s->ask_text);
-    s->ask_text = NULL;
-    s->dirty = 1;
-    if (!yes)
-        return;
-    switch (what) {
-    case SCREEN_ASK_QUIT:
-        s->quit = 1;
-        break;
-    case SCREEN_ASK_REMOVE_HANDLER:
-        screen_handlers_remove(s);
-        break;
-    case SCREEN_ASK_NONE:
-        break;
-    }
-}
-
-/* Scroll the pane at Y, X by N rows (the mouse wheel). */
-static void wheel(struct screen *s, enum ui_pane pane, int n)
-{
-    switch (pane) {
-    case UI_PANE_TRANSCRIPT:
-        ui_tview_scroll(&s->tv, n);
-        break;
-    case UI_PANE_OUTPUT:
-        ui_tview_scroll(&s->ov, n);
-        break;
-    case UI_PANE_WINDOW:
-        if (s->window == SCREEN_WIN_HELP)
-            ui_list_scroll(&s->help, n);
-        else if (s->window == SCREEN_WIN_BREAKS)
-            ui_list_scroll(&s->bw, n);
-        else if (s->window == SCREEN_WIN_PROFILE)
-            screen_profile_scroll(s, n);
-        break;
-    default:
-        break;
-    }
-}
-
-static void mouse(struct screen *s)
-{
-    MEVENT ev;
-    enum ui_pane pane;
-    uint64_t id;
-
-    if (getmouse(&ev) != OK)
-        return;
-    pane = ui_layout_pane_at(&s->lay, ev.y, ev.x);
-    if (ev.bstate & BUTTON4_PRESSED) {
-        wheel(s, pane, -3);
-        return;
-    }
-#ifdef BUTTON5_PRESSED
-    if (ev.bstate & BUTTON5_PRESSED) {
-        wheel(s, pane, 3);
-        return;
-    }
-#endif
-    if ((ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) == 0)
-        return;
-    if (s->edit != NULL || s->prompt != SCREEN_PROMPT_COMMAND)
-        return;
-    switch (pane) {
-    case UI_PANE_TRANSCRIPT:
-        s->focus = pane;
-        id = ui_tview_value_at(&s->tv, ev.y - s->lay.transcript.y,
-                               ev.x - s->lay.transcript.x);
-        if (id != 0) {
-            ui_tview_select_id(&s->tv, id);
-            screen_open_value(s, id);
-        }
-        break;
-    case UI_PANE_OUTPUT:
-    case UI_PANE_COMMAND:
-        s->focus = pane;
-        break;
-    case UI_PANE_WINDOW:
-        s->focus = pane;
-        if (ev.y < s->lay.window.y)
-            break;
-        if (s->window == SCREEN_WIN_HANDLERS)
-            screen_handlers_click(s, ev.y - s->lay.window.y,
-                                  ev.x - s->lay.window.x);
-        else if (s->window == SCREEN_WIN_BREAKS)
-            screen_breaks_click(s, ev.y - s->lay.window.y,
-                                ev.x - s->lay.window.x);
-        else if (s->window == SCREEN_WIN_PROFILE)
-            screen_profile_click(s, ev.y - s->lay.window.y,
-                                 ev.x - s->lay.window.x);
-        break;
-    default:
-        break;
-    }
-}
-
-/* What key K does. */
-static void screen_key(struct screen *s, const struct ui_key *k)
-{
-    const char *script;
-
-    if (k->fn && k->code == KEY_RESIZE)
-        return; /* SIGWINCH comes through the signal pipe */
-    if (k->fn && k->code == KEY_MOUSE) {
-        mouse(s);
-        return;
-    }
-    s->dirty = 1;
-    if (s->ask != SCREEN_ASK_NONE) {
-        answer(s, k);
-        return;
-    }
-    free(s->message);
-    s->message = NULL;
-    if (s->edit != NULL) {
-        screen_edit_key(s, k);
-        return;
-    }
-    if (s->prompt != SCREEN_PROMPT_COMMAND) {
-        if (!k->fn && !k->meta &&
-            (k->code == 7 || k->code == 3 ||
-             (k->code == 27 && strcmp(screen_rl_mode(), "emacs") == 0))) {
-            screen_rl_cancel(s);
-            return;
-        }
-        screen_rl_key(s, k);
-        return;
-    }
-    script = screen_cmd_binding(s, k);
-    if (script != NULL && !(ui_keys_printable(k) &&
-                            (s->focus == UI_PANE_COMMAND ||
-                             s->focus == UI_PANE_OUTPUT))) {
-        uint64_t from = transcript_end(s->in->transcript);
-
-        interp_script(s->in, script, NULL, 1);
-        after_command(s, from);
-        return;
-    }
-    switch (s->focus) {
-    case UI_PANE_TRANSCRIPT:
-        if (transcript_key(s, k))
-            return;
-        if (ui_keys_printable(k) ||
-            (!k->fn && (k->code == 127 || k->code == 8))) {
-            s->focus = UI_PANE_COMMAND;
-            screen_rl_key(s, k);
-        }
-        return;
-    case UI_PANE_OUTPUT:
-        output_key(s, k);
-        return;
-    case UI_PANE_WINDOW:
-        window_key(s, k);
-        return;
-    default:
-        command_key(s, k);
-        return;
-    }
-}
-
-static void on_tty(int fd, short revents, void *arg)
-{
-    struct screen *s = arg;
-    struct ui_key keys[256];
-    int n = 0, i;
-
-    (void)fd;
-    while (n < (int)(sizeof keys / sizeof keys[0])) {
-        wint_t wc;
-        int rc = get_wch(&wc);
-
-        if (rc == ERR)
-            break;
-        keys[n].code = (int)wc;
-        keys[n].fn = rc == KEY_CODE_YES;
-        keys[n].meta = 0;
-        n++;
-    }
-    if (n == 0 && (revents & (POLLHUP | POLLERR | POLLNVAL))) {
-        /* the terminal is gone */
-        s->active = 0;
-        screen_request_quit(s, 0, 1);
-        return;
-    }
-    for (i = 0; i < n && !s->quit; i++) {
-        struct ui_key k = keys[i];
-
-        /* Esc and a key read with it: Alt and that key, when that is
-         * bound (else the two keys: Esc then a quickly typed key; the
-         * bytes readline and the program get are the same either way) */
-        if (!k.fn && k.code == 27 && i + 1 < n &&
-            !(!keys[i + 1].fn && keys[i + 1].code == 27)) {
-            struct ui_key alt = keys[i + 1];
-
-            alt.meta = 1;
-            if (screen_cmd_binding(s, &alt) != NULL ||
-                s->focus == UI_PANE_COMMAND ||
-                s->prompt != SCREEN_PROMPT_COMMAND) {
-                k = alt;
-                i++;
-            }
-        }
-        screen_key(s, &k);
-        s->keyed = 1;
-    }
-}
-
 static void resize(struct screen *s)
 {
     struct winsize ws;
@@ -910,14 +531,21 @@ static void restore_signals(void)
 }
 
 /* Start curses on the terminal; 0 when it cannot be used. */
-static int start_curses(struct screen *s)
+/* Start curses on the terminal OUT, IN; 0 when it cannot be used. */
+static int start_curses(struct screen *s, FILE *out, FILE *in)
 {
     SCREEN *sc;
+    int err = 0;
 
-    sc = newterm(NULL, stdout, stdin);
+    /* ask terminfo first: newterm() would leave its start behind */
+    if (setupterm(NULL, fileno(out), &err) != OK)
+        return 0;
+    del_curterm(set_curterm(NULL));
+    sc = newterm(NULL, out, in);
     if (sc == NULL)
         return 0;
     set_term(sc);
+    s->term = sc;
     s->active = 1;
     raw();
     noecho();
@@ -958,62 +586,51 @@ static void run_scripts(struct screen *s)
     }
 }
 
-int screen_main(const struct batch_opts *o)
+struct screen *screen_create(const struct batch_opts *o, FILE *out,
+                             FILE *in, int *no_terminal, char **cause)
 {
-    struct screen scr, *s = &scr;
+    static int registered;
+    struct screen *s = xcalloc(1, sizeof *s);
     struct interp_opts iopts = o->interp;
     struct ui_tview_src src;
-    char *cause = NULL;
     const char *term = getenv("TERM");
-    int rc = 0;
 
-    memset(s, 0, sizeof *s);
+    *no_terminal = 1;
     s->opts = o;
     s->pty_master = s->pty_slave = -1;
     s->sig_pipe[0] = s->sig_pipe[1] = -1;
     s->fps = SCREEN_FPS;
     s->focus = UI_PANE_COMMAND;
-    s->mouse = 1;
+    s->mouse = getenv("NOOSA_NO_MOUSE") == NULL;
     Tcl_DStringInit(&s->pending);
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
-    if (getenv("NOOSA_NO_MOUSE") != NULL)
-        s->mouse = 0;
 
     if (term == NULL || *term == '\0' || strcmp(term, "dumb") == 0) {
-        fprintf(stderr, "noosa: the terminal (TERM=%s) cannot show the "
-                "screen: running in batch mode\n", term != NULL ? term : "");
-        return SCREEN_NO_TERMINAL;
+        xcause(cause, "the terminal (TERM=%s) cannot show the screen",
+               term != NULL ? term : "");
+        goto fail;
     }
-    if (install_signals(s, &cause) != 0 || screen_pty_open(s, &cause) != 0) {
-        fprintf(stderr, "noosa: %s: running in batch mode\n", cause);
-        free(cause);
-        restore_signals();
-        screen_pty_close(s);
-        return SCREEN_NO_TERMINAL;
-    }
-    if (!start_curses(s)) {
-        fprintf(stderr, "noosa: cannot use the terminal (TERM=%s): running "
-                "in batch mode\n", term);
-        restore_signals();
-        screen_pty_close(s);
-        return SCREEN_NO_TERMINAL;
+    if (install_signals(s, cause) != 0 || screen_pty_open(s, cause) != 0)
+        goto fail;
+    if (!start_curses(s, out, in)) {
+        xcause(cause, "cannot use the terminal (TERM=%s)", term);
+        goto fail;
     }
     screen_at_exit = s;
-    atexit(screen_restore);
+    if (!registered) {
+        atexit(screen_restore);
+        registered = 1;
+    }
 
+    *no_terminal = 0;
     s->loop = loop_create();
     iopts.batch = 0;
     iopts.session.fd_in = iopts.session.fd_out = iopts.session.fd_err =
         s->pty_slave;
-    s->in = interp_create(s->loop, &iopts, &cause);
-    if (s->in == NULL) {
-        screen_restore();
-        fprintf(stderr, "noosa: %s\n", cause);
-        free(cause);
-        rc = 1;
-        goto out_loop;
-    }
+    s->in = interp_create(s->loop, &iopts, cause);
+    if (s->in == NULL)
+        goto fail;
     ui_tview_src_transcript(&src, s->in->transcript);
     ui_tview_init(&s->tv, &src, s->in->transcript);
     s->out = ui_outbuf_create(SCREEN_OUTPUT_LINES);
@@ -1023,62 +640,102 @@ int screen_main(const struct batch_opts *o)
     screen_cmd_init(s);
     screen_rl_init(s);
     screen_relayout(s);
+    return s;
+
+fail:
+    screen_free(s);
+    return NULL;
+}
+
+int screen_load(struct screen *s, char *const *argv, char **cause)
+{
+    int rc;
 
     /* the describe pass blocks: say what is going on meanwhile */
     screen_message(s, 0, "Reading the program's interface...");
     screen_draw(s);
-    if (o->argv != NULL && o->argv[0] != NULL &&
-        interp_load(s->in, o->argv, &cause) != 0) {
-        screen_restore();
-        fprintf(stderr, "noosa: %s\n", cause);
-        free(cause);
-        rc = 1;
-        goto out_interp;
-    }
+    rc = interp_load(s->in, argv, cause);
     free(s->message);
     s->message = NULL;
+    return rc;
+}
 
-    loop_add(s->loop, STDIN_FILENO, POLLIN, on_tty, s);
+void screen_run(struct screen *s)
+{
+    loop_add(s->loop, STDIN_FILENO, POLLIN, screen_keys_read, s);
     loop_add(s->loop, s->sig_pipe[0], POLLIN, on_signals, s);
     screen_pty_watch(s);
     loop_add_hook(s->loop, prepare, NULL, s);
     s->dirty = s->keyed = 1;
     run_scripts(s);
-
     while (!s->quit) {
         maybe_draw(s);
         loop_once(s->loop, -1);
     }
-    rc = s->quit_status;
     if (session_state(s->in->session) != SESSION_IDLE)
         session_kill(s->in->session, NULL);
     loop_remove_hook(s->loop, s);
+}
 
-out_interp:
+int screen_free(struct screen *s)
+{
+    int rc = s->quit_status;
+
     screen_edit_close(s);
     screen_rl_finish(s);
     screen_handlers_free(s);
     screen_help_free(s);
     if (s->active)
         screen_restore();
+    if (s->term != NULL)
+        delscreen(s->term);
+    screen_at_exit = NULL;
+    /* the program dies with its session */
     interp_free(s->in);
     ui_tview_free(&s->tv);
     ui_tview_free(&s->ov);
     ui_outbuf_free(s->out);
-out_loop:
-    screen_at_exit = NULL;
-    if (s->active)
-        screen_restore();
     screen_pty_close(s);
     loop_free(s->loop);
-    s->loop = NULL;
     restore_signals();
-    close(s->sig_pipe[0]);
-    close(s->sig_pipe[1]);
+    if (s->sig_pipe[0] >= 0) {
+        close(s->sig_pipe[0]);
+        close(s->sig_pipe[1]);
+    }
     screen_sig_fd = -1;
     free(s->message);
     free(s->ask_text);
     free(s->hw_selected);
     Tcl_DStringFree(&s->pending);
+    free(s);
+    return rc;
+}
+
+int screen_main(const struct batch_opts *o)
+{
+    struct screen *s;
+    char *cause = NULL;
+    int no_terminal, rc;
+
+    s = screen_create(o, stdout, stdin, &no_terminal, &cause);
+    if (s == NULL) {
+        if (no_terminal) {
+            fprintf(stderr, "noosa: %s: running in batch mode\n", cause);
+            free(cause);
+            return SCREEN_NO_TERMINAL;
+        }
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        return 1;
+    }
+    if (o->argv != NULL && o->argv[0] != NULL &&
+        screen_load(s, o->argv, &cause) != 0) {
+        screen_free(s);
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        return 1;
+    }
+    screen_run(s);
+    rc = screen_free(s);
     return rc;
 }

@@ -9,7 +9,8 @@
  * the program's pty and a self-pipe for signals, and draws at a bounded
  * rate, never once per event.
  *
- * The family: screen.c (start, the loop, keys, actions), screen-draw.c
+ * The family: screen.c (start, the loop, actions), screen-keys.c (what
+ * keys and the mouse do), screen-draw.c
  * (curses drawing of the models in ui-*.h), screen-rl.c (readline through
  * its callback interface: history, completion), screen-pty.c (the
  * program's terminal), screen-handlers.c, screen-breaks.c, screen-help.c
@@ -90,6 +91,7 @@ struct screen {
     const struct batch_opts *opts;
 
     /* the terminal */
+    void *term;       /* curses' SCREEN */
     int active;       /* curses is on */
     int color;
     int mouse;        /* mouse reports wanted */
@@ -161,6 +163,19 @@ struct screen {
 /* Run the screen; returns noosa's exit status, or SCREEN_NO_TERMINAL
  * (with a message on stderr) when the terminal cannot be used. */
 int screen_main(const struct batch_opts *o);
+/* The steps of screen_main(), apart for the benchmarks.  Create the
+ * screen on the terminal OUT, IN (the interpreter, the pty, curses):
+ * NULL with *cause when it fails, *NO_TERMINAL telling whether batch
+ * mode could do instead. */
+struct screen *screen_create(const struct batch_opts *o, FILE *out,
+                             FILE *in, int *no_terminal, char **cause);
+/* Learn the interface of the program ARGV (the describe pass). */
+int screen_load(struct screen *s, char *const *argv, char **cause);
+/* Run the -x and -e scripts, then the loop until quit. */
+void screen_run(struct screen *s);
+/* Give the terminal back and free everything (a live program is
+ * killed); returns noosa's exit status. */
+int screen_free(struct screen *s);
 /* Evaluate SCRIPT as typed: echoed (when ECHO), its output shown. */
 void screen_command(struct screen *s, const char *script, int echo);
 /* Evaluate the command made of ARGC words (quoted as a Tcl list),
@@ -193,6 +208,12 @@ void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Act on a line read for WHAT (NULL: end of input). */
 void screen_line(struct screen *s, enum screen_prompt what, const char *line);
+
+/* screen-keys.c */
+/* What key K does. */
+void screen_keys_key(struct screen *s, const struct ui_key *k);
+/* The loop's callback for the terminal: read the keys there and act. */
+void screen_keys_read(int fd, short revents, void *arg);
 
 /* screen-draw.c */
 void screen_draw_init(struct screen *s);

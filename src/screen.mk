@@ -12,7 +12,7 @@ src_libnoosa_la_SOURCES += \
 	src/ui-keys.c src/ui-keys.h \
 	src/ui-edit.c src/ui-edit.h \
 	src/screen.c src/screen.h \
-	src/screen-draw.c src/screen-rl.c src/screen-pty.c \
+	src/screen-keys.c src/screen-draw.c src/screen-rl.c src/screen-pty.c \
 	src/screen-handlers.c src/screen-breaks.c src/screen-help.c \
 	src/screen-edit.c src/screen-cmd.c
 src_libnoosa_la_CPPFLAGS += $(CURSES_CFLAGS) $(READLINE_CFLAGS)

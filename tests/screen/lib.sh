@@ -18,6 +18,8 @@
 #   wait_exit                until noosa has exited; its status in $status
 #   target_pid               the pid on the status line
 #   gone PID                 whether process PID is dead (or a zombie)
+#   find_text TEXT           "ROW COL" of TEXT on the screen
+#   click ROW COL            a mouse click there; wheel 4|5 ROW COL
 #   fail MESSAGE             fail, showing the screen
 # The test runs in $work (noosa's current directory; HOME is $work/home).
 set -u
@@ -80,6 +82,7 @@ start() {
         echo "cd '$work' || exit 1"
         echo "export HOME='$work/home' TERM=screen"
         echo "unset VISUAL EDITOR XDG_STATE_HOME XDG_CONFIG_HOME NO_COLOR"
+        echo "unset NOOSA_NO_MOUSE LINES COLUMNS"
         echo "export ASAN_OPTIONS='log_path=$work/asan'"
         [ -n "$NOOSA_ENV" ] && echo "export $NOOSA_ENV"
         printf '"%s"' "$noosa"
@@ -185,6 +188,24 @@ target_pid() {
 
 gone() {
     [ ! -d "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# "ROW COL" (from 0) of the first TEXT on the screen, or nothing.
+find_text() {
+    screen_text | awk -v t="$1" \
+        'index($0, t) > 0 { print NR - 1, index($0, t) - 1; exit }'
+}
+
+# A click of the first mouse button at ROW, COL, as an xterm reports it
+# (X10 encoding: the terminal is "screen").
+click() {
+    T send-keys -t t -l "$(printf "\033[M \\$(printf %o $(($2 + 33)))\\$(printf %o $(($1 + 33)))")"
+}
+
+# The wheel turned up (4) or down (5) at ROW, COL.
+wheel() {
+    b=$(($1 == 4 ? 96 : 97))
+    T send-keys -t t -l "$(printf "\033[M\\$(printf %o $b)\\$(printf %o $(($3 + 33)))\\$(printf %o $(($2 + 33)))")"
 }
 
 # The sanitizers found nothing (run at the end of each test).

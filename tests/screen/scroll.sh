@@ -5,7 +5,7 @@
 # a long command shows from its start; End and Home; --lines bounds the
 # scrollback; scrolled back, new lines from the program do not move the
 # view (and the output pane's title says there is more below), at the
-# end they are followed again.
+# end they are followed again.  The mouse wheel scrolls too.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -27,6 +27,13 @@ first=$(row 1 | sed -n 's/^number \([0-9]*\)$/\1/p')
     fail "Home shows \"$(row 1)\": more than 60 lines kept"
 keys End
 wait_line "number 99"
+# the mouse wheel over the transcript scrolls it
+wheel 4 5 10
+wait_for "more below (End)"
+wait_gone "number 99"
+wheel 5 5 10
+wait_line "number 99"
+wait_gone "more below (End)"
 
 # scrolled back, the program's lines do not move the view
 keys F5

@@ -7,7 +7,8 @@
 # on the bottom line), the program's own output in the output pane, the
 # end of the program on the status line; then quit while the program is
 # stopped (asked, answered yes): noosa exits and no process of the
-# program is left.
+# program is left.  On the way: a mouse click opens a value, F7 steps,
+# F4 sets and deletes a breakpoint on the event stopped at.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -42,9 +43,37 @@ wait_for "[3] Environment:0x"
 keys BTab
 wait_for "[2] Value:0x"
 keys Escape
+wait_for "F1:help"
+
+# a click on a value opens it
+at=$(find_text "v=Value:0x")
+[ -n "$at" ] || fail "no v=Value:0x on screen"
+click ${at% *} $((${at#* } + 2))
+wait_for "(noosa) open 2"
+wait_for "  <builtin str/1>"
+
+# F7 steps to the next visible event; F4 sets or deletes a breakpoint on
+# the event stopped at
+keys F7
+wait_row 0 'stopped at event "'
+ev=$(row 0 | sed -n 's/.*stopped at event "\([a-z_]*\)".*/\1/p')
+[ -n "$ev" ] || fail "no event on the status line"
+if [ "$ev" = binding_made ]; then
+    keys F4
+    wait_for "(noosa) delete 1"
+    keys F4
+    wait_for "(noosa) break binding_made"
+    wait_row 0 "1 breakpoint"
+else
+    keys F4
+    wait_for "(noosa) break $ev"
+    wait_row 0 "2 breakpoints"
+fi
 
 # on to the end: the program's output shows in the output pane
-cmd 'delete 1'
+cmd 'delete'
+no_breakpoints() { ! row_has 0 "breakpoint"; }
+poll "no breakpoints on the status line" no_breakpoints
 keys F5
 wait_row 0 "exited with status 0"
 wait_for "Program exited with status 0."
@@ -59,7 +88,7 @@ screen_text | sed -n '2,/Output of the program/p' | grep -qF "10! = 3628800" &&
 # run again, stop, and quit: noosa asks, then kills the program
 cmd 'break printed'
 keys F5
-wait_row 0 'stopped at breakpoint 2 for event "printed"'
+wait_row 0 'for event "printed"'
 pid=$(target_pid)
 [ -n "$pid" ] && kill -0 "$pid" || fail "no live program"
 keys F10

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * screen-keys.c - what keys and the mouse do.  Keys go, in order, to: a
+ * question on the bottom line, the inline editor, a prompt on the command
+ * line, the key bindings (`bind`; a printable character typed on the
+ * command line or to the program is never taken by a binding), and the
+ * pane that has the focus: the command line (readline), the transcript
+ * (scrolling, values, search), the output pane (the program's input) or
+ * the window.  A mouse click chooses a pane, opens a value, chooses in a
+ * window; the wheel scrolls.
+ */
+#include "config.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "screen.h"
+
+/* A key for the transcript pane; 0 when it has no meaning there. */
+static int transcript_key(struct screen *s, const struct ui_key *k)
+{
+    struct ui_tview *v = &s->tv;
+    int c = k->fn ? 0 : k->code;
+
+    if (k->meta)
+        return 0;
+    if (k->fn) {
+        switch (k->code) {
+        case KEY_UP:
+            ui_tview_scroll(v, -1);
+            return 1;
+        case KEY_DOWN:
+            ui_tview_scroll(v, 1);
+            return 1;
+        case KEY_PPAGE:
+            ui_tview_page(v, -1);
+            return 1;
+        case KEY_NPAGE:
+            ui_tview_page(v, 1);
+            return 1;
+        case KEY_HOME:
+            ui_tview_home(v);
+            return 1;
+        case KEY_END:
+            ui_tview_end(v);
+            return 1;
+        case KEY_BTAB:
+            if (ui_tview_select(v, -1) == 0)
+                screen_message(s, 0, "No value before this one.");
+            return 1;
+        case KEY_ENTER:
+            screen_open_value(s, 0);
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    switch (c) {
+    case 'k':
+        ui_tview_scroll(v, -1);
+        return 1;
+    case 'j':
+        ui_tview_scroll(v, 1);
+        return 1;
+    case 'b':
+        ui_tview_page(v, -1);
+        return 1;
+    case ' ':
+        ui_tview_page(v, 1);
+        return 1;
+    case 'g':
+    case '<':
+        ui_tview_home(v);
+        return 1;
+    case 'G':
+    case '>':
+        ui_tview_end(v);
+        return 1;
+    case '\t':
+        if (ui_tview_select(v, 1) == 0)
+            screen_message(s, 0, "No value after this one.");
+        return 1;
+    case '\r':
+    case '\n':
+        screen_open_value(s, 0);
+        return 1;
+    case '/':
+    case 19: /* C-s */
+        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH, "/", "");
+        return 1;
+    case '?':
+    case 18: /* C-r */
+        screen_rl_prompt(s, SCREEN_PROMPT_SEARCH_BACK, "?", "");
+        return 1;
+    case 'n':
+        screen_search_next(s, 0);
+        return 1;
+    case 'N':
+        screen_search_next(s, 1);
+        return 1;
+    case 27:
+        ui_tview_unselect(v);
+        ui_tview_clear_match(v);
+        s->focus = UI_PANE_COMMAND;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A key for the output pane: it goes to the program, but for scrolling. */
+static void output_key(struct screen *s, const struct ui_key *k)
+{
+    char buf[16];
+    size_t n;
+
+    if (k->fn && !k->meta && k->code == KEY_PPAGE) {
+        ui_tview_page(&s->ov, -1);
+        return;
+    }
+    if (k->fn && !k->meta && k->code == KEY_NPAGE) {
+        ui_tview_page(&s->ov, 1);
+        return;
+    }
+    n = ui_keys_bytes(k, buf, sizeof buf);
+    if (n > 0) {
+        screen_pty_input(s, buf, n);
+        ui_tview_end(&s->ov);
+    }
+}
+
+static void command_key(struct screen *s, const struct ui_key *k)
+{
+    int point;
+    const char *line = screen_rl_line(&point);
+
+    if (k->fn && !k->meta &&
+        (k->code == KEY_PPAGE || k->code == KEY_NPAGE)) {
+        ui_tview_page(&s->tv, k->code == KEY_PPAGE ? -1 : 1);
+        return;
+    }
+    if (!k->meta && ((!k->fn && k->code == '\t') ||
+                     (k->fn && k->code == KEY_BTAB)) &&
+        *line == '\0' && Tcl_DStringLength(&s->pending) == 0 &&
+        ui_layout_has(&s->lay, UI_PANE_TRANSCRIPT)) {
+        /* nothing typed: Tab goes to the values */
+        s->focus = UI_PANE_TRANSCRIPT;
+        if (ui_tview_select(&s->tv, k->fn ? -1 : 1) == 0)
+            screen_message(s, 0, "No values on screen.");
+        return;
+    }
+    screen_rl_key(s, k);
+}
+
+static void window_key(struct screen *s, const struct ui_key *k)
+{
+    int done = 0;
+
+    switch (s->window) {
+    case SCREEN_WIN_HANDLERS:
+        done = screen_handlers_key(s, k);
+        break;
+    case SCREEN_WIN_BREAKS:
+        done = screen_breaks_key(s, k);
+        break;
+    case SCREEN_WIN_HELP:
+        done = screen_help_key(s, k);
+        break;
+    case SCREEN_WIN_PROFILE:
+        done = screen_profile_key(s, k);
+        break;
+    case SCREEN_WIN_NONE:
+        break;
+    }
+    if (done)
+        return;
+    if (!k->fn && !k->meta && (k->code == 27 || k->code == 'q')) {
+        screen_open_window(s, SCREEN_WIN_NONE);
+        return;
+    }
+    if (ui_keys_printable(k)) {
+        s->focus = UI_PANE_COMMAND;
+        screen_rl_key(s, k);
+    }
+}
+
+static void answer(struct screen *s, const struct ui_key *k)
+{
+    int yes = !k->fn && !k->meta && (k->code == 'y' || k->code == 'Y');
+    enum screen_ask what = s->ask;
+
+    s->ask = SCREEN_ASK_NONE;
+    free(s->ask_text);
+    s->ask_text = NULL;
+    s->dirty = 1;
+    if (!yes)
+        return;
+    switch (what) {
+    case SCREEN_ASK_QUIT:
+        s->quit = 1;
+        break;
+    case SCREEN_ASK_REMOVE_HANDLER:
+        screen_handlers_remove(s);
+        break;
+    case SCREEN_ASK_NONE:
+        break;
+    }
+}
+
+/* Scroll the pane at Y, X by N rows (the mouse wheel). */
+static void wheel(struct screen *s, enum ui_pane pane, int n)
+{
+    switch (pane) {
+    case UI_PANE_TRANSCRIPT:
+        ui_tview_scroll(&s->tv, n);
+        break;
+    case UI_PANE_OUTPUT:
+        ui_tview_scroll(&s->ov, n);
+        break;
+    case UI_PANE_WINDOW:
+        if (s->window == SCREEN_WIN_HELP)
+            ui_list_scroll(&s->help, n);
+        else if (s->window == SCREEN_WIN_BREAKS)
+            ui_list_scroll(&s->bw, n);
+        else if (s->window == SCREEN_WIN_PROFILE)
+            screen_profile_scroll(s, n);
+        break;
+    default:
+        break;
+    }
+}
+
+static void mouse(struct screen *s)
+{
+    MEVENT ev;
+    enum ui_pane pane;
+    uint64_t id;
+
+    if (getmouse(&ev) != OK)
+        return;
+    pane = ui_layout_pane_at(&s->lay, ev.y, ev.x);
+    if (ev.bstate & BUTTON4_PRESSED) {
+        wheel(s, pane, -3);
+        return;
+    }
+#ifdef BUTTON5_PRESSED
+    if (ev.bstate & BUTTON5_PRESSED) {
+        wheel(s, pane, 3);
+        return;
+    }
+#endif
+    if ((ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) == 0)
+        return;
+    if (s->edit != NULL || s->prompt != SCREEN_PROMPT_COMMAND)
+        return;
+    switch (pane) {
+    case UI_PANE_TRANSCRIPT:
+        s->focus = pane;
+        id = ui_tview_value_at(&s->tv, ev.y - s->lay.transcript.y,
+                               ev.x - s->lay.transcript.x);
+        if (id != 0) {
+            ui_tview_select_id(&s->tv, id);
+            screen_open_value(s, id);
+        }
+        break;
+    case UI_PANE_OUTPUT:
+    case UI_PANE_COMMAND:
+        s->focus = pane;
+        break;
+    case UI_PANE_WINDOW:
+        s->focus = pane;
+        if (ev.y < s->lay.window.y)
+            break;
+        if (s->window == SCREEN_WIN_HANDLERS)
+            screen_handlers_click(s, ev.y - s->lay.window.y,
+                                  ev.x - s->lay.window.x);
+        else if (s->window == SCREEN_WIN_BREAKS)
+            screen_breaks_click(s, ev.y - s->lay.window.y,
+                                ev.x - s->lay.window.x);
+        else if (s->window == SCREEN_WIN_PROFILE)
+            screen_profile_click(s, ev.y - s->lay.window.y,
+                                 ev.x - s->lay.window.x);
+        break;
+    default:
+        break;
+    }
+}
+
+/* What key K does. */
+void screen_keys_key(struct screen *s, const struct ui_key *k)
+{
+    const char *script;
+
+    if (k->fn && k->code == KEY_RESIZE)
+        return; /* SIGWINCH comes through the signal pipe */
+    s->dirty = 1;
+    if (k->fn && k->code == KEY_MOUSE) {
+        mouse(s);
+        return;
+    }
+    if (s->ask != SCREEN_ASK_NONE) {
+        answer(s, k);
+        return;
+    }
+    free(s->message);
+    s->message = NULL;
+    if (s->edit != NULL) {
+        screen_edit_key(s, k);
+        return;
+    }
+    if (s->prompt != SCREEN_PROMPT_COMMAND) {
+        if (!k->fn && !k->meta &&
+            (k->code == 7 || k->code == 3 ||
+             (k->code == 27 && strcmp(screen_rl_mode(), "emacs") == 0))) {
+            screen_rl_cancel(s);
+            return;
+        }
+        screen_rl_key(s, k);
+        return;
+    }
+    script = screen_cmd_binding(s, k);
+    if (script != NULL && !(ui_keys_printable(k) &&
+                            (s->focus == UI_PANE_COMMAND ||
+                             s->focus == UI_PANE_OUTPUT))) {
+        screen_command(s, script, 0);
+        return;
+    }
+    switch (s->focus) {
+    case UI_PANE_TRANSCRIPT:
+        if (transcript_key(s, k))
+            return;
+        if (ui_keys_printable(k) ||
+            (!k->fn && (k->code == 127 || k->code == 8))) {
+            s->focus = UI_PANE_COMMAND;
+            screen_rl_key(s, k);
+        }
+        return;
+    case UI_PANE_OUTPUT:
+        output_key(s, k);
+        return;
+    case UI_PANE_WINDOW:
+        window_key(s, k);
+        return;
+    default:
+        command_key(s, k);
+        return;
+    }
+}
+
+void screen_keys_read(int fd, short revents, void *arg)
+{
+    struct screen *s = arg;
+    struct ui_key keys[256];
+    int n = 0, i;
+
+    (void)fd;
+    while (n < (int)(sizeof keys / sizeof keys[0])) {
+        wint_t wc;
+        int rc = get_wch(&wc);
+
+        if (rc == ERR)
+            break;
+        keys[n].code = (int)wc;
+        keys[n].fn = rc == KEY_CODE_YES;
+        keys[n].meta = 0;
+        n++;
+    }
+    if (n == 0 && (revents & (POLLHUP | POLLERR | POLLNVAL))) {
+        /* the terminal is gone */
+        s->active = 0;
+        screen_request_quit(s, 0, 1);
+        return;
+    }
+    for (i = 0; i < n && !s->quit; i++) {
+        struct ui_key k = keys[i];
+
+        /* Esc and a key read with it: Alt and that key, when that is
+         * bound (else the two keys: Esc then a quickly typed key; the
+         * bytes readline and the program get are the same either way) */
+        if (!k.fn && k.code == 27 && i + 1 < n &&
+            !(!keys[i + 1].fn && keys[i + 1].code == 27)) {
+            struct ui_key alt = keys[i + 1];
+
+            alt.meta = 1;
+            if (screen_cmd_binding(s, &alt) != NULL ||
+                s->focus == UI_PANE_COMMAND ||
+                s->prompt != SCREEN_PROMPT_COMMAND) {
+                k = alt;
+                i++;
+            }
+        }
+        screen_keys_key(s, &k);
+        s->keyed = 1;
+    }
+}
+
