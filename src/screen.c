@@ -372,6 +372,9 @@ void screen_line(struct screen *s, enum screen_prompt what, const char *line)
             cmd = xasprintf("break %s", line);
             screen_command(s, cmd, 1);
             free(cmd);
+            /* the new one is the chosen one in the window */
+            ui_list_set(&s->bw, breaks_count(s->in->breaks), s->bw.rows);
+            ui_list_move(&s->bw, 1000000);
         }
         return;
     case SCREEN_PROMPT_NEW_HANDLER:

@@ -4,7 +4,8 @@
 # interrupt.sh - a busy program: the screen stays responsive while it
 # runs; C-c (and SIGINT sent to noosa) interrupts the program, which stays
 # stopped, and never kills noosa; F5 goes on, F9 kills the program, F10
-# then quits at once; no process of the program is left.
+# then quits at once; no process of the program is left.  SIGTERM makes
+# noosa end cleanly, killing the program.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -25,12 +26,11 @@ kill -0 "$pid" || fail "C-c killed the program"
 keys F5
 wait_row 0 "running"
 # SIGINT to noosa itself: the same as C-c
-noosa_pid=$(pgrep -f "^$noosa -e" | head -1)
-[ -n "$noosa_pid" ] || noosa_pid=$(pgrep -P "$(T display -p -t t '#{pane_pid}')" | head -1)
-[ -n "$noosa_pid" ] || fail "cannot find noosa's pid"
-kill -INT "$noosa_pid"
+npid=$(noosa_pid)
+[ -n "$npid" ] || fail "cannot find noosa's pid"
+kill -INT "$npid"
 wait_row 0 "stopped at interrupt"
-kill -0 "$noosa_pid" || fail "SIGINT killed noosa"
+kill -0 "$npid" || fail "SIGINT killed noosa"
 kill -0 "$pid" || fail "SIGINT killed the program"
 # C-c when the program is stopped does not kill it either
 keys C-c
@@ -42,5 +42,19 @@ poll "the program ($pid) to be gone" gone "$pid"
 keys F10
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"
+check_asan
+
+# SIGTERM while the program runs: noosa ends cleanly, the program with it
+start 100 30 "$calc" -e "$busy"
+wait_for "(noosa)"
+keys F5
+wait_row 0 "running"
+pid=$(target_pid)
+npid=$(noosa_pid)
+[ -n "$pid" ] && [ -n "$npid" ] || fail "no pids"
+kill -TERM "$npid"
+wait_exit
+[ "$status" = $((128 + 15)) ] || fail "noosa exited with status $status after SIGTERM"
+poll "the program ($pid) to be gone" gone "$pid"
 check_asan
 echo "ok"

@@ -4,10 +4,10 @@
 # keys.sh - keys and the command line: bindings made by -e commands at
 # start and by `bind` (with their help in the F1 window and in `help`), a
 # bad key name refused, Alt keys, tab completion of commands, events,
-# operations and file names, search in the transcript (/ n N ?, wrapping,
-# not found), vi editing, C-c clearing the line, history kept between
-# runs (~/.noosa_history, $XDG_STATE_HOME/noosa/history), colours and
-# NO_COLOR.
+# operations, handler names and file names, search in the transcript
+# (/ n N ?, wrapping, not found), vi editing, C-c clearing the line,
+# history kept between runs (~/.noosa_history,
+# $XDG_STATE_HOME/noosa/history), colours and NO_COLOR.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -73,6 +73,11 @@ keys C-c
 type_text 'handler a'
 keys Tab
 wait_row 28 "(noosa) handler add"
+keys C-c
+cmd 'handler add printed my_handler {}'
+type_text 'handler disable printed my_h'
+keys Tab
+wait_row 28 "(noosa) handler disable printed my_handler"
 keys C-c
 
 # search: 100 numbered lines, then / forward (from the top of the screen,

@@ -7,6 +7,7 @@
 #
 # Sourced by the tests, which then call:
 #   start COLS ROWS ARG...   run noosa ARG... in a COLSxROWS terminal
+#   launch COLS ROWS CMD     run the shell command line CMD there
 #   keys KEY...              tmux send-keys (Enter, F5, C-c, Tab, ...)
 #   type_text TEXT           type TEXT literally (no Enter)
 #   cmd TEXT                 type TEXT and Enter
@@ -17,6 +18,7 @@
 #   row N                    the text of row N now
 #   wait_exit                until noosa has exited; its status in $status
 #   target_pid               the pid on the status line
+#   noosa_pid                noosa's pid
 #   gone PID                 whether process PID is dead (or a zombie)
 #   find_text TEXT           "ROW COL" of TEXT on the screen
 #   click ROW COL            a mouse click there; wheel 4|5 ROW COL
@@ -77,6 +79,16 @@ start() {
     cols=$1
     rows=$2
     shift 2
+    launch "$cols" "$rows" "$(printf '"%s"' "$noosa"; for a in "$@"; do
+        printf " '%s'" "$a"
+    done)"
+}
+
+# Run the shell command line CMD in a COLSxROWS terminal, in the same
+# environment as noosa by start.
+launch() {
+    cols=$1
+    rows=$2
     {
         echo "#!/bin/sh"
         echo "cd '$work' || exit 1"
@@ -85,11 +97,7 @@ start() {
         echo "unset NOOSA_NO_MOUSE LINES COLUMNS"
         echo "export ASAN_OPTIONS='log_path=$work/asan'"
         [ -n "$NOOSA_ENV" ] && echo "export $NOOSA_ENV"
-        printf '"%s"' "$noosa"
-        for a in "$@"; do
-            printf " '%s'" "$a"
-        done
-        echo
+        echo "$3"
         echo "echo \$? > '$work/status'"
         echo "exec sleep 3600"
     } > "$work/run.sh"
@@ -184,6 +192,11 @@ wait_exit() {
 
 target_pid() {
     row 0 | sed -n 's/.* pid \([0-9][0-9]*\) .*/\1/p'
+}
+
+# The pid of noosa (the child of the pane's shell).
+noosa_pid() {
+    pgrep -P "$(T display -p -t t '#{pane_pid}')" -x noosa | head -1
 }
 
 gone() {

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# breaks.sh - the breakpoints window: a breakpoint added there (the
+# prompt offers the chosen event), its condition, its hits counted as the
+# program stops, disabled and enabled, deleted; each change echoed as the
+# command it runs, and the status line counting the active ones.
+
+. "$srcdir/tests/screen/lib.sh"
+
+start 100 40 "$calc" "$examples/demo.calc"
+wait_for "(noosa)"
+keys F3
+wait_for "Breakpoints"
+wait_for "No breakpoints: a adds one"
+keys a
+wait_row 38 "break"
+type_text 'printed if {$text ne "50"}'
+keys Enter
+wait_for '(noosa) break printed if {$text ne "50"}'
+wait_for 'Breakpoint 1 on event printed if $text ne "50"'
+wait_for ' 1    y         0  printed                  $text ne "50"'
+wait_row 0 "1 breakpoint"
+# the window has the focus again after its prompt: a second one
+keys a
+type_text 'binding_made'
+keys Enter
+wait_for ' 2    y         0  binding_made'
+wait_row 0 "2 breakpoints"
+# disable the chosen one (the second), then run: the condition skips the
+# first print
+keys Space
+wait_for "(noosa) disable 2"
+wait_for ' 2    n         0  binding_made'
+wait_row 0 "1 breakpoint"
+keys F5
+wait_row 0 'stopped at breakpoint 1 for event "printed"'
+wait_for 'text="10! = 3628800"'
+wait_for ' 1    y         1  printed'
+keys F5
+wait_for ' 1    y         2  printed'
+# enable the second again, delete the first
+keys Space
+wait_for "(noosa) enable 2"
+wait_for ' 2    y         0  binding_made'
+keys Up d
+wait_for "(noosa) delete 1"
+wait_gone ' 1    y         2  printed'
+keys F5
+wait_row 0 'stopped at breakpoint 2 for event "binding_made"'
+wait_for ' 2    y         1  binding_made'
+# F3 again closes the window
+keys F3
+wait_gone "Breakpoints"
+keys F9
+wait_row 0 "killed by SIGKILL"
+keys F10
+wait_exit
+[ "$status" = 0 ] || fail "noosa exited with status $status"
+check_asan
+echo "ok"
