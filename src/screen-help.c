@@ -33,11 +33,9 @@ void screen_help_open(struct screen *s)
     const char *text, *p, *nl;
 
     screen_help_free(s);
-    if (Tcl_EvalEx(tcl, "::noosa::screen::help_text", -1, TCL_EVAL_GLOBAL) !=
-        TCL_OK)
-        text = Tcl_GetStringResult(tcl);
-    else
-        text = Tcl_GetStringResult(tcl);
+    /* an error's message shows in the window: better than nothing */
+    Tcl_EvalEx(tcl, "::noosa::screen::help_text", -1, TCL_EVAL_GLOBAL);
+    text = Tcl_GetStringResult(tcl);
     for (p = text; p != NULL && *p != '\0'; p = nl != NULL ? nl + 1 : NULL) {
         nl = strchr(p, '\n');
         s->help_lines = xreallocarray(s->help_lines, s->nhelp + 1,
