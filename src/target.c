@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -292,6 +293,12 @@ static void target_child(const char *path, char *const *argv, char **env,
     target_child_fd(in, 0);
     target_child_fd(out, 1);
     target_child_fd(er, 2);
+    /* A terminal of its own (the screen's pty): make it the program's
+     * controlling terminal in a session of its own, so that /dev/tty is
+     * that terminal, not the monitor's, and the keys typed into it
+     * (Ctrl-C, Ctrl-Z) signal the program. */
+    if (o->fd_in >= 0 && isatty(0) && setsid() >= 0)
+        ioctl(0, TIOCSCTTY, 0);
     for (int i = 0; i < o->nkeep; i++)
         fcntl(o->keep_fds[i], F_SETFD, 0);
     signal(SIGCHLD, SIG_DFL);

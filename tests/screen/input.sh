@@ -44,6 +44,32 @@ screen_text | sed -n '/Output: what you type/,$p' | grep -qx "again" ||
 # F6 goes round to the command line again
 keys F6
 wait_gone "Output: what you type"
+
+# The pty is the program's controlling terminal: a key the terminal turns
+# into a signal (Ctrl-\ here; Ctrl-C is noosa's interrupt key) signals the
+# program, not noosa; and /dev/tty is the pty.
+keys F5
+wait_row 0 "running"
+keys F6
+wait_for "Esc back"
+keys F6
+wait_for "Output: what you type goes to the program"
+keys -H 1c
+wait_row 0 "killed by SIGQUIT"
+keys F6
+wait_gone "Output: what you type"
+cmd 'quit'
+wait_exit
+[ "$status" = 0 ] || fail "noosa exited with status $status"
+
+# A program that writes to /dev/tty writes into its own pane.
+printf 'echo to-the-tty > /dev/tty\n' > "$work/tty.sh"
+start 90 28 /bin/sh "$work/tty.sh"
+wait_for "(noosa)"
+keys F5
+wait_row 0 "exited with status 0"
+screen_text | sed -n '/^.*Output/,$p' | grep -qF "to-the-tty" ||
+    fail "what the program wrote to /dev/tty is not in its pane"
 cmd 'quit'
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"
