@@ -25,6 +25,6 @@ dist_screentcl_DATA = tcl/screen.tcl
 # Open the screen on the bundled example, with its handler file (the
 # browsers load by themselves).
 demo: src/noosa$(EXEEXT) examples/calc/calc$(EXEEXT)
-	$(top_builddir)/src/noosa -x $(srcdir)/examples/calc/calc.handlers \
+	$(top_builddir)/src/noosa -x $(srcdir)/examples/calc/calc.handlers -e run \
 	    examples/calc/calc $(srcdir)/examples/calc/demo.calc
 .PHONY: demo

@@ -17,12 +17,12 @@ tests_target_test_reader_LDADD = src/libnoosa.la
 # So they compile the runtime's sources themselves rather than link the
 # (sanitized) libraries.
 TT_CFLAGS = -g -O0 -pthread
-TT_LDFLAGS = -pthread
+TT_LINKFLAGS = -pthread
 
 # A program without the runtime, for target control.
 check_PROGRAMS += tests/target/tt-prog
 tests_target_tt_prog_CFLAGS = $(TT_CFLAGS)
-tests_target_tt_prog_LDFLAGS = $(TT_LDFLAGS)
+tests_target_tt_prog_LDFLAGS = $(TT_LINKFLAGS)
 
 check_PROGRAMS += tests/target/test-target
 TESTS += tests/target/test-target
@@ -39,7 +39,7 @@ nodist_tests_target_tt_rt_SOURCES = tests/target/tt_dapto.c tests/target/tt_dapt
 tests_target_tt_rt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/target \
 	-I$(top_srcdir)/tests/target
 tests_target_tt_rt_CFLAGS = $(TT_CFLAGS)
-tests_target_tt_rt_LDFLAGS = $(TT_LDFLAGS)
+tests_target_tt_rt_LDFLAGS = $(TT_LINKFLAGS)
 CLEANFILES += tests/target/tt_dapto.c tests/target/tt_dapto.h \
 	tests/target/tt_dapto.db
 tests/target/tt_rt-tt-rt.$(OBJEXT): tests/target/tt_dapto.h
@@ -53,7 +53,7 @@ check_PROGRAMS += tests/target/tt-fake
 tests_target_tt_fake_SOURCES = tests/target/tt-fake.c $(lib_libchannel_la_SOURCES)
 tests_target_tt_fake_CPPFLAGS = $(NOOSA_TEST_CPPFLAGS)
 tests_target_tt_fake_CFLAGS = $(TT_CFLAGS)
-tests_target_tt_fake_LDFLAGS = $(TT_LDFLAGS)
+tests_target_tt_fake_LDFLAGS = $(TT_LINKFLAGS)
 
 check_PROGRAMS += tests/target/test-channel
 TESTS += tests/target/test-channel
