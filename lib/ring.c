@@ -356,6 +356,13 @@ long ring_take(struct ring *r, void *buf, size_t bufsize)
     return s;
 }
 
+void ring_skip(struct ring *r, uint64_t bytes)
+{
+    r->ctail += bytes;
+    if (r->ctail - r->ptail >= r->size / 64)
+        ring_release(r);
+}
+
 int ring_ready(struct ring *r)
 {
     struct dapto_region *h = r->hdr;

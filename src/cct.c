@@ -28,6 +28,10 @@ struct cct_node {
     uint32_t parent;
     uint32_t name;
     uint32_t depth;
+    /* the child last found or made, by name: a recursion, a loop calling
+     * the same function, finds it without hashing */
+    uint32_t memo_name;
+    uint32_t memo_child;
 };
 
 struct cct {
@@ -85,6 +89,7 @@ struct cct *cct_create(void)
     c->nodes[0].parent = CCT_ROOT;
     c->nodes[0].name = 0;
     c->nodes[0].depth = 0;
+    c->nodes[0].memo_name = CCT_EMPTY;
     c->nnodes = 1;
     return c;
 }
@@ -189,19 +194,27 @@ uint32_t cct_find(const struct cct *c, uint32_t parent, uint32_t name)
 
 uint32_t cct_child(struct cct *c, uint32_t parent, uint32_t name)
 {
-    size_t j = node_slot(c, parent, name);
-    uint32_t id = c->node_slots[j];
+    size_t j;
+    uint32_t id;
 
-    if (id != CCT_EMPTY)
-        return id;
-    c->nodes = xgrow(c->nodes, c->nnodes, &c->nodes_cap, sizeof *c->nodes);
-    id = (uint32_t)c->nnodes++;
-    c->nodes[id].parent = parent;
-    c->nodes[id].name = name;
-    c->nodes[id].depth = c->nodes[parent].depth + 1;
-    c->node_slots[j] = id;
-    if (c->nnodes * 2 > c->node_mask)
-        nodes_rehash(c);
+    if (c->nodes[parent].memo_name == name)
+        return c->nodes[parent].memo_child;
+    j = node_slot(c, parent, name);
+    id = c->node_slots[j];
+    if (id == CCT_EMPTY) {
+        c->nodes = xgrow(c->nodes, c->nnodes, &c->nodes_cap,
+                         sizeof *c->nodes);
+        id = (uint32_t)c->nnodes++;
+        c->nodes[id].parent = parent;
+        c->nodes[id].name = name;
+        c->nodes[id].depth = c->nodes[parent].depth + 1;
+        c->nodes[id].memo_name = CCT_EMPTY;
+        c->node_slots[j] = id;
+        if (c->nnodes * 2 > c->node_mask)
+            nodes_rehash(c);
+    }
+    c->nodes[parent].memo_name = name;
+    c->nodes[parent].memo_child = id;
     return id;
 }
 

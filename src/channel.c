@@ -34,6 +34,11 @@
 #include "target.h"
 #include "xmalloc.h"
 
+/* Function records handed to the direct path at a time, and in one call
+ * of channel_next() at most. */
+#define CHANNEL_DIRECT_BATCH 256
+#define CHANNEL_DIRECT_MAX 65536
+
 struct channel {
     struct region region;
     struct ring ring;
@@ -51,6 +56,9 @@ struct channel {
     char *message;
 
     unsigned char *rec; /* DAPTO_RECORD_MAX bytes */
+    channel_sink sink;  /* the direct path, when on */
+    void *sink_arg;
+    uint64_t direct_count; /* records the sink took */
     uint32_t aspects_seen; /* ASPECT records, good or bad */
     uint32_t aspects_acked;
     char *pending_error; /* an error to give as the next item */
@@ -171,6 +179,17 @@ struct reader *channel_reader(struct channel *ch)
     return ch->reader;
 }
 
+void channel_direct(struct channel *ch, channel_sink sink, void *arg)
+{
+    ch->sink = sink;
+    ch->sink_arg = arg;
+}
+
+uint64_t channel_direct_count(const struct channel *ch)
+{
+    return ch->direct_count;
+}
+
 int channel_sleep_prepare(struct channel *ch)
 {
     if (ch->pending_error != NULL || ch->aspects_acked != ch->aspects_seen)
@@ -190,13 +209,12 @@ void channel_sleep_finish(struct channel *ch)
     ring_sleep_finish(&ch->ring);
 }
 
-/* Spin on the ring for up to 50 us, yielding now and then so that a
- * program sharing our CPU gets to run; only with spare CPUs. */
-static int channel_spin(struct channel *ch)
+int channel_spin(struct channel *ch)
 {
     uint64_t until = 0;
 
-    if (ch->ncpu < 2)
+    if (ch->ncpu < 2 || ch->status != CHANNEL_ACTIVE ||
+        ch->pending_error != NULL)
         return 0;
     for (unsigned int k = 0;; k++) {
         if (ring_ready(&ch->ring))
@@ -220,7 +238,7 @@ int channel_wait(struct channel *ch, int timeout_ms)
     struct pollfd pfd = {.fd = ch->region.eventfd, .events = POLLIN};
     int n;
 
-    if (ch->status == CHANNEL_ACTIVE && channel_spin(ch))
+    if (channel_spin(ch))
         return 1;
     if (!channel_sleep_prepare(ch))
         return 1;
@@ -314,10 +332,74 @@ static void channel_ack(struct channel *ch)
     }
 }
 
+/*
+ * The direct path: hand the function records at the tail to the sink, in
+ * batches, reading them where they are in the ring (lossless mode, a
+ * record that does not wrap).  Returns 1 when the record at the tail, if
+ * any, is for the general way (another kind, a wrapped or malformed
+ * function record, losses to report, or the sink took no more), 0 when
+ * enough was taken for one call (*TAKEN counts them): the ring stays
+ * ready, and the caller's other work gets a turn.
+ */
+static int channel_take_direct(struct channel *ch, unsigned int *taken)
+{
+    struct reader_fn fns[CHANNEL_DIRECT_BATCH];
+    struct reader_time t;
+    const unsigned char *rec;
+    unsigned int k, took;
+    uint64_t pos;
+
+    reader_time_init(&t, &ch->clock);
+    for (;;) {
+        if (ring_lost_pending(&ch->ring))
+            return 1;
+        pos = ch->ring.ctail;
+        for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
+            rec = ring_peek(&ch->ring, pos, READER_FN_SIZE);
+            if (rec == NULL || !reader_function(rec, &t, &fns[k]))
+                break;
+            pos += READER_FN_SIZE;
+        }
+        if (k == 0)
+            return 1;
+        took = ch->sink(ch->sink_arg, fns, k);
+        ring_skip(&ch->ring, (uint64_t)took * READER_FN_SIZE);
+        *taken += took;
+        ch->direct_count += took;
+        if (took < k) {
+            ch->sink = NULL;
+            return 1;
+        }
+        if (k < CHANNEL_DIRECT_BATCH)
+            return 1;
+        if (*taken >= CHANNEL_DIRECT_MAX)
+            return 0;
+    }
+}
+
+/* The record just taken into ch->rec to the direct path, if it is a
+ * function record and the sink takes it: 1, else 0. */
+static int channel_give_direct(struct channel *ch)
+{
+    struct reader_fn fn;
+    struct reader_time t;
+
+    reader_time_init(&t, &ch->clock);
+    if (!reader_function(ch->rec, &t, &fn))
+        return 0;
+    if (ch->sink(ch->sink_arg, &fn, 1) == 1) {
+        ch->direct_count++;
+        return 1;
+    }
+    ch->sink = NULL;
+    return 0;
+}
+
 int channel_next(struct channel *ch, struct reader_item *item)
 {
     long n;
     unsigned int quiet = 0; /* records with nothing to say, this call */
+    unsigned int direct = 0; /* records taken by the direct path */
 
     memset(item, 0, sizeof *item);
     item->stop = -1;
@@ -336,6 +418,8 @@ int channel_next(struct channel *ch, struct reader_item *item)
         return 0;
 
     for (;;) {
+        if (ch->sink != NULL && !channel_take_direct(ch, &direct))
+            return 0;
         n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
         if (n < 0) {
             ch->status = CHANNEL_BROKEN;
@@ -355,6 +439,14 @@ int channel_next(struct channel *ch, struct reader_item *item)
                 ch->last_refine = now;
             }
             return 0;
+        }
+        if (ch->sink != NULL && n == READER_FN_SIZE &&
+            channel_give_direct(ch)) {
+            /* (a function record that wraps, or one of an overwriting
+             * ring, which ring_peek() leaves to ring_take()) */
+            if (++direct >= CHANNEL_DIRECT_MAX)
+                return 0;
+            continue;
         }
         reader_record(ch->reader, ch->rec, (size_t)n,
                       ch->region.hdr != NULL

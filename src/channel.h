@@ -83,6 +83,12 @@ int channel_fd(const struct channel *ch);
 int channel_sleep_prepare(struct channel *ch);
 void channel_sleep_finish(struct channel *ch);
 
+/* Look at the ring for up to 50 us, yielding the CPU now and then (a
+ * program that shares it gets to run), before the caller sleeps: 1 as
+ * soon as something is ready, 0 when nothing came.  Only while the
+ * channel is active and with spare CPUs (else 0 at once). */
+int channel_spin(struct channel *ch);
+
 /* Wait up to TIMEOUT_MS for an item to be ready (or the eventfd to be
  * written), spinning briefly first when there are spare CPUs.  For
  * callers that have nothing else to poll; blocks, by definition.
@@ -98,6 +104,20 @@ int channel_wait(struct channel *ch, int timeout_ms);
  * valid until the next call.
  */
 int channel_next(struct channel *ch, struct reader_item *item);
+
+/*
+ * The direct path: while SINK is set, function entries and exits go to it
+ * in batches of reader_fn, in ring order (between the items before and
+ * after them), and never as items.  It returns how many of the N it took:
+ * all of them, unless it can no longer take any; the rest then come as
+ * items, and the direct path stays off until the next channel_direct().
+ * NULL turns it off.
+ */
+typedef unsigned int (*channel_sink)(void *arg, const struct reader_fn *fns,
+                                     unsigned int n);
+void channel_direct(struct channel *ch, channel_sink sink, void *arg);
+/* Records the sink has taken so far. */
+uint64_t channel_direct_count(const struct channel *ch);
 
 enum channel_status channel_status(const struct channel *ch);
 /* The runtime's version as "MAJOR.MEDIAN.MINOR", or NULL before it

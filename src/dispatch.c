@@ -52,6 +52,7 @@ struct dispatch {
     unsigned char *states;
     int dirty;
     int busy; /* delivering: the table and consumers must stay */
+    int direct; /* function records go straight to the consumers of enter */
 
     /* Artificial events: the fan-out by name, made when a name is first
      * posted after a change of wishes. */
@@ -224,10 +225,42 @@ unsigned char dispatch_wants(const struct consumer *c,
     return c->ops->want(c->arg, ev);
 }
 
+/* Turn the direct path on or off. */
+static void set_direct(struct dispatch *d, int on)
+{
+    d->direct = on;
+    if (d->session != NULL)
+        session_direct(d->session, on);
+}
+
 void dispatch_changed(struct dispatch *d)
 {
+    /* (the direct path declines from now on, and the next function
+     * record comes as an item, which makes the table again) */
     d->dirty = 1;
     d->posts_dirty = 1;
+}
+
+/* Whether function records may take the direct path: the consumers told
+ * of enter are those told of leave, and each takes function records. */
+static int direct_holds(const struct dispatch *d)
+{
+    const struct fanout *e, *l;
+    unsigned int i;
+
+    if (d->fn_enter == NULL || d->fn_leave == NULL ||
+        d->fn_enter->code >= d->limit || d->fn_leave->code >= d->limit)
+        return 0;
+    e = &d->table[d->fn_enter->code];
+    l = &d->table[d->fn_leave->code];
+    if (e->n == 0 || e->n != l->n)
+        return 0;
+    for (i = 0; i < e->n; i++) {
+        if (e->c[i] != l->c[i] || e->c[i]->more == NULL ||
+            e->c[i]->more->functions == NULL)
+            return 0;
+    }
+    return 1;
 }
 
 /* Built-in event CODE (enter or leave, whose one parameter is the name),
@@ -258,8 +291,10 @@ void dispatch_sync(struct dispatch *d)
     d->reg = reg;
     d->dirty = 0;
     d->fn_enter = d->fn_leave = NULL;
-    if (reg == NULL)
+    if (reg == NULL) {
+        set_direct(d, 0);
         return;
+    }
     d->fn_enter = builtin_event(reg, DAPTO_EV_ENTER);
     d->fn_leave = builtin_event(reg, DAPTO_EV_LEAVE);
     limit = registry_event_limit(reg);
@@ -294,6 +329,7 @@ void dispatch_sync(struct dispatch *d)
             cause = NULL;
         }
     }
+    set_direct(d, direct_holds(d));
 }
 
 void dispatch_flush(struct dispatch *d)
@@ -417,6 +453,23 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
     }
     free(de.where);
     return 0;
+}
+
+unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
+                                unsigned int n)
+{
+    struct fanout *f;
+    unsigned int i;
+
+    if (!d->direct || d->dirty || d->busy ||
+        d->reg != session_registry(d->session))
+        return 0;
+    f = &d->table[d->fn_enter->code];
+    d->busy++;
+    for (i = 0; i < f->n; i++)
+        f->c[i]->more->functions(f->c[i]->arg, fns, n);
+    d->busy--;
+    return n;
 }
 
 /* The consumers that want posts named NAME, found or made. */

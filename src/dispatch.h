@@ -60,6 +60,14 @@ struct consumer_more {
     int (*wants_post)(void *arg, const char *name);
     /* An artificial event the consumer wants. */
     void (*post)(void *arg, const struct dispatch_post *p);
+    /* Function entries and exits straight from the ring (the direct
+     * path), N of them in order.  When every consumer told of enter and
+     * of leave has it (the same consumers for both), the program's
+     * function records go to it and to nothing else, without items: it
+     * resolves their names itself (with dispatch_symnames(), leaving out
+     * the excluded functions, as the enter/leave events made of them
+     * would). */
+    void (*functions)(void *arg, const struct reader_fn *fns, unsigned int n);
 };
 
 /* An artificial event (Eve's): a name and string arguments, posted by a
@@ -107,6 +115,13 @@ void dispatch_sync(struct dispatch *d);
  * frees). */
 int dispatch_item(struct dispatch *d, const struct reader_item *item,
                   char **where);
+
+/* Hand function records of the direct path (session_direct, which the
+ * dispatcher turns on and off as wishes change) to the consumers that
+ * take them; returns how many were taken (0 when the direct path no
+ * longer holds: they are to come as items). */
+unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
+                                unsigned int n);
 
 /* Deliver artificial event P to the enabled consumers that want it, in
  * order, now (also from inside a delivery).  Returns how many were told,

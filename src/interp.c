@@ -501,6 +501,17 @@ static int on_item(void *arg, const struct reader_item *item)
     }
 }
 
+/* Function entries and exits on the direct path (see dispatch.h). */
+static unsigned int on_functions(void *arg, const struct reader_fn *fns,
+                                 unsigned int n)
+{
+    struct interp *in = arg;
+
+    n = dispatch_functions(in->dispatch, fns, n);
+    in->item_seq += n;
+    return n;
+}
+
 static void on_state(void *arg)
 {
     struct interp *in = arg;
@@ -603,6 +614,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
 
     memset(&hooks, 0, sizeof hooks);
     hooks.item = on_item;
+    hooks.functions = on_functions;
     hooks.state = on_state;
     hooks.message = on_message;
     hooks.arg = in;

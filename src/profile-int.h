@@ -87,7 +87,9 @@ uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 void ptime_init(struct profile *p);
 void ptime_free(struct profile *p);
 void ptime_reset(struct profile *p);
-void ptime_told(struct profile *p, int what, pid_t tid, int64_t ns);
+/* A push or pop in thread TID at NS; NODE is its stack after it. */
+void ptime_told(struct profile *p, int what, pid_t tid, uint32_t node,
+                int64_t ns);
 /* Thread TID, or NULL. */
 struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
 

@@ -65,26 +65,32 @@ static void cover(struct tthread *th, uint32_t node)
     th->n = n;
 }
 
-static void mark(struct ptime *t, int64_t ns, pid_t tid, uint32_t node,
-                 int leave)
+static inline void mark(struct ptime *t, int64_t ns, pid_t tid, uint32_t node,
+                        int leave)
 {
     if (t->nmarks >= t->marks_limit) {
         t->marks_dropped++;
         return;
     }
-    t->marks = xgrow(t->marks, t->nmarks, &t->marks_cap, sizeof *t->marks);
+    if (t->nmarks == t->marks_cap)
+        t->marks = xgrow(t->marks, t->nmarks, &t->marks_cap,
+                         sizeof *t->marks);
     t->marks[t->nmarks].ns = ns;
     t->marks[t->nmarks].tid = (int32_t)tid;
     t->marks[t->nmarks].what = node << 1 | (leave ? 1u : 0u);
     t->nmarks++;
 }
 
-void ptime_told(struct profile *p, int what, pid_t tid, int64_t ns)
+void ptime_told(struct profile *p, int what, pid_t tid, uint32_t node,
+                int64_t ns)
 {
-    struct tthread *th = ptime_thread(p, tid, 1);
-    uint32_t node = stacks_context(p->st, tid);
+    struct ptime *t = &p->time;
+    struct tthread *th = t->last < t->nthreads && t->threads[t->last].tid == tid
+                             ? &t->threads[t->last]
+                             : ptime_thread(p, tid, 1);
 
-    cover(th, th->cur > node ? th->cur : node);
+    if (node >= th->n || th->cur >= th->n)
+        cover(th, th->cur > node ? th->cur : node);
     if (th->last >= 0 && ns >= th->last)
         th->self[th->cur] += ns - th->last;
     if (what == STACKS_PUSH) {

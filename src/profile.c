@@ -20,18 +20,16 @@
 /* Rows of the time profile printed when the program ends. */
 #define PROFILE_END_ROWS 25
 
-static void listen(void *arg, int what, pid_t tid, const char *name,
-                   int64_t ns)
+/* A push or pop; NODE is TID's stack now.  (`using` is whether each
+ * profile is on: its consumer's notice keeps it so.) */
+static void watch(void *arg, int what, pid_t tid, uint32_t node, int64_t ns)
 {
     struct profile *p = arg;
 
-    (void)name;
-    if (what == STACKS_MISMATCH)
-        return;
-    if (what == STACKS_PUSH && dispatch_enabled(p->freq.c))
-        pfreq_call(p, stacks_context(p->st, tid));
-    if (dispatch_enabled(p->time.c))
-        ptime_told(p, what, tid, ns);
+    if (what == STACKS_PUSH && p->freq.using)
+        pfreq_call(p, node);
+    if (p->time.using)
+        ptime_told(p, what, tid, node, ns);
 }
 
 struct profile *profile_create(struct interp *in)
@@ -43,7 +41,7 @@ struct profile *profile_create(struct interp *in)
     p->print_at_end = 1;
     pfreq_init(p);
     ptime_init(p);
-    stacks_listen(p->st, listen, p);
+    stacks_watch(p->st, watch, p);
     monitors_builtin(in->monitors, p->freq.c,
                      "counts each visible event under each component stack, "
                      "and the calls (profile freq)");

@@ -292,10 +292,6 @@ bad:
     free(why);
 }
 
-/* A function entry or exit: two tagged pointers, in 56 bytes. */
-#define FN_RECORD_LEN (2 * (1 + 8))
-#define FN_RECORD_SIZE ((DAPTO_RECORD_HEADER + FN_RECORD_LEN + 7) & ~(size_t)7)
-
 void reader_record(struct reader *r, const void *rec, size_t size,
                    const void *iface, size_t iface_used,
                    struct reader_item *item)
@@ -304,7 +300,7 @@ void reader_record(struct reader *r, const void *rec, size_t size,
     struct decode_cursor c;
     char *why = NULL;
 
-    if (size == FN_RECORD_SIZE) {
+    if (size == READER_FN_SIZE) {
         /* The most frequent record of auto-instrumented programs, in its
          * only valid form: read it without the general decoder, into the
          * same item the general way makes (every field set). */
@@ -312,7 +308,7 @@ void reader_record(struct reader *r, const void *rec, size_t size,
 
         memcpy(&h, rec, sizeof h);
         if ((h.code == DAPTO_REC_FNENTER || h.code == DAPTO_REC_FNLEAVE) &&
-            h.flags == 0 && h.len == FN_RECORD_LEN &&
+            h.flags == 0 && h.len == READER_FN_LEN &&
             b[DAPTO_RECORD_HEADER] == DAPTO_K_PTR &&
             b[DAPTO_RECORD_HEADER + 9] == DAPTO_K_PTR) {
             item->kind = READER_FUNCTION;

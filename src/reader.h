@@ -16,7 +16,9 @@
 #include <sys/types.h>
 
 #include "clock.h"
+#include "dapto.h"
 #include "decode.h"
+#include "protocol.h"
 #include "registry.h"
 
 enum reader_kind {
@@ -66,6 +68,73 @@ struct reader_item {
 };
 
 struct reader;
+
+/*
+ * The direct path (channel.h): a function entry or exit taken from the
+ * ring for consumers that want nothing of it but the function, the
+ * thread and the time, without an item.  A function record has one valid
+ * form, of READER_FN_SIZE bytes; reader_function() reads it, and anything
+ * else is for reader_record(), which says what is wrong with it.
+ */
+#define READER_FN_LEN (2 * (1 + 8)) /* two tagged pointers */
+#define READER_FN_SIZE ((DAPTO_RECORD_HEADER + READER_FN_LEN + 7) & ~7u)
+
+struct reader_fn {
+    uint64_t function; /* the function's address */
+    int64_t ns;        /* as item.ns */
+    pid_t tid;
+    int enter;         /* 1: entry, 0: exit */
+};
+
+/* The clock's conversion of timestamps, copied for a batch of records
+ * (the rate is refined only between batches): the same nanoseconds as
+ * clock_ns(), without a call. */
+struct reader_time {
+    int tsc;
+    uint64_t ref;  /* TSC: the reference reading; else the start in ns */
+    int64_t base;  /* TSC: ns from the start to the reference */
+    double ns_per_tick;
+};
+
+static inline void reader_time_init(struct reader_time *t,
+                                    const struct clock *c)
+{
+    t->tsc = c->tsc;
+    t->ref = c->tsc ? c->ref_tsc : c->start_ns;
+    t->base = (int64_t)(c->ref_ns - c->start_ns);
+    t->ns_per_tick = c->ns_per_tick;
+}
+
+static inline int64_t reader_time_ns(const struct reader_time *t, uint64_t raw)
+{
+    if (!t->tsc)
+        return (int64_t)(raw - t->ref);
+    return t->base + (int64_t)((double)(int64_t)(raw - t->ref) * t->ns_per_tick);
+}
+
+/* Read the READER_FN_SIZE bytes at REC (each once: the program may be
+ * writing them) as a function entry or exit into *FN; 0 when they are
+ * not one in its valid form. */
+static inline int reader_function(const unsigned char *rec,
+                                  const struct reader_time *t,
+                                  struct reader_fn *fn)
+{
+    unsigned char b[READER_FN_SIZE];
+    struct dapto_record h;
+
+    __builtin_memcpy(b, rec, sizeof b);
+    __builtin_memcpy(&h, b, sizeof h);
+    if ((h.code != DAPTO_REC_FNENTER && h.code != DAPTO_REC_FNLEAVE) ||
+        h.flags != 0 || h.len != READER_FN_LEN || h.size != READER_FN_SIZE ||
+        b[DAPTO_RECORD_HEADER] != DAPTO_K_PTR ||
+        b[DAPTO_RECORD_HEADER + 9] != DAPTO_K_PTR)
+        return 0;
+    __builtin_memcpy(&fn->function, b + DAPTO_RECORD_HEADER + 1, 8);
+    fn->ns = reader_time_ns(t, h.time);
+    fn->tid = (pid_t)h.tid;
+    fn->enter = h.code == DAPTO_REC_FNENTER;
+    return 1;
+}
 
 /* A reader adding to REG (which it does not own), converting times with
  * CLOCK, for a region of MBOX_COUNT mailboxes. */

@@ -30,8 +30,10 @@
 #include "symbols.h"
 #include "xmalloc.h"
 
-/* Items taken from the channel in one turn of the loop. */
+/* Items taken from the channel in one turn of the loop, and function
+ * records taken by the direct path (much cheaper) at most meanwhile. */
 #define SESSION_BATCH 4096
+#define SESSION_DIRECT_BATCH 65536
 /* How long the describe pass may take. */
 #define SESSION_DESCRIBE_MS 20000
 
@@ -229,10 +231,14 @@ static int drain(struct session *s, unsigned int max)
 {
     struct reader_item item;
     unsigned int n = 0;
+    uint64_t direct;
 
     if (s->channel == NULL)
         return 0;
-    while (s->reading && (max == 0 || n < max) &&
+    direct = channel_direct_count(s->channel);
+    while (s->reading && s->channel != NULL && (max == 0 || n < max) &&
+           (max == 0 || channel_direct_count(s->channel) - direct <
+                            SESSION_DIRECT_BATCH) &&
            channel_next(s->channel, &item)) {
         n++;
         tell_status(s);
@@ -245,7 +251,9 @@ static int drain(struct session *s, unsigned int max)
             return 0;
     }
     tell_status(s);
-    return s->reading && max != 0 && n == max;
+    return s->reading && s->channel != NULL && max != 0 &&
+           (n == max ||
+            channel_direct_count(s->channel) - direct >= SESSION_DIRECT_BATCH);
 }
 
 static void ended(struct session *s, int status, int signo)
@@ -320,8 +328,12 @@ static int prepare(void *arg)
 
     if (s->channel == NULL || !s->reading || s->state != SESSION_RUNNING)
         return -1;
-    /* The timeout is a backstop for a wake-up lost to the race the
-     * protocol allows <protocol#wake>. */
+    /* A program that emits events flat out fills the ring again within
+     * microseconds: spinning that long spares it a wake-up call and us a
+     * sleep.  The timeout is a backstop for a wake-up lost to the race
+     * the protocol allows <protocol#wake>. */
+    if (channel_spin(s->channel))
+        return 0;
     return channel_sleep_prepare(s->channel) ? 100 : 0;
 }
 
@@ -663,6 +675,14 @@ struct channel *session_channel(const struct session *s)
 struct target *session_target(const struct session *s)
 {
     return s->target;
+}
+
+void session_direct(struct session *s, int on)
+{
+    /* (a new run's channel starts without) */
+    if (s->channel != NULL)
+        channel_direct(s->channel, on ? s->hooks.functions : NULL,
+                       s->hooks.arg);
 }
 
 int session_set_state(struct session *s, unsigned int code,

@@ -41,6 +41,11 @@ struct session_hooks {
      * (item->stop >= 0), return non-zero to keep the program stopped
      * there; otherwise it resumes when the hook returns. */
     int (*item)(void *arg, const struct reader_item *item);
+    /* Function entries and exits on the direct path (session_direct),
+     * in ring order between the items; returns how many it took (see
+     * channel_direct()).  May be NULL: then they are always items. */
+    unsigned int (*functions)(void *arg, const struct reader_fn *fns,
+                              unsigned int n);
     /* The state changed: started, stopped, resumed, ended. */
     void (*state)(void *arg);
     /* Something the user should know ("the program has no monitoring
@@ -120,6 +125,10 @@ struct registry *session_registry(const struct session *s);
 /* The channel of the current run, or NULL. */
 struct channel *session_channel(const struct session *s);
 struct target *session_target(const struct session *s);
+
+/* Hand function entries and exits to the functions hook instead of the
+ * item hook (ON), or not.  Off at the start of every run. */
+void session_direct(struct session *s, int on);
 
 /* Set the state of event CODE in the current run (ignored without one). */
 int session_set_state(struct session *s, unsigned int code,

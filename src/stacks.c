@@ -15,7 +15,9 @@
 
 #include "dapto.h"
 #include "interp.h"
+#include "reader.h"
 #include "stacks.h"
+#include "symnames.h"
 #include "xmalloc.h"
 
 #define STACKS_EMPTY UINT32_MAX
@@ -24,6 +26,7 @@
 
 struct frame {
     uint32_t node;
+    uint32_t name; /* the node's name, at hand for leaves */
     int64_t ns;
 };
 
@@ -38,9 +41,21 @@ struct listener {
     void *arg;
 };
 
+struct watcher {
+    stacks_watcher fn;
+    void *arg;
+};
+
 struct ptrname {
     const char *p;
     uint32_t name;
+};
+
+/* The name of a function by its address (STACKS_EMPTY: excluded). */
+struct fnname {
+    uint64_t addr;
+    uint32_t name;
+    uint32_t used;
 };
 
 struct mcase {
@@ -63,8 +78,14 @@ struct stacks {
     struct ptrname *ptrs; /* name numbers by stable address */
     size_t ptr_mask, nptrs;
 
+    struct fnname *fns; /* name numbers by function address, for */
+    size_t fn_mask, nfns; /* symnames stamp fn_stamp */
+    uint64_t fn_stamp;
+
     struct listener *listeners;
     size_t nlisteners;
+    struct watcher *watchers;
+    size_t nwatchers;
 
     struct mcase *cases;
     size_t ncases, cases_cap;
@@ -190,35 +211,109 @@ static uint32_t name_of(struct stacks *st, const char *s, size_t len,
     return name;
 }
 
+static void fns_clear(struct stacks *st)
+{
+    free(st->fns);
+    st->fn_mask = 1023;
+    st->fns = xcalloc(st->fn_mask + 1, sizeof *st->fns);
+    st->nfns = 0;
+}
+
+static void fns_grow(struct stacks *st)
+{
+    struct fnname *old = st->fns;
+    size_t oldn = st->fn_mask + 1, i, j;
+
+    st->fn_mask = st->fn_mask * 2 + 1;
+    st->fns = xcalloc(st->fn_mask + 1, sizeof *st->fns);
+    for (i = 0; i < oldn; i++) {
+        if (!old[i].used)
+            continue;
+        for (j = hash_word(old[i].addr) & st->fn_mask; st->fns[j].used;
+             j = (j + 1) & st->fn_mask)
+            ;
+        st->fns[j] = old[i];
+    }
+    free(old);
+}
+
+/* The name number of the function at ADDR (not in the cache; its slot
+ * would be J), STACKS_EMPTY when excluded. */
+static uint32_t fn_name_new(struct stacks *st, struct symnames *sn,
+                            uint64_t addr, size_t j)
+{
+    const char *s;
+    size_t len;
+    uint32_t name;
+
+    s = symnames_name(sn, addr, &len);
+    /* the string stays at its address for every lookup of ADDR */
+    name = s != NULL ? name_of(st, s, len, 1) : STACKS_EMPTY;
+    st->fns[j].addr = addr;
+    st->fns[j].name = name;
+    st->fns[j].used = 1;
+    if (++st->nfns * 2 > st->fn_mask)
+        fns_grow(st);
+    return name;
+}
+
+/* The name number of the function at ADDR, STACKS_EMPTY when excluded. */
+static inline uint32_t fn_name(struct stacks *st, struct symnames *sn,
+                               uint64_t addr)
+{
+    size_t j;
+
+    for (j = hash_word(addr) & st->fn_mask; st->fns[j].used;
+         j = (j + 1) & st->fn_mask) {
+        if (st->fns[j].addr == addr)
+            return st->fns[j].name;
+    }
+    return fn_name_new(st, sn, addr, j);
+}
+
 /* --- changes ------------------------------------------------------------ */
 
-static void tell(struct stacks *st, int what, pid_t tid, uint32_t name,
-                 int64_t ns)
+/* Tell the listeners, and for a push or pop the watchers, with thread
+ * T's stack as it is now. */
+static inline void tell(struct stacks *st, int what, const struct tstack *t,
+                        uint32_t name, int64_t ns)
 {
-    const char *text = cct_text(st->cct, name);
     size_t i;
 
-    for (i = 0; i < st->nlisteners; i++)
-        st->listeners[i].fn(st->listeners[i].arg, what, tid, text, ns);
+    if (st->nlisteners > 0) {
+        const char *text = cct_text(st->cct, name);
+
+        for (i = 0; i < st->nlisteners; i++)
+            st->listeners[i].fn(st->listeners[i].arg, what, t->tid, text, ns);
+    }
+    if (what == STACKS_MISMATCH)
+        return;
+    for (i = 0; i < st->nwatchers; i++)
+        st->watchers[i].fn(st->watchers[i].arg, what, t->tid,
+                           t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT, ns);
 }
 
-static void push(struct stacks *st, struct tstack *t, uint32_t name, int64_t ns)
+static inline void push(struct stacks *st, struct tstack *t, uint32_t name,
+                        int64_t ns)
 {
     uint32_t parent = t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+    struct frame *f;
 
-    t->f = xgrow(t->f, t->n, &t->cap, sizeof *t->f);
-    t->f[t->n].node = cct_child(st->cct, parent, name);
-    t->f[t->n].ns = ns;
-    t->n++;
-    tell(st, STACKS_PUSH, t->tid, name, ns);
+    if (t->n == t->cap)
+        t->f = xgrow(t->f, t->n, &t->cap, sizeof *t->f);
+    f = &t->f[t->n++];
+    f->node = cct_child(st->cct, parent, name);
+    f->name = name;
+    f->ns = ns;
+    tell(st, STACKS_PUSH, t, name, ns);
 }
 
-static void pop(struct stacks *st, struct tstack *t, int64_t ns)
+static inline void pop(struct stacks *st, struct tstack *t, int64_t ns)
 {
-    uint32_t name = cct_name(st->cct, t->f[t->n - 1].node);
+    uint32_t name = t->f[t->n - 1].name;
 
     t->n--;
-    tell(st, STACKS_POP, t->tid, name, ns);
+    tell(st, STACKS_POP, t, name, ns);
 }
 
 /* Report a leave of LEAVE over TOP (STACKS_EMPTY: an empty stack) once
@@ -255,6 +350,45 @@ static void report(struct stacks *st, pid_t tid, uint32_t leave, uint32_t top)
                     (int)tid);
 }
 
+/* A leave of NAME that does not match the innermost enter of T. */
+static void leave_mismatch(struct stacks *st, struct tstack *t, uint32_t name,
+                           int64_t ns)
+{
+    uint32_t top;
+    size_t k;
+
+    if (t->n == 0) {
+        if (!st->partial)
+            report(st, t->tid, name, STACKS_EMPTY);
+        return;
+    }
+    top = t->f[t->n - 1].name;
+    for (k = t->n - 1; k > 0; k--) {
+        if (t->f[k - 1].name == name)
+            break;
+    }
+    if (k == 0) {
+        /* no frame of that name: an enter from before we looked, or a
+         * stray leave */
+        if (!st->partial)
+            report(st, t->tid, name, top);
+        return;
+    }
+    report(st, t->tid, name, top);
+    tell(st, STACKS_MISMATCH, t, name, ns);
+    while (t->n >= k)
+        pop(st, t, ns);
+}
+
+static inline void leave(struct stacks *st, struct tstack *t, uint32_t name,
+                         int64_t ns)
+{
+    if (t->n > 0 && t->f[t->n - 1].name == name)
+        pop(st, t, ns);
+    else
+        leave_mismatch(st, t, name, ns);
+}
+
 static void enter_name(struct stacks *st, pid_t tid, uint32_t name, int64_t ns)
 {
     push(st, thread(st, tid, 1), name, ns);
@@ -262,35 +396,7 @@ static void enter_name(struct stacks *st, pid_t tid, uint32_t name, int64_t ns)
 
 static void leave_name(struct stacks *st, pid_t tid, uint32_t name, int64_t ns)
 {
-    struct tstack *t = thread(st, tid, 1);
-    uint32_t top;
-    size_t k;
-
-    if (t->n > 0 && cct_name(st->cct, t->f[t->n - 1].node) == name) {
-        pop(st, t, ns);
-        return;
-    }
-    if (t->n == 0) {
-        if (!st->partial)
-            report(st, tid, name, STACKS_EMPTY);
-        return;
-    }
-    top = cct_name(st->cct, t->f[t->n - 1].node);
-    for (k = t->n - 1; k > 0; k--) {
-        if (cct_name(st->cct, t->f[k - 1].node) == name)
-            break;
-    }
-    if (k == 0) {
-        /* no frame of that name: an enter from before we looked, or a
-         * stray leave */
-        if (!st->partial)
-            report(st, tid, name, top);
-        return;
-    }
-    report(st, tid, name, top);
-    tell(st, STACKS_MISMATCH, tid, name, ns);
-    while (t->n >= k)
-        pop(st, t, ns);
+    leave(st, thread(st, tid, 1), name, ns);
 }
 
 void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
@@ -303,6 +409,34 @@ void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns)
 {
     leave_name(st, tid, name_of(st, name, len, 0), ns);
+}
+
+void stacks_functions(struct stacks *st, struct symnames *sn,
+                      const struct reader_fn *fns, size_t n)
+{
+    struct tstack *t = NULL;
+    size_t i;
+
+    if (st->users == 0)
+        return;
+    if (symnames_stamp(sn) != st->fn_stamp) {
+        fns_clear(st);
+        st->fn_stamp = symnames_stamp(sn);
+    }
+    for (i = 0; i < n; i++) {
+        const struct reader_fn *f = &fns[i];
+        uint32_t name = fn_name(st, sn, f->function);
+
+        if (name == STACKS_EMPTY)
+            continue;
+        /* (thread() may move every stack when it adds one) */
+        if (t == NULL || t->tid != f->tid)
+            t = thread(st, f->tid, 1);
+        if (f->enter)
+            push(st, t, name, f->ns);
+        else
+            leave(st, t, name, f->ns);
+    }
 }
 
 /* --- the consumer --------------------------------------------------------- */
@@ -362,6 +496,13 @@ static void started(void *arg, const struct reader_item *hello)
     st->builtin = NULL;
 }
 
+static void functions(void *arg, const struct reader_fn *fns, unsigned int n)
+{
+    struct stacks *st = arg;
+
+    stacks_functions(st, dispatch_symnames(st->in->dispatch), fns, n);
+}
+
 static const struct consumer_ops stacks_ops = {
     .name = "stacks",
     .want = want,
@@ -370,6 +511,7 @@ static const struct consumer_ops stacks_ops = {
 
 static const struct consumer_more stacks_more = {
     .started = started,
+    .functions = functions,
 };
 
 struct stacks *stacks_create(struct interp *in)
@@ -380,6 +522,7 @@ struct stacks *stacks_create(struct interp *in)
     st->cct = cct_create();
     tids_rehash(st, 15);
     ptrs_clear(st);
+    fns_clear(st);
     if (in != NULL) {
         st->consumer = dispatch_add(in->dispatch, &stacks_ops, st);
         dispatch_more(in->dispatch, st->consumer, &stacks_more);
@@ -398,7 +541,9 @@ void stacks_free(struct stacks *st)
     free(st->threads);
     free(st->tid_slots);
     free(st->ptrs);
+    free(st->fns);
     free(st->listeners);
+    free(st->watchers);
     free(st->cases);
     cct_free(st->cct);
     free(st);
@@ -438,7 +583,7 @@ const char *stacks_frame(const struct stacks *st, pid_t tid, unsigned int i,
         return NULL;
     if (entered_ns != NULL)
         *entered_ns = t->f[i].ns;
-    return cct_text(st->cct, cct_name(st->cct, t->f[i].node));
+    return cct_text(st->cct, t->f[i].name);
 }
 
 uint32_t stacks_context(const struct stacks *st, pid_t tid)
@@ -472,6 +617,15 @@ void stacks_listen(struct stacks *st, stacks_listener fn, void *arg)
     st->nlisteners++;
 }
 
+void stacks_watch(struct stacks *st, stacks_watcher fn, void *arg)
+{
+    st->watchers = xreallocarray(st->watchers, st->nwatchers + 1,
+                                 sizeof *st->watchers);
+    st->watchers[st->nwatchers].fn = fn;
+    st->watchers[st->nwatchers].arg = arg;
+    st->nwatchers++;
+}
+
 void stacks_unlisten(struct stacks *st, stacks_listener fn, void *arg)
 {
     size_t i;
@@ -496,5 +650,6 @@ void stacks_clear(struct stacks *st)
     st->last = 0;
     tids_rehash(st, 15);
     ptrs_clear(st);
+    fns_clear(st);
     st->ncases = 0;
 }

@@ -26,7 +26,9 @@
 #include "cct.h"
 
 struct interp;
+struct reader_fn;
 struct stacks;
+struct symnames;
 
 /* What a listener is told. */
 enum {
@@ -38,6 +40,13 @@ enum {
 
 typedef void (*stacks_listener)(void *arg, int what, pid_t tid,
                                 const char *name, int64_t ns);
+
+/* A watcher is told of pushes and pops only (not of mismatches: of the
+ * pops they make), with thread TID's innermost calling-context node as it
+ * is after the change (CCT_ROOT for an empty stack): what a profile keys
+ * its counts by, without the name's text. */
+typedef void (*stacks_watcher)(void *arg, int what, pid_t tid, uint32_t node,
+                               int64_t ns);
 
 /* Create the stacks and add them to IN's dispatcher (before the consumers
  * that use them, so that they see a stack already updated). */
@@ -72,6 +81,8 @@ pid_t stacks_thread(const struct stacks *st, unsigned int i);
  * (listeners in the order they were added). */
 void stacks_listen(struct stacks *st, stacks_listener fn, void *arg);
 void stacks_unlisten(struct stacks *st, stacks_listener fn, void *arg);
+/* Call FN for every push and pop, after the listeners. */
+void stacks_watch(struct stacks *st, stacks_watcher fn, void *arg);
 
 /* Forget every stack (as when a new run starts). */
 void stacks_clear(struct stacks *st);
@@ -83,5 +94,13 @@ void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns);
 void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns);
+
+/* Push or pop for each of the N function entries and exits FNS, in
+ * order, as the enter and leave events the dispatcher makes of them
+ * would: named through SN, the excluded functions skipped.  This is the
+ * consumer's direct path (dispatch.h); names are kept by address until
+ * SN's stamp changes. */
+void stacks_functions(struct stacks *st, struct symnames *sn,
+                      const struct reader_fn *fns, size_t n);
 
 #endif /* NOOSA_STACKS_H */

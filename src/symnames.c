@@ -41,6 +41,7 @@ struct symnames {
     char **patterns;
     unsigned int npatterns;
     unsigned int gen; /* bumped when the patterns change */
+    uint64_t stamp;   /* bumped at resets and when the patterns change */
 };
 
 static size_t hash_addr(uint64_t x)
@@ -94,6 +95,7 @@ void symnames_reset(struct symnames *sn, pid_t pid)
     sn->syms = NULL;
     sn->open_failed = 0;
     sn->pid = pid;
+    sn->stamp++;
     entries_clear(sn);
     if (pid > 0) {
         sn->syms = symbols_open(pid, NULL);
@@ -218,7 +220,13 @@ int symnames_exclude(struct symnames *sn, const char *pattern, int add)
         sn->npatterns--;
     }
     sn->gen++;
+    sn->stamp++;
     return 0;
+}
+
+uint64_t symnames_stamp(const struct symnames *sn)
+{
+    return sn->stamp;
 }
 
 unsigned int symnames_npatterns(const struct symnames *sn)

@@ -27,6 +27,11 @@ void symnames_reset(struct symnames *sn, pid_t pid);
  * the function is excluded. */
 const char *symnames_name(struct symnames *sn, uint64_t addr, size_t *len);
 
+/* A number that changes whenever the name of an address may have
+ * changed, or whether it is excluded: at a reset and when the patterns
+ * change.  Callers that keep names by address check it. */
+uint64_t symnames_stamp(const struct symnames *sn);
+
 /* Exclusion patterns (glob, as in `string match`, on the function name):
  * functions that match one are not delivered.  Add PATTERN (1), remove it
  * (0); returns -1 when removing a pattern that is not there. */

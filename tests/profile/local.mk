@@ -110,10 +110,16 @@ tests_profile_saint_main_LDFLAGS = $(PT_LINK) -no-install
 tests_profile_saint_main_LDADD = tests/profile/libsaintlib.la \
 	tests/profile/libdapto-plain.la
 
-TESTS += tests/profile/saint.sh
-EXTRA_DIST += tests/profile/saint.sh
+TESTS += tests/profile/saint.sh tests/profile/direct.sh
+EXTRA_DIST += tests/profile/saint.sh tests/profile/direct.sh
 
 check_PROGRAMS += tests/profile/fnrec-test
 TESTS += tests/profile/fnrec-test
 tests_profile_fnrec_test_CPPFLAGS = $(PROF_TEST_CPPFLAGS)
 tests_profile_fnrec_test_LDADD = src/libnoosa.la
+
+# The direct path of function records against the general one.
+check_PROGRAMS += tests/profile/direct-test
+TESTS += tests/profile/direct-test
+tests_profile_direct_test_CPPFLAGS = $(PROF_TEST_CPPFLAGS)
+tests_profile_direct_test_LDADD = src/libnoosa.la
