@@ -155,28 +155,32 @@ long ring_take(struct ring *r, void *buf, size_t bufsize);
  * Consumer, without copying: the record at position POS (ctail, or past
  * records already peeked at) when it is committed, exactly SIZE bytes (a
  * multiple of 8, at least DAPTO_RECORD_HEADER) and does not wrap around
- * the end of the ring; else NULL, and ring_take() is the way to go on.
- * Lossless mode only (in overwrite mode a producer may evict the record
- * under the reader; NULL there).  The bytes stay put until the consumer
- * steps over them with ring_skip(), but the program may still write them:
- * read each byte once, into a copy, and use only the copy.  Records the
- * runtime counted lost are not reported here: look at ring_lost_pending()
- * first and let ring_take() report them.
+ * the end of the ring; else NULL, with *COMMITTED saying whether some
+ * record is committed there (then ring_take() is the way to go on).
+ * Lossless mode only: in overwrite mode a producer may evict the record
+ * under the reader (NULL there, *COMMITTED 1).  The bytes stay put until
+ * the consumer steps over them with ring_skip(), but the program may
+ * still write them: read each byte once, into a copy, and use only the
+ * copy.  Records the runtime counted lost are not reported here: look at
+ * ring_lost_pending() first and let ring_take() report them.
  */
 static inline const unsigned char *ring_peek(const struct ring *r,
-                                             uint64_t pos, uint32_t size)
+                                             uint64_t pos, uint32_t size,
+                                             int *committed)
 {
     uint64_t off = pos & r->mask;
     uint32_t c[2];
     uint64_t w;
 
-    if (r->overwrite || off + size > r->size)
+    if (r->overwrite) {
+        *committed = 1;
         return NULL;
-    c[0] = size;
-    c[1] = (uint32_t)(pos >> 3);
-    __builtin_memcpy(&w, c, 8);
-    if (__atomic_load_n((const uint64_t *)(const void *)(r->data + off),
-                        __ATOMIC_ACQUIRE) != w)
+    }
+    w = __atomic_load_n((const uint64_t *)(const void *)(r->data + off),
+                        __ATOMIC_ACQUIRE);
+    __builtin_memcpy(c, &w, 8);
+    *committed = c[1] == (uint32_t)(pos >> 3) && c[0] != 0;
+    if (!*committed || c[0] != size || off + size > r->size)
         return NULL;
     return r->data + off;
 }

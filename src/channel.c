@@ -59,6 +59,8 @@ struct channel {
     channel_sink sink;  /* the direct path, when on */
     void *sink_arg;
     uint64_t direct_count; /* records the sink took */
+    int flood; /* the direct path caught up with a program writing
+                  function records flat out */
     uint32_t aspects_seen; /* ASPECT records, good or bad */
     uint32_t aspects_acked;
     char *pending_error; /* an error to give as the next item */
@@ -209,6 +211,47 @@ void channel_sleep_finish(struct channel *ch)
     ring_sleep_finish(&ch->ring);
 }
 
+/* Wait a microsecond; then whether a record is committed at the tail. */
+static int channel_pause(struct channel *ch)
+{
+    uint64_t until = clock_monotonic_ns() + 1000;
+
+    do {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } while (clock_monotonic_ns() < until);
+    return ring_ready(&ch->ring);
+}
+
+/* channel_spin() while function records flood in: look once a
+ * microsecond.  A reader that watches the very line the program is
+ * writing slows both sides down (the line goes back and forth between
+ * their CPUs at every record); one that comes back a little later takes
+ * a batch of whole lines. */
+static int channel_spin_flood(struct channel *ch)
+{
+    uint64_t start = clock_monotonic_ns(), look = start, now;
+
+    for (unsigned int k = 0;; k++) {
+        do {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+            now = clock_monotonic_ns();
+        } while (now - look < 1000);
+        look = now;
+        if (ring_ready(&ch->ring))
+            return 1;
+        if (now - start > 50000) {
+            ch->flood = 0;
+            return 0;
+        }
+        if (k % 16 == 15)
+            sched_yield();
+    }
+}
+
 int channel_spin(struct channel *ch)
 {
     uint64_t until = 0;
@@ -216,6 +259,8 @@ int channel_spin(struct channel *ch)
     if (ch->ncpu < 2 || ch->status != CHANNEL_ACTIVE ||
         ch->pending_error != NULL)
         return 0;
+    if (ch->flood)
+        return channel_spin_flood(ch);
     for (unsigned int k = 0;; k++) {
         if (ring_ready(&ch->ring))
             return 1;
@@ -348,31 +393,45 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
     const unsigned char *rec;
     unsigned int k, took;
     uint64_t pos;
+    int committed;
 
     reader_time_init(&t, &ch->clock);
     for (;;) {
         if (ring_lost_pending(&ch->ring))
             return 1;
         pos = ch->ring.ctail;
+        committed = 1;
         for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
-            rec = ring_peek(&ch->ring, pos, READER_FN_SIZE);
+            rec = ring_peek(&ch->ring, pos, READER_FN_SIZE, &committed);
             if (rec == NULL || !reader_function(rec, &t, &fns[k]))
                 break;
             pos += READER_FN_SIZE;
         }
-        if (k == 0)
-            return 1;
-        took = ch->sink(ch->sink_arg, fns, k);
-        ring_skip(&ch->ring, (uint64_t)took * READER_FN_SIZE);
-        *taken += took;
-        ch->direct_count += took;
-        if (took < k) {
-            ch->sink = NULL;
-            return 1;
+        if (k > 0) {
+            took = ch->sink(ch->sink_arg, fns, k);
+            ring_skip(&ch->ring, (uint64_t)took * READER_FN_SIZE);
+            *taken += took;
+            ch->direct_count += took;
+            if (took < k) {
+                ch->sink = NULL;
+                return 1;
+            }
         }
-        if (k < CHANNEL_DIRECT_BATCH)
-            return 1;
-        if (*taken >= CHANNEL_DIRECT_MAX)
+        if (k == CHANNEL_DIRECT_BATCH) {
+            if (*taken >= CHANNEL_DIRECT_MAX)
+                return 0;
+            continue;
+        }
+        if (committed || ring_lost_pending(&ch->ring))
+            return 1; /* for the general way */
+        /* Caught up.  Look again a little later, not at the line the
+         * program is writing; channel_spin() waits longer if need be. */
+        ring_release(&ch->ring);
+        if (k == 0 && !ch->flood)
+            return 1; /* (not flooding: nothing to wait for) */
+        ch->flood = 1;
+        if (ch->ncpu < 2 || *taken >= CHANNEL_DIRECT_MAX ||
+            !channel_pause(ch))
             return 0;
     }
 }
@@ -395,7 +454,7 @@ static int channel_give_direct(struct channel *ch)
     return 0;
 }
 
-int channel_next(struct channel *ch, struct reader_item *item)
+static int channel_next_item(struct channel *ch, struct reader_item *item)
 {
     long n;
     unsigned int quiet = 0; /* records with nothing to say, this call */
@@ -497,6 +556,15 @@ int channel_next(struct channel *ch, struct reader_item *item)
             ch->stopped[item->stop] = ++ch->stop_clock;
         return 1;
     }
+}
+
+int channel_next(struct channel *ch, struct reader_item *item)
+{
+    if (!channel_next_item(ch, item))
+        return 0;
+    /* events besides function records: a stop may come, be quick */
+    ch->flood = 0;
+    return 1;
 }
 
 int channel_stopped(const struct channel *ch)

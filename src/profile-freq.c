@@ -154,20 +154,31 @@ void pfreq_reset(struct profile *p)
         memset(f->calls, 0, f->ncalls * sizeof *f->calls);
 }
 
-void pfreq_call(struct profile *p, uint32_t node)
+/* Make the calls cover NODE. */
+static void calls_cover(struct pfreq *f, uint32_t node)
+{
+    size_t n = f->ncalls > 0 ? f->ncalls : 256;
+
+    while (n <= node)
+        n *= 2;
+    f->calls = xreallocarray(f->calls, n, sizeof *f->calls);
+    memset(f->calls + f->ncalls, 0, (n - f->ncalls) * sizeof *f->calls);
+    f->ncalls = n;
+}
+
+void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
+                      size_t n)
 {
     struct pfreq *f = &p->freq;
+    size_t i;
 
-    if (node >= f->ncalls) {
-        size_t n = f->ncalls > 0 ? f->ncalls : 256;
-
-        while (n <= node)
-            n *= 2;
-        f->calls = xreallocarray(f->calls, n, sizeof *f->calls);
-        memset(f->calls + f->ncalls, 0, (n - f->ncalls) * sizeof *f->calls);
-        f->ncalls = n;
+    for (i = 0; i < n; i++) {
+        if (c[i].what != STACKS_PUSH)
+            continue;
+        if (c[i].node >= f->ncalls)
+            calls_cover(f, c[i].node);
+        f->calls[c[i].node]++;
     }
-    f->calls[node]++;
 }
 
 uint64_t pfreq_calls(const struct profile *p, uint32_t node)

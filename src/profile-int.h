@@ -15,6 +15,7 @@
 
 struct consumer;
 struct stacks;
+struct stacks_change;
 
 /* One count of the frequency profile: event EV (a name number of the
  * calling-context tree) under NODE.  N == 0: an empty slot. */
@@ -79,7 +80,9 @@ struct profile {
 void pfreq_init(struct profile *p);
 void pfreq_free(struct profile *p);
 void pfreq_reset(struct profile *p);
-void pfreq_call(struct profile *p, uint32_t node);
+/* Count the calls that the pushes among changes C[0..N) make. */
+void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
+                      size_t n);
 /* Counts of NODE for every event: call FN for each (ev, n). */
 uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 
@@ -87,9 +90,9 @@ uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 void ptime_init(struct profile *p);
 void ptime_free(struct profile *p);
 void ptime_reset(struct profile *p);
-/* A push or pop in thread TID at NS; NODE is its stack after it. */
-void ptime_told(struct profile *p, int what, pid_t tid, uint32_t node,
-                int64_t ns);
+/* Charge the time between changes C[0..N) of the stacks. */
+void ptime_changes(struct profile *p, const struct stacks_change *c,
+                   size_t n);
 /* Thread TID, or NULL. */
 struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
 

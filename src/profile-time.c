@@ -81,26 +81,33 @@ static inline void mark(struct ptime *t, int64_t ns, pid_t tid, uint32_t node,
     t->nmarks++;
 }
 
-void ptime_told(struct profile *p, int what, pid_t tid, uint32_t node,
-                int64_t ns)
+void ptime_changes(struct profile *p, const struct stacks_change *c,
+                   size_t n)
 {
     struct ptime *t = &p->time;
-    struct tthread *th = t->last < t->nthreads && t->threads[t->last].tid == tid
-                             ? &t->threads[t->last]
-                             : ptime_thread(p, tid, 1);
+    struct tthread *th = NULL;
+    size_t i;
 
-    if (node >= th->n || th->cur >= th->n)
-        cover(th, th->cur > node ? th->cur : node);
-    if (th->last >= 0 && ns >= th->last)
-        th->self[th->cur] += ns - th->last;
-    if (what == STACKS_PUSH) {
-        th->calls[node]++;
-        mark(&p->time, ns, tid, node, 0);
-    } else {
-        mark(&p->time, ns, tid, th->cur, 1);
+    for (i = 0; i < n; i++) {
+        uint32_t node = c[i].node;
+        int64_t ns = c[i].ns;
+
+        /* (ptime_thread() may move every thread when it adds one) */
+        if (th == NULL || th->tid != c[i].tid)
+            th = ptime_thread(p, c[i].tid, 1);
+        if (node >= th->n || th->cur >= th->n)
+            cover(th, th->cur > node ? th->cur : node);
+        if (th->last >= 0 && ns >= th->last)
+            th->self[th->cur] += ns - th->last;
+        if (c[i].what == STACKS_PUSH) {
+            th->calls[node]++;
+            mark(t, ns, c[i].tid, node, 0);
+        } else {
+            mark(t, ns, c[i].tid, th->cur, 1);
+        }
+        th->cur = node;
+        th->last = ns;
     }
-    th->cur = node;
-    th->last = ns;
 }
 
 /* What the stacks want, so that listings say what this monitor uses; it

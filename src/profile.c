@@ -20,16 +20,16 @@
 /* Rows of the time profile printed when the program ends. */
 #define PROFILE_END_ROWS 25
 
-/* A push or pop; NODE is TID's stack now.  (`using` is whether each
- * profile is on: its consumer's notice keeps it so.) */
-static void watch(void *arg, int what, pid_t tid, uint32_t node, int64_t ns)
+/* Pushes and pops.  (`using` is whether each profile is on: its
+ * consumer's notice keeps it so.) */
+static void watch(void *arg, const struct stacks_change *c, size_t n)
 {
     struct profile *p = arg;
 
-    if (what == STACKS_PUSH && p->freq.using)
-        pfreq_call(p, node);
+    if (p->freq.using)
+        pfreq_calls_made(p, c, n);
     if (p->time.using)
-        ptime_told(p, what, tid, node, ns);
+        ptime_changes(p, c, n);
 }
 
 struct profile *profile_create(struct interp *in)

@@ -112,27 +112,35 @@ static inline int64_t reader_time_ns(const struct reader_time *t, uint64_t raw)
     return t->base + (int64_t)((double)(int64_t)(raw - t->ref) * t->ns_per_tick);
 }
 
-/* Read the READER_FN_SIZE bytes at REC (each once: the program may be
- * writing them) as a function entry or exit into *FN; 0 when they are
- * not one in its valid form. */
+/* Read the committed record of READER_FN_SIZE bytes at REC as a
+ * function entry or exit into *FN; 0 when it is not one in its valid
+ * form.  Each field is read once (the program may be writing them), and
+ * none is trusted for more than a key or a number. */
 static inline int reader_function(const unsigned char *rec,
                                   const struct reader_time *t,
                                   struct reader_fn *fn)
 {
-    unsigned char b[READER_FN_SIZE];
-    struct dapto_record h;
+    const struct dapto_record *h = (const struct dapto_record *)(const void *)rec;
+    uint16_t code, flags;
+    uint32_t len, tid;
+    uint64_t time;
 
-    __builtin_memcpy(b, rec, sizeof b);
-    __builtin_memcpy(&h, b, sizeof h);
-    if ((h.code != DAPTO_REC_FNENTER && h.code != DAPTO_REC_FNLEAVE) ||
-        h.flags != 0 || h.len != READER_FN_LEN || h.size != READER_FN_SIZE ||
-        b[DAPTO_RECORD_HEADER] != DAPTO_K_PTR ||
-        b[DAPTO_RECORD_HEADER + 9] != DAPTO_K_PTR)
+    /* FNENTER and FNLEAVE differ in their last bit */
+    _Static_assert((DAPTO_REC_FNENTER | 1) == DAPTO_REC_FNLEAVE,
+                   "function record codes");
+    __builtin_memcpy(&code, &h->code, 2);
+    __builtin_memcpy(&flags, &h->flags, 2);
+    __builtin_memcpy(&len, &h->len, 4);
+    if ((code | 1) != DAPTO_REC_FNLEAVE || flags != 0 ||
+        len != READER_FN_LEN || rec[DAPTO_RECORD_HEADER] != DAPTO_K_PTR ||
+        rec[DAPTO_RECORD_HEADER + 9] != DAPTO_K_PTR)
         return 0;
-    __builtin_memcpy(&fn->function, b + DAPTO_RECORD_HEADER + 1, 8);
-    fn->ns = reader_time_ns(t, h.time);
-    fn->tid = (pid_t)h.tid;
-    fn->enter = h.code == DAPTO_REC_FNENTER;
+    __builtin_memcpy(&tid, &h->tid, 4);
+    __builtin_memcpy(&time, &h->time, 8);
+    __builtin_memcpy(&fn->function, rec + DAPTO_RECORD_HEADER + 1, 8);
+    fn->ns = reader_time_ns(t, time);
+    fn->tid = (pid_t)tid;
+    fn->enter = code == DAPTO_REC_FNENTER;
     return 1;
 }
 

@@ -21,6 +21,8 @@
 #include "xmalloc.h"
 
 #define STACKS_EMPTY UINT32_MAX
+/* Changes kept for the watchers before they are told. */
+#define STACKS_PENDING 512
 /* Distinct mismatches reported before the stacks stop telling. */
 #define STACKS_MAX_CASES 64
 
@@ -28,12 +30,17 @@ struct frame {
     uint32_t node;
     uint32_t name; /* the node's name, at hand for leaves */
     int64_t ns;
+    /* the child last pushed on this frame, by name (a loop calling the
+     * same function again finds it here) */
+    uint32_t child_name;
+    uint32_t child;
 };
 
 struct tstack {
     pid_t tid;
     struct frame *f;
     size_t n, cap;
+    uint32_t top_name, top; /* the same for the empty stack */
 };
 
 struct listener {
@@ -81,11 +88,14 @@ struct stacks {
     struct fnname *fns; /* name numbers by function address, for */
     size_t fn_mask, nfns; /* symnames stamp fn_stamp */
     uint64_t fn_stamp;
+    struct fnname fn_last; /* the last one found */
 
     struct listener *listeners;
     size_t nlisteners;
     struct watcher *watchers;
     size_t nwatchers;
+    struct stacks_change pending[STACKS_PENDING];
+    size_t npending;
 
     struct mcase *cases;
     size_t ncases, cases_cap;
@@ -141,6 +151,7 @@ static struct tstack *thread(struct stacks *st, pid_t tid, int add)
     i = (uint32_t)st->nthreads++;
     memset(&st->threads[i], 0, sizeof st->threads[i]);
     st->threads[i].tid = tid;
+    st->threads[i].top_name = STACKS_EMPTY;
     st->tid_slots[j] = i;
     if (st->nthreads * 2 > st->tid_mask)
         tids_rehash(st, st->tid_mask * 2 + 1);
@@ -213,6 +224,7 @@ static uint32_t name_of(struct stacks *st, const char *s, size_t len,
 
 static void fns_clear(struct stacks *st)
 {
+    st->fn_last.used = 0;
     free(st->fns);
     st->fn_mask = 1023;
     st->fns = xcalloc(st->fn_mask + 1, sizeof *st->fns);
@@ -263,21 +275,36 @@ static inline uint32_t fn_name(struct stacks *st, struct symnames *sn,
 {
     size_t j;
 
+    if (st->fn_last.addr == addr && st->fn_last.used)
+        return st->fn_last.name;
     for (j = hash_word(addr) & st->fn_mask; st->fns[j].used;
          j = (j + 1) & st->fn_mask) {
-        if (st->fns[j].addr == addr)
+        if (st->fns[j].addr == addr) {
+            st->fn_last = st->fns[j];
             return st->fns[j].name;
+        }
     }
     return fn_name_new(st, sn, addr, j);
 }
 
 /* --- changes ------------------------------------------------------------ */
 
-/* Tell the listeners, and for a push or pop the watchers, with thread
- * T's stack as it is now. */
+/* Tell the watchers the changes kept for them. */
+static void flush(struct stacks *st)
+{
+    size_t i;
+
+    for (i = 0; i < st->nwatchers && st->npending > 0; i++)
+        st->watchers[i].fn(st->watchers[i].arg, st->pending, st->npending);
+    st->npending = 0;
+}
+
+/* Tell the listeners, and keep a push or pop for the watchers, with
+ * thread T's stack as it is now. */
 static inline void tell(struct stacks *st, int what, const struct tstack *t,
                         uint32_t name, int64_t ns)
 {
+    struct stacks_change *c;
     size_t i;
 
     if (st->nlisteners > 0) {
@@ -286,25 +313,44 @@ static inline void tell(struct stacks *st, int what, const struct tstack *t,
         for (i = 0; i < st->nlisteners; i++)
             st->listeners[i].fn(st->listeners[i].arg, what, t->tid, text, ns);
     }
-    if (what == STACKS_MISMATCH)
+    if (what == STACKS_MISMATCH || st->nwatchers == 0)
         return;
-    for (i = 0; i < st->nwatchers; i++)
-        st->watchers[i].fn(st->watchers[i].arg, what, t->tid,
-                           t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT, ns);
+    if (st->npending == STACKS_PENDING)
+        flush(st);
+    c = &st->pending[st->npending++];
+    c->ns = ns;
+    c->tid = t->tid;
+    c->node = t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+    c->what = what;
 }
 
 static inline void push(struct stacks *st, struct tstack *t, uint32_t name,
                         int64_t ns)
 {
-    uint32_t parent = t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+    uint32_t *memo_name, *memo, node;
     struct frame *f;
 
     if (t->n == t->cap)
         t->f = xgrow(t->f, t->n, &t->cap, sizeof *t->f);
+    if (t->n > 0) {
+        f = &t->f[t->n - 1];
+        memo_name = &f->child_name;
+        memo = &f->child;
+        node = f->node;
+    } else {
+        memo_name = &t->top_name;
+        memo = &t->top;
+        node = CCT_ROOT;
+    }
+    if (*memo_name != name) {
+        *memo = cct_child(st->cct, node, name);
+        *memo_name = name;
+    }
     f = &t->f[t->n++];
-    f->node = cct_child(st->cct, parent, name);
+    f->node = *memo;
     f->name = name;
     f->ns = ns;
+    f->child_name = STACKS_EMPTY;
     tell(st, STACKS_PUSH, t, name, ns);
 }
 
@@ -403,12 +449,14 @@ void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns)
 {
     enter_name(st, tid, name_of(st, name, len, 0), ns);
+    flush(st);
 }
 
 void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns)
 {
     leave_name(st, tid, name_of(st, name, len, 0), ns);
+    flush(st);
 }
 
 void stacks_functions(struct stacks *st, struct symnames *sn,
@@ -437,6 +485,7 @@ void stacks_functions(struct stacks *st, struct symnames *sn,
         else
             leave(st, t, name, f->ns);
     }
+    flush(st);
 }
 
 /* --- the consumer --------------------------------------------------------- */
@@ -484,6 +533,7 @@ static void deliver(void *arg, struct dispatch_event *de)
         enter_name(st, item->tid, name, item->ns);
     else
         leave_name(st, item->tid, name, item->ns);
+    flush(st);
 }
 
 static void started(void *arg, const struct reader_item *hello)

@@ -42,11 +42,19 @@ typedef void (*stacks_listener)(void *arg, int what, pid_t tid,
                                 const char *name, int64_t ns);
 
 /* A watcher is told of pushes and pops only (not of mismatches: of the
- * pops they make), with thread TID's innermost calling-context node as it
- * is after the change (CCT_ROOT for an empty stack): what a profile keys
- * its counts by, without the name's text. */
-typedef void (*stacks_watcher)(void *arg, int what, pid_t tid, uint32_t node,
-                               int64_t ns);
+ * pops they make), each with its thread's innermost calling-context node
+ * as it is after the change (CCT_ROOT for an empty stack): what a profile
+ * keys its counts by, without the name's text.  Changes come in order, in
+ * batches, by the time the call that made them returns. */
+struct stacks_change {
+    int64_t ns;
+    pid_t tid;
+    uint32_t node;
+    int what; /* STACKS_PUSH or STACKS_POP */
+};
+
+typedef void (*stacks_watcher)(void *arg, const struct stacks_change *c,
+                               size_t n);
 
 /* Create the stacks and add them to IN's dispatcher (before the consumers
  * that use them, so that they see a stack already updated). */
@@ -81,7 +89,7 @@ pid_t stacks_thread(const struct stacks *st, unsigned int i);
  * (listeners in the order they were added). */
 void stacks_listen(struct stacks *st, stacks_listener fn, void *arg);
 void stacks_unlisten(struct stacks *st, stacks_listener fn, void *arg);
-/* Call FN for every push and pop, after the listeners. */
+/* Tell FN of every push and pop (see stacks_watcher). */
 void stacks_watch(struct stacks *st, stacks_watcher fn, void *arg);
 
 /* Forget every stack (as when a new run starts). */

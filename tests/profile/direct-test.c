@@ -363,13 +363,16 @@ static void compare_channels(const struct rec *r, size_t n, uint32_t ring,
 static char heard[1 << 20];
 static size_t heard_len;
 
-static void watch(void *arg, int what, pid_t tid, uint32_t node, int64_t ns)
+static void watch(void *arg, const struct stacks_change *c, size_t n)
 {
+    size_t i;
+
     (void)arg;
-    if (heard_len + 64 < sizeof heard)
+    for (i = 0; i < n && heard_len + 64 < sizeof heard; i++)
         heard_len += (size_t)snprintf(heard + heard_len, 64, "%c%d:%u:%lld ",
-                                      what == STACKS_PUSH ? '+' : '-', (int)tid,
-                                      node, (long long)ns);
+                                      c[i].what == STACKS_PUSH ? '+' : '-',
+                                      (int)c[i].tid, c[i].node,
+                                      (long long)c[i].ns);
 }
 
 static unsigned int mismatches;
