@@ -153,19 +153,20 @@ long ring_take(struct ring *r, void *buf, size_t bufsize);
 
 /*
  * Consumer, without copying: the record at position POS (ctail, or past
- * records already peeked at) when it is committed, exactly SIZE bytes (a
- * multiple of 8, at least DAPTO_RECORD_HEADER) and does not wrap around
- * the end of the ring; else NULL, with *COMMITTED saying whether some
- * record is committed there (then ring_take() is the way to go on).
- * Lossless mode only: in overwrite mode a producer may evict the record
- * under the reader (NULL there, *COMMITTED 1).  The bytes stay put until
- * the consumer steps over them with ring_skip(), but the program may
- * still write them: read each byte once, into a copy, and use only the
- * copy.  Records the runtime counted lost are not reported here: look at
- * ring_lost_pending() first and let ring_take() report them.
+ * records already peeked at) when it is committed, of a sane size (in
+ * *SIZE) and does not wrap around the end of the ring; else NULL, with
+ * *COMMITTED saying whether some record is committed there (then
+ * ring_take() is the way to go on: it copies a record that wraps, and
+ * says when a size is impossible).  Lossless mode only: in overwrite mode
+ * a producer may evict the record under the reader (NULL there,
+ * *COMMITTED 1).  The bytes stay put until the consumer steps over them
+ * with ring_skip(), but the program may still write them: read each byte
+ * once, and trust nothing but the size.  Records the runtime counted
+ * lost are not reported here: look at ring_lost_pending() first and let
+ * ring_take() report them.
  */
 static inline const unsigned char *ring_peek(const struct ring *r,
-                                             uint64_t pos, uint32_t size,
+                                             uint64_t pos, uint32_t *size,
                                              int *committed)
 {
     uint64_t off = pos & r->mask;
@@ -180,8 +181,10 @@ static inline const unsigned char *ring_peek(const struct ring *r,
                         __ATOMIC_ACQUIRE);
     __builtin_memcpy(c, &w, 8);
     *committed = c[1] == (uint32_t)(pos >> 3) && c[0] != 0;
-    if (!*committed || c[0] != size || off + size > r->size)
+    if (!*committed || c[0] < DAPTO_RECORD_HEADER || c[0] > r->max ||
+        c[0] % 8 != 0 || off + c[0] > r->size)
         return NULL;
+    *size = c[0];
     return r->data + off;
 }
 

@@ -60,7 +60,7 @@ struct channel {
     void *sink_arg;
     uint64_t direct_count; /* records the sink took */
     int flood; /* the direct path caught up with a program writing
-                  function records flat out */
+                  function records (or enter/leave) flat out */
     uint32_t aspects_seen; /* ASPECT records, good or bad */
     uint32_t aspects_acked;
     char *pending_error; /* an error to give as the next item */
@@ -378,21 +378,23 @@ static void channel_ack(struct channel *ch)
 }
 
 /*
- * The direct path: hand the function records at the tail to the sink, in
- * batches, reading them where they are in the ring (lossless mode, a
- * record that does not wrap).  Returns 1 when the record at the tail, if
- * any, is for the general way (another kind, a wrapped or malformed
- * function record, losses to report, or the sink took no more), 0 when
- * enough was taken for one call (*TAKEN counts them): the ring stays
- * ready, and the caller's other work gets a turn.
+ * The direct path: hand the function records (and enter/leave events with
+ * interned names) at the tail to the sink, in batches, reading them where
+ * they are in the ring (lossless mode, records that do not wrap).
+ * Returns 1 when the record at the tail, if any, is for the general way
+ * (another kind, a wrapped or malformed one, losses to report, or the
+ * sink took no more), 0 when there is nothing now or enough was taken for
+ * one call (*TAKEN counts them; the ring stays ready then, and the
+ * caller's other work gets a turn).
  */
 static int channel_take_direct(struct channel *ch, unsigned int *taken)
 {
     struct reader_fn fns[CHANNEL_DIRECT_BATCH];
     struct reader_time t;
     const unsigned char *rec;
-    unsigned int k, took;
-    uint64_t pos;
+    unsigned int k, took, i;
+    uint64_t pos, bytes;
+    uint32_t size;
     int committed;
 
     reader_time_init(&t, &ch->clock);
@@ -402,14 +404,25 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
         pos = ch->ring.ctail;
         committed = 1;
         for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
-            rec = ring_peek(&ch->ring, pos, READER_FN_SIZE, &committed);
-            if (rec == NULL || !reader_function(rec, &t, &fns[k]))
+            rec = ring_peek(&ch->ring, pos, &size, &committed);
+            if (rec == NULL ||
+                !(size == READER_FN_SIZE
+                      ? reader_function(rec, &t, &fns[k])
+                      : size == READER_NAMED_SIZE &&
+                            reader_named(ch->reader, rec, &t, &fns[k])))
                 break;
-            pos += READER_FN_SIZE;
+            pos += size;
         }
         if (k > 0) {
             took = ch->sink(ch->sink_arg, fns, k);
-            ring_skip(&ch->ring, (uint64_t)took * READER_FN_SIZE);
+            if (took == k) {
+                bytes = pos - ch->ring.ctail;
+            } else {
+                for (i = 0, bytes = 0; i < took; i++)
+                    bytes += fns[i].name != NULL ? READER_NAMED_SIZE
+                                                 : READER_FN_SIZE;
+            }
+            ring_skip(&ch->ring, bytes);
             *taken += took;
             ch->direct_count += took;
             if (took < k) {
@@ -436,15 +449,18 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
     }
 }
 
-/* The record just taken into ch->rec to the direct path, if it is a
- * function record and the sink takes it: 1, else 0. */
-static int channel_give_direct(struct channel *ch)
+/* The record of SIZE bytes just taken into ch->rec to the direct path,
+ * if it is for it and the sink takes it: 1, else 0. */
+static int channel_give_direct(struct channel *ch, long size)
 {
     struct reader_fn fn;
     struct reader_time t;
 
     reader_time_init(&t, &ch->clock);
-    if (!reader_function(ch->rec, &t, &fn))
+    if (!(size == READER_FN_SIZE
+              ? reader_function(ch->rec, &t, &fn)
+              : size == READER_NAMED_SIZE &&
+                    reader_named(ch->reader, ch->rec, &t, &fn)))
         return 0;
     if (ch->sink(ch->sink_arg, &fn, 1) == 1) {
         ch->direct_count++;
@@ -499,10 +515,9 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             }
             return 0;
         }
-        if (ch->sink != NULL && n == READER_FN_SIZE &&
-            channel_give_direct(ch)) {
-            /* (a function record that wraps, or one of an overwriting
-             * ring, which ring_peek() leaves to ring_take()) */
+        if (ch->sink != NULL && channel_give_direct(ch, n)) {
+            /* (a record that wraps, or one of an overwriting ring, which
+             * ring_peek() leaves to ring_take()) */
             if (++direct >= CHANNEL_DIRECT_MAX)
                 return 0;
             continue;

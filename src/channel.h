@@ -106,8 +106,10 @@ int channel_wait(struct channel *ch, int timeout_ms);
 int channel_next(struct channel *ch, struct reader_item *item);
 
 /*
- * The direct path: while SINK is set, function entries and exits go to it
- * in batches of reader_fn, in ring order (between the items before and
+ * The direct path: while SINK is set, function entries and exits, and the
+ * events DAPTO_EV_ENTER and DAPTO_EV_LEAVE with an interned name (the
+ * caller makes sure those codes are the built-in aspect's), go to it in
+ * batches of reader_fn, in ring order (between the items before and
  * after them), and never as items.  It returns how many of the N it took:
  * all of them, unless it can no longer take any; the rest then come as
  * items, and the direct path stays off until the next channel_direct().

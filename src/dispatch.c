@@ -271,7 +271,8 @@ static const struct registry_event *builtin_event(struct registry *reg,
     const struct registry_event *ev = registry_event(reg, code);
 
     if (ev == NULL || ev->aspect == NULL || ev->nparams != 1 ||
-        ev->aspect->event_base != 0 || strcmp(ev->aspect->name, "dapto") != 0)
+        ev->params[0].kind != DAPTO_K_STR || ev->aspect->event_base != 0 ||
+        strcmp(ev->aspect->name, "dapto") != 0)
         return NULL;
     return ev;
 }

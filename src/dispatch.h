@@ -60,13 +60,13 @@ struct consumer_more {
     int (*wants_post)(void *arg, const char *name);
     /* An artificial event the consumer wants. */
     void (*post)(void *arg, const struct dispatch_post *p);
-    /* Function entries and exits straight from the ring (the direct
-     * path), N of them in order.  When every consumer told of enter and
-     * of leave has it (the same consumers for both), the program's
-     * function records go to it and to nothing else, without items: it
-     * resolves their names itself (with dispatch_symnames(), leaving out
-     * the excluded functions, as the enter/leave events made of them
-     * would). */
+    /* Function entries and exits, and enter/leave events with interned
+     * names, straight from the ring (the direct path), N of them in
+     * order.  When every consumer told of enter and of leave has it (the
+     * same consumers for both), they go to it and to nothing else,
+     * without items: it resolves the functions' names itself (with
+     * dispatch_symnames(), leaving out the excluded functions, as the
+     * enter/leave events made of them would). */
     void (*functions)(void *arg, const struct reader_fn *fns, unsigned int n);
 };
 
@@ -116,7 +116,7 @@ void dispatch_sync(struct dispatch *d);
 int dispatch_item(struct dispatch *d, const struct reader_item *item,
                   char **where);
 
-/* Hand function records of the direct path (session_direct, which the
+/* Hand the records of the direct path (session_direct, which the
  * dispatcher turns on and off as wishes change) to the consumers that
  * take them; returns how many were taken (0 when the direct path no
  * longer holds: they are to come as items). */

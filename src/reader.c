@@ -32,6 +32,10 @@ struct reader {
 
     struct reader_intern *interns;
     uint32_t ninterns;
+    /* Texts an id stood for before it was interned again: kept, since
+     * consumers may know names by their address (reader.h). */
+    char **retired;
+    size_t nretired, retired_cap;
 
     struct decode_value *values;
     unsigned int avalues;
@@ -57,6 +61,9 @@ void reader_free(struct reader *r)
     for (uint32_t i = 0; i < r->ninterns; i++)
         free(r->interns[i].text);
     free(r->interns);
+    for (size_t i = 0; i < r->nretired; i++)
+        free(r->retired[i]);
+    free(r->retired);
     free(r->values);
     free(r->message);
     free(r->desc);
@@ -68,6 +75,34 @@ const char *reader_intern(const struct reader *r, uint32_t id)
     if (id >= r->ninterns)
         return NULL;
     return r->interns[id].text;
+}
+
+int reader_named(const struct reader *r, const unsigned char *rec,
+                 const struct reader_time *t, struct reader_fn *fn)
+{
+    const struct dapto_record *h = (const struct dapto_record *)(const void *)rec;
+    uint16_t code, flags;
+    uint32_t len, tid, id;
+    uint64_t time;
+
+    __builtin_memcpy(&code, &h->code, 2);
+    __builtin_memcpy(&flags, &h->flags, 2);
+    __builtin_memcpy(&len, &h->len, 4);
+    if ((code != DAPTO_EV_ENTER && code != DAPTO_EV_LEAVE) || flags != 0 ||
+        len != READER_NAMED_LEN || rec[DAPTO_RECORD_HEADER] != DAPTO_K_ISTR)
+        return 0;
+    __builtin_memcpy(&id, rec + DAPTO_RECORD_HEADER + 1, 4);
+    if (id >= r->ninterns || r->interns[id].text == NULL)
+        return 0;
+    __builtin_memcpy(&tid, &h->tid, 4);
+    __builtin_memcpy(&time, &h->time, 8);
+    fn->function = 0;
+    fn->name = r->interns[id].text;
+    fn->len = r->interns[id].len;
+    fn->ns = reader_time_ns(t, time);
+    fn->tid = (pid_t)tid;
+    fn->enter = code == DAPTO_EV_ENTER;
+    return 1;
 }
 
 static const char *reader_code_name(const struct reader *r, unsigned int code,
@@ -281,9 +316,17 @@ static void reader_intern_rec(struct reader *r, const struct dapto_record *h,
                (id + 1 - r->ninterns) * sizeof *r->interns);
         r->ninterns = id + 1;
     }
-    free(r->interns[id].text);
-    r->interns[id].text = xstrndup(r->values[1].s, r->values[1].len);
-    r->interns[id].len = r->values[1].len;
+    /* (the runtime interns an id once; another program may not) */
+    if (r->interns[id].text == NULL || r->interns[id].len != r->values[1].len ||
+        memcmp(r->interns[id].text, r->values[1].s, r->values[1].len) != 0) {
+        if (r->interns[id].text != NULL) {
+            r->retired = xgrow(r->retired, r->nretired, &r->retired_cap,
+                               sizeof *r->retired);
+            r->retired[r->nretired++] = r->interns[id].text;
+        }
+        r->interns[id].text = xstrndup(r->values[1].s, r->values[1].len);
+        r->interns[id].len = r->values[1].len;
+    }
     item->kind = READER_NONE;
     return;
 

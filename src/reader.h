@@ -70,19 +70,27 @@ struct reader_item {
 struct reader;
 
 /*
- * The direct path (channel.h): a function entry or exit taken from the
- * ring for consumers that want nothing of it but the function, the
- * thread and the time, without an item.  A function record has one valid
- * form, of READER_FN_SIZE bytes; reader_function() reads it, and anything
- * else is for reader_record(), which says what is wrong with it.
+ * The direct path (channel.h): a function entry or exit, or an enter or
+ * leave event with an interned name, taken from the ring for consumers
+ * that want nothing of it but the function (or name), the thread and the
+ * time, without an item.  Such a record has one valid form each, of
+ * READER_FN_SIZE and READER_NAMED_SIZE bytes; reader_function() and
+ * reader_named() read them, and anything else is for reader_record(),
+ * which says what is wrong with it.
  */
 #define READER_FN_LEN (2 * (1 + 8)) /* two tagged pointers */
 #define READER_FN_SIZE ((DAPTO_RECORD_HEADER + READER_FN_LEN + 7) & ~7u)
+#define READER_NAMED_LEN (1 + 4) /* ISTR id */
+#define READER_NAMED_SIZE ((DAPTO_RECORD_HEADER + READER_NAMED_LEN + 7) & ~7u)
 
 struct reader_fn {
-    uint64_t function; /* the function's address */
+    uint64_t function; /* the function's address (0 with a name) */
+    const char *name;  /* enter/leave events: the name, interned (at the
+                          same address for every record that has it, as
+                          long as the reader lives); NULL for functions */
     int64_t ns;        /* as item.ns */
     pid_t tid;
+    uint32_t len;      /* of the name */
     int enter;         /* 1: entry, 0: exit */
 };
 
@@ -138,11 +146,21 @@ static inline int reader_function(const unsigned char *rec,
     __builtin_memcpy(&tid, &h->tid, 4);
     __builtin_memcpy(&time, &h->time, 8);
     __builtin_memcpy(&fn->function, rec + DAPTO_RECORD_HEADER + 1, 8);
+    fn->name = NULL;
+    fn->len = 0;
     fn->ns = reader_time_ns(t, time);
     fn->tid = (pid_t)tid;
     fn->enter = code == DAPTO_REC_FNENTER;
     return 1;
 }
+
+/* Read the committed record of READER_NAMED_SIZE bytes at REC as the
+ * built-in event enter or leave (codes DAPTO_EV_ENTER and DAPTO_EV_LEAVE,
+ * which the caller has made sure are the built-in aspect's) with a name
+ * interned before, into *FN; 0 when it is not one in its valid form, or
+ * its intern id is unknown.  Read once, as reader_function(). */
+int reader_named(const struct reader *r, const unsigned char *rec,
+                 const struct reader_time *t, struct reader_fn *fn);
 
 /* A reader adding to REG (which it does not own), converting times with
  * CLOCK, for a region of MBOX_COUNT mailboxes. */
@@ -160,7 +178,9 @@ void reader_record(struct reader *r, const void *rec, size_t size,
                    const void *iface, size_t iface_used,
                    struct reader_item *item);
 
-/* The text of intern id ID, or NULL. */
+/* The text of intern id ID, or NULL.  An interned text stays where it
+ * is until reader_free(), also when the program interns its id again
+ * (consumers know names by their address). */
 const char *reader_intern(const struct reader *r, uint32_t id);
 
 /* Check VALUES against the result of operation OP (for channel_send):

@@ -473,7 +473,8 @@ void stacks_functions(struct stacks *st, struct symnames *sn,
     }
     for (i = 0; i < n; i++) {
         const struct reader_fn *f = &fns[i];
-        uint32_t name = fn_name(st, sn, f->function);
+        uint32_t name = f->name == NULL ? fn_name(st, sn, f->function)
+                                        : name_of(st, f->name, f->len, 1);
 
         if (name == STACKS_EMPTY)
             continue;

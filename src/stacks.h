@@ -103,11 +103,12 @@ void stacks_enter(struct stacks *st, pid_t tid, const char *name, size_t len,
 void stacks_leave(struct stacks *st, pid_t tid, const char *name, size_t len,
                   int64_t ns);
 
-/* Push or pop for each of the N function entries and exits FNS, in
- * order, as the enter and leave events the dispatcher makes of them
- * would: named through SN, the excluded functions skipped.  This is the
- * consumer's direct path (dispatch.h); names are kept by address until
- * SN's stamp changes. */
+/* Push or pop for each of the N function entries and exits FNS (and
+ * enter/leave events with their interned names), in order, as the enter
+ * and leave events the dispatcher makes of them would: functions named
+ * through SN, the excluded ones skipped.  This is the consumer's direct
+ * path (dispatch.h); names are kept by address until SN's stamp
+ * changes. */
 void stacks_functions(struct stacks *st, struct symnames *sn,
                       const struct reader_fn *fns, size_t n);
 

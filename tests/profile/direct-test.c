@@ -6,8 +6,9 @@
  * the region as the runtime would) and reads the same records twice: once
  * through a channel whose function records go to a sink in batches, once
  * as items.  What comes out must be the same, in the same order: the
- * functions, their times and threads, and the items between them (a loss,
- * a malformed function record, a record of another kind, records that
+ * functions and the enter/leave events by interned name, their times and
+ * threads, and the items between them (a loss, a malformed function
+ * record, an unknown intern id, a record of another kind, records that
  * wrap around the end of the ring), also when the sink stops taking
  * records part way.  Then the same functions go into component stacks,
  * by the direct path (stacks_functions) and as the dispatcher makes
@@ -25,6 +26,7 @@
 #include <time.h>
 
 #include "channel.h"
+#include "clock.h"
 #include "dapto.h"
 #include "protocol.h"
 #include "reader.h"
@@ -63,6 +65,8 @@ static void log_add(struct log *l, const struct seen *s)
     l->s[l->n++] = *s;
 }
 
+static const char *canon(const char *name);
+
 static unsigned int sink(void *arg, const struct reader_fn *fns,
                          unsigned int n)
 {
@@ -75,6 +79,9 @@ static unsigned int sink(void *arg, const struct reader_fn *fns,
     for (i = 0; i < n; i++) {
         struct seen s = {SEEN_FN, 0, fns[i]};
 
+        /* (the reader's strings go with its channel) */
+        if (s.fn.name != NULL)
+            s.fn.name = canon(s.fn.name);
         if (l->decline_after == 0)
             return i;
         if (l->decline_after > 0)
@@ -93,63 +100,106 @@ static uint32_t rnd(void)
 }
 
 /* One record the program writes. */
-enum { R_FN, R_BADFN, R_INTERN, R_EVENT, R_LOST };
+/* Records: function entries and exits (R_FN), malformed ones, intern
+ * records, enter/leave events by interned name (R_NAMED) and with an
+ * unknown intern id, an event no aspect declares, losses. */
+enum { R_FN, R_BADFN, R_INTERN, R_NAMED, R_BADNAMED, R_EVENT, R_LOST };
+
+/* Components: twelve functions (by address) and six named ones. */
+#define NFUNCS 12
+#define NNAMED 6
+static const char *const names[NNAMED + 1] = {
+    "", "parser", "lexical", "string", "tree", "coord", "driver"};
+
+/* Our copy of NAME, which stays. */
+static const char *canon(const char *name)
+{
+    for (unsigned int i = 1; i <= NNAMED; i++) {
+        if (strcmp(name, names[i]) == 0)
+            return names[i];
+    }
+    fprintf(stderr, "a name never interned: \"%s\"\n", name);
+    abort();
+}
 
 struct rec {
     int kind;
     int enter;
-    uint64_t fn;
+    uint64_t fn; /* R_FN: address; R_NAMED: intern id; R_INTERN: id */
     pid_t tid;
     uint64_t time;
 };
 
-/* The records of a program with three threads calling among twelve
- * functions, now and then leaving a function that is not the innermost
- * (or with nothing entered), with records of other kinds in between. */
+/* Component C (0..NFUNCS+NNAMED-1) into record R. */
+static void component(struct rec *r, unsigned int c)
+{
+    if (c < NFUNCS) {
+        r->kind = R_FN;
+        r->fn = 0x401000 + 0x40 * c;
+    } else {
+        r->kind = R_NAMED;
+        r->fn = c - NFUNCS + 1;
+    }
+}
+
+/* The records of a program with three threads calling among its
+ * components, now and then leaving one that is not the innermost (or
+ * with nothing entered), with records of other kinds in between.  The
+ * names are interned first, as the runtime would. */
 static struct rec *make_records(size_t n)
 {
     struct rec *r = calloc(n, sizeof *r);
     int depth[3] = {0, 0, 0};
-    uint64_t stack[3][64];
+    unsigned int stack[3][64];
     uint64_t time = 1000;
+    uint32_t extra = 100;
     size_t i;
 
     if (r == NULL)
         abort();
     for (i = 0; i < n; i++) {
-        unsigned int t = rnd() % 3, k = rnd() % 200;
+        unsigned int t = rnd() % 3, k = rnd() % 200, c;
 
         time += rnd() % 50;
         r[i].tid = (pid_t)(4000 + t);
         r[i].time = time;
-        if (k == 0) {
+        if (i < NNAMED) {
+            r[i].kind = R_INTERN;
+            r[i].fn = i + 1;
+            continue;
+        }
+        switch (k) {
+        case 0:
             r[i].kind = R_BADFN;
             continue;
-        }
-        if (k == 1) {
+        case 1:
+            /* a name never used */
             r[i].kind = R_INTERN;
+            r[i].fn = extra++;
             continue;
-        }
-        if (k == 2) {
+        case 2:
             r[i].kind = R_EVENT;
             continue;
-        }
-        if (k == 3) {
+        case 3:
             r[i].kind = R_LOST;
             continue;
+        case 4:
+            r[i].kind = R_BADNAMED;
+            r[i].enter = rnd() % 2;
+            continue;
         }
-        r[i].kind = R_FN;
-        if (k < 8) {
+        if (k < 10) {
             /* a stray leave */
+            component(&r[i], rnd() % (NFUNCS + NNAMED));
             r[i].enter = 0;
-            r[i].fn = 0x401000 + 0x40 * (rnd() % 12);
         } else if (depth[t] < 64 && (depth[t] == 0 || rnd() % 2 == 0)) {
+            c = rnd() % (NFUNCS + NNAMED);
+            component(&r[i], c);
             r[i].enter = 1;
-            r[i].fn = 0x401000 + 0x40 * (rnd() % 12);
-            stack[t][depth[t]++] = r[i].fn;
+            stack[t][depth[t]++] = c;
         } else {
+            component(&r[i], stack[t][--depth[t]]);
             r[i].enter = 0;
-            r[i].fn = stack[t][--depth[t]];
         }
     }
     return r;
@@ -180,14 +230,30 @@ static void put(struct ring *p, const struct rec *r)
         memcpy(v + 10, &site, 8);
         break;
     case R_INTERN: {
-        int32_t id = 1, len = 3;
+        int32_t id = (int32_t)r->fn, len;
+        char text[16];
+
+        if (r->fn <= NNAMED)
+            snprintf(text, sizeof text, "%s", names[r->fn]);
+        else
+            snprintf(text, sizeof text, "extra%d", id);
+        len = (int32_t)strlen(text);
         u.h.code = DAPTO_REC_INTERN;
         v[0] = DAPTO_K_INT;
         memcpy(v + 1, &id, 4);
         v[5] = DAPTO_K_STR;
         memcpy(v + 6, &len, 4);
-        memcpy(v + 10, "abc", 4);
-        u.h.len = 14;
+        memcpy(v + 10, text, (size_t)len + 1);
+        u.h.len = 10 + (uint32_t)len + 1;
+        break;
+    }
+    case R_NAMED:
+    case R_BADNAMED: {
+        uint32_t id = r->kind == R_NAMED ? (uint32_t)r->fn : 77;
+        u.h.code = r->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE;
+        v[0] = DAPTO_K_ISTR;
+        memcpy(v + 1, &id, 4);
+        u.h.len = 5;
         break;
     }
     case R_EVENT:
@@ -228,12 +294,73 @@ static void drain(struct channel *ch, struct log *l, unsigned int *zeros)
             s.fn.ns = it.ns;
             s.fn.tid = it.tid;
             s.fn.enter = it.enter;
+        } else if (it.kind == READER_EVENT &&
+                   (it.code == DAPTO_EV_ENTER || it.code == DAPTO_EV_LEAVE)) {
+            CHECK(it.nvalues == 1 && it.values[0].kind == DAPTO_K_STR);
+            s.what = SEEN_FN;
+            s.fn.name = canon(it.values[0].s);
+            s.fn.len = it.values[0].len;
+            s.fn.ns = it.ns;
+            s.fn.tid = it.tid;
+            s.fn.enter = it.code == DAPTO_EV_ENTER;
         } else {
             s.what = SEEN_ITEM;
             s.kind = (int)it.kind;
         }
         log_add(l, &s);
     }
+}
+
+/* The built-in aspect's description <protocol#iface>, in the interface
+ * area at offset 0, and its record: what the runtime does first. */
+static void post_builtin(const struct region *reg, struct ring *p)
+{
+    static const char *const evs[DAPTO_EV_BUILTINS] = {
+        "init", "finit", "exit", "stopped", "enter", "leave"};
+    unsigned char *area = (unsigned char *)reg->hdr + reg->geom.iface_off;
+    struct dapto_out o;
+    union {
+        struct dapto_record h;
+        unsigned char b[64];
+    } u;
+    int i;
+
+    memset(&o, 0, sizeof o);
+    o.base = o.p = area;
+    o.end = area + reg->geom.iface_size;
+    dapto_put_str(&o, "dapto");
+    dapto_put_str(&o, "libdapto");
+    dapto_put_int(&o, DAPTO_ABI_VERSION);
+    dapto_put_int(&o, 0); /* event_base */
+    dapto_put_int(&o, DAPTO_EV_BUILTINS);
+    dapto_put_int(&o, 0); /* op_base */
+    dapto_put_int(&o, 0);
+    for (i = 0; i < DAPTO_EV_BUILTINS; i++) {
+        int named = i == DAPTO_EV_ENTER || i == DAPTO_EV_LEAVE;
+
+        dapto_put_str(&o, evs[i]);
+        dapto_put_str(&o, "");
+        dapto_put_int(&o, 0);
+        dapto_put_ptr(&o, (const void *)(uintptr_t)(0x1000 + i));
+        dapto_put_int(&o, named);
+        if (named) {
+            dapto_put_str(&o, "name");
+            dapto_put_str(&o, "str");
+            dapto_put_int(&o, DAPTO_K_STR);
+            dapto_put_str(&o, "");
+        }
+    }
+    CHECK(!o.truncated);
+    memset(&u, 0, sizeof u);
+    u.h.code = DAPTO_REC_ASPECT;
+    u.b[DAPTO_RECORD_HEADER] = DAPTO_K_INT;
+    i = 0;
+    memcpy(u.b + DAPTO_RECORD_HEADER + 1, &i, 4);
+    u.b[DAPTO_RECORD_HEADER + 5] = DAPTO_K_INT;
+    i = (int)(o.p - o.base);
+    memcpy(u.b + DAPTO_RECORD_HEADER + 6, &i, 4);
+    u.h.len = 10;
+    CHECK(ring_put(p, &u.h) == 0);
 }
 
 /* A channel that a test producer writes into, as an attached runtime. */
@@ -259,6 +386,7 @@ static struct channel *open_channel(uint32_t ring_size, struct ring *prod)
     __atomic_store_n(&reg->hdr->id.rt_magic, DAPTO_RUNTIME_MAGIC,
                      __ATOMIC_RELEASE);
     ring_init(prod, reg);
+    post_builtin(reg, prod);
     return ch;
 }
 
@@ -303,7 +431,8 @@ static int same_seen(const struct log *a, const struct log *b)
             shifted = 1;
         }
         if (x->what != y->what || x->kind != y->kind ||
-            x->fn.function != y->fn.function ||
+            x->fn.function != y->fn.function || x->fn.name != y->fn.name ||
+            x->fn.len != y->fn.len ||
             (x->what == SEEN_FN && x->fn.ns + shift != y->fn.ns) ||
             x->fn.tid != y->fn.tid || x->fn.enter != y->fn.enter) {
             fprintf(stderr, "thing %zu differs\n", i);
@@ -422,8 +551,10 @@ static void stack_changes(const struct log *fns, int slow, char **out,
     } else {
         for (i = 0; i < fns->n; i++) {
             const struct reader_fn *f = &fns->s[i].fn;
-            size_t len;
-            const char *name = symnames_name(sn, f->function, &len);
+            size_t len = f->len;
+            const char *name =
+                f->name != NULL ? f->name
+                                : symnames_name(sn, f->function, &len);
 
             if (name == NULL)
                 continue;
@@ -450,6 +581,51 @@ static void stack_changes(const struct log *fns, int slow, char **out,
     stacks_free(st);
 }
 
+/* A name interned again stays where it was (the stacks know names by
+ * their address), whether the text is the same or not. */
+static void test_reintern(void)
+{
+    struct registry *reg = registry_create();
+    struct clock clk;
+    struct reader *rd;
+    struct reader_item it;
+    const char *texts[3] = {"alpha", "alpha", "beta"}, *first = NULL, *again;
+    int i;
+
+    clock_init(&clk, 0);
+    rd = reader_create(reg, &clk, 4);
+    for (i = 0; i < 3; i++) {
+        union {
+            struct dapto_record h;
+            unsigned char b[64];
+        } u;
+        int32_t id = 3, len = (int32_t)strlen(texts[i]);
+        unsigned char *v = u.b + DAPTO_RECORD_HEADER;
+
+        memset(&u, 0, sizeof u);
+        u.h.code = DAPTO_REC_INTERN;
+        v[0] = DAPTO_K_INT;
+        memcpy(v + 1, &id, 4);
+        v[5] = DAPTO_K_STR;
+        memcpy(v + 6, &len, 4);
+        memcpy(v + 10, texts[i], (size_t)len + 1);
+        u.h.len = 10 + (uint32_t)len + 1;
+        u.h.size = (DAPTO_RECORD_HEADER + u.h.len + 7) & ~7u;
+        reader_record(rd, u.b, u.h.size, NULL, 0, &it);
+        CHECK_EQ_INT(it.kind, READER_NONE);
+        if (i == 0)
+            first = reader_intern(rd, 3);
+        if (i == 1) {
+            again = reader_intern(rd, 3);
+            CHECK(again == first);
+        }
+    }
+    CHECK(strcmp(reader_intern(rd, 3), "beta") == 0);
+    CHECK(strcmp(first, "alpha") == 0); /* still there */
+    reader_free(rd);
+    registry_free(reg);
+}
+
 int main(int argc, char **argv)
 {
     unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 0)
@@ -461,12 +637,26 @@ int main(int argc, char **argv)
     size_t n = 60000;
 
     printf("direct-test: seed %lu\n", seed);
+    test_reintern();
     rnd_state = seed;
     r = make_records(n);
     memset(&fns, 0, sizeof fns);
 
     /* a small ring: records wrap around its end, the reader catches up */
     compare_channels(r, n, 4096, -1, &fns);
+    {
+        size_t i, named = 0, funcs = 0;
+
+        for (i = 0; i < fns.n; i++) {
+            if (fns.s[i].fn.name != NULL)
+                named++;
+            else
+                funcs++;
+        }
+        /* both kinds went the direct way */
+        CHECK(named > 1000);
+        CHECK(funcs > 1000);
+    }
     /* a sink that stops taking records: the rest come as items */
     compare_channels(r, n, 4096, 5000, NULL);
     compare_channels(r, n, 4096, 0, NULL);
@@ -476,7 +666,8 @@ int main(int argc, char **argv)
     n = 80000;
     r = make_records(n);
     for (size_t i = 0; i < n; i++) {
-        if (r[i].kind != R_FN)
+        if (r[i].kind != R_FN && r[i].kind != R_NAMED &&
+            r[i].kind != R_INTERN)
             r[i].kind = R_FN, r[i].enter = 0, r[i].fn = 0x401000;
     }
     compare_channels(r, n, 8u << 20, -1, NULL);
@@ -490,6 +681,7 @@ int main(int argc, char **argv)
     CHECK(strcmp(fast_paths, slow_paths) == 0);
     CHECK(strstr(fast_paths, "0x4010c0") == NULL); /* excluded */
     CHECK(strstr(fast_paths, "0x401080") != NULL);
+    CHECK(strstr(fast_paths, "parser") != NULL);
     CHECK(fm > 0);
     CHECK_EQ_INT(fm, sm);
     free(fast);

@@ -8,7 +8,9 @@
 # disables itself part way).  Compared: the calls of every calling
 # context in the time profile's tree, the frequency profile's calls, and
 # the folded and Chrome exports (times left out); with the post-mortem
-# trail and the timeline on (noosa's defaults) and off.
+# trail and the timeline on (noosa's defaults) and off.  The same for a
+# program with components named in enter/leave events (pt), one thread
+# and several, and with leaves that do not match (the warnings too).
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 SAINT=$abs_top_builddir/tests/profile/calc-saint
@@ -44,12 +46,20 @@ TCL
         "$name.json" >"$name.marks"
 }
 
-# same A B: the profiles of runs A and B agree
+# same A B [WHAT...]: the profiles of runs A and B agree (WHAT: prof,
+# folded, marks, out; all but out by default)
 same() {
-    for x in prof folded marks; do
-        if ! cmp -s "$1.$x" "$2.$x"; then
-            fail "$1 and $2: their $x differ"
-            diff -u "$1.$x" "$2.$x" | head -10
+    a=$1
+    b=$2
+    shift 2
+    [ $# -gt 0 ] || set -- prof folded marks
+    normalise <"$a.out" >"$a.outn"
+    normalise <"$b.out" >"$b.outn"
+    for x in "$@"; do
+        [ "$x" = out ] && x=outn
+        if ! cmp -s "$a.$x" "$b.$x"; then
+            fail "$a and $b: their $x differ"
+            diff -u "$a.$x" "$b.$x" | head -10
         fi
     done
 }
@@ -76,6 +86,28 @@ grep -q '^freq main 1$' calc-direct-1.prof || fail "calc: main is not called onc
 [ "$(grep -c '^time ' calc-direct-1.prof)" -gt 100 ] ||
     fail "calc: only $(grep -c '^time ' calc-direct-1.prof) calling contexts"
 grep -q '"ph":"E"' calc-direct-1.marks || fail "calc: no leaves in the timeline"
+
+# components named in enter/leave events
+profile_of pt-nest-direct "$lean" "$PT" nest 300
+profile_of pt-nest-slow "$lean
+$slow" "$PT" nest 300
+same pt-nest-direct pt-nest-slow
+grep -q '^time 1 a 300$' pt-nest-direct.prof || fail "pt nest: a is not called 300 times"
+profile_of pt-recurse-direct "" "$PT" recurse 40
+profile_of pt-recurse-slow "$slow" "$PT" recurse 40
+same pt-recurse-direct pt-recurse-slow
+# threads interleave differently from run to run: no timeline compared
+profile_of pt-threads-direct "$lean" "$PT" threads 3 500
+profile_of pt-threads-slow "$lean
+$slow" "$PT" threads 3 500
+same pt-threads-direct pt-threads-slow prof folded
+grep -q '^time 0 worker 3$' pt-threads-direct.prof ||
+    fail "pt threads: not three workers"
+profile_of pt-mismatch-direct "" "$PT" mismatch
+profile_of pt-mismatch-slow "$slow" "$PT" mismatch
+same pt-mismatch-direct pt-mismatch-slow prof folded marks out
+grep -q 'does not match the innermost enter' pt-mismatch-direct.out ||
+    fail "pt mismatch: no warning"
 
 profile_of queens-direct "" "$QUEENS" 6
 profile_of queens-slow "$slow" "$QUEENS" 6
