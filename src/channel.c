@@ -409,6 +409,7 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
                 !(size == READER_FN_SIZE
                       ? reader_function(rec, &t, &fns[k])
                       : size == READER_NAMED_SIZE &&
+                            reader_maybe_named(rec) &&
                             reader_named(ch->reader, rec, &t, &fns[k])))
                 break;
             pos += size;
@@ -459,7 +460,7 @@ static int channel_give_direct(struct channel *ch, long size)
     reader_time_init(&t, &ch->clock);
     if (!(size == READER_FN_SIZE
               ? reader_function(ch->rec, &t, &fn)
-              : size == READER_NAMED_SIZE &&
+              : size == READER_NAMED_SIZE && reader_maybe_named(ch->rec) &&
                     reader_named(ch->reader, ch->rec, &t, &fn)))
         return 0;
     if (ch->sink(ch->sink_arg, &fn, 1) == 1) {
@@ -476,10 +477,12 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
     unsigned int quiet = 0; /* records with nothing to say, this call */
     unsigned int direct = 0; /* records taken by the direct path */
 
-    memset(item, 0, sizeof *item);
-    item->stop = -1;
+    /* (reader_record() fills the whole item; the other ways here clear
+     * it first) */
     channel_ack(ch);
     if (ch->pending_error != NULL) {
+        memset(item, 0, sizeof *item);
+        item->stop = -1;
         free(ch->message);
         ch->message = ch->pending_error;
         ch->pending_error = NULL;
@@ -487,8 +490,12 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
         item->message = ch->message;
         return 1;
     }
-    if (ch->status == CHANNEL_WAITING && channel_check_version(ch, item))
-        return 1;
+    if (ch->status == CHANNEL_WAITING) {
+        memset(item, 0, sizeof *item);
+        item->stop = -1;
+        if (channel_check_version(ch, item))
+            return 1;
+    }
     if (ch->status != CHANNEL_ACTIVE)
         return 0;
 
@@ -497,6 +504,8 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             return 0;
         n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
         if (n < 0) {
+            memset(item, 0, sizeof *item);
+            item->stop = -1;
             ch->status = CHANNEL_BROKEN;
             free(ch->message);
             ch->message = xasprintf(

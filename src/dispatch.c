@@ -347,6 +347,8 @@ static void started(struct dispatch *d, const struct reader_item *item)
 {
     unsigned int i;
 
+    /* a new registry: the table is made again before the next event */
+    d->dirty = 1;
     symnames_reset(d->names, session_pid(d->session));
     d->busy++;
     for (i = 0; i < d->nconsumers; i++) {
@@ -418,7 +420,12 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
     }
     if (item->kind != READER_EVENT && item->kind != READER_FUNCTION)
         return 0;
-    dispatch_flush(d);
+    /* The table changes only with the wishes (dirty) and the registry,
+     * which gets a new aspect only at an ASPECT item and is new only
+     * after a HELLO (both seen above): no need to look at the registry
+     * at every event, as dispatch_flush() does for front ends. */
+    if (d->dirty)
+        dispatch_sync(d);
     if (item->kind == READER_FUNCTION &&
         (item = function_event(d, item, &fn)) == NULL)
         return 0;
@@ -441,8 +448,8 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
             c->ops->deliver(c->arg, &de);
     }
     d->busy--;
-    if (d->busy == 0)
-        dispatch_flush(d);
+    if (d->busy == 0 && d->dirty)
+        dispatch_sync(d);
     if (de.stop && item->stop < 0 && item == &fn) {
         /* a function entry cannot stop the program */
         free(de.where);

@@ -68,28 +68,37 @@ static void count(struct pfreq *f, uint32_t node, uint32_t ev)
 }
 
 /* The name number of event E, through the table by code. */
+/* The name number of event E, through the table by code (made again for
+ * every run: codes are a run's). */
 static uint32_t event_name(struct profile *p, const struct registry_event *e)
 {
     struct pfreq *f = &p->freq;
-    struct registry *reg = session_registry(p->in->session);
-    unsigned int limit = reg != NULL ? registry_event_limit(reg) : 0;
 
-    if (reg != f->reg || limit != f->limit) {
-        free(f->evname);
-        f->evname = xreallocarray(NULL, limit > 0 ? limit : 1,
-                                  sizeof *f->evname);
-        memset(f->evname, 0xff, (limit > 0 ? limit : 1) * sizeof *f->evname);
-        f->reg = reg;
+    if (e->code < f->limit && f->evname[e->code] != UINT32_MAX)
+        return f->evname[e->code];
+    if (e->code >= f->limit) {
+        unsigned int limit = f->limit > 0 ? f->limit : 64;
+
+        while (limit <= e->code)
+            limit *= 2;
+        f->evname = xreallocarray(f->evname, limit, sizeof *f->evname);
+        memset(f->evname + f->limit, 0xff,
+               (limit - f->limit) * sizeof *f->evname);
         f->limit = limit;
     }
-    if (e->code >= f->limit)
-        return cct_intern(stacks_cct(p->st), e->name, strlen(e->name));
-    /* (the registry of a new run may sit where the old one was) */
-    if (f->evname[e->code] == UINT32_MAX ||
-        strcmp(cct_text(stacks_cct(p->st), f->evname[e->code]), e->name) != 0)
-        f->evname[e->code] =
-            cct_intern(stacks_cct(p->st), e->name, strlen(e->name));
+    f->evname[e->code] = cct_intern(stacks_cct(p->st), e->name,
+                                    strlen(e->name));
     return f->evname[e->code];
+}
+
+/* A new run: its event codes may stand for other events. */
+static void started(void *arg, const struct reader_item *item)
+{
+    struct profile *p = arg;
+
+    (void)item;
+    if (p->freq.limit > 0)
+        memset(p->freq.evname, 0xff, p->freq.limit * sizeof *p->freq.evname);
 }
 
 static unsigned char want(void *arg, const struct registry_event *ev)
@@ -118,6 +127,10 @@ static void notice(void *arg, int on)
     }
 }
 
+static const struct consumer_more freq_more = {
+    .started = started,
+};
+
 static const struct consumer_ops freq_ops = {
     .name = "frequency-profile",
     .want = want,
@@ -132,6 +145,7 @@ void pfreq_init(struct profile *p)
     f->mask = 1023;
     f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
     f->c = dispatch_add(p->in->dispatch, &freq_ops, p);
+    dispatch_more(p->in->dispatch, f->c, &freq_more);
     /* off until asked for */
     dispatch_enable(p->in->dispatch, f->c, 0);
 }

@@ -33,8 +33,8 @@ struct pfreq {
     uint64_t *calls; /* by node */
     size_t ncalls;
     uint64_t total; /* events counted */
-    /* Event code -> event name number, for the registry it was made for. */
-    const struct registry *reg;
+    /* Event code -> event name number (UINT32_MAX: not known yet), for
+     * the current run. */
     unsigned int limit;
     uint32_t *evname;
 };

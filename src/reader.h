@@ -162,6 +162,17 @@ static inline int reader_function(const unsigned char *rec,
 int reader_named(const struct reader *r, const unsigned char *rec,
                  const struct reader_time *t, struct reader_fn *fn);
 
+/* Whether the record at REC may be one for reader_named() (a hint that
+ * spares a call for the other events of its size). */
+static inline int reader_maybe_named(const unsigned char *rec)
+{
+    uint16_t code;
+
+    __builtin_memcpy(&code, rec + __builtin_offsetof(struct dapto_record, code),
+                     2);
+    return code == DAPTO_EV_ENTER || code == DAPTO_EV_LEAVE;
+}
+
 /* A reader adding to REG (which it does not own), converting times with
  * CLOCK, for a region of MBOX_COUNT mailboxes. */
 struct reader *reader_create(struct registry *reg, const struct clock *clock,
