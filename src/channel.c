@@ -59,6 +59,7 @@ struct channel {
     channel_sink sink;  /* the direct path, when on */
     void *sink_arg;
     uint64_t direct_count; /* records the sink took */
+    int may_sleep; /* channel_sleep_prepare() said the caller may sleep */
     int flood; /* the direct path caught up with a program writing
                   function records (or enter/leave) flat out */
     uint32_t aspects_seen; /* ASPECT records, good or bad */
@@ -194,6 +195,7 @@ uint64_t channel_direct_count(const struct channel *ch)
 
 int channel_sleep_prepare(struct channel *ch)
 {
+    ch->may_sleep = 0;
     if (ch->pending_error != NULL || ch->aspects_acked != ch->aspects_seen)
         return 0;
     if (ch->status == CHANNEL_WAITING) {
@@ -201,13 +203,21 @@ int channel_sleep_prepare(struct channel *ch)
         if (region_runtime_id(&ch->region, &id))
             return 0;
     }
-    if (ch->status != CHANNEL_ACTIVE)
-        return 1;
-    return ring_sleep_prepare(&ch->ring);
+    if (ch->status == CHANNEL_ACTIVE && !ring_sleep_prepare(&ch->ring))
+        return 0;
+    ch->may_sleep = 1;
+    return 1;
 }
 
 void channel_sleep_finish(struct channel *ch)
 {
+    /* Only after a sleep: otherwise the sleeping flag is clear already,
+     * and a store to it, or a read of the eventfd, would cost a program
+     * emitting flat out a cache line, us a system call.  (An eventfd
+     * left written only wakes the next poll() at once.) */
+    if (!ch->may_sleep)
+        return;
+    ch->may_sleep = 0;
     ring_sleep_finish(&ch->ring);
 }
 

@@ -79,7 +79,8 @@ void channel_attach(struct channel *ch, struct target *t);
 int channel_fd(const struct channel *ch);
 
 /* Before sleeping in poll(): returns 1 when the caller may sleep, 0 when
- * an item is ready.  Call channel_sleep_finish() after poll() returns. */
+ * an item is ready.  Call channel_sleep_finish() after poll() returns
+ * (it does nothing unless the caller was told it may sleep). */
 int channel_sleep_prepare(struct channel *ch);
 void channel_sleep_finish(struct channel *ch);
 
