@@ -22,6 +22,8 @@ CALC=$abs_top_builddir/tests/noosa/calc
 EXAMPLES=$abs_top_srcdir/examples/calc
 TESTS_SRC=$abs_top_srcdir/tests/noosa
 EXPECTED=$TESTS_SRC/expected
+# awk functions for the paths of the tree (tree.awk)
+TREE_AWK=$(cat "$abs_top_srcdir/tests/lib/tree.awk") || exit 99
 # one directory per script, so that scripts can run in parallel
 WORK=$abs_top_builddir/tests/noosa/work/$(basename "$0" .sh)
 rm -rf "$WORK"
@@ -61,7 +63,7 @@ batch() {
 # become SRC, BUILD and WORK, and noosa's protocol version PROTO.
 normalise() {
     awk -v src="$abs_top_srcdir" -v build="$abs_top_builddir" -v work="$WORK" \
-        -v proto="$PROTO" '
+        -v proto="$PROTO" "$TREE_AWK"'
     function name(kind, id,   k) {
         k = kind SUBSEP id
         if (!(k in seen)) { n[kind]++; seen[k] = kind n[kind] }
@@ -81,19 +83,10 @@ normalise() {
         }
         return out line
     }
-    function replace(line, from, to,   i, out) {
-        out = ""
-        while (from != "" && (i = index(line, from)) > 0) {
-            out = out substr(line, 1, i - 1) to
-            line = substr(line, i + length(from))
-        }
-        return out line
-    }
     {
         line = $0
         line = replace(line, work, "WORK")
-        line = replace(line, build, "BUILD")
-        line = replace(line, src, "SRC")
+        line = tree(line)
         line = replace(line, "protocol " proto, "protocol PROTO")
         line = replace(line, "speaks " proto, "speaks PROTO")
         line = number(line, "(pid=|pid |pid: )[0-9]+", "PID")

@@ -23,7 +23,7 @@ EXTRA_DIST += tests/noosa/nt.dapto
 tests/noosa/nt_dapto.h tests/noosa/nt_dapto.db: tests/noosa/nt_dapto.c
 tests/noosa/nt_dapto.c: $(srcdir)/tests/noosa/nt.dapto src/dapto/dapto$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) tests/noosa && \
-	src/dapto/dapto -o tests/noosa $(srcdir)/tests/noosa/nt.dapto
+	src/dapto/dapto -o tests/noosa $(abs_top_srcdir)/tests/noosa/nt.dapto
 CLEANFILES += tests/noosa/nt_dapto.c tests/noosa/nt_dapto.h \
 	tests/noosa/nt_dapto.db
 

@@ -16,6 +16,8 @@ CALC=$abs_top_builddir/tests/profile/calc
 EXAMPLES=$abs_top_srcdir/examples/calc
 TESTS_SRC=$abs_top_srcdir/tests/profile
 EXPECTED=$TESTS_SRC/expected
+# awk functions for the paths of the tree (tree.awk)
+TREE_AWK=$(cat "$abs_top_srcdir/tests/lib/tree.awk") || exit 99
 SCRIPT=$(basename "$0" .sh)
 WORK=$abs_top_builddir/tests/profile/work/$SCRIPT
 rm -rf "$WORK"
@@ -45,11 +47,9 @@ batch() {
 # Thread ids and pids become T1, T2 ... in order of appearance; times
 # (seconds with 6 decimals) become S; the tree's paths become SRC, BUILD.
 normalise() {
-    awk -v src="$abs_top_srcdir" -v build="$abs_top_builddir" '
+    awk -v src="$abs_top_srcdir" -v build="$abs_top_builddir" "$TREE_AWK"'
     {
-        line = $0
-        gsub(src, "SRC", line)
-        gsub(build, "BUILD", line)
+        line = tree($0)
         out = ""
         while (match(line, /thread [0-9]+/)) {
             id = substr(line, RSTART + 7, RLENGTH - 7)
