@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -40,6 +41,26 @@ static inline void futex_wake(uint32_t *word, int n)
 
     syscall(SYS_futex, word, FUTEX_WAKE, n, NULL, NULL, 0);
     errno = saved;
+}
+
+/* A lock for short sections that may be taken from a signal handler or by
+ * another process of the region: no futex, a yield while it is held. */
+static inline void spin_lock(uint32_t *l)
+{
+    uint32_t zero;
+
+    for (;;) {
+        zero = 0;
+        if (__atomic_compare_exchange_n(l, &zero, 1, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+            return;
+        sched_yield();
+    }
+}
+
+static inline void spin_unlock(uint32_t *l)
+{
+    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
 #endif /* NOOSA_FUTEX_H */

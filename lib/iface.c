@@ -68,24 +68,6 @@ void iface_describe(struct dapto_out *o, const struct dapto_aspect *a)
     }
 }
 
-static void lock(uint32_t *l)
-{
-    uint32_t zero;
-
-    for (;;) {
-        zero = 0;
-        if (__atomic_compare_exchange_n(l, &zero, 1, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-            return;
-        sched_yield();
-    }
-}
-
-static void unlock(uint32_t *l)
-{
-    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
-
 static uint64_t now_ms(void)
 {
     struct timespec ts;
@@ -121,7 +103,7 @@ int iface_post(const struct dapto_aspect *a)
     struct dapto_out o, r;
     uint32_t used, n;
 
-    lock(&h->iface_lock);
+    spin_lock(&h->iface_lock);
     used = __atomic_load_n(&h->iface_used, __ATOMIC_RELAXED);
     if (used > size)
         used = size;
@@ -130,7 +112,7 @@ int iface_post(const struct dapto_aspect *a)
     o.end = area + size;
     iface_describe(&o, a);
     if (o.truncated) {
-        unlock(&h->iface_lock);
+        spin_unlock(&h->iface_lock);
         rtlog_error("aspect %s: the interface area is full (%u bytes); "
                     "its events stay off", a->name, size);
         return -1;
@@ -147,12 +129,12 @@ int iface_post(const struct dapto_aspect *a)
     rec.len = (uint32_t)(r.p - r.base - DAPTO_RECORD_HEADER);
     memcpy(r.base, &rec, sizeof rec);
     if (event_post((struct dapto_record *)(void *)r.base) != 0) {
-        unlock(&h->iface_lock);
+        spin_unlock(&h->iface_lock);
         rtlog_error("aspect %s: cannot post its description", a->name);
         return -1;
     }
     n = __atomic_add_fetch(&h->aspects_posted, 1, __ATOMIC_ACQ_REL);
-    unlock(&h->iface_lock);
+    spin_unlock(&h->iface_lock);
     ring_wake(&rt.ring);
 
     if (wait_ack(n) != 0) {

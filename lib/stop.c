@@ -49,24 +49,6 @@ struct recovery {
 /* The recovery point of the operation this thread runs, or NULL. */
 static RT_TLS __thread struct recovery *recovery;
 
-static void spin_lock(uint32_t *l)
-{
-    uint32_t zero;
-
-    for (;;) {
-        zero = 0;
-        if (__atomic_compare_exchange_n(l, &zero, 1, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-            return;
-        sched_yield();
-    }
-}
-
-static void spin_unlock(uint32_t *l)
-{
-    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
-
 /* A fatal signal not meant for a recovery point: do what would have been
  * done without us. */
 static void chain(int sig, siginfo_t *si, void *uc)

@@ -660,6 +660,7 @@ static int channel_convert(struct dapto_out *out, const struct registry_op *op,
     const struct registry_param *p = &op->params[i];
     char *end = NULL;
     const char *expected = NULL;
+    int string = 0; /* the argument went as a string */
 
     errno = 0;
     switch (p->kind) {
@@ -707,11 +708,7 @@ static int channel_convert(struct dapto_out *out, const struct registry_op *op,
     }
     case DAPTO_K_STR:
         dapto_put_str(out, arg);
-        if (out->truncated) {
-            xcause(cause, "argument %u (%s) of %s: the string is too long",
-                   i + 1, p->name, op->name);
-            return -1;
-        }
+        string = 1;
         break;
     case DAPTO_K_USER: {
         /* How the program reads a user type is up to its DAPTO_ARG<Type>
@@ -739,11 +736,7 @@ static int channel_convert(struct dapto_out *out, const struct registry_op *op,
             break;
         }
         dapto_put_str(out, arg);
-        if (out->truncated) {
-            xcause(cause, "argument %u (%s) of %s: the string is too long",
-                   i + 1, p->name, op->name);
-            return -1;
-        }
+        string = 1;
         break;
     }
     default:
@@ -754,6 +747,11 @@ static int channel_convert(struct dapto_out *out, const struct registry_op *op,
     if (expected != NULL) {
         xcause(cause, "argument %u (%s) of %s: expected %s, got \"%s\"", i + 1,
                p->name, op->name, expected, arg);
+        return -1;
+    }
+    if (out->truncated && string) {
+        xcause(cause, "argument %u (%s) of %s: the string is too long", i + 1,
+               p->name, op->name);
         return -1;
     }
     if (out->truncated) {

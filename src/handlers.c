@@ -93,26 +93,6 @@ static struct handler *find_handler(struct hevent *he, const char *name,
     return NULL;
 }
 
-/* Whether BODY needs the program stopped: asks noosa::needs_stop. */
-static int body_needs_stop(struct handlers *hs, Tcl_Obj *body)
-{
-    Tcl_Interp *tcl = hs->in->tcl;
-    Tcl_Obj *cmd[2];
-    int rc, yes = 1;
-
-    cmd[0] = Tcl_NewStringObj("::noosa::needs_stop", -1);
-    cmd[1] = body;
-    Tcl_IncrRefCount(cmd[0]);
-    Tcl_IncrRefCount(body);
-    rc = Tcl_EvalObjv(tcl, 2, cmd, TCL_EVAL_GLOBAL);
-    if (rc == TCL_OK)
-        Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(tcl), &yes);
-    Tcl_DecrRefCount(cmd[0]);
-    Tcl_DecrRefCount(body);
-    Tcl_ResetResult(tcl);
-    return yes;
-}
-
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct handlers *hs = arg;
@@ -132,7 +112,7 @@ static unsigned char want(void *arg, const struct registry_event *ev)
             state |= DAPTO_STATE_RECORD;
             if (h->mode == HANDLER_STOP ||
                 (h->mode == HANDLER_AUTO &&
-                 (h->needs_stop = body_needs_stop(hs, h->body))))
+                 (h->needs_stop = interp_needs_stop(hs->in, h->body))))
                 state |= DAPTO_STATE_STOP;
         }
     }
@@ -417,7 +397,7 @@ static void list_event(struct interp *in, struct hevent *he)
         struct handler *h = he->list[i];
         const char *mode = h->mode == HANDLER_STOP     ? "stops"
                            : h->mode == HANDLER_RECORD ? "does not stop"
-                           : body_needs_stop(in->handlers, h->body)
+                           : interp_needs_stop(in, h->body)
                                ? "stops"
                                : "does not stop";
 

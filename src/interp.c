@@ -184,17 +184,12 @@ static void source_if(struct interp *in, const char *file)
  * the script and the program. */
 static void startup_files(struct interp *in)
 {
-    const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
     struct stat st_home, st_here;
     char *path;
     int same = 0, errors = in->errors;
 
-    if (xdg != NULL && *xdg != '\0')
-        path = xasprintf("%s/noosa/init.tcl", xdg);
-    else if (home != NULL)
-        path = xasprintf("%s/.config/noosa/init.tcl", home);
-    else
-        path = NULL;
+    path = interp_config_path("init.tcl");
     if (path != NULL)
         source_if(in, path);
     free(path);
@@ -220,27 +215,49 @@ static void read_startup(struct interp *in)
     startup_files(in);
 }
 
-/* The user's browser directories: ~/.noosa/browsers and
- * $XDG_CONFIG_HOME/noosa/browsers. */
-static void user_browsers(struct interp *in)
+char *interp_config_path(const char *leaf)
 {
     const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+
+    if (xdg != NULL && *xdg != '\0')
+        return xasprintf("%s/noosa/%s", xdg, leaf);
+    if (home != NULL)
+        return xasprintf("%s/.config/noosa/%s", home, leaf);
+    return NULL;
+}
+
+void interp_source_user_dirs(struct interp *in, const char *leaf)
+{
+    const char *home = getenv("HOME");
     char *path;
 
     if (home != NULL) {
-        path = xasprintf("%s/.noosa/browsers", home);
-        source_dir(in, path);
+        path = xasprintf("%s/.noosa/%s", home, leaf);
+        interp_source_dir(in, path);
         free(path);
     }
-    if (xdg != NULL && *xdg != '\0')
-        path = xasprintf("%s/noosa/browsers", xdg);
-    else if (home != NULL)
-        path = xasprintf("%s/.config/noosa/browsers", home);
-    else
-        path = NULL;
+    path = interp_config_path(leaf);
     if (path != NULL)
-        source_dir(in, path);
+        interp_source_dir(in, path);
     free(path);
+}
+
+int interp_needs_stop(struct interp *in, Tcl_Obj *body)
+{
+    Tcl_Obj *cmd[2];
+    int rc, yes = 1;
+
+    cmd[0] = Tcl_NewStringObj("::noosa::needs_stop", -1);
+    cmd[1] = body;
+    Tcl_IncrRefCount(cmd[0]);
+    Tcl_IncrRefCount(body);
+    rc = Tcl_EvalObjv(in->tcl, 2, cmd, TCL_EVAL_GLOBAL);
+    if (rc == TCL_OK)
+        Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(in->tcl), &yes);
+    Tcl_DecrRefCount(cmd[0]);
+    Tcl_DecrRefCount(body);
+    Tcl_ResetResult(in->tcl);
+    return yes;
 }
 
 Tcl_Obj *interp_value(const struct decode_value *v)
@@ -666,7 +683,7 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     source_dir(in, path);
     free(path);
     if (!opts->no_init)
-        user_browsers(in);
+        interp_source_user_dirs(in, "browsers");
     for (i = 0; opts->browser_dirs != NULL && opts->browser_dirs[i] != NULL;
          i++)
         source_dir(in, opts->browser_dirs[i]);

@@ -99,6 +99,18 @@ int interp_source(struct interp *in, const char *path);
  * missing directory is not an error. */
 void interp_source_dir(struct interp *in, const char *dir);
 
+/* $XDG_CONFIG_HOME/noosa/LEAF, or ~/.config/noosa/LEAF without it; NULL
+ * when neither variable is set.  The caller frees it. */
+char *interp_config_path(const char *leaf);
+
+/* Source the Tcl files of the user's directories ~/.noosa/LEAF, then
+ * interp_config_path(LEAF). */
+void interp_source_user_dirs(struct interp *in, const char *leaf);
+
+/* Whether the Tcl code BODY (a handler's) needs the program stopped at
+ * its event, as ::noosa::needs_stop judges; 1 when it cannot tell. */
+int interp_needs_stop(struct interp *in, Tcl_Obj *body);
+
 /* Append text to the transcript. */
 void interp_say(struct interp *in, const char *text);
 void interp_sayf(struct interp *in, const char *fmt, ...)

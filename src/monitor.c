@@ -159,24 +159,6 @@ static int on_post(const char *pattern, const char *name)
     return strcmp(pattern, name) == 0 || Tcl_StringMatch(name, pattern);
 }
 
-static int needs_stop(struct interp *in, Tcl_Obj *body)
-{
-    Tcl_Obj *cmd[2];
-    int rc, yes = 1;
-
-    cmd[0] = Tcl_NewStringObj("::noosa::needs_stop", -1);
-    cmd[1] = body;
-    Tcl_IncrRefCount(cmd[0]);
-    Tcl_IncrRefCount(body);
-    rc = Tcl_EvalObjv(in->tcl, 2, cmd, TCL_EVAL_GLOBAL);
-    if (rc == TCL_OK)
-        Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(in->tcl), &yes);
-    Tcl_DecrRefCount(cmd[0]);
-    Tcl_DecrRefCount(body);
-    Tcl_ResetResult(in->tcl);
-    return yes;
-}
-
 static Tcl_Obj *namespace_of(const struct tclmon *t)
 {
     return Tcl_ObjPrintf("::noosa::monitor::%s", t->name);
@@ -226,7 +208,7 @@ static unsigned char mon_want(void *arg, const struct registry_event *ev)
         if (t->on[i].post || !on_event(t->on[i].pattern, ev))
             continue;
         state |= DAPTO_STATE_RECORD;
-        if (t->force_stop || needs_stop(t->m->in, t->on[i].body))
+        if (t->force_stop || interp_needs_stop(t->m->in, t->on[i].body))
             state |= DAPTO_STATE_STOP;
     }
     return state;
@@ -870,28 +852,13 @@ void monitors_init_commands(struct monitors *m)
 
 void monitors_load_library(struct monitors *m, int no_user)
 {
-    const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
     char *path;
 
     m->library = 1;
     path = xasprintf("%s/monitors", m->in->datadir);
     interp_source_dir(m->in, path);
     free(path);
-    if (!no_user) {
-        if (home != NULL) {
-            path = xasprintf("%s/.noosa/monitors", home);
-            interp_source_dir(m->in, path);
-            free(path);
-        }
-        if (xdg != NULL && *xdg != '\0')
-            path = xasprintf("%s/noosa/monitors", xdg);
-        else if (home != NULL)
-            path = xasprintf("%s/.config/noosa/monitors", home);
-        else
-            path = NULL;
-        if (path != NULL)
-            interp_source_dir(m->in, path);
-        free(path);
-    }
+    if (!no_user)
+        interp_source_user_dirs(m->in, "monitors");
     m->library = 0;
 }
