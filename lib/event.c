@@ -67,7 +67,11 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
         __atomic_fetch_add(&rt.ring.hdr->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    if (st & DAPTO_STATE_TRAIL) {
+    /* <protocol#trail>: the trail keeps what the monitor is not sent;
+     * it keeps what it is sent itself (unless the ring may overwrite) */
+    if ((st & DAPTO_STATE_TRAIL) &&
+        (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
+         rt.overwrite)) {
         rt_busy = 1;
         trail_put(&rt.trail, rec);
         rt_busy = 0;
@@ -97,8 +101,9 @@ void dapto_event_end(struct dapto_out *o)
     rec->time = rt_now();
     rec->aux = 0;
     rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
-    if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
-        /* the common case, without a call */
+    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
+        /* the common case, without a call (the monitor keeps what the
+         * trail would) */
         rt_busy = 1;
         ring_put_inline(&rt.ring, rec);
         rt_busy = 0;
@@ -131,7 +136,7 @@ static void emit_name(unsigned int ev, const char *name)
         u.rec.len = 5;
         u.b[DAPTO_RECORD_HEADER] = DAPTO_K_ISTR;
         memcpy(u.b + DAPTO_RECORD_HEADER + 1, &id, sizeof id);
-        if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
+        if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
             rt_busy = 1;
             ring_put_inline(&rt.ring, &u.rec);
             rt_busy = 0;

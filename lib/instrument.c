@@ -65,8 +65,9 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     memcpy(u.b + DAPTO_RECORD_HEADER + 10, &s, 8);
     memset(u.b + DAPTO_RECORD_HEADER + FN_RECORD_LEN, 0,
            FN_RECORD_SIZE - DAPTO_RECORD_HEADER - FN_RECORD_LEN);
-    if (DAPTO_LIKELY(st == DAPTO_STATE_RECORD && !rt_busy)) {
-        /* the common case: straight into the ring */
+    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
+        /* the common case: straight into the ring (the monitor keeps
+         * what the trail would) */
         rt_busy = 1;
         ring_put_inline(&rt.ring, &u.rec);
         rt_busy = 0;

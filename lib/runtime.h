@@ -58,6 +58,14 @@ extern RT_TLS __thread uint32_t rt_tid;
 /* Non-zero while this thread writes to the ring or trail: an event raised
  * meanwhile (from a signal handler) is counted lost, not nested. */
 extern RT_TLS __thread int rt_busy;
+
+/* Whether an event in state ST goes straight into the ring and nowhere
+ * else: recorded (kept for the post-mortem by the monitor, not in the
+ * trail <protocol#trail>), not stopped, on a ring that does not
+ * overwrite, and this thread not inside the ring already. */
+#define RT_RING_ONLY(st)                                                  \
+    (((st) & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_RECORD &&   \
+     !rt_busy && !rt.overwrite)
 /* Non-zero while this thread runs an operation for the monitor: its
  * events are recorded but never stop. */
 extern RT_TLS __thread int rt_in_op;

@@ -32,6 +32,7 @@
 #include "region.h"
 #include "ring.h"
 #include "target.h"
+#include "trail.h"
 #include "xmalloc.h"
 
 /* Function records handed to the direct path at a time, and in one call
@@ -67,6 +68,11 @@ struct channel {
     char *pending_error; /* an error to give as the next item */
     uint64_t lost;
     uint64_t last_refine;
+
+    /* the last events taken, kept for the post-mortem (channel_keep) */
+    unsigned char *kept;    /* keep_n slots of DAPTO_TRAIL_SLOT bytes */
+    unsigned int keep_n;
+    uint64_t kept_next;     /* events kept so far */
 
     /* stops: for each mailbox, the order in which it stopped (0: none) */
     uint64_t *stopped;
@@ -128,6 +134,7 @@ void channel_free(struct channel *ch)
     free(ch->stopped);
     free(ch->message);
     free(ch->pending_error);
+    free(ch->kept);
     free(ch);
 }
 
@@ -387,6 +394,103 @@ static void channel_ack(struct channel *ch)
     }
 }
 
+/* Whether the record REC (at least a header) is an event's: the events of
+ * aspects, and the function records. */
+static int is_event_record(const unsigned char *rec)
+{
+    const struct dapto_record *h = (const struct dapto_record *)(const void *)rec;
+    uint16_t code = h->code;
+
+    return code < DAPTO_REC_FIRST || code == DAPTO_REC_FNENTER ||
+           code == DAPTO_REC_FNLEAVE;
+}
+
+/* Copy the record REC of SIZE bytes into SLOT (DAPTO_TRAIL_SLOT bytes: the
+ * kept record's size in the first 8, then the record, cut as the trail
+ * cuts it <protocol#trail>). */
+static void copy_slot(unsigned char *slot, const unsigned char *rec,
+                      uint32_t size)
+{
+    struct dapto_record h;
+    uint64_t bytes;
+
+    memcpy(&h, rec, sizeof h);
+    bytes = DAPTO_RECORD_HEADER + (uint64_t)h.len;
+    if (bytes > size)
+        bytes = size; /* (the reader says what is wrong with it) */
+    if (bytes > TRAIL_RECORD_MAX) {
+        bytes = TRAIL_RECORD_MAX;
+        h.flags |= DAPTO_RECF_TRUNC;
+        h.len = (uint32_t)(TRAIL_RECORD_MAX - DAPTO_RECORD_HEADER);
+    }
+    h.size = (uint32_t)bytes;
+    memcpy(slot, &bytes, 8);
+    memcpy(slot + 8, &h, sizeof h);
+    memcpy(slot + 8 + DAPTO_RECORD_HEADER, rec + DAPTO_RECORD_HEADER,
+           (size_t)bytes - DAPTO_RECORD_HEADER);
+}
+
+/* Keep the event record REC of SIZE bytes, just taken, among the last. */
+static inline void keep(struct channel *ch, const unsigned char *rec,
+                        uint32_t size)
+{
+    if (ch->keep_n == 0)
+        return;
+    copy_slot(ch->kept + (ch->kept_next % ch->keep_n) * DAPTO_TRAIL_SLOT,
+              rec, size);
+    ch->kept_next++;
+}
+
+void channel_keep(struct channel *ch, unsigned int n)
+{
+    if (ch->ring.overwrite)
+        n = 0; /* the program keeps them all in its trail */
+    if (n == ch->keep_n)
+        return;
+    free(ch->kept);
+    ch->kept = n != 0 ? xcalloc(n, DAPTO_TRAIL_SLOT) : NULL;
+    ch->keep_n = n;
+    ch->kept_next = 0;
+}
+
+unsigned int channel_kept(const struct channel *ch,
+                          void (*fn)(void *arg, const unsigned char *rec,
+                                     uint32_t size),
+                          void *arg)
+{
+    uint64_t i, first, n = 0;
+    uint32_t size;
+    const unsigned char *rec;
+    int committed;
+
+    first = ch->kept_next > ch->keep_n ? ch->kept_next - ch->keep_n : 0;
+    for (i = first; i < ch->kept_next; i++, n++) {
+        const unsigned char *slot =
+            ch->kept + (i % ch->keep_n) * DAPTO_TRAIL_SLOT;
+        uint64_t bytes;
+
+        memcpy(&bytes, slot, 8);
+        fn(arg, slot + 8, (uint32_t)bytes);
+    }
+    /* and those the program wrote that are not taken yet */
+    if (ch->status != CHANNEL_ACTIVE || ch->keep_n == 0)
+        return (unsigned int)n;
+    for (i = ch->ring.ctail;
+         (rec = ring_peek(&ch->ring, i, &size, &committed)) != NULL;
+         i += size) {
+        if (is_event_record(rec)) {
+            _Alignas(8) unsigned char slot[DAPTO_TRAIL_SLOT];
+            uint64_t bytes;
+
+            copy_slot(slot, rec, size);
+            memcpy(&bytes, slot, 8);
+            fn(arg, slot + 8, (uint32_t)bytes);
+            n++;
+        }
+    }
+    return (unsigned int)n;
+}
+
 /*
  * The direct path: hand the function records (and enter/leave events with
  * interned names) at the tail to the sink, in batches, reading them where
@@ -400,6 +504,7 @@ static void channel_ack(struct channel *ch)
 static int channel_take_direct(struct channel *ch, unsigned int *taken)
 {
     struct reader_fn fns[CHANNEL_DIRECT_BATCH];
+    const unsigned char *recs[CHANNEL_DIRECT_BATCH];
     struct reader_time t;
     const unsigned char *rec;
     unsigned int k, took, i;
@@ -422,10 +527,16 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
                             reader_maybe_named(rec) &&
                             reader_named(ch->reader, rec, &t, &fns[k])))
                 break;
+            recs[k] = rec;
             pos += size;
         }
         if (k > 0) {
             took = ch->sink(ch->sink_arg, fns, k);
+            /* only the last of a batch can be among the last kept */
+            for (i = took > ch->keep_n ? took - ch->keep_n : 0; i < took;
+                 i++)
+                keep(ch, recs[i], fns[i].name != NULL ? READER_NAMED_SIZE
+                                                      : READER_FN_SIZE);
             if (took == k) {
                 bytes = pos - ch->ring.ctail;
             } else {
@@ -475,6 +586,7 @@ static int channel_give_direct(struct channel *ch, long size)
         return 0;
     if (ch->sink(ch->sink_arg, &fn, 1) == 1) {
         ch->direct_count++;
+        keep(ch, ch->rec, (uint32_t)size);
         return 1;
     }
     ch->sink = NULL;
@@ -572,6 +684,8 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             ch->lost += item->lost;
             break;
         case READER_EVENT:
+        case READER_FUNCTION:
+            keep(ch, ch->rec, (uint32_t)n);
             break;
         case READER_ERROR:
             if (item->stop >= 0) {

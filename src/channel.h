@@ -133,6 +133,21 @@ uint64_t channel_lost(const struct channel *ch);
 /* For post-mortem readers of the trail and the recovery table: the
  * region (use its checked geometry, never trust its header) and the
  * reader that decodes this run's records. */
+/* Keep the last N events taken (0: none) for the post-mortem: the
+ * program's trail holds only the events it did not also put in the ring
+ * <protocol#trail>.  Not in overwrite mode (the trail has them all). */
+void channel_keep(struct channel *ch, unsigned int n);
+
+/* Call FN with each event kept, oldest first, then with each event record
+ * the program committed that is not taken yet (while it is stopped, the
+ * rest of what it emitted).  Each record is cut as the trail cuts it
+ * (at most TRAIL_RECORD_MAX bytes, DAPTO_RECF_TRUNC then); SIZE is its
+ * size, not rounded to 8.  Returns the number of calls. */
+unsigned int channel_kept(const struct channel *ch,
+                          void (*fn)(void *arg, const unsigned char *rec,
+                                     uint32_t size),
+                          void *arg);
+
 const struct region *channel_region(const struct channel *ch);
 struct reader *channel_reader(struct channel *ch);
 

@@ -53,6 +53,27 @@ static const struct consumer_ops trail_ops = {
     .deliver = trail_deliver,
 };
 
+/* The channel of the session, or NULL. */
+static struct channel *trail_channel(const struct fault_trail *ft)
+{
+    return ft->in->session != NULL ? session_channel(ft->in->session) : NULL;
+}
+
+/* A run begins: its channel keeps the events it delivers. */
+static void trail_started(void *arg, const struct reader_item *item)
+{
+    struct fault_trail *ft = arg;
+    struct channel *ch = trail_channel(ft);
+
+    (void)item;
+    if (ch != NULL)
+        channel_keep(ch, ft->n);
+}
+
+static const struct consumer_more trail_more = {
+    .started = trail_started,
+};
+
 struct fault_trail *fault_trail_create(struct interp *in, unsigned int n)
 {
     struct fault_trail *ft = xcalloc(1, sizeof *ft);
@@ -60,6 +81,7 @@ struct fault_trail *fault_trail_create(struct interp *in, unsigned int n)
     ft->in = in;
     ft->n = n > FAULT_TRAIL_MAX ? FAULT_TRAIL_MAX : n;
     ft->consumer = dispatch_add(in->dispatch, &trail_ops, ft);
+    dispatch_more(in->dispatch, ft->consumer, &trail_more);
     return ft;
 }
 
@@ -70,11 +92,15 @@ void fault_trail_free(struct fault_trail *ft)
 
 void fault_trail_set(struct fault_trail *ft, unsigned int n)
 {
+    struct channel *ch = trail_channel(ft);
+
     if (n > FAULT_TRAIL_MAX)
         n = FAULT_TRAIL_MAX;
     if ((n != 0) != (ft->n != 0))
         dispatch_changed(ft->in->dispatch);
     ft->n = n;
+    if (ch != NULL)
+        channel_keep(ch, n);
 }
 
 unsigned int fault_trail_get(const struct fault_trail *ft)
@@ -121,15 +147,108 @@ static void say_event(struct interp *in, const struct reader_item *item)
     interp_sayf(in, " (thread %d)\n", (int)item->tid);
 }
 
+/* One of the last events: a copy of its record, where it came from. */
+struct last {
+    uint64_t time;
+    uint64_t order; /* in the order collected: trail, then kept */
+    uint32_t size;
+    _Alignas(8) unsigned char rec[TRAIL_RECORD_MAX];
+};
+
+struct lasts {
+    struct last *v;
+    size_t n, cap;
+    unsigned int bad; /* trail slots that could not be read */
+};
+
+static void add_last(void *arg, const unsigned char *rec, uint32_t size)
+{
+    struct lasts *l = arg;
+    struct dapto_record h;
+    struct last *e;
+
+    if (size < DAPTO_RECORD_HEADER || size > TRAIL_RECORD_MAX)
+        return;
+    if (l->n == l->cap) {
+        l->cap = l->cap != 0 ? 2 * l->cap : 64;
+        l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+    }
+    e = &l->v[l->n];
+    memcpy(&h, rec, sizeof h);
+    e->time = h.time;
+    e->order = l->n++;
+    e->size = size;
+    memcpy(e->rec, rec, size);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct last *x = a, *y = b;
+
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The last WANT events of the program's trail (those it did not deliver)
+ * into L. */
+static void trail_lasts(const struct region *reg, uint64_t want,
+                        struct lasts *l)
+{
+    struct trail t;
+    uint64_t next, i;
+    _Alignas(8) unsigned char buf[TRAIL_RECORD_MAX];
+
+    trail_init(&t, reg);
+    next = trail_next(&t);
+    if (want > reg->geom.trail_slots)
+        want = reg->geom.trail_slots;
+    if (want > next)
+        want = next;
+    for (i = next - want; i < next; i++) {
+        long len = trail_read(&t, i, buf, sizeof buf);
+
+        if (len < 0)
+            l->bad++;
+        else
+            add_last(l, buf, (uint32_t)len);
+    }
+}
+
+/* Say the event of the record E (a copy: cut values are dropped). */
+static void say_last(struct interp *in, struct channel *ch, struct last *e)
+{
+    struct dapto_record h;
+    struct reader_item item;
+    size_t size;
+
+    memcpy(&h, e->rec, sizeof h);
+    h.len = e->size - DAPTO_RECORD_HEADER;
+    /* a copy: no mailbox waits for it */
+    h.flags &= (uint16_t)~DAPTO_RECF_STOP;
+    if (h.flags & DAPTO_RECF_TRUNC)
+        whole_values(&h, e->rec);
+    size = (DAPTO_RECORD_HEADER + (size_t)h.len + 7) & ~(size_t)7;
+    memset(e->rec + DAPTO_RECORD_HEADER + h.len, 0,
+           size - DAPTO_RECORD_HEADER - h.len);
+    h.size = (uint32_t)size;
+    memcpy(e->rec, &h, sizeof h);
+    reader_record(channel_reader(ch), e->rec, size, NULL, 0, &item);
+    if (item.kind != READER_EVENT) {
+        interp_sayf(in, "  (an event that cannot be read: %s)\n",
+                    item.kind == READER_ERROR ? item.message
+                                              : "not an event");
+        return;
+    }
+    say_event(in, &item);
+}
+
 void fault_trail_say(struct fault_trail *ft)
 {
     struct interp *in = ft->in;
-    struct channel *ch = session_channel(in->session);
-    const struct region *reg;
-    struct trail t;
-    uint64_t next, want, i;
-    unsigned int bad = 0;
-    _Alignas(8) unsigned char buf[TRAIL_RECORD_MAX];
+    struct channel *ch = trail_channel(ft);
+    struct lasts l = {0};
+    size_t i, first;
 
     if (ft->n == 0) {
         interp_say(in, "Last events: not kept (\"errors last N\" keeps "
@@ -141,50 +260,27 @@ void fault_trail_say(struct fault_trail *ft)
                    "monitored).\n");
         return;
     }
-    reg = channel_region(ch);
-    trail_init(&t, reg);
-    next = trail_next(&t);
-    want = ft->n;
-    if (want > reg->geom.trail_slots)
-        want = reg->geom.trail_slots;
-    if (want > next)
-        want = next;
-    if (want == 0) {
+    /* The program's trail holds the events it did not deliver; noosa
+     * kept those it took from the ring, and those still in the ring are
+     * read where they are <protocol#trail>. */
+    trail_lasts(channel_region(ch), ft->n, &l);
+    channel_kept(ch, add_last, &l);
+    if (l.n == 0) {
         interp_say(in, "Last events: none before the error.\n");
+        if (l.bad != 0)
+            interp_sayf(in, "  (%u could not be read: the program "
+                        "overwrote them)\n", l.bad);
+        free(l.v);
         return;
     }
-    interp_sayf(in, "Last %llu event%s before the error (oldest first):\n",
-                (unsigned long long)want, want == 1 ? "" : "s");
-    for (i = next - want; i < next; i++) {
-        struct dapto_record h;
-        struct reader_item item;
-        long len = trail_read(&t, i, buf, sizeof buf);
-        size_t size;
-
-        if (len < 0) {
-            bad++;
-            continue;
-        }
-        memcpy(&h, buf, sizeof h);
-        /* a slot is a copy: no mailbox waits for it */
-        h.flags &= (uint16_t)~DAPTO_RECF_STOP;
-        if (h.flags & DAPTO_RECF_TRUNC)
-            whole_values(&h, buf);
-        size = (DAPTO_RECORD_HEADER + (size_t)h.len + 7) & ~(size_t)7;
-        memset(buf + DAPTO_RECORD_HEADER + h.len, 0,
-               size - DAPTO_RECORD_HEADER - h.len);
-        h.size = (uint32_t)size;
-        memcpy(buf, &h, sizeof h);
-        reader_record(channel_reader(ch), buf, size, NULL, 0, &item);
-        if (item.kind != READER_EVENT) {
-            interp_sayf(in, "  (an event that cannot be read: %s)\n",
-                        item.kind == READER_ERROR ? item.message
-                                                  : "not an event");
-            continue;
-        }
-        say_event(in, &item);
-    }
-    if (bad != 0)
+    qsort(l.v, l.n, sizeof *l.v, by_time);
+    first = l.n > ft->n ? l.n - ft->n : 0;
+    interp_sayf(in, "Last %zu event%s before the error (oldest first):\n",
+                l.n - first, l.n - first == 1 ? "" : "s");
+    for (i = first; i < l.n; i++)
+        say_last(in, ch, &l.v[i]);
+    if (l.bad != 0)
         interp_sayf(in, "  (%u more could not be read: the program "
-                    "overwrote them)\n", bad);
+                    "overwrote them)\n", l.bad);
+    free(l.v);
 }

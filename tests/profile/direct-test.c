@@ -442,6 +442,26 @@ static int same_seen(const struct log *a, const struct log *b)
     return 1;
 }
 
+/* The events channel_kept() gives, as one string of bytes. */
+struct kept {
+    unsigned char b[64 * 1024];
+    size_t len;
+    unsigned int n;
+};
+
+static void kept_add(void *arg, const unsigned char *rec, uint32_t size)
+{
+    struct kept *k = arg;
+
+    CHECK(size >= DAPTO_RECORD_HEADER && size <= 248);
+    if (k->len + size + 4 <= sizeof k->b) {
+        memcpy(k->b + k->len, &size, 4);
+        memcpy(k->b + k->len + 4, rec, size);
+        k->len += size + 4;
+    }
+    k->n++;
+}
+
 /* Read records R twice, with and without the direct path; compare. */
 static void compare_channels(const struct rec *r, size_t n, uint32_t ring,
                              long decline_after, struct log *direct_fns)
@@ -457,9 +477,22 @@ static void compare_channels(const struct rec *r, size_t n, uint32_t ring,
     memset(&lf, 0, sizeof lf);
     lf.decline_after = decline_after;
     channel_direct(fast, sink, &lf);
+    /* both keep their last 7 events for the post-mortem */
+    channel_keep(plain, 7);
+    channel_keep(fast, 7);
     feed(plain, &p1, r, n, &lp, &zp);
     feed(fast, &p2, r, n, &lf, &zf);
     CHECK(same_seen(&lp, &lf));
+    {
+        static struct kept kp, kf;
+
+        kp.len = kp.n = kf.len = kf.n = 0;
+        channel_kept(plain, kept_add, &kp);
+        channel_kept(fast, kept_add, &kf);
+        CHECK_EQ_INT(kp.n, 7);
+        CHECK(kp.n == kf.n && kp.len == kf.len &&
+              memcmp(kp.b, kf.b, kp.len) == 0);
+    }
     for (i = 0; i < lp.n; i++) {
         if (lp.s[i].what == SEEN_FN)
             fns++;

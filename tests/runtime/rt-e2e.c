@@ -708,11 +708,14 @@ static unsigned char trail_policy(void *ctx, const char *a, const char *e)
     if (strcmp(e, "tick") == 0)
         return DAPTO_STATE_TRAIL;
     if (strcmp(e, "all") == 0)
+        return DAPTO_STATE_TRAIL;
+    if (strcmp(e, "pair") == 0)
         return DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD;
     return 0;
 }
 
-/* The trail keeps the last events, whatever the ring gets. */
+/* The trail keeps the last events the monitor is not sent; those it is
+ * sent it keeps itself <protocol#trail>. */
 static void test_trail(void)
 {
     struct tmon tm;
@@ -721,7 +724,8 @@ static void test_trail(void)
     struct dapto_record h;
     char *argv[] = {target_path, "trail", NULL};
     unsigned char slot[TRAIL_RECORD_MAX];
-    int n, ticks = 0, alls = 0, code_tick = -1, code_all = -1, ok = 1;
+    int n, ticks = 0, alls = 0, pairs = 0, code_tick = -1, code_all = -1,
+        code_pair = -1, ok = 1;
     uint64_t next, i;
     long len;
 
@@ -735,17 +739,22 @@ static void test_trail(void)
         if (code_tick < 0) {
             code_tick = tmon_event_code(&tm, "t", "tick");
             code_all = tmon_event_code(&tm, "t", "all");
+            code_pair = tmon_event_code(&tm, "t", "pair");
         }
         if ((int)h.code == code_tick)
             ticks++;
-        if ((int)h.code == code_all) {
+        if ((int)h.code == code_all)
             alls++;
+        if ((int)h.code == code_pair) {
+            pairs++;
             n = tmon_values(&tm, buf, (size_t)len, v, 8);
-            CHECK(n == 6 && v[3].slen == 500 && !v[3].trunc);
+            CHECK(n == 2 && v[0].i == 7 && v[1].i == 8);
         }
     }
-    CHECK_EQ_INT(ticks, 0); /* trail only: nothing in the ring */
-    CHECK_EQ_INT(alls, 1);
+    /* trail only: nothing in the ring; recorded: in the ring only */
+    CHECK_EQ_INT(ticks, 0);
+    CHECK_EQ_INT(alls, 0);
+    CHECK_EQ_INT(pairs, 1);
     check_output(&tm, "trail");
     next = trail_next(&tm.trail);
     CHECK_EQ_INT(next, 101);

@@ -182,6 +182,7 @@ static void trail(void)
     for (i = 0; i < 100; i++)
         _dapto_tick(i);
     _dapto_all(1, 2, 3.0, rt_target_kilo + 500, NULL, b);
+    _dapto_pair(7, 8);
 }
 
 static void forks(void)
