@@ -130,17 +130,16 @@ static void flush_input(struct screen *s)
     }
 }
 
-static void on_master(int fd, short revents, void *arg)
+void screen_pty_read(struct screen *s)
 {
-    struct screen *s = arg;
     char buf[8192];
     size_t total = 0;
     ssize_t n;
 
-    if (revents & POLLOUT)
-        flush_input(s);
+    if (s->pty_master < 0)
+        return;
     while (total < PTY_TURN) {
-        n = read(fd, buf, sizeof buf);
+        n = read(s->pty_master, buf, sizeof buf);
         if (n <= 0)
             break;
         ui_outbuf_feed(s->out, buf, (size_t)n);
@@ -148,6 +147,16 @@ static void on_master(int fd, short revents, void *arg)
     }
     if (total > 0)
         s->dirty = 1;
+}
+
+static void on_master(int fd, short revents, void *arg)
+{
+    struct screen *s = arg;
+
+    (void)fd;
+    if (revents & POLLOUT)
+        flush_input(s);
+    screen_pty_read(s);
     watch(s);
 }
 

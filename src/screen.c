@@ -498,6 +498,9 @@ static void maybe_draw(struct screen *s)
         return;
     if (!s->keyed && now - s->last_draw_ns < frame_ns(s))
         return;
+    /* what the program wrote before the change about to be drawn (its
+     * exit, a stop) shows in the same frame */
+    screen_pty_read(s);
     screen_draw(s);
     s->draws++;
     s->last_draw_ns = now;

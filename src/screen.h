@@ -269,6 +269,8 @@ const char *screen_rl_mode(void);
 /* screen-pty.c */
 int screen_pty_open(struct screen *s, char **cause);
 void screen_pty_watch(struct screen *s);
+/* Take what the program wrote and the pty holds now (without waiting). */
+void screen_pty_read(struct screen *s);
 void screen_pty_close(struct screen *s);
 void screen_pty_resize(struct screen *s, int rows, int cols);
 /* Queue N bytes of input for the program. */

@@ -15,6 +15,8 @@
 #   wait_row N TEXT          until row N (0 is the top) contains TEXT
 #   wait_line TEXT           until a whole row is TEXT
 #   wait_gone TEXT           until the screen no longer shows TEXT
+#   wait_pane TEXT           until the output pane shows TEXT
+#   wait_pane_line TEXT      until a whole row of the output pane is TEXT
 #   row N                    the text of row N now
 #   wait_exit                until noosa has exited; its status in $status
 #   target_pid               the pid on the status line
@@ -163,6 +165,23 @@ row_has() {
 
 wait_for() {
     poll "\"$1\"" has_text "$1"
+}
+
+# The output pane: from its title ("Output ...") down.
+pane_has() {
+    screen_text | sed -n '/Output/,$p' | grep -qF -- "$1"
+}
+
+pane_has_line() {
+    screen_text | sed -n '/Output/,$p' | grep -qxF -- "$1"
+}
+
+wait_pane() {
+    poll "\"$1\" in the output pane" pane_has "$1"
+}
+
+wait_pane_line() {
+    poll "a row \"$1\" in the output pane" pane_has_line "$1"
 }
 
 wait_gone() {

@@ -77,10 +77,9 @@ poll "no breakpoints on the status line" no_breakpoints
 keys F5
 wait_row 0 "exited with status 0"
 wait_for "Program exited with status 0."
-out=$(screen_text | sed -n '/Output of the program/,$p')
-echo "$out" | grep -qF "50" || fail "no program output in the output pane"
-echo "$out" | grep -qF "10! = 3628800" || fail "no program output in the output pane"
-echo "$out" | grep -qF "fib(15) = 610" || fail "no program output in the output pane"
+wait_pane "50"
+wait_pane "10! = 3628800"
+wait_pane "fib(15) = 610"
 # and not in the transcript
 screen_text | sed -n '2,/Output of the program/p' | grep -qF "10! = 3628800" &&
     fail "the program's output is in the transcript"
