@@ -26,6 +26,12 @@ function built(rel,   f) {
 
 function tree(line,   i, out, rest, rel) {
     if (src != build) {
+        # the longer first: one may hold the other (a build directory
+        # inside the source tree, or make distcheck's srcdir BUILD/../..)
+        if (length(src) > length(build)) {
+            line = replace(line, src, "SRC")
+            return replace(line, build, "BUILD")
+        }
         line = replace(line, build, "BUILD")
         return replace(line, src, "SRC")
     }
