@@ -66,6 +66,7 @@ extern RT_TLS __thread int rt_busy;
 #define RT_RING_ONLY(st)                                                  \
     (((st) & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_RECORD &&   \
      !rt_busy && !rt.overwrite)
+
 /* Non-zero while this thread runs an operation for the monitor: its
  * events are recorded but never stop. */
 extern RT_TLS __thread int rt_in_op;

@@ -25,19 +25,14 @@ void trail_put(struct trail *t, const struct dapto_record *rec)
     uint64_t n = __atomic_fetch_add(&t->hdr->trail_next, 1, __ATOMIC_RELAXED);
     struct dapto_trail_slot *slot = &t->slots[n & t->mask];
     uint64_t old = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
-    size_t bytes = DAPTO_RECORD_HEADER + (size_t)rec->len;
     struct dapto_record head = *rec;
+    size_t bytes = trail_cut(&head);
 
     if ((old & 1) != 0 ||
         !__atomic_compare_exchange_n(&slot->seq, &old, 2 * n + 1, 0,
                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         return;
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    if (bytes > TRAIL_RECORD_MAX) {
-        bytes = TRAIL_RECORD_MAX;
-        head.flags |= DAPTO_RECF_TRUNC;
-        head.len = TRAIL_RECORD_MAX - DAPTO_RECORD_HEADER;
-    }
     head.size = (uint32_t)bytes;
     head.seq = (uint32_t)n;
     memcpy(slot->rec, &head, sizeof head);

@@ -25,6 +25,22 @@ struct trail {
 /* Largest record a slot holds. */
 #define TRAIL_RECORD_MAX (DAPTO_TRAIL_SLOT - 8)
 
+/* The bytes of record H (header and H->len value bytes) a trail slot
+ * keeps: at most TRAIL_RECORD_MAX, H then cut (DAPTO_RECF_TRUNC, its len
+ * the value bytes kept).  The one rule for the trail and for the copies a
+ * monitor keeps of what it was sent <protocol#trail>. */
+static inline size_t trail_cut(struct dapto_record *h)
+{
+    size_t bytes = DAPTO_RECORD_HEADER + (size_t)h->len;
+
+    if (bytes > TRAIL_RECORD_MAX) {
+        bytes = TRAIL_RECORD_MAX;
+        h->flags |= DAPTO_RECF_TRUNC;
+        h->len = TRAIL_RECORD_MAX - DAPTO_RECORD_HEADER;
+    }
+    return bytes;
+}
+
 /* Set up T on the trail of region REG (its checked geometry). */
 void trail_init(struct trail *t, const struct region *reg);
 

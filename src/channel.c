@@ -415,14 +415,10 @@ static void copy_slot(unsigned char *slot, const unsigned char *rec,
     uint64_t bytes;
 
     memcpy(&h, rec, sizeof h);
-    bytes = DAPTO_RECORD_HEADER + (uint64_t)h.len;
-    if (bytes > size)
-        bytes = size; /* (the reader says what is wrong with it) */
-    if (bytes > TRAIL_RECORD_MAX) {
-        bytes = TRAIL_RECORD_MAX;
-        h.flags |= DAPTO_RECF_TRUNC;
-        h.len = (uint32_t)(TRAIL_RECORD_MAX - DAPTO_RECORD_HEADER);
-    }
+    if (h.len > size - DAPTO_RECORD_HEADER)
+        h.len = size - DAPTO_RECORD_HEADER; /* (the reader says what is
+                                               wrong with it) */
+    bytes = trail_cut(&h);
     h.size = (uint32_t)bytes;
     memcpy(slot, &bytes, 8);
     memcpy(slot + 8, &h, sizeof h);
@@ -453,18 +449,18 @@ void channel_keep(struct channel *ch, unsigned int n)
     ch->kept_next = 0;
 }
 
-unsigned int channel_kept(const struct channel *ch,
-                          void (*fn)(void *arg, const unsigned char *rec,
-                                     uint32_t size),
-                          void *arg)
+void channel_kept(const struct channel *ch,
+                  void (*fn)(void *arg, const unsigned char *rec,
+                             uint32_t size),
+                  void *arg)
 {
-    uint64_t i, first, n = 0;
+    uint64_t i, first;
     uint32_t size;
     const unsigned char *rec;
     int committed;
 
     first = ch->kept_next > ch->keep_n ? ch->kept_next - ch->keep_n : 0;
-    for (i = first; i < ch->kept_next; i++, n++) {
+    for (i = first; i < ch->kept_next; i++) {
         const unsigned char *slot =
             ch->kept + (i % ch->keep_n) * DAPTO_TRAIL_SLOT;
         uint64_t bytes;
@@ -474,7 +470,7 @@ unsigned int channel_kept(const struct channel *ch,
     }
     /* and those the program wrote that are not taken yet */
     if (ch->status != CHANNEL_ACTIVE || ch->keep_n == 0)
-        return (unsigned int)n;
+        return;
     for (i = ch->ring.ctail;
          (rec = ring_peek(&ch->ring, i, &size, &committed)) != NULL;
          i += size) {
@@ -485,10 +481,8 @@ unsigned int channel_kept(const struct channel *ch,
             copy_slot(slot, rec, size);
             memcpy(&bytes, slot, 8);
             fn(arg, slot + 8, (uint32_t)bytes);
-            n++;
         }
     }
-    return (unsigned int)n;
 }
 
 /*

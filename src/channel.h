@@ -142,11 +142,11 @@ void channel_keep(struct channel *ch, unsigned int n);
  * the program committed that is not taken yet (while it is stopped, the
  * rest of what it emitted).  Each record is cut as the trail cuts it
  * (at most TRAIL_RECORD_MAX bytes, DAPTO_RECF_TRUNC then); SIZE is its
- * size, not rounded to 8.  Returns the number of calls. */
-unsigned int channel_kept(const struct channel *ch,
-                          void (*fn)(void *arg, const unsigned char *rec,
-                                     uint32_t size),
-                          void *arg);
+ * size, not rounded to 8. */
+void channel_kept(const struct channel *ch,
+                  void (*fn)(void *arg, const unsigned char *rec,
+                             uint32_t size),
+                  void *arg);
 
 const struct region *channel_region(const struct channel *ch);
 struct reader *channel_reader(struct channel *ch);

@@ -169,10 +169,7 @@ static void add_last(void *arg, const unsigned char *rec, uint32_t size)
 
     if (size < DAPTO_RECORD_HEADER || size > TRAIL_RECORD_MAX)
         return;
-    if (l->n == l->cap) {
-        l->cap = l->cap != 0 ? 2 * l->cap : 64;
-        l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
-    }
+    l->v = xgrow(l->v, l->n, &l->cap, sizeof *l->v);
     e = &l->v[l->n];
     memcpy(&h, rec, sizeof h);
     e->time = h.time;
