@@ -10,41 +10,13 @@
 # then "--- stderr" and standard error if there was any, then
 # "--- exit status N".  REGEN=1 rewrites the expected files.
 
-set -u
-: "${top_builddir:=.}"
-: "${srcdir:=.}"
-: "${abs_top_srcdir:=$(cd "$srcdir" && pwd)}"
-: "${abs_top_builddir:=$(cd "$top_builddir" && pwd)}"
-NOOSA=$abs_top_builddir/src/noosa
+AREA=noosa
+. "${srcdir:-.}/tests/lib/batch-env.sh"
 NT=$abs_top_builddir/tests/noosa/nt
 NT99=$abs_top_builddir/tests/noosa/nt-v99
 CALC=$abs_top_builddir/tests/noosa/calc
-EXAMPLES=$abs_top_srcdir/examples/calc
-TESTS_SRC=$abs_top_srcdir/tests/noosa
-EXPECTED=$TESTS_SRC/expected
-# awk functions for the paths of the tree (tree.awk)
-TREE_AWK=$(cat "$abs_top_srcdir/tests/lib/tree.awk") || exit 99
-# one directory per script, so that scripts can run in parallel
-WORK=$abs_top_builddir/tests/noosa/work/$(basename "$0" .sh)
-rm -rf "$WORK"
-mkdir -p "$WORK/home" "$WORK/xdg" || exit 99
-failures=0
 # The channel protocol this noosa speaks, PROTO in expected files.
 PROTO=$("$NOOSA" --version | sed -n 's/^noosa .* (channel protocol \([0-9.]*\))$/\1/p')
-
-# No start-up files or library from the environment of whoever runs the
-# tests: an empty home, an empty configuration directory, the library of
-# this tree, and the work directory as the current one.
-HOME=$WORK/home
-XDG_CONFIG_HOME=$WORK/xdg
-export HOME XDG_CONFIG_HOME
-unset NOOSA_LIBRARY
-cd "$WORK" || exit 99
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
 # batch NAME ARG...: noosa --batch ARG... in $WORK, 60 s at most, with
 # standard input from $stdin (default /dev/null).

@@ -5,34 +5,10 @@
 # to run, and comparing with expected/SCRIPT-NAME.out (REGEN=1 rewrites
 # those).
 
-set -u
-: "${top_builddir:=.}"
-: "${srcdir:=.}"
-: "${abs_top_srcdir:=$(cd "$srcdir" && pwd)}"
-: "${abs_top_builddir:=$(cd "$top_builddir" && pwd)}"
-NOOSA=$abs_top_builddir/src/noosa
+AREA=profile
+. "${srcdir:-.}/tests/lib/batch-env.sh"
 PT=$abs_top_builddir/tests/profile/pt
 CALC=$abs_top_builddir/tests/profile/calc
-EXAMPLES=$abs_top_srcdir/examples/calc
-TESTS_SRC=$abs_top_srcdir/tests/profile
-EXPECTED=$TESTS_SRC/expected
-# awk functions for the paths of the tree (tree.awk)
-TREE_AWK=$(cat "$abs_top_srcdir/tests/lib/tree.awk") || exit 99
-SCRIPT=$(basename "$0" .sh)
-WORK=$abs_top_builddir/tests/profile/work/$SCRIPT
-rm -rf "$WORK"
-mkdir -p "$WORK/home" "$WORK/xdg" || exit 99
-failures=0
-HOME=$WORK/home
-XDG_CONFIG_HOME=$WORK/xdg
-export HOME XDG_CONFIG_HOME
-unset NOOSA_LIBRARY
-cd "$WORK" || exit 99
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
 
 # batch NAME ARG...: noosa --batch -n ARG..., output in NAME.out, NAME.err,
 # NAME.rc.
