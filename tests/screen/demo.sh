@@ -15,8 +15,7 @@ wait_row 0 'stopped at handler "break_on_fact" for event "binding_made"'
 # The status line names the program and its input (relative to the build,
 # ./ when built in the source tree; shortened with ... when the state
 # needs the room).
-row 0 | grep -Eq '^ *calc [^ ]*(examples/calc/demo\.calc|\.\.\.)  pid ' ||
-    fail "row 0 does not name the program and its input: $(row 0)"
+wait_row_re 0 '^ *calc [^ ]*(examples/calc/demo\.calc|\.\.\.)  pid [0-9]+  stopped at handler'
 wait_for "fact is bound: stopping"
 wait_for "square = Value:0x"
 keys Tab

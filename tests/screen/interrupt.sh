@@ -14,8 +14,7 @@ start 100 30 "$calc" -e "$busy"
 wait_for "(noosa)"
 keys F5
 wait_row 0 "running"
-pid=$(target_pid)
-[ -n "$pid" ] || fail "no pid on the status line"
+wait_pids
 # the screen answers while the program runs
 cmd 'set x [expr {6 * 7}]'
 wait_for "42"
@@ -26,8 +25,6 @@ kill -0 "$pid" || fail "C-c killed the program"
 keys F5
 wait_row 0 "running"
 # SIGINT to noosa itself: the same as C-c
-npid=$(noosa_pid)
-[ -n "$npid" ] || fail "cannot find noosa's pid"
 kill -INT "$npid"
 wait_row 0 "stopped at interrupt"
 kill -0 "$npid" || fail "SIGINT killed noosa"
@@ -49,9 +46,7 @@ start 100 30 "$calc" -e "$busy"
 wait_for "(noosa)"
 keys F5
 wait_row 0 "running"
-pid=$(target_pid)
-npid=$(noosa_pid)
-[ -n "$pid" ] && [ -n "$npid" ] || fail "no pids"
+wait_pids
 kill -TERM "$npid"
 wait_exit
 [ "$status" = $((128 + 15)) ] || fail "noosa exited with status $status after SIGTERM"

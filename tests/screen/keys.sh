@@ -60,8 +60,7 @@ type_text 'binding_m'
 keys Tab
 wait_row 28 "(noosa) break binding_made"
 keys C-c
-wait_row 28 "(noosa)"
-row 28 | grep -q "break" && fail "C-c did not clear the command line"
+wait_row_re 28 '^\(noosa\) *$'
 type_text 'send get_str'
 keys Tab
 wait_row 28 "(noosa) send get_string"

@@ -14,6 +14,7 @@
 #   wait_for TEXT            until the screen shows TEXT (a fixed string)
 #   wait_row N TEXT          until row N (0 is the top) contains TEXT
 #   wait_line TEXT           until a whole row is TEXT
+#   wait_row_re N ERE        until row N matches the extended regex ERE
 #   wait_gone TEXT           until the screen no longer shows TEXT
 #   wait_pane TEXT           until the output pane shows TEXT
 #   wait_pane_line TEXT      until a whole row of the output pane is TEXT
@@ -21,6 +22,8 @@
 #   wait_exit                until noosa has exited; its status in $status
 #   target_pid               the pid on the status line
 #   noosa_pid                noosa's pid
+#   wait_pids                until the status line names a live child of
+#                            noosa: that pid in $pid, noosa's in $npid
 #   gone PID                 whether process PID is dead (or a zombie)
 #   find_text TEXT           "ROW COL" of TEXT on the screen
 #   click ROW COL            a mouse click there; wheel 4|5 ROW COL
@@ -200,6 +203,16 @@ wait_row() {
     poll "\"$2\" on row $1" row_has "$1" "$2"
 }
 
+row_matches() {
+    row "$1" | grep -Eq -- "$2"
+}
+
+# Curses may be in the middle of redrawing a row when it is read: a check
+# of more than one part of a row waits for all of them at once.
+wait_row_re() {
+    poll "row $1 to match $2" row_matches "$1" "$2"
+}
+
 exited() {
     [ -s "$work/status" ]
 }
@@ -216,6 +229,20 @@ target_pid() {
 # The pid of noosa (the child of the pane's shell).
 noosa_pid() {
     pgrep -P "$(T display -p -t t '#{pane_pid}')" -x noosa | head -1
+}
+
+# The status line is read while curses may be redrawing it (the terminal
+# can show "running" before the pid in front of it is complete), so the
+# pid read counts only once it is a child of noosa.
+pids_agree() {
+    pid=$(target_pid)
+    npid=$(noosa_pid)
+    [ -n "$pid" ] && [ -n "$npid" ] &&
+        [ "$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)" = "$npid" ]
+}
+
+wait_pids() {
+    poll "the pids of noosa and of the program" pids_agree
 }
 
 gone() {

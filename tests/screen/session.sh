@@ -24,9 +24,7 @@ wait_row 0 "1 breakpoint"
 keys F5
 wait_row 0 'stopped at breakpoint 1 for event "binding_made"'
 wait_for 'Stopped at breakpoint 1 for event "binding_made": env=Environment:0x'
-pid=$(target_pid)
-[ -n "$pid" ] || fail "no pid on the status line"
-kill -0 "$pid" || fail "the program ($pid) is not alive"
+wait_pids
 
 # Tab on an empty command line: the first value on screen, described below
 keys Tab
@@ -55,7 +53,7 @@ wait_for "  <builtin str/1>"
 # F7 steps to the next visible event; F4 sets or deletes a breakpoint on
 # the event stopped at
 keys F7
-wait_row 0 'stopped at event "'
+wait_row_re 0 'stopped at event "[a-z_]+"'
 ev=$(row 0 | sed -n 's/.*stopped at event "\([a-z_]*\)".*/\1/p')
 [ -n "$ev" ] || fail "no event on the status line"
 if [ "$ev" = binding_made ]; then
@@ -88,8 +86,7 @@ screen_text | sed -n '2,/Output of the program/p' | grep -qF "10! = 3628800" &&
 cmd 'break printed'
 keys F5
 wait_row 0 'for event "printed"'
-pid=$(target_pid)
-[ -n "$pid" ] && kill -0 "$pid" || fail "no live program"
+wait_pids
 keys F10
 wait_for "kill it and quit? (y or n)"
 keys n
