@@ -14,19 +14,21 @@ wait_for "(noosa)"
 # 80x24: status, 15 rows of transcript, the output title and 5 rows,
 # the command line, the bottom line
 wait_row 16 "Output of the program"
-row_has 22 "(noosa)" || fail "no command line on row 22"
-row_has 0 "not running" || fail "no status line"
+wait_row 22 "(noosa)"
+wait_row 0 "not running"
 cmd "n_say $long\\n"
-wait_for "abcdefghij"
 # 120 characters wrap at 80
-screen_text | grep -qx "abcdefghij.*abcdefghij" && [ "$(screen_text | grep -c "^abcdefghij")" -ge 2 ] ||
-    fail "the long line does not wrap at 80 columns"
+wrapped() {
+    screen_text | grep -qx "abcdefghij.*abcdefghij" &&
+        [ "$(screen_text | grep -c "^abcdefghij")" -ge 2 ]
+}
+poll "the long line wrapped at 80 columns" wrapped
 
 T resize-window -t t -x 130 -y 40
 wait_row 28 "Output of the program"
 wait_row 38 "(noosa)"
-row_has 0 "not running" || fail "no status line after the resize"
-screen_text | grep -qx "$long" || fail "the long line does not fit on one row at 130"
+wait_row 0 "not running"
+wait_line "$long"
 
 # too small to work in
 T resize-window -t t -x 30 -y 8
