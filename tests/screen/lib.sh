@@ -62,6 +62,7 @@ T() {
 
 cleanup() {
     T kill-server >/dev/null 2>&1
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
 }
 trap cleanup EXIT
 
@@ -107,9 +108,12 @@ launch() {
         echo "exec sleep 3600"
     } > "$work/run.sh"
     rm -f "$work/status"
+    # The server outlives its sessions (exit-empty off): a server that
+    # exits with its last session can still take the next client, which
+    # then fails with "server exited unexpectedly".
     T kill-session -t t >/dev/null 2>&1
-    T new-session -d -s t -x "$cols" -y "$rows" "sh '$work/run.sh'" ||
-        fail "cannot start tmux"
+    T new-session -d -s t -x "$cols" -y "$rows" "sh '$work/run.sh'" \; \
+        set-option -g exit-empty off || fail "cannot start tmux"
 }
 
 keys() {
