@@ -113,12 +113,9 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
         if (!yes)
             continue;
         bp->hits++;
-        if (!de->stop) {
-            de->stop = 1;
-            free(de->where);
-            de->where = xasprintf("breakpoint %d for event \"%s\"", bp->id,
-                                  de->event->name);
-        }
+        if (!de->stop)
+            dispatch_stop(de, xasprintf("breakpoint %d for event \"%s\"",
+                                        bp->id, de->event->name));
     }
 }
 
@@ -137,11 +134,8 @@ static void step_deliver(void *arg, struct dispatch_event *de)
     if (!b->stepping || !de->event->visible)
         return;
     breaks_cancel_step(b);
-    if (!de->stop) {
-        de->stop = 1;
-        free(de->where);
-        de->where = xasprintf("event \"%s\"", de->event->name);
-    }
+    if (!de->stop)
+        dispatch_stop(de, xasprintf("event \"%s\"", de->event->name));
 }
 
 static const struct consumer_ops bp_ops = {"breakpoints", bp_want,

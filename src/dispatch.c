@@ -547,6 +547,17 @@ int dispatch_post(struct dispatch *d, const struct dispatch_post *p,
     return (int)told;
 }
 
+void dispatch_stop(struct dispatch_event *de, char *where)
+{
+    if (de->stop) {
+        free(where);
+        return;
+    }
+    de->stop = 1;
+    free(de->where);
+    de->where = where;
+}
+
 struct symnames *dispatch_symnames(const struct dispatch *d)
 {
     return d->names;

@@ -130,6 +130,11 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
 int dispatch_post(struct dispatch *d, const struct dispatch_post *p,
                   char **cause);
 
+/* A consumer keeps the program stopped at DE, WHERE (an xasprintf
+ * string, taken) saying why; the first consumer to stop it names the
+ * stop, a later one's WHERE is freed. */
+void dispatch_stop(struct dispatch_event *de, char *where);
+
 /* The names of auto-instrumented functions (with the user's exclusion
  * patterns). */
 struct symnames *dispatch_symnames(const struct dispatch *d);

@@ -153,7 +153,6 @@ static void deliver(void *arg, struct dispatch_event *de)
     struct interp *in = hs->in;
     struct handler **run = NULL, *h;
     unsigned int n = 0, i, j;
-    char *stopped_by = NULL;
 
     /* take the handlers that apply now; changes take effect afterwards */
     for (i = 0; i < hs->nevents; i++) {
@@ -171,35 +170,13 @@ static void deliver(void *arg, struct dispatch_event *de)
     }
     for (i = 0; i < n; i++) {
         h = run[i];
-        in->break_called = 0;
-        in->running_handler = h->name;
-        if (interp_apply(in, lambda(h, de->event), de->item) == TCL_ERROR) {
-            interp_error(in, "in handler \"%s\" for event \"%s\": %s",
-                         h->name, de->event->name,
-                         Tcl_GetStringResult(in->tcl));
-            Tcl_ResetResult(in->tcl);
-            in->running_handler = NULL;
+        if (interp_run_for(in, "handler", h->name, lambda(h, de->event), de) !=
+            TCL_OK)
             break; /* the event's other handlers are skipped */
-        }
-        in->running_handler = NULL;
-        Tcl_ResetResult(in->tcl);
-        if (in->break_called && stopped_by == NULL)
-            stopped_by = xasprintf("handler \"%s\" for event \"%s\"",
-                                   h->name, de->event->name);
     }
-    in->break_called = 0;
     for (i = 0; i < n; i++)
         handler_unref(run[i]);
     free(run);
-    if (stopped_by != NULL) {
-        if (!de->stop) {
-            de->stop = 1;
-            free(de->where);
-            de->where = stopped_by;
-        } else {
-            free(stopped_by);
-        }
-    }
 }
 
 static const struct consumer_ops handler_ops = {

@@ -345,6 +345,26 @@ int interp_apply(struct interp *in, Tcl_Obj *lambda,
     return rc;
 }
 
+int interp_run_for(struct interp *in, const char *what, const char *name,
+                   Tcl_Obj *lambda, struct dispatch_event *de)
+{
+    int rc;
+
+    in->break_called = 0;
+    in->running_handler = name;
+    rc = interp_apply(in, lambda, de->item);
+    in->running_handler = NULL;
+    if (rc == TCL_ERROR)
+        interp_error(in, "in %s \"%s\" for event \"%s\": %s", what, name,
+                     de->event->name, Tcl_GetStringResult(in->tcl));
+    else if (in->break_called && !de->stop)
+        dispatch_stop(de, xasprintf("%s \"%s\" for event \"%s\"", what,
+                                    name, de->event->name));
+    in->break_called = 0;
+    Tcl_ResetResult(in->tcl);
+    return rc == TCL_ERROR ? TCL_ERROR : TCL_OK;
+}
+
 /* {NAME DOC NAME DOC ...} for N parameters, as in the .db files. */
 static Tcl_Obj *param_docs(const struct registry_param *p, unsigned int n)
 {

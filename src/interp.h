@@ -138,6 +138,14 @@ Tcl_Obj *interp_params(const struct registry_event *e);
 int interp_apply(struct interp *in, Tcl_Obj *lambda,
                  const struct reader_item *item);
 
+/* Run LAMBDA (as interp_apply) for event DE as the code of WHAT NAME
+ * (WHAT is "handler" or "monitor"): n_send in it names NAME, an error is
+ * reported and returned (TCL_ERROR: the event's other code is skipped),
+ * and a call of n_break in it stops the program at DE, for the first such
+ * code of the delivery (dispatch_stop). */
+int interp_run_for(struct interp *in, const char *what, const char *name,
+                   Tcl_Obj *lambda, struct dispatch_event *de);
+
 /* Refresh n(status), n(pid), n(where). */
 void interp_update_status(struct interp *in);
 

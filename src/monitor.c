@@ -220,7 +220,6 @@ static void mon_deliver(void *arg, struct dispatch_event *de)
     struct monitors *m = t->m;
     struct interp *in = m->in;
     struct tclmon *outer = m->running;
-    char *stopped_by = NULL;
     unsigned int i;
 
     t->refs++;
@@ -230,34 +229,11 @@ static void mon_deliver(void *arg, struct dispatch_event *de)
 
         if (o->post || !on_event(o->pattern, de->event))
             continue;
-        in->break_called = 0;
-        in->running_handler = t->name;
-        if (interp_apply(in, event_lambda(t, o, de->event), de->item) ==
-            TCL_ERROR) {
-            interp_error(in, "in monitor \"%s\" for event \"%s\": %s",
-                         t->name, de->event->name,
-                         Tcl_GetStringResult(in->tcl));
-            Tcl_ResetResult(in->tcl);
-            in->running_handler = NULL;
+        if (interp_run_for(in, "monitor", t->name,
+                           event_lambda(t, o, de->event), de) != TCL_OK)
             break;
-        }
-        in->running_handler = NULL;
-        Tcl_ResetResult(in->tcl);
-        if (in->break_called && stopped_by == NULL)
-            stopped_by = xasprintf("monitor \"%s\" for event \"%s\"",
-                                   t->name, de->event->name);
     }
-    in->break_called = 0;
     m->running = outer;
-    if (stopped_by != NULL) {
-        if (!de->stop) {
-            de->stop = 1;
-            free(de->where);
-            de->where = stopped_by;
-        } else {
-            free(stopped_by);
-        }
-    }
     mon_unref(t);
 }
 

@@ -78,6 +78,20 @@ expect loops
 grep -q "states tick=2 other=0 quiet=0 enter=0 leave=0" prog.out ||
     fail "loops: the monitors that err do not keep tick on"
 
+# a monitor that calls n_break stops the program at the event, the stop
+# naming the monitor; a second one that also breaks there does not rename
+# it
+cat >breaker.tcl <<'TCL'
+n_monitor breaker -on tick { if {$n == 2} n_break }
+n_monitor second -on tick { if {$n == 2} n_break }
+TCL
+batch breaker -x breaker.tcl -e run -e 'puts "where: $n(where)"' \
+    -e continue "$PT" states 3
+contains breaker 'Stopped at monitor "breaker" for event "tick": n=2'
+contains breaker 'where: monitor "breaker" for event "tick"'
+contains breaker "Program exited with status 0."
+lacks breaker 'n=1'
+
 # monitor files at start-up: the library's and the user's, off; -n skips
 # the user's
 mkdir -p "$HOME/.noosa/monitors" "$XDG_CONFIG_HOME/noosa/monitors"
