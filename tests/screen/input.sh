@@ -11,13 +11,18 @@
 
 start 90 28 "$calc"
 wait_for "(noosa)"
-keys F5
-wait_row 0 "running"
-# F6 twice: from the command line to the transcript, then the output
-keys F6
-wait_for "Esc back"
-keys F6
-wait_for "Output: what you type goes to the program"
+# F5 runs the program; F6 twice goes from the command line to the
+# transcript, then to the output pane
+run_to_output() {
+    keys F5
+    wait_row 0 "running"
+    keys F6
+    wait_for "Esc back"
+    keys F6
+    wait_for "Output: what you type goes to the program"
+}
+
+run_to_output
 type_text 'print 6 * 7, "is", "the answer";'
 keys Enter
 type_text 'print len("abc") + 1000'
@@ -45,12 +50,7 @@ wait_gone "Output: what you type"
 # The pty is the program's controlling terminal: a key the terminal turns
 # into a signal (Ctrl-\ here; Ctrl-C is noosa's interrupt key) signals the
 # program, not noosa; and /dev/tty is the pty.
-keys F5
-wait_row 0 "running"
-keys F6
-wait_for "Esc back"
-keys F6
-wait_for "Output: what you type goes to the program"
+run_to_output
 keys -H 1c
 wait_row 0 "killed by SIGQUIT"
 keys F6
