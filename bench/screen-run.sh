@@ -32,7 +32,7 @@ if [ "$tmux_bin" = no ] || ! command -v "$tmux_bin" >/dev/null 2>&1; then
     echo "tmux not found: the terminal benchmarks are skipped"
     exit 0
 fi
-work=$(mktemp -d /tmp/noosa-bench-screen.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/noosa-bench-screen.XXXXXX")
 sock=noosa-bench-$$
 T() { "$tmux_bin" -L "$sock" -f /dev/null "$@"; }
 trap 'T kill-server >/dev/null 2>&1; rm -rf "$work"' EXIT
