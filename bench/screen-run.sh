@@ -35,7 +35,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/noosa-bench-screen.XXXXXX")
 sock=noosa-bench-$$
 T() { "$tmux_bin" -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server >/dev/null 2>&1; rm -rf "$work"' EXIT
+trap 'T kill-server >/dev/null 2>&1; rm -rf "$work" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"' EXIT
 mkdir -p "$work/home"
 now() { date +%s%N; }
 
@@ -50,7 +50,9 @@ start() {
         echo
         echo "exec sleep 3600"
     } > "$work/run.sh"
-    T new-session -d -s b -x 160 -y 50 "sh '$work/run.sh'"
+    # the server outlives its sessions (as in tests/screen/lib.sh)
+    T new-session -d -s b -x 160 -y 50 "sh '$work/run.sh'" \; \
+        set-option -g exit-empty off
 }
 wait_for() { # wait_for TEXT
     i=0
