@@ -24,6 +24,13 @@ batch leave "errors convert" "run leave $(prog leave)" convert kill
 check leave 1
 
 batch overflow "errors convert" "run overflow $(prog overflow)"
+# Where the stack runs out within the innermost frame of recurse depends
+# on where the stack starts, which changes from run to run: the fault may
+# be the store into its frame (line 146), a store of its prologue, or the
+# call that pushes the return address (line 147). Only the frames at the
+# call are kept, so the transcript is the same whichever it was.
+sed '/ in recurse () at .*et-errors\.c:14[0-6]$/d' "$WORK/overflow.out" \
+    >"$WORK/overflow.cut" && mv "$WORK/overflow.cut" "$WORK/overflow.out"
 check overflow 0
 
 # Without noosa: a point left without DAPTO_LEAVE is cleaned up by the
