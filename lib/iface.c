@@ -87,7 +87,7 @@ static int wait_ack(uint32_t n)
         acked = __atomic_load_n(&h->aspects_acked, __ATOMIC_ACQUIRE);
         if ((int32_t)(acked - n) >= 0)
             return 0;
-        if (now_ms() > until)
+        if (now_ms() > until || ring_let_go(&rt.ring))
             return -1;
         futex_wait(&h->aspects_acked, acked, 100);
     }

@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 0
+#define DAPTO_PROTO_MINOR 1
 
 /* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
  * file descriptors inherited by the program.  The runtime removes it and
@@ -91,6 +91,9 @@ struct dapto_region {
     _Alignas(64) uint64_t tail;
     uint32_t tail_wake;  /* futex word: bumped by the consumer when producers wait */
     uint32_t space_waiters; /* producers waiting for room */
+    /* Set by the monitor when it lets the program go <protocol#letgo>:
+     * from then on the runtime never waits for it.  (Minor 1.) */
+    uint32_t let_go;
 
     /* Consumer sleep flag: 1 while the monitor waits on the eventfd. */
     _Alignas(64) uint32_t consumer_sleeping;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "futex.h"
+#include "mailbox.h"
 #include "region.h"
 
 #define PAGE 4096u
@@ -325,6 +326,23 @@ void region_ack(struct region *r, uint32_t n)
 {
     __atomic_store_n(&r->hdr->aspects_acked, n, __ATOMIC_RELEASE);
     futex_wake(&r->hdr->aspects_acked, INT_MAX);
+}
+
+void region_let_go(struct region *r)
+{
+    struct dapto_region *h = r->hdr;
+    uint32_t i;
+
+    __atomic_store_n(&h->let_go, 1, __ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&h->tail_wake, 1, __ATOMIC_RELEASE);
+    futex_wake(&h->tail_wake, INT_MAX);
+    futex_wake(&h->aspects_acked, INT_MAX);
+    for (i = 0; i < r->geom.mbox_count; i++) {
+        struct dapto_mailbox *mb = region_mailbox(r, i);
+
+        if (mailbox_resume(mb) != 0)
+            futex_wake(&mb->state, INT_MAX);
+    }
 }
 
 struct dapto_mailbox *region_mailbox(const struct region *r, uint32_t i)

@@ -118,6 +118,12 @@ int region_runtime_id(const struct region *r, struct dapto_region_id *id);
  * the waiting thread. */
 void region_ack(struct region *r, uint32_t n);
 
+/* Monitor side: let the program go <protocol#letgo>: set let_go and wake
+ * every futex the runtime may wait on; threads stopped at events are
+ * resumed, and none waits for the monitor again.  (The caller turns the
+ * events off first.) */
+void region_let_go(struct region *r);
+
 /* Mailbox I of R, or NULL when I is out of range (I comes from a record:
  * check it here). */
 struct dapto_mailbox *region_mailbox(const struct region *r, uint32_t i);

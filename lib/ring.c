@@ -150,8 +150,9 @@ void ring_wake(const struct ring *r)
 }
 
 /* Lossless: wait until [p, p+size) is free, i.e. p + size - tail <= size
- * of the ring <protocol#ring>. */
-static void room_wait(struct ring *r, uint64_t p, uint64_t size)
+ * of the ring <protocol#ring>; 0, or -1 when the monitor let the program
+ * go meanwhile <protocol#letgo>. */
+static int room_wait(struct ring *r, uint64_t p, uint64_t size)
 {
     struct dapto_region *h = r->hdr;
     uint64_t t = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
@@ -179,12 +180,17 @@ static void room_wait(struct ring *r, uint64_t p, uint64_t size)
             t = __atomic_load_n(&h->tail, __ATOMIC_SEQ_CST);
             if (p + size - t <= r->size)
                 break;
+            if (ring_let_go(r)) {
+                __atomic_fetch_sub(&h->space_waiters, 1, __ATOMIC_RELAXED);
+                return -1;
+            }
             ring_wake(r);
             futex_wait(&h->tail_wake, v, RING_SLEEP_MS);
         }
         __atomic_fetch_sub(&h->space_waiters, 1, __ATOMIC_RELAXED);
     }
     hint_tail(r, t);
+    return 0;
 }
 
 /* Overwrite: make room by moving the tail past whole committed records,
@@ -216,12 +222,21 @@ static void room_evict(struct ring *r, uint64_t p, uint64_t size)
     hint_tail(r, t);
 }
 
-void ring_room(struct ring *r, uint64_t p, uint64_t size)
+int ring_room(struct ring *r, uint64_t p, uint64_t size)
 {
-    if (r->overwrite)
+    if (r->overwrite) {
         room_evict(r, p, size);
-    else
-        room_wait(r, p, size);
+        return 0;
+    }
+    if (room_wait(r, p, size) == 0)
+        return 0;
+    ring_lost(r);
+    return -1;
+}
+
+int ring_let_go(const struct ring *r)
+{
+    return __atomic_load_n(&r->hdr->let_go, __ATOMIC_ACQUIRE) != 0;
 }
 
 void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec)
@@ -268,12 +283,26 @@ static long make_lost(void *buf, uint64_t count)
     return 48;
 }
 
+/* Zero the N bytes at position POS, wrapping. */
+static void zero_out(struct ring *r, uint64_t pos, size_t n)
+{
+    size_t off = (size_t)(pos & r->mask);
+    size_t first = n < r->size - off ? n : (size_t)(r->size - off);
+
+    memset(r->data + off, 0, first);
+    if (n > first)
+        memset(r->data, 0, n - first);
+}
+
 void ring_release(struct ring *r)
 {
     struct dapto_region *h = r->hdr;
 
     if (r->overwrite || r->ptail == r->ctail)
         return;
+    /* <protocol#commit>: what goes back to the producers is zero, so that
+     * no word of this lap can pass for a commit word of the next. */
+    zero_out(r, r->ptail, (size_t)(r->ctail - r->ptail));
     __atomic_store_n(&h->tail, r->ctail, __ATOMIC_RELEASE);
     r->ptail = r->ctail;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -292,6 +321,10 @@ static long take_overwrite(struct ring *r, void *buf, size_t bufsize)
 
     for (;;) {
         t = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+        /* Past the head, the ring holds only the last lap's bytes
+         * <protocol#commit>. */
+        if (t >= __atomic_load_n(&h->head, __ATOMIC_ACQUIRE))
+            return 0;
         c = committed(r, t, &s);
         if (c != 1 || s > bufsize) {
             /* A producer may have moved the tail under us: look again. */
@@ -299,6 +332,7 @@ static long take_overwrite(struct ring *r, void *buf, size_t bufsize)
                 continue;
             if (c == 0)
                 return 0;
+            r->bad_size = s;
             errno = c == 1 ? ENOBUFS : EPROTO;
             return -1;
         }
@@ -338,12 +372,9 @@ long ring_take(struct ring *r, void *buf, size_t bufsize)
         ring_release(r);
         return 0;
     }
-    if (c < 0) {
-        errno = EPROTO;
-        return -1;
-    }
-    if (s > bufsize) {
-        errno = ENOBUFS;
+    if (c < 0 || s > bufsize) {
+        r->bad_size = s;
+        errno = c < 0 ? EPROTO : ENOBUFS;
         return -1;
     }
     copy_out(r, t, buf, s);
@@ -371,8 +402,11 @@ int ring_ready(struct ring *r)
 
     if (__atomic_load_n(&h->lost, __ATOMIC_RELAXED) != r->lost_seen)
         return 1;
-    t = r->overwrite ? __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) : r->ctail;
-    return committed(r, t, &s) != 0;
+    if (!r->overwrite)
+        return committed(r, r->ctail, &s) != 0;
+    t = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+    return t < __atomic_load_n(&h->head, __ATOMIC_ACQUIRE) &&
+           committed(r, t, &s) != 0;
 }
 
 int ring_sleep_prepare(struct ring *r)

@@ -48,6 +48,7 @@ struct ring {
     uint64_t ptail;     /* value of hdr->tail last published */
     uint64_t lost_seen; /* hdr->lost already reported */
     uint64_t discarded; /* torn copies thrown away (overwrite mode) */
+    uint32_t bad_size;  /* the size of the record ring_take() refused */
 
     /* Producers: a lower bound of hdr->tail, refreshed when it is too low,
      * so that producers seldom read the line the consumer writes. */
@@ -74,10 +75,15 @@ int ring_put(struct ring *r, const struct dapto_record *rec);
 /* Wake the consumer whether or not it sleeps (a stop, an aspect). */
 void ring_wake(const struct ring *r);
 
+/* Producer: whether the monitor has let the program go <protocol#letgo>:
+ * nothing that waits for it may wait any longer. */
+int ring_let_go(const struct ring *r);
+
 /* The parts of ring_put() that the inline fast path below leaves out of
- * line: waiting for (or making) room, writing a record that wraps around
- * the end, counting a loss, waking a sleeping consumer. */
-void ring_room(struct ring *r, uint64_t p, uint64_t size);
+ * line: waiting for (or making) room (-1 when the monitor let the program
+ * go meanwhile: the record is counted lost), writing a record that wraps
+ * around the end, counting a loss, waking a sleeping consumer. */
+int ring_room(struct ring *r, uint64_t p, uint64_t size);
 void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec);
 void ring_lost(struct ring *r);
 void ring_wake_sleeper(struct ring *r);
@@ -100,8 +106,9 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
     }
     p = __atomic_fetch_add(&r->hdr->head, size, __ATOMIC_RELAXED);
     if (__builtin_expect(p + size - __atomic_load_n(&r->tail_hint,
-                                                   __ATOMIC_ACQUIRE) > r->size, 0))
-        ring_room(r, p, size);
+                                                   __ATOMIC_ACQUIRE) > r->size, 0) &&
+        ring_room(r, p, size) != 0)
+        return -1;
     off = p & r->mask;
     dst = r->data + off;
     if (__builtin_expect(off + size <= r->size, 1)) {
@@ -140,7 +147,8 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
  * DAPTO_RECORD_MAX suffice) and step over it.  Returns its size (a
  * multiple of 8, at least DAPTO_RECORD_HEADER), 0 when no record is
  * committed yet, or -1 when the ring is corrupt: a record whose commit
- * word names its position but whose size is impossible.  Records are
+ * word names its position but whose size is impossible (errno EPROTO),
+ * or larger than BUFSIZE (ENOBUFS); that size is left in R->bad_size.  Records are
  * returned whole and in ring order; in overwrite mode a copy that a
  * producer overwrote meanwhile is discarded and the consumer goes on from
  * the new tail.

@@ -336,7 +336,8 @@ static uint64_t now_us(void)
 }
 
 /* Wait until MB leaves state S: spin briefly when there are spare CPUs,
- * then sleep on the futex. */
+ * then sleep on the futex.  A monitor that let the program go
+ * <protocol#letgo> counts as a resume. */
 static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
 {
     uint64_t until = 0;
@@ -367,12 +368,14 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
         v = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
         if (v != s)
             return v;
+        if (ring_let_go(&rt.ring))
+            return DAPTO_MB_RESUME;
         futex_wait(&mb->state, s, 1000);
     }
 }
 
 /* Take a free mailbox: its number, or -1 after waiting when none is free
- * and the process detached meanwhile. */
+ * and the process detached or was let go meanwhile. */
 static int claim(void)
 {
     uint32_t i, free_state;
@@ -389,7 +392,7 @@ static int claim(void)
                                             __ATOMIC_RELAXED))
                 return (int)i;
         }
-        if (!rt_is_attached())
+        if (!rt_is_attached() || ring_let_go(&rt.ring))
             return -1;
         nanosleep(&ts, NULL);
     }

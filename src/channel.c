@@ -54,6 +54,7 @@ struct channel {
     enum channel_status status;
     char version[48];
     int broken_told; /* the BROKEN or UNMONITORED item was given */
+    int let_go;      /* channel_let_go() was done */
     char *message;
 
     unsigned char *rec; /* DAPTO_RECORD_MAX bytes */
@@ -378,7 +379,8 @@ static void channel_new_aspect(struct channel *ch, struct registry_aspect *a)
         if (channel_set_state(ch, a->events[i].code, ch->default_state,
                               &why) != 0 &&
             ch->pending_error == NULL) {
-            ch->pending_error = xasprintf("aspect %s: %s", a->name, why);
+            ch->pending_error = xasprintf("protocol error: aspect %s: %s",
+                                          a->name, why);
         }
     }
     free(why);
@@ -622,12 +624,14 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
         if (n < 0) {
             memset(item, 0, sizeof *item);
             item->stop = -1;
-            ch->status = CHANNEL_BROKEN;
             free(ch->message);
             ch->message = xasprintf(
                 "protocol error: the event ring is corrupt at position "
-                "%llu; monitoring stops here",
-                (unsigned long long)ch->ring.ctail);
+                "%llu: a record of %u bytes (records are %u to %u bytes, a "
+                "multiple of 8); monitoring stops here",
+                (unsigned long long)ch->ring.ctail, ch->ring.bad_size,
+                DAPTO_RECORD_HEADER, ch->ring.max);
+            ch->status = CHANNEL_BROKEN;
             item->kind = READER_ERROR;
             item->message = ch->message;
             return 1;
@@ -707,6 +711,27 @@ int channel_next(struct channel *ch, struct reader_item *item)
     /* events besides function records: a stop may come, be quick */
     ch->flood = 0;
     return 1;
+}
+
+void channel_let_go(struct channel *ch)
+{
+    unsigned int code, limit = registry_event_limit(ch->reg);
+
+    if (ch->let_go || (ch->status != CHANNEL_ACTIVE &&
+                       ch->status != CHANNEL_BROKEN))
+        return;
+    ch->let_go = 1;
+    for (code = 0; code < limit; code++) {
+        char *why = NULL;
+        if (channel_state(ch, code) != 0 &&
+            channel_set_state(ch, code, DAPTO_STATE_OFF, &why) != 0)
+            free(why); /* (the program ignores the states from now on
+                          in every wait anyway) */
+    }
+    region_let_go(&ch->region);
+    memset(ch->stopped, 0, ch->region.geom.mbox_count * sizeof *ch->stopped);
+    if (ch->status == CHANNEL_ACTIVE)
+        ch->status = CHANNEL_GONE;
 }
 
 int channel_stopped(const struct channel *ch)

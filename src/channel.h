@@ -46,7 +46,9 @@ enum channel_status {
     CHANNEL_WAITING,     /* the program's runtime has not shown up (yet) */
     CHANNEL_ACTIVE,      /* the runtime attached and speaks our version */
     CHANNEL_UNMONITORED, /* the runtime speaks another version */
-    CHANNEL_BROKEN       /* the region was corrupted; reading stopped */
+    CHANNEL_BROKEN,      /* the region was corrupted; reading stopped (the
+                            caller lets the program go: channel_let_go) */
+    CHANNEL_GONE         /* the program was let go (channel_let_go) */
 };
 
 /* The outcome of an operation, from channel_send().  values point into
@@ -157,6 +159,14 @@ int channel_set_state(struct channel *ch, unsigned int code,
                       unsigned char state, char **cause);
 /* The state last written for CODE. */
 unsigned char channel_state(const struct channel *ch, unsigned int code);
+
+/* Stop monitoring the program and let it run at full speed
+ * <protocol#letgo>: every event off, threads stopped at events resumed,
+ * and the runtime told never to wait for the monitor again (a thread
+ * waiting for room in the ring gives up its record, counted lost).
+ * Nothing more is read from the channel.  Once the channel is BROKEN, the
+ * caller must do this soon (it may stop the program first). */
+void channel_let_go(struct channel *ch);
 
 /* The mailbox of the latest stop not yet resumed, or -1. */
 int channel_stopped(const struct channel *ch);

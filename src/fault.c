@@ -642,6 +642,35 @@ static void decide(struct faults *f, const struct target_event *ev,
     }
 }
 
+void fault_channel_broken(struct faults *f)
+{
+    struct interp *in = f->in;
+    char *cause = NULL;
+
+    if (session_state(in->session) == SESSION_IDLE)
+        return;
+    switch (f->policy) {
+    case FAULT_TERMINATE:
+        terminate(f, " (errors terminate)");
+        return;
+    case FAULT_ASK:
+        if (session_state(in->session) == SESSION_RUNNING &&
+            session_interrupt(in->session, &cause) != 0) {
+            interp_sayf(in, "The program goes on unmonitored (it could not "
+                        "be stopped: %s).\n", cause);
+            free(cause);
+            return;
+        }
+        interp_say(in, "Stopping the program (errors ask): \"continue\" lets "
+                   "it go on unmonitored, \"kill\" ends it.\n");
+        return;
+    case FAULT_NONE:
+    case FAULT_CONVERT:
+        interp_say(in, "The program goes on unmonitored.\n");
+        return;
+    }
+}
+
 void fault_stopped(struct faults *f, const struct target_event *ev_in)
 {
     struct interp *in = f->in;

@@ -42,6 +42,12 @@ void fault_free(struct faults *f);
  * convert the error or kill the program before this returns. */
 void fault_stopped(struct faults *f, const struct target_event *ev);
 
+/* The program corrupted the channel, which has let it go unmonitored
+ * (channel_let_go): apply the policy, as to an error of the program.
+ * Ask stops it (continue lets it go on, kill ends it), terminate kills
+ * it, convert and batch mode without a policy let it go on. */
+void fault_channel_broken(struct faults *f);
+
 /* Keep the component stacks (stacks_use) for the reports, or not. */
 void fault_set_stacks(struct faults *f, int on);
 int fault_stacks(const struct faults *f);

@@ -525,7 +525,12 @@ static int on_item(void *arg, const struct reader_item *item)
         }
         return keep;
     case READER_ERROR:
-        interp_error(in, "protocol error: %s", item->message);
+        /* (the message says "protocol error" itself); it fails a batch
+         * run as a failed command does */
+        interp_error(in, "%s", item->message);
+        in->errors++;
+        if (channel_status(session_channel(in->session)) == CHANNEL_BROKEN)
+            fault_channel_broken(in->faults);
         return 0;
     case READER_LOST:
         fresh_line(in);

@@ -239,6 +239,9 @@ static void rawtrace_drain(struct rawtrace *rt)
 
     while (channel_next(rt->ch, &it))
         rawtrace_item(rt, &it);
+    /* (the item said what was wrong) */
+    if (channel_status(rt->ch) == CHANNEL_BROKEN)
+        channel_let_go(rt->ch);
 }
 
 static void rawtrace_describe(struct rawtrace *rt)

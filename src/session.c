@@ -102,12 +102,22 @@ struct session *session_create(struct loop *loop,
 
 static void unwatch(struct session *s);
 
+/* Kill (if need be), reap and free the program of this run; the channel,
+ * kept for its registry, no longer reaches it. */
+static void forget_target(struct session *s)
+{
+    if (s->channel != NULL)
+        channel_attach(s->channel, NULL);
+    target_free(s->target);
+    s->target = NULL;
+}
+
 void session_free(struct session *s)
 {
     if (s == NULL)
         return;
     unwatch(s);
-    target_free(s->target);
+    forget_target(s);
     channel_free(s->channel);
     free_argv(s->argv);
     free(s);
@@ -174,11 +184,6 @@ static void tell_status(struct session *s)
                 DAPTO_PROTO_MEDIAN, DAPTO_PROTO_MINOR);
         s->told_status = 1;
         break;
-    case CHANNEL_BROKEN:
-        message(s, "the program corrupted the monitoring channel: its events "
-                "are no longer read");
-        s->told_status = 1;
-        break;
     default:
         break;
     }
@@ -206,6 +211,10 @@ static int deliver(struct session *s, const struct reader_item *item)
     if (s->hooks.item != NULL)
         keep = s->hooks.item(s->hooks.arg, item);
     s->dispatching = -1;
+    /* a corrupt channel: the hook has said so (and may have stopped or
+     * killed the program); nothing waits for us from now on */
+    if (s->channel != NULL && channel_status(s->channel) == CHANNEL_BROKEN)
+        channel_let_go(s->channel);
     if (item->stop < 0)
         return 0;
     if (keep && s->target != NULL && target_alive(s->target)) {
@@ -218,6 +227,8 @@ static int deliver(struct session *s, const struct reader_item *item)
         changed(s);
         return 1;
     }
+    if (s->target == NULL || !target_alive(s->target))
+        return 0; /* (the records of a program that has ended) */
     if (channel_resume(s->channel, item->stop, &cause) != 0) {
         message(s, "cannot resume the program: %s", cause);
         free(cause);
@@ -267,8 +278,7 @@ static void ended(struct session *s, int status, int signo)
     s->ended = 1;
     s->end_status = status;
     s->end_signo = signo;
-    target_free(s->target);
-    s->target = NULL;
+    forget_target(s);
     changed(s);
 }
 
@@ -417,8 +427,7 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
 static void discard(struct session *s)
 {
     unwatch(s);
-    target_free(s->target);
-    s->target = NULL;
+    forget_target(s);
     channel_free(s->channel);
     s->channel = NULL;
     s->state = SESSION_IDLE;
@@ -494,8 +503,7 @@ int session_describe(struct session *s, char **cause)
     no_interface(s);
     rc = 0;
 out_kill:
-    target_free(s->target); /* kills and reaps */
-    s->target = NULL;
+    forget_target(s);
 out:
     close(devnull);
     return rc;

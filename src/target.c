@@ -589,9 +589,10 @@ static void target_handle(struct target *t, pid_t tid, int status)
     if (event == PTRACE_EVENT_CLONE) {
         unsigned long child = 0;
         ptrace(PTRACE_GETEVENTMSG, tid, 0, &child);
-        /* The new thread reports its own first stop (an event-stop). */
+        /* The new thread reports its own first stop (an event-stop).
+         * Adding it may move the table: look the parent up again. */
         target_add_thread(t, (pid_t)child, TH_RUNNING);
-        target_resume(t, th);
+        target_resume(t, target_thread(t, tid));
         return;
     }
     if (event == PTRACE_EVENT_EXEC) {

@@ -11,3 +11,4 @@ include tests/profile/local.mk
 include tests/noosa/local.mk
 include tests/tcl/local.mk
 include tests/screen/local.mk
+include tests/load/local.mk

@@ -223,6 +223,8 @@ static void test_single(void)
  * byte, with its commit word at the last 8 bytes. */
 static void test_straddle(void)
 {
+    static const unsigned char zero[328];
+    unsigned char ring_end[8], ring_start[328];
     struct region reg;
     struct ring prod, cons;
     struct trec r;
@@ -242,12 +244,18 @@ static void test_straddle(void)
     CHECK_EQ_INT(reg.hdr->head, 4088);
     make(&r, 1, 7, 300);
     CHECK(ring_put(&prod, &r.h) == 0);
+    memcpy(ring_end, cons.data + 4088, 8);
+    memcpy(ring_start, cons.data, 328);
     n = ring_take(&cons, buf, sizeof buf);
     CHECK_EQ_INT(n, 336);
     CHECK(intact(buf, n, &who, &seq) && seq == 7 && who == 1);
     /* The commit word is the last 8 bytes of the ring; the rest wrapped. */
-    CHECK(memcmp(cons.data + 4088, buf, 8) == 0);
-    CHECK(memcmp(cons.data, buf + 8, 328) == 0);
+    CHECK(memcmp(ring_end, buf, 8) == 0);
+    CHECK(memcmp(ring_start, buf + 8, 328) == 0);
+    /* Taken and given back, both parts are zero <protocol#commit>. */
+    CHECK(ring_take(&cons, buf, sizeof buf) == 0);
+    CHECK(memcmp(cons.data + 4088, zero, 8) == 0);
+    CHECK(memcmp(cons.data, zero, 328) == 0);
     /* Oversized records are refused and reported as lost. */
     make(&r, 1, 8, 1024);
     CHECK(ring_put(&prod, &r.h) == -1);
@@ -318,6 +326,59 @@ static void test_stale(void)
         CHECK(ring_take(&cons, buf, sizeof buf) == 0);
     }
     region_close(&reg);
+}
+
+/* Body bytes of one lap that look like commit words of the next never
+ * pass for records: records of two laps do not start at the same
+ * offsets, so a record of the next lap may start where a body word of
+ * this one lies, and the consumer looks there before its producer has
+ * written it (it waits at the tail).  The released lap is zero. */
+static void test_stale_bodies(void)
+{
+    static const uint32_t sizes[] = {12345, 64};
+    struct region reg;
+    struct ring prod, cons;
+    struct trec r;
+    unsigned char buf[BUF];
+    unsigned int k, i, seq, who, s;
+    uint64_t pos;
+    long n;
+
+    for (k = 0; k < 2; k++) {
+        make_region(&reg, 4096, 0);
+        ring_init(&prod, &reg);
+        ring_init(&cons, &reg);
+        /* Lap 0: four records of 1024 bytes whose every body word is
+         * (size, seq) for its position in lap 1: an impossible size, then
+         * a sane one. */
+        for (pos = 0, seq = 0; seq < 4; seq++, pos += 1024) {
+            memset(&r.h, 0, sizeof r.h);
+            r.h.code = 3;
+            r.h.len = 1024 - DAPTO_RECORD_HEADER;
+            for (i = 0; i < r.h.len; i += 8) {
+                uint32_t w[2] = {sizes[k],
+                                 (uint32_t)((pos + DAPTO_RECORD_HEADER + i +
+                                             4096) >> 3)};
+                memcpy(r.v + i, w, 8);
+            }
+            CHECK(ring_put(&prod, &r.h) == 0);
+            CHECK(ring_take(&cons, buf, sizeof buf) == 1024);
+        }
+        CHECK(ring_take(&cons, buf, sizeof buf) == 0);
+        /* Lap 1: records of 40 to 96 bytes, each taken at once; after
+         * each, the tail lies where lap 0 left a forged word. */
+        for (seq = 0; seq < 60; seq++) {
+            make(&r, 2, seq, 8 + seq % 57);
+            CHECK(ring_put(&prod, &r.h) == 0);
+            n = ring_take(&cons, buf, sizeof buf);
+            CHECK(n > 0 && intact(buf, n, &who, &s) && s == seq);
+            errno = 0;
+            n = ring_take(&cons, buf, sizeof buf);
+            CHECK_EQ_INT(n, 0);
+            CHECK(!ring_ready(&cons));
+        }
+        region_close(&reg);
+    }
 }
 
 struct prod_arg {
@@ -606,10 +667,13 @@ static void test_mailbox(void)
 
 int main(void)
 {
+    /* a ring that goes wrong may leave a producer waiting for room */
+    alarm(120);
     test_geometry();
     test_single();
     test_straddle();
     test_stale();
+    test_stale_bodies();
     test_threads(1 << 16, 1, 20000, 0);
     test_threads(1 << 16, 4, 20000, 0);
     test_threads(4096, 4, 5000, 1);

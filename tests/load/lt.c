@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lt.c - the program of the tests of monitoring under load (lt.dapto):
+ *
+ *   lt loop N LABEL [PAUSE_NS]   N ticks, busy PAUSE_NS between them
+ *   lt threads T N LIVE          T threads, at most LIVE at a time (the
+ *                                others start as they end), N tocks each,
+ *                                a rare event every thousandth
+ *   lt scribble N                N ticks, a commit word of impossible size
+ *                                written at the ring's head, N ticks more
+ *   lt stopped                   one tick, to stop at and send operations
+ *   lt daemon SECS FILE          a child that double-forks into a daemon,
+ *                                which writes "alive" to FILE after SECS
+ *                                seconds
+ *   lt exec PROG ARG...          a tick, then exec PROG
+ *
+ * The runtime is compiled in (tests/load/local.mk): scribble reaches into
+ * its region the way a program with a wild pointer would.  LT_CPU=N in
+ * the environment keeps the program on CPU N.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lt.h"
+#include "lt_dapto.h"
+#include "runtime.h" /* the runtime's region, for scribble */
+
+volatile int lt_ticks;
+
+int lt_spin(void)
+{
+    for (;;)
+        lt_ticks += 0;
+}
+
+int lt_nap(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+    return ms;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void tick(const char *label)
+{
+    _dapto_tick(lt_ticks, label);
+    lt_ticks++;
+}
+
+static int loop(long n, const char *label, long pause_ns)
+{
+    for (long i = 0; i < n; i++) {
+        tick(label);
+        if (pause_ns > 0) {
+            uint64_t until = now_ns() + (uint64_t)pause_ns;
+            while (now_ns() < until)
+                ;
+        }
+    }
+    printf("loop: %ld ticks\n", n);
+    return 0;
+}
+
+/* threads: a pool of LIVE slots; each thread takes a number, emits, and
+ * gives its slot to the next. */
+static long per_thread;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
+static int live;
+
+static void *worker(void *arg)
+{
+    int th = (int)(long)arg;
+
+    for (long i = 0; i < per_thread; i++) {
+        _dapto_tock(th, i);
+        if (i % 1000 == 999)
+            _dapto_rare(th, i);
+    }
+    pthread_mutex_lock(&pool_lock);
+    live--;
+    pthread_cond_signal(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+    return NULL;
+}
+
+static int threads(int total, long n, int most)
+{
+    pthread_t *ids = calloc((size_t)total, sizeof *ids);
+    pthread_attr_t attr;
+    int i;
+
+    if (ids == NULL || most < 1)
+        return 2;
+    per_thread = n;
+    pthread_attr_init(&attr);
+    for (i = 0; i < total; i++) {
+        pthread_mutex_lock(&pool_lock);
+        while (live >= most)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+        live++;
+        pthread_mutex_unlock(&pool_lock);
+        if (pthread_create(&ids[i], &attr, worker, (void *)(long)i) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+    }
+    for (i = 0; i < total; i++)
+        pthread_join(ids[i], NULL);
+    printf("threads: %d x %ld tocks\n", total, n);
+    free(ids);
+    return 0;
+}
+
+/* A commit word at the position the next record would take, naming that
+ * position, with a size no record can have <protocol#commit>. */
+static int scribble(long n)
+{
+    struct dapto_region *h = rt.region.hdr;
+    uint64_t p, w;
+    uint32_t c[2];
+
+    loop(n, "before", 0);
+    if (h != NULL) {
+        p = __atomic_fetch_add(&h->head, 64, __ATOMIC_RELAXED);
+        c[0] = 12345;
+        c[1] = (uint32_t)(p >> 3);
+        memcpy(&w, c, sizeof w);
+        __atomic_store_n((uint64_t *)(void *)(rt.ring.data + (p & rt.ring.mask)),
+                         w, __ATOMIC_RELEASE);
+        ring_wake(&rt.ring);
+    }
+    loop(n, "after", 0);
+    printf("scribble: done\n");
+    return 0;
+}
+
+static int daemonize(int secs, const char *file)
+{
+    pid_t child, w;
+    int status;
+
+    tick("before the fork");
+    child = fork();
+    if (child < 0)
+        return 1;
+    if (child == 0) {
+        tick("in the child");
+        if (setsid() < 0 || fork() != 0)
+            _exit(0);
+        /* the daemon */
+        for (int i = 0; i < secs * 10; i++) {
+            tick("in the daemon");
+            lt_nap(100);
+        }
+        FILE *f = fopen(file, "w");
+        if (f != NULL) {
+            fprintf(f, "alive\n");
+            fclose(f);
+        }
+        _exit(0);
+    }
+    _dapto_forked((int)child);
+    while ((w = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+        ;
+    tick("after the fork");
+    printf("daemon: started\n");
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
+                    "scribble N | stopped | daemon SECS FILE | "
+                    "exec PROG ARG...\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    const char *cpu = getenv("LT_CPU");
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* LT_CPU=N: run on CPU N only (the stress tests place noosa and the
+     * program on one CPU or on two) */
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
+    if (argc >= 4 && strcmp(argv[1], "loop") == 0)
+        return loop(atol(argv[2]), argv[3], argc > 4 ? atol(argv[4]) : 0);
+    if (argc == 5 && strcmp(argv[1], "threads") == 0)
+        return threads(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
+    if (argc == 3 && strcmp(argv[1], "scribble") == 0)
+        return scribble(atol(argv[2]));
+    if (argc == 2 && strcmp(argv[1], "stopped") == 0) {
+        tick("stop here");
+        printf("stopped: went on\n");
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[1], "daemon") == 0)
+        return daemonize(atoi(argv[2]), argv[3]);
+    if (argc >= 3 && strcmp(argv[1], "exec") == 0) {
+        tick("before the exec");
+        execv(argv[2], argv + 2);
+        perror(argv[2]);
+        return 127;
+    }
+    usage();
+    return 2;
+}
