@@ -82,7 +82,10 @@ struct dapto_region {
      * dapto_recover_table), 0 until the program first uses recovery
      * points or dapto_error(); written once <protocol#recover>. */
     uint64_t rt_recover;
-    uint64_t rt_reserved[5];
+    /* Address of the runtime's function that ends the operation a thread
+     * runs, `void interrupt(void)` <protocol#stop> (minor 1). */
+    uint64_t rt_interrupt;
+    uint64_t rt_reserved[4];
 
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;
@@ -189,7 +192,9 @@ enum dapto_op_status {
     DAPTO_OP_UNKNOWN = 1,  /* no operation with that code */
     DAPTO_OP_ARGS = 2,     /* the arguments could not be read; see message */
     DAPTO_OP_CRASHED = 3,  /* a signal interrupted it; see signo, fault_addr */
-    DAPTO_OP_OVERFLOW = 4  /* results did not fit in data */
+    DAPTO_OP_OVERFLOW = 4, /* results did not fit in data */
+    DAPTO_OP_INTERRUPTED = 5 /* the monitor interrupted it <protocol#stop>
+                                (minor 1) */
 };
 
 #define DAPTO_MBOX_DATA 65536
@@ -209,7 +214,9 @@ struct dapto_mailbox {
     uint32_t req_len; /* bytes of argument values in data */
     uint32_t res_len; /* bytes of result values in data */
     int32_t signo;  /* with DAPTO_OP_CRASHED */
-    uint32_t pad;
+    /* 1 while the operation's own code runs, inside its recovery point:
+     * the monitor may then interrupt it (minor 1) <protocol#stop>. */
+    uint32_t op_active;
     uint64_t fault_addr;
     char message[192]; /* NUL-terminated, when status is not OK */
     unsigned char data[DAPTO_MBOX_DATA];

@@ -24,6 +24,7 @@
 #include "protocol.h"
 #include "rtlog.h"
 #include "runtime.h"
+#include "stop.h"
 
 struct runtime rt = {.region = {.memfd = -1, .eventfd = -1}};
 
@@ -264,6 +265,7 @@ static int attach(void)
     h->rt_tsc0 = __rdtsc();
 #endif
     h->rt_ns0 = mono_ns();
+    h->rt_interrupt = (uint64_t)(uintptr_t)stop_interrupt;
     __atomic_store_n(&rt.attached, 1, __ATOMIC_RELEASE);
     memset(&hello, 0, sizeof hello);
     dapto_event_begin(&o, buf, sizeof buf, NULL, 0);

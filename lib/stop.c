@@ -44,6 +44,7 @@ struct recovery {
     sigjmp_buf env;
     int signo;
     void *addr;
+    int interrupted; /* by the monitor, through stop_interrupt() */
 };
 
 /* The recovery point of the operation this thread runs, or NULL. */
@@ -92,6 +93,18 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     r->signo = sig;
     r->addr = (si != NULL && si->si_code > 0 && sig != SIGABRT) ? si->si_addr
                                                                 : NULL;
+    siglongjmp(r->env, 1);
+}
+
+void stop_interrupt(void)
+{
+    struct recovery *r = recovery;
+
+    /* (the monitor calls this only while op_active is 1) */
+    if (r == NULL)
+        abort();
+    recovery = NULL;
+    r->interrupted = 1;
     siglongjmp(r->env, 1);
 }
 
@@ -252,15 +265,31 @@ static void run_op(struct dapto_mailbox *mb, const struct dapto_operation *op,
     if (sigaltstack(&ss, &old_ss) == 0)
         have_ss = 1;
     handlers_take();
+    rp.interrupted = 0;
     if (sigsetjmp(rp.env, 1) == 0) {
         recovery = &rp;
         rt_in_op = 1;
+        __atomic_store_n(&mb->op_active, 1, __ATOMIC_SEQ_CST);
         op->fn(&in, &out);
+        __atomic_store_n(&mb->op_active, 0, __ATOMIC_SEQ_CST);
         recovery = NULL;
         rt_in_op = 0;
         handlers_give();
+    } else if (rp.interrupted) {
+        /* The monitor made this thread call stop_interrupt(). */
+        mb->op_active = 0;
+        rt_in_op = 0;
+        handlers_give();
+        mb->status = DAPTO_OP_INTERRUPTED;
+        mb->res_len = 0;
+        rtlog_format(mb->message, sizeof mb->message,
+                     "operation %s was interrupted by the monitor", op->name);
+        if (have_ss)
+            sigaltstack(&old_ss, NULL);
+        return;
     } else {
         /* Back from a fatal signal: on_fault cleared recovery. */
+        mb->op_active = 0;
         rt_in_op = 0;
         handlers_give();
         mb->status = DAPTO_OP_CRASHED;

@@ -22,4 +22,10 @@ size_t stop_check_args(const struct dapto_operation *op,
                        const unsigned char *p, size_t len, char *msg,
                        size_t msgsize);
 
+/* Called by the monitor's doing, in a thread that runs an operation
+ * (op_active is 1 in its mailbox): end the operation as interrupted; the
+ * thread answers DAPTO_OP_INTERRUPTED and waits at its stop again
+ * <protocol#stop>.  Never returns. */
+void stop_interrupt(void) __attribute__((noreturn));
+
 #endif /* NOOSA_STOP_H */

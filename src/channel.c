@@ -39,6 +39,8 @@
  * of channel_next() at most. */
 #define CHANNEL_DIRECT_BATCH 256
 #define CHANNEL_DIRECT_MAX 65536
+/* How long interrupting an operation that did not answer may take. */
+#define CHANNEL_INTERRUPT_MS 2000
 
 struct channel {
     struct region region;
@@ -75,8 +77,11 @@ struct channel {
     unsigned int keep_n;
     uint64_t kept_next;     /* events kept so far */
 
-    /* stops: for each mailbox, the order in which it stopped (0: none) */
+    /* stops: for each mailbox, the order in which it stopped (0: none),
+     * and whether its thread still runs an operation that did not
+     * answer and could not be interrupted */
     uint64_t *stopped;
+    unsigned char *busy;
     uint64_t stop_clock;
 
     /* operation results */
@@ -117,6 +122,7 @@ int channel_create(struct channel **out, const struct channel_opts *opts,
     ch->rec = xmalloc(DAPTO_RECORD_MAX);
     ch->res_data = xmalloc(DAPTO_MBOX_DATA);
     ch->stopped = xcalloc(ch->region.geom.mbox_count, sizeof *ch->stopped);
+    ch->busy = xcalloc(ch->region.geom.mbox_count, 1);
     region_env(&ch->region, ch->env, sizeof ch->env);
     *out = ch;
     return 0;
@@ -133,6 +139,7 @@ void channel_free(struct channel *ch)
     free(ch->res_data);
     free(ch->res_values);
     free(ch->stopped);
+    free(ch->busy);
     free(ch->message);
     free(ch->pending_error);
     free(ch->kept);
@@ -734,6 +741,39 @@ void channel_let_go(struct channel *ch)
         ch->status = CHANNEL_GONE;
 }
 
+/* What a mailbox in state ST is doing, in words (messages never show the
+ * numbers). */
+static const char *channel_mailbox_says(uint32_t st)
+{
+    switch (st) {
+    case DAPTO_MB_FREE:
+        return "free (no thread waits there)";
+    case DAPTO_MB_CLAIMED:
+        return "taken by a thread that is about to stop";
+    case DAPTO_MB_STOPPED:
+        return "a stopped thread";
+    case DAPTO_MB_REQUEST:
+        return "asked to run an operation";
+    case DAPTO_MB_RUNNING:
+        return "running an operation";
+    case DAPTO_MB_DONE:
+        return "done with an operation";
+    case DAPTO_MB_RESUME:
+        return "resumed";
+    default:
+        return "in a state that does not exist";
+    }
+}
+
+static unsigned int mb_index(const struct channel *ch,
+                             const struct dapto_mailbox *mb)
+{
+    return (unsigned int)(((const unsigned char *)mb -
+                           ((const unsigned char *)ch->region.hdr +
+                            ch->region.geom.mbox_off)) /
+                          sizeof *mb);
+}
+
 int channel_stopped(const struct channel *ch)
 {
     int best = -1;
@@ -768,6 +808,17 @@ static struct dapto_mailbox *channel_stop_mailbox(struct channel *ch,
         xcause(cause, "the program is not stopped at an event");
         return NULL;
     }
+    if (ch->busy[*stop]) {
+        uint32_t st = mailbox_state(mb);
+
+        if (st == DAPTO_MB_REQUEST || st == DAPTO_MB_RUNNING) {
+            xcause(cause, "the thread stopped at the event still runs an "
+                   "operation that did not answer (\"kill\" ends the "
+                   "program)");
+            return NULL;
+        }
+        ch->busy[*stop] = 0; /* it answered at last */
+    }
     return mb;
 }
 
@@ -779,8 +830,8 @@ int channel_resume(struct channel *ch, int stop, char **cause)
         return -1;
     ch->stopped[stop] = 0;
     if (mailbox_resume(mb) != 0) {
-        xcause(cause, "the stopped thread's mailbox is in state %u, not "
-               "waiting: cannot resume it", mailbox_state(mb));
+        xcause(cause, "cannot resume the stopped thread: its mailbox is %s",
+               channel_mailbox_says(mailbox_state(mb)));
         return -1;
     }
     return 0;
@@ -938,8 +989,59 @@ static int channel_results(struct channel *ch, const struct dapto_mailbox *mb,
     return 0;
 }
 
+/* Interrupt the operation that thread TID runs in mailbox MB: stop the
+ * thread alone and, once it is inside the operation's own code, make it
+ * call the runtime's interrupt function <protocol#stop>, which ends the
+ * operation (DAPTO_OP_INTERRUPTED) and waits at the stop again.  Returns
+ * 0 once that is done (or the operation answered meanwhile), -1 with
+ * *cause. */
+static int channel_interrupt(struct channel *ch, struct dapto_mailbox *mb,
+                             pid_t tid, char **cause)
+{
+    uint64_t fn = __atomic_load_n(&ch->region.hdr->rt_interrupt,
+                                  __ATOMIC_RELAXED);
+    uint64_t deadline = clock_monotonic_ns() +
+                        (uint64_t)CHANNEL_INTERRUPT_MS * 1000000u;
+    int rc;
+
+    if (ch->target == NULL) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (fn == 0) {
+        xcause(cause, "the program's runtime does not offer to interrupt "
+               "operations");
+        return -1;
+    }
+    for (;;) {
+        uint32_t st = mailbox_state(mb);
+
+        if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING)
+            return 0;
+        if (target_stop_thread(ch->target, tid, CHANNEL_INTERRUPT_MS,
+                               cause) != 0)
+            return -1;
+        /* the thread is stopped: the mailbox holds still */
+        if (mailbox_state(mb) == DAPTO_MB_RUNNING &&
+            __atomic_load_n(&mb->op_active, __ATOMIC_ACQUIRE) == 1) {
+            rc = target_call(ch->target, tid, fn, 0, 0, 0, cause);
+            target_resume_thread(ch->target, tid, NULL);
+            return rc == 0 ? 0 : -1;
+        }
+        /* between the request and the operation's code: a little later */
+        target_resume_thread(ch->target, tid, NULL);
+        if (clock_monotonic_ns() >= deadline) {
+            xcause(cause, "thread %d did not enter the operation's code",
+                   (int)tid);
+            return -1;
+        }
+        poll(NULL, 0, 5);
+    }
+}
+
 /* Wait for mailbox MB to answer, handling the program's ptrace stops.
- * Events not about this operation are given back to the target. */
+ * Events not about this operation are given back to the target.  After
+ * TIMEOUT_MS (< 0: never) the operation is interrupted. */
 static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                              pid_t tid, const char *name, int timeout_ms,
                              char **cause)
@@ -950,7 +1052,8 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                             ? 0
                             : clock_monotonic_ns() +
                                   (uint64_t)timeout_ms * 1000000u;
-    int rc = -1;
+    int rc = -1, interrupted = 0;
+    char *why = NULL;
 
     /* The answer usually comes within microseconds: with spare CPUs,
      * look at the mailbox alone for up to 50 us (yielding now and then,
@@ -983,8 +1086,8 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
             break;
         }
         if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING) {
-            xcause(cause, "protocol error: operation %s: the mailbox went "
-                   "to state %u", name, st);
+            xcause(cause, "protocol error: operation %s: the stopped thread's "
+                   "mailbox became %s", name, channel_mailbox_says(st));
             break;
         }
         while (ch->target != NULL && nkept < 8 &&
@@ -1002,9 +1105,23 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
         }
         if (deadline != 0) {
             uint64_t now = clock_monotonic_ns();
+            if (now >= deadline && !interrupted) {
+                /* (what it says when it answers: DAPTO_OP_INTERRUPTED) */
+                interrupted = 1;
+                if (channel_interrupt(ch, mb, tid, &why) == 0) {
+                    deadline = clock_monotonic_ns() +
+                               (uint64_t)CHANNEL_INTERRUPT_MS * 1000000u;
+                    continue;
+                }
+            }
             if (now >= deadline) {
-                xcause(cause, "operation %s did not answer within %d ms",
-                       name, timeout_ms);
+                ch->busy[mb_index(ch, mb)] = 1;
+                xcause(cause, "operation %s did not answer within %d ms and "
+                       "could not be interrupted%s%s%s: thread %d is still "
+                       "running it (\"kill\" ends the program)", name,
+                       timeout_ms, why != NULL ? " (" : "",
+                       why != NULL ? why : "", why != NULL ? ")" : "",
+                       (int)tid);
                 break;
             }
             if ((deadline - now) / 1000000u < (uint64_t)slice)
@@ -1021,6 +1138,7 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
             }
         }
     }
+    free(why);
     while (nkept > 0)
         target_unread(ch->target, &kept[--nkept]);
     return rc;
@@ -1063,8 +1181,8 @@ int channel_send(struct channel *ch, int stop, const char *opname, int argc,
     }
     tid = (pid_t)__atomic_load_n(&mb->tid, __ATOMIC_RELAXED);
     if (mailbox_request(mb, op->code, buf, (size_t)(out.p - buf)) != 0) {
-        xcause(cause, "cannot run %s: the stopped thread's mailbox is in "
-               "state %u", op->name, mailbox_state(mb));
+        xcause(cause, "cannot run %s: the stopped thread's mailbox is %s",
+               op->name, channel_mailbox_says(mailbox_state(mb)));
         free(buf);
         return -1;
     }
@@ -1090,6 +1208,11 @@ int channel_send(struct channel *ch, int stop, const char *opname, int argc,
         return -1;
     case DAPTO_OP_OVERFLOW:
         xcause(cause, "operation %s: the results did not fit", op->name);
+        return -1;
+    case DAPTO_OP_INTERRUPTED:
+        xcause(cause, "operation %s did not answer within %d ms: noosa "
+               "interrupted it, and its thread is back at the event",
+               op->name, timeout_ms);
         return -1;
     }
     xcause(cause, "protocol error: operation %s ended with status %d",

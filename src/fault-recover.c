@@ -15,8 +15,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
 
 #include "dapto.h"
 #include "fault-recover.h"
@@ -144,66 +142,38 @@ int fault_recover_verdict(struct target *t, const struct fault_recover *r,
     return target_write(t, at, &v, sizeof v, cause);
 }
 
-#if defined(__x86_64__)
 int fault_recover_jump(struct target *t, const struct fault_recover *r,
                        pid_t tid, int signo, uint64_t addr, char **cause)
 {
-    struct user_regs_struct regs;
-    uint64_t sp, zero = 0, busy_at;
+    uint64_t busy_at;
     uint32_t busy = 1;
+    int rc;
 
     if (r->point == 0 || r->resume == 0) {
         xcause(cause, "thread %d is in no recovery point", (int)tid);
         return -1;
     }
-    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0) {
-        xcause(cause, "cannot read the registers of thread %d: %s", (int)tid,
-               strerror(errno));
+    rc = target_call(t, tid, r->resume, (uint64_t)(unsigned int)signo, addr,
+                     0, cause);
+    if (rc != -2)
+        return rc;
+    /* The stack is full (an overflow): use the runtime's, once. */
+    if (cause != NULL) {
+        free(*cause);
+        *cause = NULL;
+    }
+    busy_at = r->table_addr + offsetof(struct dapto_recover_table, stack_busy);
+    if (r->stack == 0 || r->stack_size < 4096 ||
+        target_read(t, busy_at, &busy, sizeof busy, NULL) != 0 || busy != 0) {
+        xcause(cause, "the stack of thread %d is full and the runtime's own "
+               "is in use", (int)tid);
         return -1;
     }
-    /* A call frame below the red zone: aligned to 16 before the call,
-     * the return address (0: resume never returns) pushed. */
-    sp = ((regs.rsp - 128 - 256) & ~(uint64_t)15) - 8;
-    if (target_write(t, sp, &zero, sizeof zero, NULL) != 0) {
-        /* The stack is full (an overflow): use the runtime's, once. */
-        busy_at = r->table_addr +
-                  offsetof(struct dapto_recover_table, stack_busy);
-        if (r->stack == 0 || r->stack_size < 4096 ||
-            target_read(t, busy_at, &busy, sizeof busy, NULL) != 0 ||
-            busy != 0) {
-            xcause(cause, "the stack of thread %d is full and the "
-                   "runtime's own is in use", (int)tid);
-            return -1;
-        }
-        busy = 1;
-        sp = ((r->stack + r->stack_size) & ~(uint64_t)15) - 8;
-        if (target_write(t, busy_at, &busy, sizeof busy, cause) != 0 ||
-            target_write(t, sp, &zero, sizeof zero, cause) != 0)
-            return -1;
-    }
-    regs.rsp = sp;
-    regs.rip = r->resume;
-    regs.rdi = (uint64_t)(unsigned int)signo;
-    regs.rsi = addr;
-    regs.orig_rax = (uint64_t)-1; /* no system call to restart */
-    regs.eflags &= ~(uint64_t)0x400; /* the direction flag, clear at calls */
-    if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
-        xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
-               strerror(errno));
+    busy = 1;
+    if (target_write(t, busy_at, &busy, sizeof busy, cause) != 0)
         return -1;
-    }
-    return 0;
+    return target_call(t, tid, r->resume, (uint64_t)(unsigned int)signo, addr,
+                       r->stack + r->stack_size, cause) == 0
+               ? 0
+               : -1;
 }
-#else
-int fault_recover_jump(struct target *t, const struct fault_recover *r,
-                       pid_t tid, int signo, uint64_t addr, char **cause)
-{
-    (void)t;
-    (void)r;
-    (void)signo;
-    (void)addr;
-    xcause(cause, "converting a signal in thread %d is not supported on "
-           "this architecture", (int)tid);
-    return -1;
-}
-#endif

@@ -45,6 +45,7 @@ struct target_thread {
     pid_t tid;
     enum thread_state state;
     int pending_sig; /* a signal to deliver when resumed */
+    int want_stop;   /* target_stop_thread() asked it to stop */
 };
 
 #define TARGET_QUEUE 16
@@ -151,6 +152,7 @@ static struct target_thread *target_add_thread(struct target *t, pid_t tid,
     th->tid = tid;
     th->state = state;
     th->pending_sig = 0;
+    th->want_stop = 0;
     return th;
 }
 
@@ -611,8 +613,9 @@ static void target_handle(struct target *t, pid_t tid, int status)
         }
         /* An interrupt, a new thread's first stop, or the end of a
          * group-stop. */
-        if (t->interrupting) {
+        if (t->interrupting || th->want_stop) {
             th->state = TH_STOPPED;
+            th->want_stop = 0;
             target_check_stopped(t);
         } else {
             target_resume(t, th);
@@ -644,10 +647,11 @@ static void target_handle(struct target *t, pid_t tid, int status)
         target_check_stopped(t);
         return;
     }
-    if (t->interrupting) {
+    if (t->interrupting || th->want_stop) {
         /* keep the signal for when the thread goes on */
         th->pending_sig = sig;
         th->state = TH_STOPPED;
+        th->want_stop = 0;
         target_check_stopped(t);
         return;
     }
@@ -769,6 +773,115 @@ int target_interrupt(struct target *t, char **cause)
     target_stop_all(t);
     return 0;
 }
+
+int target_stop_thread(struct target *t, pid_t tid, int timeout_ms,
+                       char **cause)
+{
+    struct target_thread *th = target_thread(t, tid);
+    long deadline = target_now_ms() + timeout_ms;
+
+    if (!t->alive || th == NULL) {
+        xcause(cause, "thread %d is not running", (int)tid);
+        return -1;
+    }
+    if (th->state != TH_RUNNING)
+        return th->state == TH_STOPPED ? 0 : -1;
+    th->want_stop = 1;
+    if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0) {
+        th->want_stop = 0;
+        xcause(cause, "cannot stop thread %d: %s", (int)tid, strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        struct pollfd pfd = {.fd = target_pipe[0], .events = POLLIN};
+        long now;
+
+        t->reap_more = 1;
+        target_reap(t);
+        th = target_thread(t, tid);
+        if (th == NULL || !t->alive) {
+            xcause(cause, "thread %d ended", (int)tid);
+            return -1;
+        }
+        if (th->state == TH_STOPPED)
+            return 0;
+        if (th->state != TH_RUNNING) {
+            th->want_stop = 0;
+            xcause(cause, "thread %d stopped for another reason", (int)tid);
+            return -1;
+        }
+        now = target_now_ms();
+        if (now >= deadline) {
+            xcause(cause, "thread %d did not stop within %d ms", (int)tid,
+                   timeout_ms);
+            return -1;
+        }
+        poll(&pfd, 1, (int)(deadline - now < 20 ? deadline - now : 20));
+    }
+}
+
+int target_resume_thread(struct target *t, pid_t tid, char **cause)
+{
+    struct target_thread *th = target_thread(t, tid);
+
+    if (th == NULL || th->state != TH_STOPPED) {
+        xcause(cause, "thread %d is not stopped", (int)tid);
+        return -1;
+    }
+    target_resume(t, th);
+    return 0;
+}
+
+#if defined(__x86_64__)
+int target_call(struct target *t, pid_t tid, uint64_t fn, uint64_t arg0,
+                uint64_t arg1, uint64_t stack_top, char **cause)
+{
+    struct user_regs_struct regs;
+    uint64_t sp, zero = 0;
+
+    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0) {
+        xcause(cause, "cannot read the registers of thread %d: %s", (int)tid,
+               strerror(errno));
+        return -1;
+    }
+    /* A call frame below the red zone (or at the top of the stack given):
+     * aligned to 16 before the call, the return address (0: FN never
+     * returns) pushed. */
+    if (stack_top == 0)
+        sp = ((regs.rsp - 128 - 256) & ~(uint64_t)15) - 8;
+    else
+        sp = (stack_top & ~(uint64_t)15) - 8;
+    if (target_write(t, sp, &zero, sizeof zero, NULL) != 0) {
+        xcause(cause, "the stack of thread %d cannot take a frame", (int)tid);
+        return -2;
+    }
+    regs.rsp = sp;
+    regs.rip = fn;
+    regs.rdi = arg0;
+    regs.rsi = arg1;
+    regs.orig_rax = (uint64_t)-1; /* no system call to restart */
+    regs.eflags &= ~(uint64_t)0x400; /* the direction flag, clear at calls */
+    if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
+        xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
+               strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+#else
+int target_call(struct target *t, pid_t tid, uint64_t fn, uint64_t arg0,
+                uint64_t arg1, uint64_t stack_top, char **cause)
+{
+    (void)t;
+    (void)fn;
+    (void)arg0;
+    (void)arg1;
+    (void)stack_top;
+    xcause(cause, "making thread %d call a function is not supported on "
+           "this architecture", (int)tid);
+    return -1;
+}
+#endif
 
 int target_fault_pass(struct target *t, pid_t tid, char **cause)
 {

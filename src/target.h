@@ -96,6 +96,23 @@ int target_continue(struct target *t, char **cause);
  * once they all are. */
 int target_interrupt(struct target *t, char **cause);
 
+/* Stop thread TID alone (the others run on) and wait until it is
+ * stopped, at most TIMEOUT_MS; what else happens meanwhile is kept for
+ * target_poll().  Returns 0 (it is stopped: registers and memory may be
+ * changed), or -1 with *cause.  Blocks. */
+int target_stop_thread(struct target *t, pid_t tid, int timeout_ms,
+                       char **cause);
+/* Let thread TID, stopped alone or with the others, go on. */
+int target_resume_thread(struct target *t, pid_t tid, char **cause);
+
+/* Make thread TID, stopped, call FN(ARG0, ARG1) when it goes on, on a
+ * frame below its stack pointer (STACK_TOP 0) or at STACK_TOP, with a
+ * return address of 0: FN must never return.  Returns 0, -2 with *cause
+ * when the stack cannot take the frame (nothing changed), -1 with *cause
+ * on other failures. */
+int target_call(struct target *t, pid_t tid, uint64_t fn, uint64_t arg0,
+                uint64_t arg1, uint64_t stack_top, char **cause);
+
 /* Deliver the pending fatal signal of thread TID to the program (its
  * handler, if any, runs; else the program dies). */
 int target_fault_pass(struct target *t, pid_t tid, char **cause);

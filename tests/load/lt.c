@@ -9,6 +9,8 @@
  *   lt scribble N                N ticks, a commit word of impossible size
  *                                written at the ring's head, N ticks more
  *   lt stopped                   one tick, to stop at and send operations
+ *   lt stopped-old               the same, its runtime hiding the way to
+ *                                interrupt operations (as before 1.0.1)
  *   lt daemon SECS FILE          a child that double-forks into a daemon,
  *                                which writes "alive" to FILE after SECS
  *                                seconds
@@ -189,7 +191,7 @@ static int daemonize(int secs, const char *file)
 static void usage(void)
 {
     fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
-                    "scribble N | stopped | daemon SECS FILE | "
+                    "scribble N | stopped | stopped-old | daemon SECS FILE | "
                     "exec PROG ARG...\n");
     exit(2);
 }
@@ -215,6 +217,11 @@ int main(int argc, char **argv)
         return threads(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 3 && strcmp(argv[1], "scribble") == 0)
         return scribble(atol(argv[2]));
+    if (argc == 2 && strcmp(argv[1], "stopped-old") == 0) {
+        if (rt.region.hdr != NULL)
+            rt.region.hdr->rt_interrupt = 0;
+        argv[1] = "stopped";
+    }
     if (argc == 2 && strcmp(argv[1], "stopped") == 0) {
         tick("stop here");
         printf("stopped: went on\n");
