@@ -327,8 +327,8 @@ int channel_set_state(struct channel *ch, unsigned int code,
         xcause(cause, "no event with code %u", code);
         return -1;
     }
-    if (e->state == state)
-        return 0;
+    if (e->state == state || ch->let_go)
+        return 0; /* (let go: nothing reads the states any more) */
     if (ch->target == NULL) {
         xcause(cause, "the program is not running");
         return -1;
@@ -772,6 +772,14 @@ static unsigned int mb_index(const struct channel *ch,
                            ((const unsigned char *)ch->region.hdr +
                             ch->region.geom.mbox_off)) /
                           sizeof *mb);
+}
+
+void channel_forget(struct channel *ch)
+{
+    ch->let_go = 1;
+    ch->status = CHANNEL_GONE;
+    ch->target = NULL;
+    memset(ch->stopped, 0, ch->region.geom.mbox_count * sizeof *ch->stopped);
 }
 
 int channel_stopped(const struct channel *ch)

@@ -168,6 +168,11 @@ unsigned char channel_state(const struct channel *ch, unsigned int code);
  * caller must do this soon (it may stop the program first). */
 void channel_let_go(struct channel *ch);
 
+/* The program executed another program: its runtime, its state bytes
+ * and its stops are gone with the old image.  Nothing more is read or
+ * written (status CHANNEL_GONE). */
+void channel_forget(struct channel *ch);
+
 /* The mailbox of the latest stop not yet resumed, or -1. */
 int channel_stopped(const struct channel *ch);
 

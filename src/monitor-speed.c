@@ -26,6 +26,10 @@
 #include "monitor.h"
 #include "xmalloc.h"
 
+/* Slow motion is for eyes: beyond this many events a second, a rate
+ * means nothing. */
+#define SPEED_MAX 1000000
+
 struct speed {
     struct interp *in;
     struct consumer *c;
@@ -93,10 +97,10 @@ static int cmd_speed(ClientData cd, Tcl_Interp *tcl, int objc,
         return TCL_OK;
     }
     if (Tcl_GetDoubleFromObj(NULL, objv[1], &rate) != TCL_OK || rate < 0 ||
-        rate != rate) {
+        rate != rate || rate > SPEED_MAX) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-            "speed: bad rate \"%s\": should be visible events a second, 0 "
-            "for full speed", Tcl_GetString(objv[1])));
+            "speed: bad rate \"%s\": should be visible events a second, "
+            "from 0 (full speed) to %d", Tcl_GetString(objv[1]), SPEED_MAX));
         return TCL_ERROR;
     }
     s->rate = rate;

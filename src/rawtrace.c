@@ -304,6 +304,15 @@ static void rawtrace_target(struct rawtrace *rt, const struct target_event *ev)
         rt->interrupted = 1;
         target_kill(rt->t);
         break;
+    case TARGET_EV_FORK:
+        fprintf(rt->out, "# created process pid=%d (not followed)\n",
+                ev->status);
+        break;
+    case TARGET_EV_EXEC:
+        rawtrace_drain(rt);
+        channel_forget(rt->ch);
+        fprintf(rt->out, "# executed another program: monitoring ended\n");
+        break;
     }
     free(cause);
 }

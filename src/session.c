@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -309,6 +310,34 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         break;
     case TARGET_EV_BREAK:
         /* only the describe pass sets breakpoints */
+        break;
+    case TARGET_EV_FORK:
+        message(s, "Process %d created process %d, which is not followed.",
+                (int)session_pid(s), ev->status);
+        break;
+    case TARGET_EV_EXEC:
+        /* what the old image wrote comes first; its channel is gone
+         * with it (and its state bytes: none may be written now) */
+        drain(s, 0);
+        if (s->channel != NULL)
+            channel_forget(s->channel);
+        {
+            char link[64], path[4096];
+            ssize_t n;
+
+            snprintf(link, sizeof link, "/proc/%d/exe", (int)session_pid(s));
+            n = readlink(link, path, sizeof path - 1);
+            path[n > 0 ? n : 0] = '\0';
+            message(s, "Process %d executed %s: monitoring ended at the "
+                    "exec.", (int)session_pid(s),
+                    n > 0 ? path : "another program");
+        }
+        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT) {
+            /* the thread that waited there is gone with the old image */
+            s->state = SESSION_RUNNING;
+            s->stop = -1;
+            changed(s);
+        }
         break;
     }
 }

@@ -69,6 +69,12 @@ struct target {
 
     int reap_more;     /* the last reap stopped early */
     uint64_t last_reap; /* CLOCK_MONOTONIC ns of the last full reap */
+
+    /* Processes the program created: traced by the kernel's doing until
+     * their first stop is collected and they are detached. */
+    pid_t *children;
+    unsigned int nchildren;
+    unsigned int achildren;
 };
 
 /*
@@ -349,8 +355,8 @@ int target_start(struct target **out, const struct target_opts *opts,
     close(go[0]);
     close(err[1]);
     if (ptrace(PTRACE_SEIZE, pid, 0,
-               PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
-                   PTRACE_O_TRACEEXEC) != 0) {
+               PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
+                   PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK) != 0) {
         e = errno;
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
@@ -433,6 +439,13 @@ void target_free(struct target *t)
 
     if (t == NULL)
         return;
+    /* Processes the program created are not ours to kill: let go of
+     * those still waiting at their first stop. */
+    for (unsigned int i = 0; i < t->nchildren; i++) {
+        while (waitpid(t->children[i], &status, __WALL) < 0 && errno == EINTR)
+            ;
+        ptrace(PTRACE_DETACH, t->children[i], 0, 0);
+    }
     if (t->alive) {
         /* Threads whose creation was not yet collected are ptrace
          * children too, so reap any child until the leader is gone: the
@@ -447,9 +460,13 @@ void target_free(struct target *t)
             }
             if ((WIFEXITED(status) || WIFSIGNALED(status)) && w == t->pid)
                 break;
+            /* (a process it created meanwhile, at its first stop) */
+            if (WIFSTOPPED(status) && w != t->pid)
+                ptrace(PTRACE_DETACH, w, 0, 0);
         }
     }
     free(t->threads);
+    free(t->children);
     free(t);
 }
 
@@ -597,8 +614,32 @@ static void target_handle(struct target *t, pid_t tid, int status)
         target_resume(t, target_thread(t, tid));
         return;
     }
+    if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK) {
+        unsigned long child = 0;
+        ptrace(PTRACE_GETEVENTMSG, tid, 0, &child);
+        /* The kernel traces the child: let it go at its first stop. */
+        if (child != 0) {
+            if (t->nchildren == t->achildren) {
+                t->achildren = t->achildren == 0 ? 8 : 2 * t->achildren;
+                t->children = xreallocarray(t->children, t->achildren,
+                                            sizeof *t->children);
+            }
+            t->children[t->nchildren++] = (pid_t)child;
+        }
+        memset(&ev, 0, sizeof ev);
+        ev.kind = TARGET_EV_FORK;
+        ev.tid = tid;
+        ev.status = (int)child;
+        target_push(t, &ev);
+        target_resume(t, target_thread(t, tid));
+        return;
+    }
     if (event == PTRACE_EVENT_EXEC) {
         /* A later exec: the thread group is now just this thread. */
+        memset(&ev, 0, sizeof ev);
+        ev.kind = TARGET_EV_EXEC;
+        ev.tid = tid;
+        target_push(t, &ev);
         target_resume(t, th);
         return;
     }
@@ -667,6 +708,31 @@ static uint64_t target_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Let go of the processes the program created once they have stopped
+ * for the first time (PTRACE_DETACH needs a stop); returns 1 when one
+ * was. */
+static int target_let_children_go(struct target *t)
+{
+    int status, any = 0;
+    unsigned int i = 0;
+
+    while (i < t->nchildren) {
+        pid_t c = t->children[i];
+        pid_t w = waitpid(c, &status, WNOHANG | __WALL);
+
+        if (w == c && WIFSTOPPED(status)) {
+            ptrace(PTRACE_DETACH, c, 0, 0);
+        } else if (!(w < 0 || (w == c && !WIFSTOPPED(status)))) {
+            i++;
+            continue;
+        }
+        /* detached, gone, or not ours */
+        t->children[i] = t->children[--t->nchildren];
+        any = 1;
+    }
+    return any;
+}
+
 /* Collect every pending wait status of our threads.  Only when SIGCHLD
  * said so, or the last reap stopped early, or as a backstop every 100 ms
  * (the pipe is shared by all targets): a busy channel calls this often. */
@@ -683,7 +749,7 @@ static void target_reap(struct target *t)
     t->last_reap = now;
     t->reap_more = 0;
     while (again && t->alive) {
-        again = 0;
+        again = target_let_children_go(t);
         for (unsigned int i = 0; i < t->nthreads && t->alive; i++) {
             pid_t tid = t->threads[i].tid;
             pid_t w = waitpid(tid, &status, WNOHANG | __WALL);

@@ -11,7 +11,9 @@
  * keeps no global state.  Nothing here prints.
  *
  * Every thread is traced (PTRACE_O_TRACECLONE), and the program is killed
- * when the monitor dies (PTRACE_O_EXITKILL).  Signals other than the fatal
+ * when the monitor dies (PTRACE_O_EXITKILL).  Processes the program
+ * creates are reported and let go at once: never stopped, never killed
+ * with it.  Signals other than the fatal
  * ones are passed on silently; stopping signals leave the program in a
  * group-stop that SIGCONT ends, as without a tracer.
  */
@@ -43,8 +45,12 @@ enum target_event_kind {
                              to be delivered; the thread waits until
                              target_fault_pass() or target_kill() */
     TARGET_EV_INTERRUPTED, /* every thread is stopped (target_interrupt) */
-    TARGET_EV_BREAK        /* tid, addr: target_run_to() got there; every
+    TARGET_EV_BREAK,       /* tid, addr: target_run_to() got there; every
                               thread is stopped */
+    TARGET_EV_FORK,        /* tid, status: thread tid created process
+                              status (fork or vfork); it is not traced */
+    TARGET_EV_EXEC         /* tid: the program executed another program
+                              (still traced, same pid) */
 };
 
 struct target_event {

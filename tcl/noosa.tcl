@@ -169,11 +169,37 @@ foreach {name target} {
 }
 unset name target
 
-# info events|aspects|operations|breakpoints|handlers|program
+set ::noosa::info_subcommands {events aspects operations breakpoints handlers program}
+
+proc ::noosa::info_unknown {ensemble sub args} {
+    set tcl {}
+    foreach name [dict keys [namespace ensemble configure ::info -map]] {
+        if {$name ni $::noosa::info_subcommands} {
+            lappend tcl $name
+        }
+    }
+    # a unique prefix of a subcommand still works, as in Tcl
+    set all [concat $::noosa::info_subcommands $tcl]
+    set match [lsearch -all -inline -glob $all [string map {* \\* ? \\? [ \\[ \\ \\\\} $sub]*]
+    if {[llength $match] == 1} {
+        return [list ::info [lindex $match 0]]
+    }
+    if {[llength $match] > 1} {
+        return -code error "info: ambiguous subcommand \"$sub\": it\
+            begins [join $match {, }]"
+    }
+    return -code error "info: unknown subcommand \"$sub\": noosa's are\
+        [join $::noosa::info_subcommands {, }]; Tcl's are\
+        [join [lsort $tcl] {, }]"
+}
+
+# info events|aspects|operations|breakpoints|handlers|program, added to
+# Tcl's own info; an unknown subcommand lists noosa's first.
 apply {{} {
     set map [namespace ensemble configure ::info -map]
-    foreach sub {events aspects operations breakpoints handlers program} {
+    foreach sub $::noosa::info_subcommands {
         dict set map $sub [list ::noosa::cmd::info $sub]
     }
-    namespace ensemble configure ::info -map $map
+    namespace ensemble configure ::info -map $map \
+        -unknown ::noosa::info_unknown
 }}

@@ -12,3 +12,4 @@ include tests/noosa/local.mk
 include tests/tcl/local.mk
 include tests/screen/local.mk
 include tests/load/local.mk
+include tests/build/local.mk

@@ -26,7 +26,8 @@ tests_load_lt_LDFLAGS = $(NT_LINKFLAGS)
 $(tests_load_lt_OBJECTS): tests/load/lt_dapto.h
 
 LOAD_TESTS = tests/load/ring.sh tests/load/threads.sh \
-	tests/load/broken.sh tests/load/operations.sh
+	tests/load/broken.sh tests/load/operations.sh \
+	tests/load/processes.sh tests/load/holds.sh
 TESTS += $(LOAD_TESTS)
 EXTRA_DIST += $(LOAD_TESTS) tests/load/lib.sh tests/load/stress.sh
 

@@ -15,10 +15,14 @@
  *                                which writes "alive" to FILE after SECS
  *                                seconds
  *   lt exec PROG ARG...          a tick, then exec PROG
+ *   lt flood                     ticks for ever
+ *   lt null                      a tick whose label is a null pointer
+ *   lt big MB                    a tick whose label is MB megabytes long
  *
  * The runtime is compiled in (tests/load/local.mk): scribble reaches into
  * its region the way a program with a wild pointer would.  LT_CPU=N in
- * the environment keeps the program on CPU N.
+ * the environment keeps the program on CPU N; LT_PIDFILE=FILE has it
+ * write its pid to FILE first.
  */
 #include "config.h"
 
@@ -192,7 +196,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
                     "scribble N | stopped | stopped-old | daemon SECS FILE | "
-                    "exec PROG ARG...\n");
+                    "exec PROG ARG... | flood | null | big MB\n");
     exit(2);
 }
 
@@ -203,6 +207,14 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     /* LT_CPU=N: run on CPU N only (the stress tests place noosa and the
      * program on one CPU or on two) */
+    if (getenv("LT_PIDFILE") != NULL) {
+        FILE *f = fopen(getenv("LT_PIDFILE"), "w");
+
+        if (f != NULL) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
     if (cpu != NULL && *cpu != '\0') {
         cpu_set_t set;
 
@@ -229,6 +241,27 @@ int main(int argc, char **argv)
     }
     if (argc == 4 && strcmp(argv[1], "daemon") == 0)
         return daemonize(atoi(argv[2]), argv[3]);
+    if (argc == 2 && strcmp(argv[1], "flood") == 0)
+        for (;;)
+            tick("flood");
+    if (argc == 2 && strcmp(argv[1], "null") == 0) {
+        _dapto_tick(-1, NULL);
+        printf("null: done\n");
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "big") == 0) {
+        size_t n = (size_t)atol(argv[2]) << 20;
+        char *s = malloc(n + 1);
+
+        if (s == NULL)
+            return 1;
+        memset(s, 'b', n);
+        s[n] = '\0';
+        _dapto_tick(-2, s);
+        free(s);
+        printf("big: done\n");
+        return 0;
+    }
     if (argc >= 3 && strcmp(argv[1], "exec") == 0) {
         tick("before the exec");
         execv(argv[2], argv + 2);

@@ -53,4 +53,10 @@ EOF2
 batch help -n -x help.tcl "$NT"
 check help
 
+# An info subcommand that does not exist lists noosa's first; prefixes
+# still work, an ambiguous one says which it begins.
+batch info-bad -n -e 'info nothing' -e 'info pro' -e 'info op' \
+    -e 'info tclversion' "$NT"
+check info-bad
+
 finish

@@ -161,7 +161,9 @@ batch bad -e 'n_monitor' -e 'n_monitor {a b}' -e 'n_monitor trace' \
     -e 'monitor remove trace' -e 'monitor load nosuch.tcl' \
     -e 'monitor load broken.tcl' -e 'monitor list -some' \
     -e 'monitor enable' -e 'n_post' -e 'n_post {}' -e 'speed fast' \
-    -e 'speed -1' -e 'speed 1 2' -e 'monitor names' \
+    -e 'speed -1' -e 'speed 99999999999999999999999' -e 'speed 1e6' \
+    -e 'speed 1000001' -e 'speed 1 2' -e 'speed' -e 'speed 0' \
+    -e 'monitor names' \
     -e 'monitor remove fine' -e 'monitor names' "$PT" states 1
 expect bad
 
