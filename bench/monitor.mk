@@ -23,7 +23,7 @@ bench/monloop_dapto.c: $(srcdir)/bench/monitor-loop.dapto src/dapto/dapto$(EXEEX
 	src/dapto/dapto -o bench -n monloop $(srcdir)/bench/monitor-loop.dapto
 
 bench_monitor_bench_SOURCES = bench/monitor-bench.c
-bench_monitor_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+bench_monitor_bench_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES)
 bench_monitor_bench_LDADD = src/libnoosa.la
 
 bench-monitor: bench/monitor-loop$(EXEEXT) bench/monitor-bench$(EXEEXT)

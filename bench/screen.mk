@@ -7,7 +7,7 @@
 EXTRA_DIST += bench/screen-run.sh
 check_PROGRAMS += bench/screen-bench
 bench_screen_bench_SOURCES = bench/screen-bench.c
-bench_screen_bench_CPPFLAGS = $(AM_CPPFLAGS) $(TCL_CFLAGS) -I$(top_srcdir)/src
+bench_screen_bench_CPPFLAGS = $(AM_CPPFLAGS) $(TCL_CFLAGS) $(NOOSA_INCLUDES)
 bench_screen_bench_LDADD = src/libnoosa.la
 
 bench-screen: bench/screen-bench$(EXEEXT) bench/monitor-loop$(EXEEXT) \

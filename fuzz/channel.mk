@@ -6,9 +6,9 @@ if FUZZING
 noinst_PROGRAMS += fuzz/channel-reader
 FUZZ_TARGETS += fuzz/channel-reader
 fuzz_channel_reader_SOURCES = fuzz/channel-reader.c \
-	src/xmalloc.c src/decode.c src/registry.c src/reader.c src/clock.c \
-	src/value.c
-fuzz_channel_reader_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src
+	src/base/xmalloc.c src/core/decode.c src/core/registry.c src/core/reader.c src/core/clock.c \
+	src/core/value.c
+fuzz_channel_reader_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES)
 fuzz_channel_reader_CFLAGS = $(FUZZ_CFLAGS)
 fuzz_channel_reader_LDFLAGS = $(FUZZ_CFLAGS)
 endif

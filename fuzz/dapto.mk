@@ -8,7 +8,7 @@ if FUZZING
 noinst_PROGRAMS += fuzz/dapto-parse
 FUZZ_TARGETS += fuzz/dapto-parse
 fuzz_dapto_parse_SOURCES = fuzz/dapto-parse.c $(DAPTO_CORE_SOURCES)
-fuzz_dapto_parse_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto
+fuzz_dapto_parse_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto -I$(top_srcdir)/src/base
 fuzz_dapto_parse_CFLAGS = $(WARN_CFLAGS) $(FUZZ_CFLAGS)
 fuzz_dapto_parse_LDFLAGS = $(FUZZ_CFLAGS)
 endif

@@ -1,25 +1,27 @@
 # SPDX-License-Identifier: MIT
-# lib: libdapto, the runtime linked into monitored programs, and the
-# channel library (region, ring, trail, mailboxes, value codec) that both
-# libdapto and noosa link.  Link noosa with lib/libchannel.la.
+# lib: what monitored programs link (lib/README).  lib/dapto.h is the
+# runtime's public header; lib/channel/ is the channel that both sides
+# share (region, ring, trail, mailboxes, value codec), built as
+# lib/libchannel.la for libdapto and noosa; lib/runtime/ is libdapto, the
+# runtime linked into monitored programs.
 
 lib_LTLIBRARIES += lib/libdapto.la
 noinst_LTLIBRARIES += lib/libchannel.la
 include_HEADERS += lib/dapto.h
-noinst_HEADERS += lib/protocol.h lib/futex.h lib/region.h lib/ring.h \
-	lib/trail.h lib/mailbox.h lib/runtime.h lib/iface.h lib/intern.h \
-	lib/stop.h lib/rtlog.h
+noinst_HEADERS += lib/channel/protocol.h lib/channel/futex.h \
+	lib/channel/region.h lib/channel/ring.h lib/channel/trail.h \
+	lib/channel/mailbox.h lib/runtime/runtime.h lib/runtime/iface.h \
+	lib/runtime/intern.h lib/runtime/stop.h lib/runtime/rtlog.h
 pkgconfig_DATA += lib/dapto.pc
-EXTRA_DIST += lib/dapto.pc.in
+EXTRA_DIST += lib/dapto.pc.in lib/README lib/channel/README lib/runtime/README
 
-lib_libchannel_la_SOURCES = lib/region.c lib/ring.c lib/trail.c \
-	lib/mailbox.c lib/values.c
+lib_libchannel_la_SOURCES = lib/channel/region.c lib/channel/ring.c \
+	lib/channel/trail.c lib/channel/mailbox.c lib/channel/values.c
 lib_libchannel_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
-lib_libdapto_la_SOURCES = lib/runtime.c lib/event.c lib/iface.c \
-	lib/intern.c lib/stop.c lib/rtlog.c
-lib_libdapto_la_SOURCES += lib/recover.c
-lib_libdapto_la_SOURCES += lib/instrument.c
+lib_libdapto_la_SOURCES = lib/runtime/runtime.c lib/runtime/event.c \
+	lib/runtime/iface.c lib/runtime/intern.c lib/runtime/stop.c \
+	lib/runtime/rtlog.c lib/runtime/recover.c lib/runtime/instrument.c
 lib_libdapto_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libdapto_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -export-symbols-regex '^(_?dapto_|__cyg_profile)'
 lib_libdapto_la_LIBADD = lib/libchannel.la -lpthread

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 void buf_init(struct buf *b)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 /* Limits of the tables the generated code fills (unsigned short counts). */
 #define CHECK_MAX_COUNT 65535

@@ -11,7 +11,7 @@
 #include "compile.h"
 #include "gen.h"
 #include "parse.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 char *compile_prefix(const char *base)
 {

@@ -18,7 +18,7 @@
 
 #include "compile.h"
 #include "output.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 static const char usage_text[] =
     "Usage: dapto [-o DIR] [-n NAME] FILE.dapto\n"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "diag.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 void diag_init(struct diags *d)
 {

@@ -21,7 +21,7 @@
 #include "buf.h"
 #include "lex.h"
 #include "quote.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 /* Largest line number a marker may set (C's limit for #line). */
 #define LEX_LINE_MAX 2147483647UL

@@ -14,8 +14,9 @@ DAPTO_CORE_SOURCES = \
 	src/dapto/parse.c src/dapto/parse.h \
 	src/dapto/quote.c src/dapto/quote.h \
 	src/dapto/spec.c src/dapto/spec.h \
-	src/xmalloc.c src/xmalloc.h
+	src/base/xmalloc.c src/base/xmalloc.h
 
 bin_PROGRAMS += src/dapto/dapto
+src_dapto_dapto_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/base
 src_dapto_dapto_SOURCES = src/dapto/dapto.c src/dapto/output.c \
 	src/dapto/output.h $(DAPTO_CORE_SOURCES)

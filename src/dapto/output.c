@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 /* Write LEN bytes of DATA to FD, retrying short writes. */
 static int output_all(int fd, const char *data, size_t len)

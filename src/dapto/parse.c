@@ -22,7 +22,7 @@
 
 #include "lex.h"
 #include "parse.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 struct parser {
     struct lexer lx;

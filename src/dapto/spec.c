@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "spec.h"
-#include "../xmalloc.h"
+#include "xmalloc.h"
 
 static const struct type_info types[] = {
     { "int", "int", "DAPTO_K_INT", "DAPTO_RESULT_INT", "DAPTO_ARG_INT" },

@@ -16,7 +16,7 @@ TESTS += tests/dapto/unit tests/dapto/golden.sh tests/dapto/compile.sh \
 	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl tests/dapto/man.sh
 check_PROGRAMS += tests/dapto/unit
 tests_dapto_unit_SOURCES = tests/dapto/unit.c $(DAPTO_CORE_SOURCES)
-tests_dapto_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto \
+tests_dapto_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/dapto -I$(top_srcdir)/src/base \
 	-I$(top_srcdir)/tests/lib
 EXTRA_DIST += tests/dapto/golden.sh tests/dapto/compile.sh \
 	tests/dapto/bad.sh tests/dapto/cli.sh tests/dapto/db.tcl \

@@ -4,6 +4,6 @@
 check_PROGRAMS += tests/front/transcript-test
 TESTS += tests/front/transcript-test
 tests_front_transcript_test_SOURCES = tests/front/transcript-test.c \
-	src/transcript.c src/xmalloc.c
-tests_front_transcript_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
+	src/base/transcript.c src/base/xmalloc.c
+tests_front_transcript_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib

@@ -16,7 +16,7 @@
 # build checks.  pt is the test program (pt.dapto, compiled by the in-tree
 # dapto).
 
-PROF_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
+PROF_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib $(TCL_CFLAGS)
 
 check_PROGRAMS += tests/profile/stacks-test

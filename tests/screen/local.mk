@@ -17,11 +17,11 @@
 check_PROGRAMS += tests/screen/model-test
 TESTS += tests/screen/model-test
 tests_screen_model_test_SOURCES = tests/screen/model-test.c \
-	src/ui-text.c src/ui-tview.c src/ui-outbuf.c src/ui-list.c \
-	src/ui-layout.c src/ui-keys.c src/ui-edit.c src/transcript.c \
-	src/xmalloc.c
+	src/screen/ui-text.c src/screen/ui-tview.c src/screen/ui-outbuf.c src/screen/ui-list.c \
+	src/screen/ui-layout.c src/screen/ui-keys.c src/screen/ui-edit.c src/base/transcript.c \
+	src/base/xmalloc.c
 tests_screen_model_test_CPPFLAGS = $(AM_CPPFLAGS) $(CURSES_CFLAGS) \
-	-I$(top_srcdir)/src -I$(top_srcdir)/tests/lib
+	$(NOOSA_INCLUDES) -I$(top_srcdir)/tests/lib
 
 check_PROGRAMS += tests/screen/calc
 tests_screen_calc_SOURCES = examples/calc/main.c $(CALC_SOURCES) \

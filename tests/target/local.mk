@@ -3,7 +3,7 @@
 # end-to-end runs of noosa on the programs here.
 
 EXTRA_DIST += tests/target/wire.h
-NOOSA_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src -I$(top_srcdir)/tests/lib \
+NOOSA_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) -I$(top_srcdir)/tests/lib \
 	-I$(top_srcdir)/tests/target
 
 check_PROGRAMS += tests/target/test-reader

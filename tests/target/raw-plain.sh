@@ -31,7 +31,7 @@ expect_grep plain-usage "no program given"
 expect_grep plain-help "^  --stop-at=EVENT"
 "$NOOSA" --version >"$WORK/plain-version.out" 2>&1
 proto=$(awk '/^#define DAPTO_PROTO_(MAJOR|MEDIAN|MINOR) / { v = v sep $3; sep = "." }
-    END { print v }' "$srcdir/lib/protocol.h")
+    END { print v }' "$srcdir/lib/channel/protocol.h")
 expect_grep plain-version "(channel protocol $proto)\$"
 "$NOOSA" --raw-trace --timeout x "$TT/tt-prog" >"$WORK/plain-badnum.out" 2>&1
 expect_grep plain-badnum '--timeout wants a number up to 2147483647, got "x"'

@@ -3,7 +3,7 @@
  * channel.c - the monitor's end of the channel <protocol#activate>.
  *
  * The region, ring consumer and mailbox primitives are the channel library
- * (lib/region.h, lib/ring.h, lib/mailbox.h); records are validated and
+ * (lib/channel/region.h, lib/channel/ring.h, lib/channel/mailbox.h); records are validated and
  * decoded by the reader.  This module adds what needs the program's
  * process: the version check <protocol#version>, state bytes written with
  * process-memory writes <protocol#states>, acknowledgement of aspects

@@ -2,7 +2,7 @@
 /*
  * monitor-functions.c - the `functions` command: the monitor's side of
  * automatic instrumentation (programs compiled with -finstrument-functions
- * and linked with libdapto, lib/instrument.c).
+ * and linked with libdapto, lib/runtime/instrument.c).
  *
  *     functions                      functions seen in this run, excluded
  *                                    ones, and the exclusion patterns

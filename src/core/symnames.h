@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * symnames.h - names of the functions that auto-instrumented code reports
- * by address (-finstrument-functions, see lib/instrument.c): resolved in
+ * by address (-finstrument-functions, see lib/runtime/instrument.c): resolved in
  * the monitor through symbols.h (the program's executable and shared
  * libraries as mapped, so PIE and ASLR do not matter), once per address
  * and run, and filtered by the user's exclusion patterns.

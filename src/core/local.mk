@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: MIT
+# src/core: target control and the event path (src/core/README).
+src_libnoosa_la_SOURCES += \
+	src/core/target.c src/core/target.h \
+	src/core/channel.c src/core/channel.h \
+	src/core/reader.c src/core/reader.h \
+	src/core/decode.c src/core/decode.h \
+	src/core/registry.c src/core/registry.h \
+	src/core/value.c src/core/value.h \
+	src/core/clock.c src/core/clock.h \
+	src/core/symbols.c src/core/symbols.h \
+	src/core/symnames.c src/core/symnames.h \
+	src/core/loop.c src/core/loop.h \
+	src/core/session.c src/core/session.h \
+	src/core/dispatch.c src/core/dispatch.h
+EXTRA_DIST += src/core/README
