@@ -143,7 +143,7 @@ static void measure(struct screen *s, unsigned long n, struct figures *f)
 
 /* A screen over a transcript of at most MAX lines, drawing into
  * /dev/null. */
-static struct screen *open_screen(unsigned long max, struct batch_opts *o,
+static struct screen *open_screen(unsigned long max, struct noosa_opts *o,
                                   FILE **out, FILE **in)
 {
     struct screen *s;
@@ -151,11 +151,11 @@ static struct screen *open_screen(unsigned long max, struct batch_opts *o,
     int no_terminal;
 
     memset(o, 0, sizeof *o);
-    o->interp.max_lines = max;
-    o->interp.no_init = 1;
-    o->interp.session.op_timeout_ms = 1000;
-    o->interp.session.fd_in = o->interp.session.fd_out =
-        o->interp.session.fd_err = -1;
+    o->max_lines = max;
+    o->no_init = 1;
+    o->session.op_timeout_ms = 1000;
+    o->session.fd_in = o->session.fd_out =
+        o->session.fd_err = -1;
     *out = fopen("/dev/null", "w");
     *in = fopen("/dev/null", "r");
     s = screen_create(o, *out, *in, &no_terminal, &cause);
@@ -168,7 +168,7 @@ static struct screen *open_screen(unsigned long max, struct batch_opts *o,
 
 static void run(unsigned long n, struct figures *f)
 {
-    struct batch_opts o;
+    struct noosa_opts o;
     FILE *out, *in;
     struct screen *s = open_screen(n + 1000, &o, &out, &in);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "interp.h"
 #include "loop.h"
 #include "xmalloc.h"
 
@@ -72,7 +73,7 @@ static void read_stdin(struct batch *b)
     int lineno = 0, start = 1;
 
     Tcl_DStringInit(&buf);
-    while (!b->in->quit) {
+    while (!b->in->noosa->quit) {
         print(b, 1);
         n = getline(&line, &cap, stdin);
         if (n < 0)
@@ -86,26 +87,29 @@ static void read_stdin(struct batch *b)
         interp_script(b->in, Tcl_DStringValue(&buf), "<stdin>", start);
         Tcl_DStringSetLength(&buf, 0);
     }
-    if (Tcl_DStringLength(&buf) != 0 && !b->in->quit)
+    if (Tcl_DStringLength(&buf) != 0 && !b->in->noosa->quit)
         interp_script(b->in, Tcl_DStringValue(&buf), "<stdin>", start);
     Tcl_DStringFree(&buf);
     free(line);
 }
 
-int batch_main(const struct batch_opts *o)
+int batch_main(const struct noosa_opts *o)
 {
     struct batch b;
     struct loop *loop = loop_create();
-    struct interp_opts iopts = o->interp;
+    struct noosa_opts nopts = *o;
+    struct noosa *n;
     char *cause = NULL;
     int i, status = 0, signo = 0, rc;
 
     memset(&b, 0, sizeof b);
-    iopts.batch = 1;
-    b.in = interp_create(loop, &iopts, &cause);
+    nopts.batch = 1;
+    n = noosa_create(loop, &nopts);
+    b.in = interp_create(n, &nopts, &cause);
     if (b.in == NULL) {
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);
+        noosa_free(n);
         loop_free(loop);
         return 1;
     }
@@ -117,10 +121,11 @@ int batch_main(const struct batch_opts *o)
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);
         interp_free(b.in);
+        noosa_free(n);
         loop_free(loop);
         return 1;
     }
-    for (i = 0; i < o->nscripts && !b.in->quit; i++) {
+    for (i = 0; i < o->nscripts && !b.in->noosa->quit; i++) {
         if (o->scripts[i].is_file)
             interp_script_file(b.in, o->scripts[i].text);
         else
@@ -129,9 +134,9 @@ int batch_main(const struct batch_opts *o)
     if (o->nscripts == 0)
         read_stdin(&b);
 
-    if (b.in->quit)
-        rc = b.in->quit_status;
-    else if (b.in->errors != 0)
+    if (b.in->noosa->quit)
+        rc = b.in->noosa->quit_status;
+    else if (b.in->noosa->sink.failed != 0)
         rc = 1;
     else if (session_state(b.in->session) == SESSION_IDLE &&
              session_ended(b.in->session, &status, &signo) == 1)
@@ -149,6 +154,7 @@ int batch_main(const struct batch_opts *o)
         fputc('\n', stdout);
     fflush(stdout);
     interp_free(b.in);
+    noosa_free(n);
     loop_free(loop);
     return rc;
 }

@@ -7,23 +7,11 @@
 #ifndef NOOSA_BATCH_H
 #define NOOSA_BATCH_H
 
-#include "interp.h"
-
-struct batch_script {
-    int is_file;      /* FILE (-x) or command text (-e) */
-    const char *text;
-};
-
-struct batch_opts {
-    struct interp_opts interp;
-    char *const *argv;   /* program and arguments, or NULL */
-    struct batch_script *scripts;
-    int nscripts;
-};
+#include "noosa.h"
 
 /* Run; returns noosa's exit status: 1 when a command failed, else the
  * status of the program's last run when it ended by itself (128 + N when
  * killed by signal N), else 0; quit STATUS gives STATUS. */
-int batch_main(const struct batch_opts *o);
+int batch_main(const struct noosa_opts *o);
 
 #endif /* NOOSA_BATCH_H */

@@ -102,20 +102,16 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
-    struct rawtrace_opts ro;
-    struct batch_opts bo;
-    char **browsers = NULL;
+    struct noosa_opts o;
     size_t nbrowsers = 0;
     int mode = 0, batch = 0, c, rc;
 
-    memset(&ro, 0, sizeof ro);
-    memset(&bo, 0, sizeof bo);
-    ro.timeout_ms = 10000;
-    bo.interp.max_lines = 100000;
-    bo.interp.session.op_timeout_ms = 10000;
-    bo.interp.session.fd_in = -1;
-    bo.interp.session.fd_out = -1;
-    bo.interp.session.fd_err = -1;
+    memset(&o, 0, sizeof o);
+    o.max_lines = 100000;
+    o.session.op_timeout_ms = 10000;
+    o.session.fd_in = -1;
+    o.session.fd_out = -1;
+    o.session.fd_err = -1;
     while ((c = getopt_long(argc, argv, "+bx:e:nB:o:hV", longopts, NULL)) !=
            -1) {
         switch (c) {
@@ -124,55 +120,55 @@ int main(int argc, char **argv)
             break;
         case 'x':
         case 'e':
-            bo.scripts = xreallocarray(bo.scripts, (size_t)bo.nscripts + 1,
-                                       sizeof *bo.scripts);
-            bo.scripts[bo.nscripts].is_file = c == 'x';
-            bo.scripts[bo.nscripts++].text = optarg;
+            o.scripts = xreallocarray(o.scripts, (size_t)o.nscripts + 1,
+                                      sizeof *o.scripts);
+            o.scripts[o.nscripts].is_file = c == 'x';
+            o.scripts[o.nscripts++].text = optarg;
             break;
         case 'n':
-            bo.interp.no_init = 1;
+            o.no_init = 1;
             break;
         case 'B':
-            browsers = xreallocarray(browsers, nbrowsers + 2,
-                                     sizeof *browsers);
-            browsers[nbrowsers++] = optarg;
-            browsers[nbrowsers] = NULL;
+            o.browser_dirs = xreallocarray(o.browser_dirs, nbrowsers + 2,
+                                           sizeof *o.browser_dirs);
+            o.browser_dirs[nbrowsers++] = optarg;
+            o.browser_dirs[nbrowsers] = NULL;
             break;
         case OPT_LINES:
-            bo.interp.max_lines = number("lines", optarg, 100000000);
+            o.max_lines = number("lines", optarg, 100000000);
             break;
         case OPT_RAW:
         case OPT_DESCRIBE:
             mode = c;
             break;
         case 'o':
-            ro.output = optarg;
+            o.output = optarg;
             break;
         case OPT_STOP_AT:
-            ro.stop_at = optarg;
+            o.stop_at = optarg;
             break;
         case OPT_SEND:
-            ro.sends = xreallocarray(ro.sends, (size_t)ro.nsends + 1,
-                                     sizeof *ro.sends);
-            ro.sends[ro.nsends++] = optarg;
+            o.sends = xreallocarray(o.sends, (size_t)o.nsends + 1,
+                                    sizeof *o.sends);
+            o.sends[o.nsends++] = optarg;
             break;
         case OPT_TIMEOUT:
-            ro.timeout_ms = (int)number("timeout", optarg, 0x7fffffff);
-            bo.interp.session.op_timeout_ms = ro.timeout_ms;
+            o.session.op_timeout_ms =
+                (int)number("timeout", optarg, 0x7fffffff);
             break;
         case OPT_INTERRUPT:
-            ro.interrupt_after_ms =
+            o.interrupt_after_ms =
                 (int)number("interrupt-after", optarg, 0x7fffffff);
             break;
         case OPT_RING:
-            ro.ring_size = (uint32_t)number("ring-size", optarg, 0x7fffffff);
-            bo.interp.session.ring_size = ro.ring_size;
+            o.session.ring_size =
+                (uint32_t)number("ring-size", optarg, 0x7fffffff);
             break;
         case OPT_OVERWRITE:
-            ro.overwrite = bo.interp.session.overwrite = 1;
+            o.session.overwrite = 1;
             break;
         case OPT_NO_TSC:
-            ro.no_tsc = bo.interp.session.no_tsc = 1;
+            o.session.no_tsc = 1;
             break;
         case 'h':
             usage(stdout);
@@ -194,10 +190,10 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-        ro.argv = argv + optind;
-        ro.describe = mode == OPT_DESCRIBE;
-        rc = rawtrace_run(&ro);
-        free(ro.sends);
+        o.argv = argv + optind;
+        o.describe = mode == OPT_DESCRIBE;
+        rc = rawtrace_run(&o);
+        free(o.sends);
         return rc;
     }
 
@@ -210,20 +206,19 @@ int main(int argc, char **argv)
         if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
             fprintf(stderr, "noosa: no terminal: running in batch mode\n");
         } else {
-            bo.argv = argv + optind;
-            bo.interp.browser_dirs = browsers;
-            rc = screen_main(&bo);
+            o.argv = argv + optind;
+            rc = screen_main(&o);
             if (rc != SCREEN_NO_TERMINAL) {
-                free(bo.scripts);
-                free(browsers);
+                free(o.scripts);
+                free(o.browser_dirs);
                 return rc;
             }
         }
     }
-    bo.argv = optind < argc ? argv + optind : NULL;
-    bo.interp.browser_dirs = browsers;
-    rc = batch_main(&bo);
-    free(bo.scripts);
-    free(browsers);
+    o.argv = optind < argc ? argv + optind : NULL;
+    rc = batch_main(&o);
+    free(o.scripts);
+    free(o.browser_dirs);
+    free(o.sends);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "channel.h"
 #include "clock.h"
 #include "dapto.h"
+#include "noosa.h"
 #include "rawtrace.h"
 #include "symbols.h"
 #include "target.h"
@@ -31,7 +32,7 @@
 #include "xmalloc.h"
 
 struct rawtrace {
-    const struct rawtrace_opts *o;
+    const struct noosa_opts *o;
     FILE *out;
     struct channel *ch;
     struct target *t;
@@ -177,7 +178,7 @@ static void rawtrace_at_stop(struct rawtrace *rt, int stop)
         fprintf(rt->out, "# send %s", rt->o->sends[i]);
         if (channel_send(rt->ch, stop, words[0], n - 1,
                          (const char *const *)words + 1, &res,
-                         rt->o->timeout_ms, &cause) != 0) {
+                         rt->o->session.op_timeout_ms, &cause) != 0) {
             fprintf(rt->out, ": %s\n", cause);
         } else {
             fprintf(rt->out, " ->");
@@ -317,7 +318,7 @@ static void rawtrace_target(struct rawtrace *rt, const struct target_event *ev)
     free(cause);
 }
 
-int rawtrace_run(const struct rawtrace_opts *o)
+int rawtrace_run(const struct noosa_opts *o)
 {
     struct rawtrace rt;
     struct channel_opts copts;
@@ -340,9 +341,9 @@ int rawtrace_run(const struct rawtrace_opts *o)
     setvbuf(rt.out, NULL, _IOLBF, 0);
 
     memset(&copts, 0, sizeof copts);
-    copts.ring_size = o->ring_size;
-    copts.overwrite = o->overwrite;
-    copts.no_tsc = o->no_tsc;
+    copts.ring_size = o->session.ring_size;
+    copts.overwrite = o->session.overwrite;
+    copts.no_tsc = o->session.no_tsc;
     copts.default_state = o->describe ? 0 : DAPTO_STATE_RECORD;
     if (channel_create(&rt.ch, &copts, &cause) != 0)
         goto fail_channel;

@@ -6,24 +6,12 @@
 #ifndef NOOSA_RAWTRACE_H
 #define NOOSA_RAWTRACE_H
 
-#include <stdint.h>
+struct noosa_opts;
 
-struct rawtrace_opts {
-    char *const *argv;      /* program and arguments */
-    const char *output;     /* trace file, NULL for standard output */
-    int describe;           /* run to main, print the interface, kill */
-    const char *stop_at;    /* stop at every occurrence of this event */
-    char **sends;           /* "OP ARG ..." run at each stop */
-    int nsends;
-    int timeout_ms;         /* for each operation */
-    int interrupt_after_ms; /* interrupt, then kill, after this; 0: never */
-    uint32_t ring_size;     /* 0: default */
-    int overwrite;
-    int no_tsc;
-};
-
-/* Run the program as O says; returns noosa's exit status (0 when the
- * program ran, whatever it did; 1 when it could not be run). */
-int rawtrace_run(const struct rawtrace_opts *o);
+/* Run the program as O says (its argv, the channel's options in
+ * o->session, and the raw trace's own: describe, output, stop_at, sends,
+ * interrupt_after_ms); returns noosa's exit status (0 when the program
+ * ran, whatever it did; 1 when it could not be run). */
+int rawtrace_run(const struct noosa_opts *o);
 
 #endif /* NOOSA_RAWTRACE_H */

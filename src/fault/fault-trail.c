@@ -18,7 +18,8 @@
 #include "decode.h"
 #include "dispatch.h"
 #include "fault-trail.h"
-#include "interp.h"
+#include "session.h"
+#include "sink.h"
 #include "protocol.h"
 #include "reader.h"
 #include "region.h"
@@ -27,7 +28,9 @@
 #include "xmalloc.h"
 
 struct fault_trail {
-    struct interp *in;
+    struct session *session;
+    struct dispatch *dispatch;
+    struct sink *say;
     struct consumer *consumer;
     unsigned int n; /* events to keep and show; 0: none */
 };
@@ -56,7 +59,7 @@ static const struct consumer_ops trail_ops = {
 /* The channel of the session, or NULL. */
 static struct channel *trail_channel(const struct fault_trail *ft)
 {
-    return ft->in->session != NULL ? session_channel(ft->in->session) : NULL;
+    return ft->session != NULL ? session_channel(ft->session) : NULL;
 }
 
 /* A run begins: its channel keeps the events it delivers. */
@@ -74,14 +77,17 @@ static const struct consumer_more trail_more = {
     .started = trail_started,
 };
 
-struct fault_trail *fault_trail_create(struct interp *in, unsigned int n)
+struct fault_trail *fault_trail_create(struct session *s, struct dispatch *d,
+                                       struct sink *say, unsigned int n)
 {
     struct fault_trail *ft = xcalloc(1, sizeof *ft);
 
-    ft->in = in;
+    ft->session = s;
+    ft->dispatch = d;
+    ft->say = say;
     ft->n = n > FAULT_TRAIL_MAX ? FAULT_TRAIL_MAX : n;
-    ft->consumer = dispatch_add(in->dispatch, &trail_ops, ft);
-    dispatch_more(in->dispatch, ft->consumer, &trail_more);
+    ft->consumer = dispatch_add(d, &trail_ops, ft);
+    dispatch_more(d, ft->consumer, &trail_more);
     return ft;
 }
 
@@ -97,7 +103,7 @@ void fault_trail_set(struct fault_trail *ft, unsigned int n)
     if (n > FAULT_TRAIL_MAX)
         n = FAULT_TRAIL_MAX;
     if ((n != 0) != (ft->n != 0))
-        dispatch_changed(ft->in->dispatch);
+        dispatch_changed(ft->dispatch);
     ft->n = n;
     if (ch != NULL)
         channel_keep(ch, n);
@@ -130,21 +136,21 @@ static void whole_values(struct dapto_record *h, const unsigned char *rec)
 }
 
 /* Say one decoded event. */
-static void say_event(struct interp *in, const struct reader_item *item)
+static void say_event(struct sink *say, const struct reader_item *item)
 {
     const struct registry_event *e = item->event;
     unsigned int i;
 
-    interp_sayf(in, "  %s", e->name);
+    sink_sayf(say, "  %s", e->name);
     for (i = 0; i < item->nvalues && i < e->nparams; i++) {
         char *text = value_text(&item->values[i]);
 
-        interp_sayf(in, " %s=%s", e->params[i].name, text);
+        sink_sayf(say, " %s=%s", e->params[i].name, text);
         free(text);
     }
     if (item->nvalues < e->nparams)
-        interp_say(in, " ...");
-    interp_sayf(in, " (thread %d)\n", (int)item->tid);
+        sink_say(say, " ...");
+    sink_sayf(say, " (thread %d)\n", (int)item->tid);
 }
 
 /* One of the last events: a copy of its record, where it came from. */
@@ -213,7 +219,7 @@ static void trail_lasts(const struct region *reg, uint64_t want,
 }
 
 /* Say the event of the record E (a copy: cut values are dropped). */
-static void say_last(struct interp *in, struct channel *ch, struct last *e)
+static void say_last(struct sink *say, struct channel *ch, struct last *e)
 {
     struct dapto_record h;
     struct reader_item item;
@@ -232,28 +238,28 @@ static void say_last(struct interp *in, struct channel *ch, struct last *e)
     memcpy(e->rec, &h, sizeof h);
     reader_record(channel_reader(ch), e->rec, size, NULL, 0, &item);
     if (item.kind != READER_EVENT) {
-        interp_sayf(in, "  (an event that cannot be read: %s)\n",
+        sink_sayf(say, "  (an event that cannot be read: %s)\n",
                     item.kind == READER_ERROR ? item.message
                                               : "not an event");
         return;
     }
-    say_event(in, &item);
+    say_event(say, &item);
 }
 
 void fault_trail_say(struct fault_trail *ft)
 {
-    struct interp *in = ft->in;
+    struct sink *say = ft->say;
     struct channel *ch = trail_channel(ft);
     struct lasts l = {0};
     size_t i, first;
 
     if (ft->n == 0) {
-        interp_say(in, "Last events: not kept (\"errors last N\" keeps "
+        sink_say(say, "Last events: not kept (\"errors last N\" keeps "
                    "them).\n");
         return;
     }
     if (ch == NULL || channel_status(ch) != CHANNEL_ACTIVE) {
-        interp_say(in, "Last events: none (the program is not "
+        sink_say(say, "Last events: none (the program is not "
                    "monitored).\n");
         return;
     }
@@ -263,21 +269,21 @@ void fault_trail_say(struct fault_trail *ft)
     trail_lasts(channel_region(ch), ft->n, &l);
     channel_kept(ch, add_last, &l);
     if (l.n == 0) {
-        interp_say(in, "Last events: none before the error.\n");
+        sink_say(say, "Last events: none before the error.\n");
         if (l.bad != 0)
-            interp_sayf(in, "  (%u could not be read: the program "
+            sink_sayf(say, "  (%u could not be read: the program "
                         "overwrote them)\n", l.bad);
         free(l.v);
         return;
     }
     qsort(l.v, l.n, sizeof *l.v, by_time);
     first = l.n > ft->n ? l.n - ft->n : 0;
-    interp_sayf(in, "Last %zu event%s before the error (oldest first):\n",
+    sink_sayf(say, "Last %zu event%s before the error (oldest first):\n",
                 l.n - first, l.n - first == 1 ? "" : "s");
     for (i = first; i < l.n; i++)
-        say_last(in, ch, &l.v[i]);
+        say_last(say, ch, &l.v[i]);
     if (l.bad != 0)
-        interp_sayf(in, "  (%u more could not be read: the program "
+        sink_sayf(say, "  (%u more could not be read: the program "
                     "overwrote them)\n", l.bad);
     free(l.v);
 }

@@ -9,7 +9,9 @@
 #ifndef NOOSA_FAULT_TRAIL_H
 #define NOOSA_FAULT_TRAIL_H
 
-struct interp;
+struct session;
+struct dispatch;
+struct sink;
 struct fault_trail;
 
 /* Largest number of events shown. */
@@ -17,7 +19,8 @@ struct fault_trail;
 
 /* Add the trail's consumer to IN's dispatcher, keeping the last N
  * events (0: none, and no event is kept). */
-struct fault_trail *fault_trail_create(struct interp *in, unsigned int n);
+struct fault_trail *fault_trail_create(struct session *s, struct dispatch *d,
+                                       struct sink *say, unsigned int n);
 void fault_trail_free(struct fault_trail *ft);
 
 /* Keep the last N events from the next event on (0: none). */

@@ -24,7 +24,9 @@
 #include "fault-recover.h"
 #include "fault-trail.h"
 #include "fault.h"
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "protocol.h"
 #include "region.h"
 #include "stacks.h"
@@ -39,21 +41,28 @@
 #define FAULT_TRIM_DEPTH 24
 
 struct faults {
-    struct interp *in;
+    struct session *session;
+    struct stacks *stacks_of; /* the component stacks, or NULL */
+    struct sink *say;
+    char **where;             /* what the program is stopped at (the root's) */
     struct fault_trail *trail;
     enum fault_policy policy;
     unsigned long count; /* FAULT_CONVERT: conversions left, 0: all */
     int stacks;          /* we use the component stacks (errors stacks) */
 };
 
-struct faults *fault_create(struct interp *in)
+struct faults *fault_create(struct session *s, struct dispatch *d,
+                            struct stacks *st, struct sink *say, int batch,
+                            char **where)
 {
     struct faults *f = xcalloc(1, sizeof *f);
 
-    f->in = in;
-    f->policy = in->batch ? FAULT_NONE : FAULT_ASK;
-    f->trail = fault_trail_create(in, FAULT_LAST_DEFAULT);
-    fault_cmd_init(f, in);
+    f->session = s;
+    f->stacks_of = st;
+    f->say = say;
+    f->where = where;
+    f->policy = batch ? FAULT_NONE : FAULT_ASK;
+    f->trail = fault_trail_create(s, d, say, FAULT_LAST_DEFAULT);
     return f;
 }
 
@@ -71,11 +80,6 @@ struct fault_trail *fault_trail(struct faults *f)
     return f->trail;
 }
 
-struct interp *fault_interp(struct faults *f)
-{
-    return f->in;
-}
-
 void fault_set_policy(struct faults *f, enum fault_policy p,
                       unsigned long count)
 {
@@ -86,10 +90,10 @@ void fault_set_policy(struct faults *f, enum fault_policy p,
 void fault_set_stacks(struct faults *f, int on)
 {
     on = on != 0;
-    if (f->in->stacks == NULL || f->stacks == on)
+    if (f->stacks_of == NULL || f->stacks == on)
         return;
     f->stacks = on;
-    stacks_use(f->in->stacks, on);
+    stacks_use(f->stacks_of, on);
 }
 
 int fault_stacks(const struct faults *f)
@@ -104,18 +108,13 @@ enum fault_policy fault_policy(const struct faults *f, unsigned long *count)
     return f->policy;
 }
 
-static void fresh_line(struct interp *in)
-{
-    if (transcript_partial(in->transcript))
-        interp_say(in, "\n");
-}
 
 /* Stop every thread of the program and wait until they are.  Returns 1
  * when some had to be stopped (the caller may let them go on again), 0
  * when all were stopped already, -1 with *cause. */
 static int stop_all(struct faults *f, char **cause)
 {
-    struct target *t = session_target(f->in->session);
+    struct target *t = session_target(f->session);
     struct target_event ev, kept[16];
     unsigned int nkept = 0;
     uint64_t deadline;
@@ -160,7 +159,7 @@ static int stop_all(struct faults *f, char **cause)
  * NULL. */
 static struct channel *active_channel(struct faults *f)
 {
-    struct channel *ch = session_channel(f->in->session);
+    struct channel *ch = session_channel(f->session);
 
     return ch != NULL && channel_status(ch) == CHANNEL_ACTIVE ? ch : NULL;
 }
@@ -180,7 +179,7 @@ static uint64_t table_address(struct faults *f)
  * goes into R->problem. */
 static void recover_info(struct faults *f, pid_t tid, struct fault_recover *r)
 {
-    struct target *t = session_target(f->in->session);
+    struct target *t = session_target(f->session);
     char *cause = NULL;
 
     if (t == NULL) {
@@ -339,16 +338,16 @@ static unsigned int first_frame(const struct unwind_trace *tr, int trim)
 
 /* Say the backtrace of thread TID, named through SYM (may be NULL).  A
  * run of frames at the same place (a recursion) is said once. */
-static void say_backtrace(struct interp *in, struct symbols *sym, pid_t tid,
+static void say_backtrace(struct sink *say, struct symbols *sym, pid_t tid,
                           int trim)
 {
     struct unwind_trace tr;
     char *cause = NULL;
     unsigned int i, j, first;
 
-    interp_sayf(in, "Backtrace of thread %d:\n", (int)tid);
+    sink_sayf(say, "Backtrace of thread %d:\n", (int)tid);
     if (unwind_thread(tid, &tr, &cause) != 0) {
-        interp_sayf(in, "  (%s)\n", cause);
+        sink_sayf(say, "  (%s)\n", cause);
         free(cause);
         unwind_free(&tr);
         return;
@@ -358,20 +357,20 @@ static void say_backtrace(struct interp *in, struct symbols *sym, pid_t tid,
     for (i = first; i < tr.n; i = j) {
         char *text = unwind_frame_text(&tr.frames[i], i - first);
 
-        interp_sayf(in, "  %s\n", text);
+        sink_sayf(say, "  %s\n", text);
         free(text);
         for (j = i + 1; j < tr.n && unwind_same(&tr.frames[i], &tr.frames[j]);
              j++)
             ;
         if (j - i > 3) {
-            interp_sayf(in, "  (%u more frames like #%u)\n", j - i - 1,
+            sink_sayf(say, "  (%u more frames like #%u)\n", j - i - 1,
                         i - first);
         } else {
             j = i + 1;
         }
     }
     if (tr.truncated)
-        interp_sayf(in, "  (more than %u frames: the outermost are not "
+        sink_sayf(say, "  (more than %u frames: the outermost are not "
                     "shown)\n", UNWIND_MAX);
     unwind_free(&tr);
 }
@@ -379,36 +378,36 @@ static void say_backtrace(struct interp *in, struct symbols *sym, pid_t tid,
 /* Say the component stack of thread TID (from enter/leave). */
 static void say_components(struct faults *f, pid_t tid)
 {
-    struct interp *in = f->in;
-    const struct stacks *st = in->stacks;
+    struct sink *say = f->say;
+    const struct stacks *st = f->stacks_of;
     unsigned int i, n;
 
     if (st == NULL || active_channel(f) == NULL)
         return;
     if (!stacks_used(st)) {
-        interp_say(in, "Component stack: not kept (\"errors stacks on\" "
+        sink_say(say, "Component stack: not kept (\"errors stacks on\" "
                    "keeps it).\n");
         return;
     }
     n = stacks_depth(st, tid);
     if (n == 0) {
-        interp_sayf(in, "Component stack of thread %d: empty.\n", (int)tid);
+        sink_sayf(say, "Component stack of thread %d: empty.\n", (int)tid);
         return;
     }
-    interp_sayf(in, "Component stack of thread %d (outermost first):",
+    sink_sayf(say, "Component stack of thread %d (outermost first):",
                 (int)tid);
     for (i = 0; i < n; i++) {
         const char *name = stacks_frame(st, tid, i, NULL);
 
-        interp_sayf(in, "%s%s", i == 0 ? " " : " > ",
+        sink_sayf(say, "%s%s", i == 0 ? " " : " > ",
                     name != NULL ? name : "?");
     }
-    interp_say(in, "\n");
+    sink_say(say, "\n");
 }
 
 /* One line for thread TID: its innermost frame in the executable (EXE,
  * may be NULL), else with a source line, else its innermost frame. */
-static void say_thread_line(struct interp *in, struct symbols *sym,
+static void say_thread_line(struct sink *say, struct symbols *sym,
                             const char *exe, pid_t tid)
 {
     struct unwind_trace tr;
@@ -416,7 +415,7 @@ static void say_thread_line(struct interp *in, struct symbols *sym,
     unsigned int i, pick, first;
 
     if (unwind_thread(tid, &tr, &cause) != 0) {
-        interp_sayf(in, "  thread %d: (%s)\n", (int)tid, cause);
+        sink_sayf(say, "  thread %d: (%s)\n", (int)tid, cause);
         free(cause);
         unwind_free(&tr);
         return;
@@ -437,13 +436,13 @@ static void say_thread_line(struct interp *in, struct symbols *sym,
         }
     }
     text = unwind_frame_text(&tr.frames[pick], pick);
-    interp_sayf(in, "  thread %d: %s\n", (int)tid, text);
+    sink_sayf(say, "  thread %d: %s\n", (int)tid, text);
     free(text);
     unwind_free(&tr);
 }
 
 /* Say the other threads of the program than TID. */
-static void say_others(struct interp *in, struct symbols *sym, pid_t pid,
+static void say_others(struct sink *say, struct symbols *sym, pid_t pid,
                        pid_t tid)
 {
     unsigned int n, i, others = 0;
@@ -457,10 +456,10 @@ static void say_others(struct interp *in, struct symbols *sym, pid_t pid,
     for (i = 0; i < n; i++)
         others += list[i] != tid;
     if (others != 0) {
-        interp_sayf(in, "Other threads (%u, stopped):\n", others);
+        sink_sayf(say, "Other threads (%u, stopped):\n", others);
         for (i = 0; i < n; i++)
             if (list[i] != tid)
-                say_thread_line(in, sym, len > 0 ? exe : NULL, list[i]);
+                say_thread_line(say, sym, len > 0 ? exe : NULL, list[i]);
     }
     free(list);
 }
@@ -506,8 +505,8 @@ static int convert(struct faults *f, const struct target_event *ev,
                    const struct fault_recover *r, const char *prefix,
                    char **cause)
 {
-    struct interp *in = f->in;
-    struct target *t = session_target(in->session);
+    struct sink *say = f->say;
+    struct target *t = session_target(f->session);
     char *why = why_not(f, ev, r), *where;
 
     if (why != NULL) {
@@ -518,20 +517,20 @@ static int convert(struct faults *f, const struct target_event *ev,
     if (reported(ev, r)) {
         if (fault_recover_verdict(t, r, cause) != 0)
             return -1;
-        if (session_convert(in->session, cause) != 0)
+        if (session_convert(f->session, cause) != 0)
             return -1;
-        fresh_line(in);
-        interp_sayf(in, "%s: dapto_error() returns DAPTO_CONVERTED to its "
+        sink_fresh_line(say);
+        sink_sayf(say, "%s: dapto_error() returns DAPTO_CONVERTED to its "
                     "caller in thread %d.\n", prefix, (int)ev->tid);
         return 0;
     }
     if (fault_recover_jump(t, r, ev->tid, ev->signo, ev->addr, cause) != 0)
         return -1;
-    if (session_convert(in->session, cause) != 0)
+    if (session_convert(f->session, cause) != 0)
         return -1;
     where = point_text(r);
-    fresh_line(in);
-    interp_sayf(in, "%s: thread %d resumes in the failure branch of the "
+    sink_fresh_line(say);
+    sink_sayf(say, "%s: thread %d resumes in the failure branch of the "
                 "recovery point at %s.\n", prefix, (int)ev->tid, where);
     free(where);
     return 0;
@@ -539,7 +538,7 @@ static int convert(struct faults *f, const struct target_event *ev,
 
 int fault_convert(struct faults *f, char **cause)
 {
-    const struct target_event *ev = session_fault(f->in->session);
+    const struct target_event *ev = session_fault(f->session);
     struct target_event copy;
     struct fault_recover r;
     int rc;
@@ -559,33 +558,33 @@ int fault_convert(struct faults *f, char **cause)
 static void say_choices(struct faults *f, const struct target_event *ev,
                         const struct fault_recover *r)
 {
-    struct interp *in = f->in;
+    struct sink *say = f->say;
     char sig[32], *why = why_not(f, ev, r), *where;
 
     target_signal_name(ev->signo, sig, sizeof sig);
-    interp_say(in, "What now?\n");
+    sink_say(say, "What now?\n");
     if (reported(ev, r)) {
-        interp_say(in, "  convert   dapto_error() returns DAPTO_CONVERTED "
+        sink_say(say, "  convert   dapto_error() returns DAPTO_CONVERTED "
                    "to its caller, which fails\n");
-        interp_say(in, "  continue  let the program abort, as it would "
+        sink_say(say, "  continue  let the program abort, as it would "
                    "without noosa\n");
     } else {
         if (why != NULL) {
-            interp_sayf(in, "  convert   not possible: %s\n", why);
+            sink_sayf(say, "  convert   not possible: %s\n", why);
         } else {
             where = point_text(r);
-            interp_sayf(in, "  convert   resume in the failure branch of "
+            sink_sayf(say, "  convert   resume in the failure branch of "
                         "the recovery point at %s\n", where);
             free(where);
         }
-        if (catches(session_pid(in->session), ev->signo))
-            interp_sayf(in, "  continue  pass %s to the program: its "
+        if (catches(session_pid(f->session), ev->signo))
+            sink_sayf(say, "  continue  pass %s to the program: its "
                         "handler runs\n", sig);
         else
-            interp_sayf(in, "  continue  pass %s to the program: it has no "
+            sink_sayf(say, "  continue  pass %s to the program: it has no "
                         "handler for it and dies\n", sig);
     }
-    interp_say(in, "  kill      terminate the program\n");
+    sink_say(say, "  kill      terminate the program\n");
     free(why);
 }
 
@@ -593,11 +592,11 @@ static void say_choices(struct faults *f, const struct target_event *ev,
  * command: noosa's exit status says that the run did not end well. */
 static void terminate(struct faults *f, const char *why)
 {
-    struct interp *in = f->in;
+    struct sink *say = f->say;
 
-    interp_sayf(in, "Terminating the program%s.\n", why);
-    in->errors++;
-    session_kill(in->session, NULL);
+    sink_sayf(say, "Terminating the program%s.\n", why);
+    say->failed++;
+    session_kill(f->session, NULL);
 }
 
 /* Apply the policy to the error EV. */
@@ -623,7 +622,7 @@ static void decide(struct faults *f, const struct target_event *ev,
                 f->count--;
             return;
         }
-        interp_sayf(f->in, "Not converted (errors convert): %s.\n", cause);
+        sink_sayf(f->say, "Not converted (errors convert): %s.\n", cause);
         free(cause);
         say_choices(f, ev, r);
         return;
@@ -644,62 +643,62 @@ static void decide(struct faults *f, const struct target_event *ev,
 
 void fault_channel_broken(struct faults *f)
 {
-    struct interp *in = f->in;
+    struct sink *say = f->say;
     char *cause = NULL;
 
-    if (session_state(in->session) == SESSION_IDLE)
+    if (session_state(f->session) == SESSION_IDLE)
         return;
     switch (f->policy) {
     case FAULT_TERMINATE:
         terminate(f, " (errors terminate)");
         return;
     case FAULT_ASK:
-        if (session_state(in->session) == SESSION_RUNNING &&
-            session_interrupt(in->session, &cause) != 0) {
-            interp_sayf(in, "The program goes on unmonitored (it could not "
+        if (session_state(f->session) == SESSION_RUNNING &&
+            session_interrupt(f->session, &cause) != 0) {
+            sink_sayf(say, "The program goes on unmonitored (it could not "
                         "be stopped: %s).\n", cause);
             free(cause);
             return;
         }
-        interp_say(in, "Stopping the program (errors ask): \"continue\" lets "
+        sink_say(say, "Stopping the program (errors ask): \"continue\" lets "
                    "it go on unmonitored, \"kill\" ends it.\n");
         return;
     case FAULT_NONE:
     case FAULT_CONVERT:
-        interp_say(in, "The program goes on unmonitored.\n");
+        sink_say(say, "The program goes on unmonitored.\n");
         return;
     }
 }
 
 void fault_stopped(struct faults *f, const struct target_event *ev_in)
 {
-    struct interp *in = f->in;
+    struct sink *say = f->say;
     struct target_event ev = *ev_in;
     struct fault_recover r;
     struct symbols *sym;
     char sig[32], *cause = NULL;
     const char *why;
-    pid_t pid = session_pid(in->session);
+    pid_t pid = session_pid(f->session);
     int stopped = stop_all(f, &cause);
 
     recover_info(f, ev.tid, &r);
     target_signal_name(ev.signo, sig, sizeof sig);
-    free(in->where);
+    free(*f->where);
     if (reported(&ev, &r))
-        in->where = xasprintf("error in thread %d", (int)ev.tid);
+        *f->where = xasprintf("error in thread %d", (int)ev.tid);
     else
-        in->where = xasprintf("signal %s in thread %d", sig, (int)ev.tid);
+        *f->where = xasprintf("signal %s in thread %d", sig, (int)ev.tid);
 
-    fresh_line(in);
+    sink_fresh_line(say);
     if (reported(&ev, &r))
-        interp_sayf(in, "Program reported an error in thread %d: %s\n",
+        sink_sayf(say, "Program reported an error in thread %d: %s\n",
                     (int)ev.tid, r.message);
     else if (ev.code > 0)
-        interp_sayf(in, "Program received %s (fault address 0x%llx) in "
+        sink_sayf(say, "Program received %s (fault address 0x%llx) in "
                     "thread %d.\n", sig, (unsigned long long)ev.addr,
                     (int)ev.tid);
     else
-        interp_sayf(in, "Program received %s in thread %d.\n", sig,
+        sink_sayf(say, "Program received %s in thread %d.\n", sig,
                     (int)ev.tid);
     why = ev.code > 0          ? signal_cause(ev.signo, ev.code)
           : reported(&ev, &r)  ? NULL
@@ -708,39 +707,39 @@ void fault_stopped(struct faults *f, const struct target_event *ev_in)
           : ev.code == SI_QUEUE ? "sent with sigqueue(3)"
                                 : NULL;
     if (why != NULL)
-        interp_sayf(in, "Cause: %s.\n", why);
+        sink_sayf(say, "Cause: %s.\n", why);
     if (stopped < 0) {
-        interp_sayf(in, "(%s)\n", cause);
+        sink_sayf(say, "(%s)\n", cause);
         free(cause);
     }
 
     sym = symbols_open(pid, &cause);
     if (sym == NULL) {
-        interp_sayf(in, "(no function names: %s)\n", cause);
+        sink_sayf(say, "(no function names: %s)\n", cause);
         free(cause);
     }
-    say_backtrace(in, sym, ev.tid, reported(&ev, &r));
+    say_backtrace(say, sym, ev.tid, reported(&ev, &r));
     say_components(f, ev.tid);
     fault_trail_say(f->trail);
     if (stopped >= 0)
-        say_others(in, sym, pid, ev.tid);
+        say_others(say, sym, pid, ev.tid);
     symbols_free(sym);
 
     decide(f, &ev, &r);
     fault_recover_clear(&r);
 }
 
-int fault_backtrace(struct faults *f, pid_t tid, char **cause)
+int fault_backtrace(struct faults *f, pid_t tid, pid_t event_tid,
+                    char **cause)
 {
-    struct interp *in = f->in;
-    struct session *s = in->session;
+    struct sink *say = f->say;
+    struct session *s = f->session;
     struct target *t = session_target(s);
     const struct target_event *ev = session_fault(s);
     struct symbols *sym;
-    pid_t pid = session_pid(s), event_tid = 0, *list = NULL;
+    pid_t pid = session_pid(s), *list = NULL;
     unsigned int n = 0, i;
     int interrupted, trim_error = 0;
-    const char *v;
 
     if (session_state(s) != SESSION_STOPPED || t == NULL) {
         xcause(cause, session_state(s) == SESSION_RUNNING
@@ -748,11 +747,8 @@ int fault_backtrace(struct faults *f, pid_t tid, char **cause)
                           : "the program is not running");
         return -1;
     }
-    if (session_why(s) == SESSION_AT_EVENT) {
-        v = Tcl_GetVar2(in->tcl, "ev", "n_thread", TCL_GLOBAL_ONLY);
-        if (v != NULL)
-            event_tid = (pid_t)atoi(v);
-    }
+    if (session_why(s) != SESSION_AT_EVENT)
+        event_tid = 0;
     if (ev != NULL) {
         struct fault_recover r;
 
@@ -778,11 +774,11 @@ int fault_backtrace(struct faults *f, pid_t tid, char **cause)
         return -1;
     }
     sym = symbols_open(pid, NULL);
-    fresh_line(in);
+    sink_fresh_line(say);
     for (i = 0; i < n; i++) {
         if (tid > 0 && list[i] != tid)
             continue;
-        say_backtrace(in, sym, list[i],
+        say_backtrace(say, sym, list[i],
                       list[i] == event_tid ||
                           (ev != NULL && list[i] == ev->tid && trim_error));
     }

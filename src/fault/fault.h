@@ -8,14 +8,17 @@
  * error policy (ask, terminate, convert the next N), and converts an
  * error to failure when asked: the faulting thread resumes in its
  * innermost recovery point, or dapto_error() returns to its caller.
- * Commands: errors, bt, convert (fault-cmd.c).
+ * Commands: errors, bt, convert (src/tcl/cmd-fault.c).
  */
 #ifndef NOOSA_FAULT_H
 #define NOOSA_FAULT_H
 
 #include <sys/types.h>
 
-struct interp;
+struct session;
+struct dispatch;
+struct stacks;
+struct sink;
 struct faults;
 struct target_event;
 struct fault_trail;
@@ -33,11 +36,16 @@ enum fault_policy {
 /* Events shown before an error unless "errors last N" says otherwise. */
 #define FAULT_LAST_DEFAULT 10
 
-/* Create the error facility of IN (its trail consumer, its commands). */
-struct faults *fault_create(struct interp *in);
+/* Create the error facility of session S: its trail consumer in D, the
+ * component stacks ST (may be NULL) for its reports, which it says in
+ * SAY.  BATCH: without a policy, errors end the program.  When the
+ * program stops at an error, *WHERE (the root's) says so. */
+struct faults *fault_create(struct session *s, struct dispatch *d,
+                            struct stacks *st, struct sink *say, int batch,
+                            char **where);
 void fault_free(struct faults *f);
 
-/* The program stopped at the fault EV (session_fault()): set IN's where,
+/* The program stopped at the fault EV (session_fault()): set *where,
  * report the error in the transcript and apply the policy, which may
  * convert the error or kill the program before this returns. */
 void fault_stopped(struct faults *f, const struct target_event *ev);
@@ -61,13 +69,11 @@ enum fault_policy fault_policy(const struct faults *f, unsigned long *count);
 int fault_convert(struct faults *f, char **cause);
 
 /* Say the backtrace of thread TID (0: the stopped thread; -1: every
- * thread) in the transcript.  The program must be stopped. */
-int fault_backtrace(struct faults *f, pid_t tid, char **cause);
+ * thread) in the transcript.  The program must be stopped; EVENT_TID is
+ * the thread of the event it is stopped at (0: none). */
+int fault_backtrace(struct faults *f, pid_t tid, pid_t event_tid,
+                    char **cause);
 
 struct fault_trail *fault_trail(struct faults *f);
-struct interp *fault_interp(struct faults *f);
-
-/* Register the commands errors, bt and convert (fault-cmd.c). */
-void fault_cmd_init(struct faults *f, struct interp *in);
 
 #endif /* NOOSA_FAULT_H */

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -171,7 +173,7 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
 {
     const struct ptime *t = &p->time;
     struct cct *cct = stacks_cct(p->st);
-    char *const *argv = session_argv(p->in->session);
+    char *const *argv = session_argv(p->session);
     struct depth *d = NULL;
     size_t nd = 0, dcap = 0, i;
     long pid = t->pid > 0 ? (long)t->pid : 1;

@@ -14,7 +14,9 @@
 
 #include "dapto.h"
 #include "dispatch.h"
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -144,10 +146,10 @@ void pfreq_init(struct profile *p)
 
     f->mask = 1023;
     f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
-    f->c = dispatch_add(p->in->dispatch, &freq_ops, p);
-    dispatch_more(p->in->dispatch, f->c, &freq_more);
+    f->c = dispatch_add(p->dispatch, &freq_ops, p);
+    dispatch_more(p->dispatch, f->c, &freq_more);
     /* off until asked for */
-    dispatch_enable(p->in->dispatch, f->c, 0);
+    dispatch_enable(p->dispatch, f->c, 0);
 }
 
 void pfreq_free(struct profile *p)

@@ -69,7 +69,9 @@ struct ptime {
 };
 
 struct profile {
-    struct interp *in;
+    struct session *session;
+    struct dispatch *dispatch;
+    struct sink *say;
     struct stacks *st;
     struct pfreq freq;
     struct ptime time;

@@ -16,7 +16,9 @@
 
 #include "dapto.h"
 #include "dispatch.h"
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -147,7 +149,7 @@ static void started(void *arg, const struct reader_item *item)
         p->time.threads[i].cur = CCT_ROOT;
         p->time.threads[i].last = -1;
     }
-    p->time.pid = session_pid(p->in->session);
+    p->time.pid = session_pid(p->session);
 }
 
 static const struct consumer_ops time_ops = {
@@ -163,9 +165,9 @@ static const struct consumer_more time_more = {
 void ptime_init(struct profile *p)
 {
     p->time.marks_limit = PTIME_MARKS;
-    p->time.c = dispatch_add(p->in->dispatch, &time_ops, p);
-    dispatch_more(p->in->dispatch, p->time.c, &time_more);
-    dispatch_enable(p->in->dispatch, p->time.c, 0);
+    p->time.c = dispatch_add(p->dispatch, &time_ops, p);
+    dispatch_more(p->dispatch, p->time.c, &time_more);
+    dispatch_enable(p->dispatch, p->time.c, 0);
 }
 
 void ptime_free(struct profile *p)

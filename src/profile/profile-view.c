@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -470,17 +472,17 @@ int profile_rows(struct profile *p, const struct profile_query *q,
 
 /* --- printing ------------------------------------------------------------- */
 
-static void print_freq(struct interp *in, const struct profile_query *q,
+static void print_freq(struct sink *say, const struct profile_query *q,
                        const struct profile_rows *r)
 {
     const char *group = NULL;
     size_t i, lines = 0;
 
-    interp_say(in, q->view == PROFILE_FLAT
+    sink_say(say, q->view == PROFILE_FLAT
                        ? "Event frequency profile (by innermost component):\n"
                        : "Event frequency profile:\n");
     if (r->n == 0) {
-        interp_say(in, "  no events counted\n");
+        sink_say(say, "  no events counted\n");
         return;
     }
     for (i = 0; i < r->n; i++) {
@@ -489,48 +491,48 @@ static void print_freq(struct interp *in, const struct profile_query *q,
         if (group == NULL || strcmp(group, row->event) != 0) {
             group = row->event;
             lines = 0;
-            interp_sayf(in, "%s\n", group[0] != '\0' ? group : "(calls)");
+            sink_sayf(say, "%s\n", group[0] != '\0' ? group : "(calls)");
         }
         if (row->total_row) {
             /* a total when there is more than one line */
             if (lines > 1)
-                interp_sayf(in, "%8llu total\n",
+                sink_sayf(say, "%8llu total\n",
                             (unsigned long long)row->count);
             continue;
         }
         lines++;
-        interp_sayf(in, "%8llu %s\n", (unsigned long long)row->count,
+        sink_sayf(say, "%8llu %s\n", (unsigned long long)row->count,
                     row->label);
     }
     if (q->event == NULL || q->event[0] != '\0')
-        interp_sayf(in, "%8llu events in all\n",
+        sink_sayf(say, "%8llu events in all\n",
                     (unsigned long long)r->whole_count);
 }
 
-static void print_time(struct interp *in, struct profile *p,
+static void print_time(struct sink *say, struct profile *p,
                        const struct profile_query *q,
                        const struct profile_rows *r)
 {
     size_t i;
 
     if (q->thread != 0)
-        interp_sayf(in, "Time profile of thread %d", (int)q->thread);
+        sink_sayf(say, "Time profile of thread %d", (int)q->thread);
     else
-        interp_sayf(in, "Time profile (%zu thread%s)", p->time.nthreads,
+        sink_sayf(say, "Time profile (%zu thread%s)", p->time.nthreads,
                     p->time.nthreads == 1 ? "" : "s");
-    interp_sayf(in, "%s: %.6f s\n",
+    sink_sayf(say, "%s: %.6f s\n",
                 q->view == PROFILE_TREE ? ", by stack" : ", by component",
                 (double)r->whole_ns / 1e9);
     if (r->n == 0) {
-        interp_say(in, "  no time measured\n");
+        sink_say(say, "  no time measured\n");
         return;
     }
-    interp_say(in, "        self      %       total      %      calls  "
+    sink_say(say, "        self      %       total      %      calls  "
                    "component\n");
     for (i = 0; i < r->n; i++) {
         const struct profile_row *row = &r->rows[i];
 
-        interp_sayf(in, "%12.6f %5.1f%% %11.6f %5.1f%% %10llu  %*s%s\n",
+        sink_sayf(say, "%12.6f %5.1f%% %11.6f %5.1f%% %10llu  %*s%s\n",
                     (double)row->self_ns / 1e9, row->self_pct,
                     (double)row->total_ns / 1e9, row->total_pct,
                     (unsigned long long)row->count, (int)(2 * row->depth), "",
@@ -545,12 +547,11 @@ int profile_print(struct profile *p, const struct profile_query *q,
 
     if (profile_rows(p, q, &r, cause) != 0)
         return -1;
-    if (transcript_partial(p->in->transcript))
-        interp_say(p->in, "\n");
+    sink_fresh_line(p->say);
     if (q->kind == PROFILE_FREQ)
-        print_freq(p->in, q, &r);
+        print_freq(p->say, q, &r);
     else
-        print_time(p->in, p, q, &r);
+        print_time(p->say, p, q, &r);
     profile_rows_free(&r);
     return 0;
 }

@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "interp.h"
-#include "monitor.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "profile-int.h"
 #include "stacks.h"
 #include "xmalloc.h"
@@ -32,22 +33,19 @@ static void watch(void *arg, const struct stacks_change *c, size_t n)
         ptime_changes(p, c, n);
 }
 
-struct profile *profile_create(struct interp *in)
+struct profile *profile_create(struct stacks *st, struct session *s,
+                               struct dispatch *d, struct sink *say)
 {
     struct profile *p = xcalloc(1, sizeof *p);
 
-    p->in = in;
-    p->st = in->stacks;
+    p->session = s;
+    p->dispatch = d;
+    p->say = say;
+    p->st = st;
     p->print_at_end = 1;
     pfreq_init(p);
     ptime_init(p);
     stacks_watch(p->st, watch, p);
-    monitors_builtin(in->monitors, p->freq.c,
-                     "counts each visible event under each component stack, "
-                     "and the calls (profile freq)");
-    monitors_builtin(in->monitors, p->time.c,
-                     "self and total time and calls per component stack and "
-                     "thread (profile time)");
     return p;
 }
 
@@ -65,9 +63,67 @@ static struct consumer *consumer(struct profile *p, enum profile_kind kind)
     return kind == PROFILE_FREQ ? p->freq.c : p->time.c;
 }
 
+struct consumer *profile_consumer(struct profile *p, enum profile_kind kind)
+{
+    return consumer(p, kind);
+}
+
+void profile_status(struct profile *p)
+{
+    int64_t whole = 0;
+    size_t i, k;
+
+    for (i = 0; i < p->time.nthreads; i++) {
+        for (k = 0; k < p->time.threads[i].n; k++)
+            whole += p->time.threads[i].self[k];
+    }
+    sink_sayf(p->say, "frequency profile: %s, %llu events counted\n",
+              profile_enabled(p, PROFILE_FREQ) ? "on" : "off",
+              (unsigned long long)p->freq.total);
+    sink_sayf(p->say, "time profile: %s, %zu thread%s, %.6f s\n",
+              profile_enabled(p, PROFILE_TIME) ? "on" : "off",
+              p->time.nthreads, p->time.nthreads == 1 ? "" : "s",
+              (double)whole / 1e9);
+    sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
+              "dropped\n", p->time.nmarks, p->time.marks_limit,
+              (unsigned long long)p->time.marks_dropped);
+    sink_sayf(p->say, "printed when the program ends: %s\n",
+              p->print_at_end ? "yes" : "no");
+}
+
+size_t profile_marks_limit(const struct profile *p)
+{
+    return p->time.marks_limit;
+}
+
+void profile_set_marks_limit(struct profile *p, size_t n)
+{
+    p->time.marks_limit = n;
+}
+
+size_t profile_nthreads(const struct profile *p)
+{
+    return p->time.nthreads;
+}
+
+int profile_thread_id(const struct profile *p, size_t i)
+{
+    return (int)p->time.threads[i].tid;
+}
+
+int profile_print_at_end(const struct profile *p)
+{
+    return p->print_at_end;
+}
+
+void profile_set_print_at_end(struct profile *p, int on)
+{
+    p->print_at_end = on != 0;
+}
+
 void profile_enable(struct profile *p, enum profile_kind kind, int on)
 {
-    dispatch_enable(p->in->dispatch, consumer(p, kind), on);
+    dispatch_enable(p->dispatch, consumer(p, kind), on);
 }
 
 int profile_enabled(const struct profile *p, enum profile_kind kind)
@@ -95,7 +151,7 @@ void profile_ended(struct profile *p)
         q.kind = PROFILE_FREQ;
         q.view = PROFILE_TREE;
         if (profile_print(p, &q, &cause) != 0) {
-            interp_error(p->in, "%s", cause);
+            sink_error(p->say, "%s", cause);
             free(cause);
             cause = NULL;
         }
@@ -105,7 +161,7 @@ void profile_ended(struct profile *p)
         q.view = PROFILE_FLAT;
         q.limit = PROFILE_END_ROWS;
         if (profile_print(p, &q, &cause) != 0) {
-            interp_error(p->in, "%s", cause);
+            sink_error(p->say, "%s", cause);
             free(cause);
         }
     }

@@ -24,7 +24,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-struct interp;
+struct stacks;
+struct session;
+struct dispatch;
+struct sink;
+struct consumer;
 struct profile;
 
 enum profile_kind { PROFILE_FREQ, PROFILE_TIME };
@@ -72,9 +76,25 @@ struct profile_rows {
     uint64_t whole_count; /* freq: all events counted */
 };
 
-struct profile *profile_create(struct interp *in);
+/* Create the profiles over the component stacks ST, as consumers of
+ * dispatcher D (off); they print into SAY. */
+struct profile *profile_create(struct stacks *st, struct session *s,
+                               struct dispatch *d, struct sink *say);
 void profile_free(struct profile *p);
-void profile_init_commands(struct profile *p);
+/* The consumer of a profile (for listings of monitors). */
+struct consumer *profile_consumer(struct profile *p, enum profile_kind kind);
+
+/* Say whether each profile is on and how much it holds. */
+void profile_status(struct profile *p);
+/* The timeline's limit of marks kept. */
+size_t profile_marks_limit(const struct profile *p);
+void profile_set_marks_limit(struct profile *p, size_t n);
+/* The threads of the time profile: their number, and the I-th's id. */
+size_t profile_nthreads(const struct profile *p);
+int profile_thread_id(const struct profile *p, size_t i);
+/* Whether the profiles that are on are printed when the program ends. */
+int profile_print_at_end(const struct profile *p);
+void profile_set_print_at_end(struct profile *p, int on);
 
 /* Turn a profile on or off, or zero it. */
 void profile_enable(struct profile *p, enum profile_kind kind, int on);

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "dapto.h"
-#include "interp.h"
+#include "dispatch.h"
+#include "session.h"
+#include "sink.h"
 #include "reader.h"
 #include "stacks.h"
 #include "symnames.h"
@@ -70,7 +72,9 @@ struct mcase {
 };
 
 struct stacks {
-    struct interp *in;
+    struct session *session;   /* NULL in unit tests */
+    struct dispatch *dispatch;
+    struct sink *say;
     struct consumer *consumer;
     struct cct *cct;
     int users;
@@ -379,18 +383,17 @@ static void report(struct stacks *st, pid_t tid, uint32_t leave, uint32_t top)
     st->cases[st->ncases].leave = leave;
     st->cases[st->ncases].top = top;
     st->ncases++;
-    if (st->in == NULL)
+    if (st->say == NULL)
         return;
-    if (transcript_partial(st->in->transcript))
-        interp_say(st->in, "\n");
+    sink_fresh_line(st->say);
     if (st->ncases > STACKS_MAX_CASES)
-        interp_say(st->in, "warning: more leaves do not match their enters; "
+        sink_say(st->say, "warning: more leaves do not match their enters; "
                            "they are no longer reported\n");
     else if (top == STACKS_EMPTY)
-        interp_sayf(st->in, "warning: leave \"%s\" without an enter "
+        sink_sayf(st->say, "warning: leave \"%s\" without an enter "
                     "(thread %d)\n", cct_text(st->cct, leave), (int)tid);
     else
-        interp_sayf(st->in, "warning: leave \"%s\" does not match the "
+        sink_sayf(st->say, "warning: leave \"%s\" does not match the "
                     "innermost enter \"%s\" (thread %d)\n",
                     cct_text(st->cct, leave), cct_text(st->cct, top),
                     (int)tid);
@@ -551,7 +554,7 @@ static void functions(void *arg, const struct reader_fn *fns, unsigned int n)
 {
     struct stacks *st = arg;
 
-    stacks_functions(st, dispatch_symnames(st->in->dispatch), fns, n);
+    stacks_functions(st, dispatch_symnames(st->dispatch), fns, n);
 }
 
 static const struct consumer_ops stacks_ops = {
@@ -565,18 +568,21 @@ static const struct consumer_more stacks_more = {
     .functions = functions,
 };
 
-struct stacks *stacks_create(struct interp *in)
+struct stacks *stacks_create(struct session *s, struct dispatch *d,
+                             struct sink *say)
 {
     struct stacks *st = xcalloc(1, sizeof *st);
 
-    st->in = in;
+    st->session = s;
+    st->dispatch = d;
+    st->say = say;
     st->cct = cct_create();
     tids_rehash(st, 15);
     ptrs_clear(st);
     fns_clear(st);
-    if (in != NULL) {
-        st->consumer = dispatch_add(in->dispatch, &stacks_ops, st);
-        dispatch_more(in->dispatch, st->consumer, &stacks_more);
+    if (d != NULL) {
+        st->consumer = dispatch_add(d, &stacks_ops, st);
+        dispatch_more(d, st->consumer, &stacks_more);
     }
     return st;
 }
@@ -603,14 +609,14 @@ void stacks_free(struct stacks *st)
 void stacks_use(struct stacks *st, int on)
 {
     if (on) {
-        if (st->users++ == 0 && st->in != NULL &&
-            session_state(st->in->session) != SESSION_IDLE)
+        if (st->users++ == 0 && st->session != NULL &&
+            session_state(st->session) != SESSION_IDLE)
             st->partial = 1;
     } else if (st->users > 0 && --st->users == 0) {
         stacks_clear(st);
     }
     if (st->consumer != NULL)
-        dispatch_changed(st->in->dispatch);
+        dispatch_changed(st->dispatch);
 }
 
 int stacks_used(const struct stacks *st)

@@ -25,7 +25,9 @@
 
 #include "cct.h"
 
-struct interp;
+struct session;
+struct dispatch;
+struct sink;
 struct reader_fn;
 struct stacks;
 struct symnames;
@@ -56,9 +58,12 @@ struct stacks_change {
 typedef void (*stacks_watcher)(void *arg, const struct stacks_change *c,
                                size_t n);
 
-/* Create the stacks and add them to IN's dispatcher (before the consumers
- * that use them, so that they see a stack already updated). */
-struct stacks *stacks_create(struct interp *in);
+/* Create the stacks and add them to dispatcher D (before the consumers
+ * that use them, so that they see a stack already updated); mismatched
+ * leaves are said in SAY.  All three may be NULL (a model without a
+ * program, for tests). */
+struct stacks *stacks_create(struct session *s, struct dispatch *d,
+                             struct sink *say);
 void stacks_free(struct stacks *st);
 
 /* Count a user in (ON non-zero) or out.  Enter and leave are recorded only

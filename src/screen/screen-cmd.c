@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "noosa.h"
 #include "screen.h"
 #include "xmalloc.h"
 
@@ -195,7 +196,7 @@ static int cmd_stats(struct screen *s, Tcl_Interp *tcl)
 #define PUT(k, v) Tcl_DictObjPut(NULL, d, Tcl_NewStringObj(k, -1), v)
     PUT("draws", Tcl_NewWideIntObj((Tcl_WideInt)s->draws));
     PUT("fps", Tcl_NewIntObj((int)s->fps));
-    PUT("events", Tcl_NewWideIntObj((Tcl_WideInt)s->in->item_seq));
+    PUT("events", Tcl_NewWideIntObj((Tcl_WideInt)s->in->noosa->item_seq));
     PUT("lines", Tcl_NewWideIntObj((Tcl_WideInt)transcript_end(t)));
     PUT("first-line", Tcl_NewWideIntObj((Tcl_WideInt)transcript_first(t)));
     PUT("transcript-bytes",

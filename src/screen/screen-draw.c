@@ -21,6 +21,7 @@
 
 #include "breaks.h"
 #include "interp.h"
+#include "noosa.h"
 #include "screen.h"
 #include "ui-text.h"
 #include "xmalloc.h"
@@ -182,7 +183,7 @@ static void state_text(struct screen *s, char *buf, size_t size)
         break;
     case SESSION_STOPPED:
         snprintf(buf, size, "stopped at %s",
-                 in->where != NULL ? in->where : "?");
+                 in->noosa->where != NULL ? in->noosa->where : "?");
         break;
     }
 }

@@ -27,6 +27,7 @@
 #include "breaks.h"
 #include "clock.h"
 #include "interp.h"
+#include "noosa.h"
 #include "loop.h"
 #include "screen.h"
 #include "xmalloc.h"
@@ -133,9 +134,9 @@ static void after_command(struct screen *s, uint64_t from)
     struct interp *in = s->in;
 
     ui_tview_show_output(&s->tv, from);
-    if (in->quit) {
-        in->quit = 0;
-        screen_request_quit(s, in->quit_status, 0);
+    if (in->noosa->quit) {
+        in->noosa->quit = 0;
+        screen_request_quit(s, in->noosa->quit_status, 0);
     }
     if (s->window == SCREEN_WIN_HANDLERS)
         screen_handlers_refresh(s);
@@ -190,11 +191,11 @@ int screen_commandv(struct screen *s, int argc, const char *const *argv,
     int rc = 0;
 
     if (!quiet) {
-        int errors = in->errors;
+        int errors = in->noosa->sink.failed;
 
         screen_command(s, cmd, 1);
         Tcl_Free(cmd);
-        return in->errors == errors ? 0 : -1;
+        return in->noosa->sink.failed == errors ? 0 : -1;
     }
     fresh_line(s);
     from = transcript_end(in->transcript);
@@ -448,7 +449,7 @@ static uint64_t frame_ns(const struct screen *s)
 /* Sample the events per second every half second. */
 static void sample_rate(struct screen *s, uint64_t now)
 {
-    uint64_t seq = s->in->item_seq;
+    uint64_t seq = s->in->noosa->item_seq;
 
     if (now - s->rate_ns < 500000000u)
         return;
@@ -575,7 +576,7 @@ static int start_curses(struct screen *s, FILE *out, FILE *in)
 /* Run the -x files and -e commands given on the command line. */
 static void run_scripts(struct screen *s)
 {
-    const struct batch_opts *o = s->opts;
+    const struct noosa_opts *o = s->opts;
     int i;
 
     for (i = 0; i < o->nscripts && !s->quit; i++) {
@@ -592,12 +593,12 @@ static void run_scripts(struct screen *s)
     }
 }
 
-struct screen *screen_create(const struct batch_opts *o, FILE *out,
+struct screen *screen_create(const struct noosa_opts *o, FILE *out,
                              FILE *in, int *no_terminal, char **cause)
 {
     static int registered;
     struct screen *s = xcalloc(1, sizeof *s);
-    struct interp_opts iopts = o->interp;
+    struct noosa_opts nopts = *o;
     struct ui_tview_src src;
     const char *term = getenv("TERM");
 
@@ -631,10 +632,11 @@ struct screen *screen_create(const struct batch_opts *o, FILE *out,
 
     *no_terminal = 0;
     s->loop = loop_create();
-    iopts.batch = 0;
-    iopts.session.fd_in = iopts.session.fd_out = iopts.session.fd_err =
+    nopts.batch = 0;
+    nopts.session.fd_in = nopts.session.fd_out = nopts.session.fd_err =
         s->pty_slave;
-    s->in = interp_create(s->loop, &iopts, cause);
+    s->noosa = noosa_create(s->loop, &nopts);
+    s->in = interp_create(s->noosa, &nopts, cause);
     if (s->in == NULL)
         goto fail;
     ui_tview_src_transcript(&src, s->in->transcript);
@@ -698,6 +700,7 @@ int screen_free(struct screen *s)
     screen_at_exit = NULL;
     /* the program dies with its session */
     interp_free(s->in);
+    noosa_free(s->noosa);
     ui_tview_free(&s->tv);
     ui_tview_free(&s->ov);
     ui_outbuf_free(s->out);
@@ -717,7 +720,7 @@ int screen_free(struct screen *s)
     return rc;
 }
 
-int screen_main(const struct batch_opts *o)
+int screen_main(const struct noosa_opts *o)
 {
     struct screen *s;
     char *cause = NULL;

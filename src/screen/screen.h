@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <tcl.h>
 
-#include "batch.h"
+#include "noosa.h"
 #include "ui-edit.h"
 #include "ui-keys.h"
 #include "ui-layout.h"
@@ -88,7 +88,8 @@ struct screen_hw_handler {
 struct screen {
     struct interp *in;
     struct loop *loop;
-    const struct batch_opts *opts;
+    const struct noosa_opts *opts;
+    struct noosa *noosa;     /* the root the Tcl layer works over */
 
     /* the terminal */
     void *term;       /* curses' SCREEN */
@@ -162,12 +163,12 @@ struct screen {
 /* screen.c */
 /* Run the screen; returns noosa's exit status, or SCREEN_NO_TERMINAL
  * (with a message on stderr) when the terminal cannot be used. */
-int screen_main(const struct batch_opts *o);
+int screen_main(const struct noosa_opts *o);
 /* The steps of screen_main(), apart for the benchmarks.  Create the
  * screen on the terminal OUT, IN (the interpreter, the pty, curses):
  * NULL with *cause when it fails, *NO_TERMINAL telling whether batch
  * mode could do instead. */
-struct screen *screen_create(const struct batch_opts *o, FILE *out,
+struct screen *screen_create(const struct noosa_opts *o, FILE *out,
                              FILE *in, int *no_terminal, char **cause);
 /* Learn the interface of the program ARGV (the describe pass). */
 int screen_load(struct screen *s, char *const *argv, char **cause);

@@ -142,8 +142,8 @@ static int cmd_errors(ClientData cd, Tcl_Interp *tcl, int objc,
 static int cmd_convert(ClientData cd, Tcl_Interp *tcl, int objc,
                        Tcl_Obj *const objv[])
 {
-    struct faults *f = cd;
-    struct interp *in = fault_interp(f);
+    struct interp *in = cd;
+    struct faults *f = in->faults;
     char *cause = NULL;
 
     if (objc != 1) {
@@ -165,9 +165,12 @@ static int cmd_convert(ClientData cd, Tcl_Interp *tcl, int objc,
 static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
                   Tcl_Obj *const objv[])
 {
-    struct faults *f = cd;
+    struct interp *in = cd;
+    struct faults *f = in->faults;
     char *cause = NULL;
     long tid = 0;
+    pid_t event_tid = 0;
+    const char *v;
 
     if (objc > 2) {
         Tcl_WrongNumArgs(tcl, 1, objv, "?THREAD|all?");
@@ -180,7 +183,11 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
                            "a thread id or \"all\"", &tid) != TCL_OK)
             return TCL_ERROR;
     }
-    if (fault_backtrace(f, (pid_t)tid, &cause) != 0) {
+    /* the thread of the event the program is stopped at, if any */
+    v = Tcl_GetVar2(tcl, "ev", "n_thread", TCL_GLOBAL_ONLY);
+    if (v != NULL)
+        event_tid = (pid_t)atoi(v);
+    if (fault_backtrace(f, (pid_t)tid, event_tid, &cause) != 0) {
         char *msg = xasprintf("bt: %s", cause);
 
         free(cause);
@@ -189,11 +196,11 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-void fault_cmd_init(struct faults *f, struct interp *in)
+void cmd_fault_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::errors", cmd_errors, f,
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::errors", cmd_errors,
+                         in->faults, NULL);
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::convert", cmd_convert, in,
                          NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::convert", cmd_convert, f,
-                         NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::bt", cmd_bt, f, NULL);
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::bt", cmd_bt, in, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "breaks.h"
 #include "interp.h"
+#include "noosa.h"
 #include "protocol.h"
 #include "xmalloc.h"
 
@@ -127,7 +128,7 @@ static void info_program(struct interp *in)
         break;
     case SESSION_STOPPED:
         interp_sayf(in, "State: stopped at %s, pid %d\n",
-                    in->where != NULL ? in->where : "?",
+                    in->noosa->where != NULL ? in->noosa->where : "?",
                     (int)session_pid(in->session));
         break;
     }

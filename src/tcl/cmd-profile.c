@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "interp.h"
-#include "profile-int.h"
+#include "profile.h"
 #include "xmalloc.h"
 
 static int bad(Tcl_Interp *tcl, const char *fmt, const char *arg)
@@ -267,29 +267,6 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-static void status(struct profile *p)
-{
-    int64_t whole = 0;
-    size_t i, k;
-
-    for (i = 0; i < p->time.nthreads; i++) {
-        for (k = 0; k < p->time.threads[i].n; k++)
-            whole += p->time.threads[i].self[k];
-    }
-    interp_sayf(p->in, "frequency profile: %s, %llu events counted\n",
-                profile_enabled(p, PROFILE_FREQ) ? "on" : "off",
-                (unsigned long long)p->freq.total);
-    interp_sayf(p->in, "time profile: %s, %zu thread%s, %.6f s\n",
-                profile_enabled(p, PROFILE_TIME) ? "on" : "off",
-                p->time.nthreads, p->time.nthreads == 1 ? "" : "s",
-                (double)whole / 1e9);
-    interp_sayf(p->in, "timeline: %zu marks kept (at most %zu), %llu "
-                "dropped\n", p->time.nmarks, p->time.marks_limit,
-                (unsigned long long)p->time.marks_dropped);
-    interp_sayf(p->in, "printed when the program ends: %s\n",
-                p->print_at_end ? "yes" : "no");
-}
-
 static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
                        Tcl_Obj *const objv[])
 {
@@ -299,7 +276,7 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
     int on;
 
     if (objc == 1) {
-        status(p);
+        profile_status(p);
         return TCL_OK;
     }
     sub = Tcl_GetString(objv[1]);
@@ -315,10 +292,10 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
             if (Tcl_GetIntFromObj(NULL, objv[2], &n) != TCL_OK || n < 0)
                 return bad(tcl, "profile timeline: bad number \"%s\"",
                            Tcl_GetString(objv[2]));
-            p->time.marks_limit = (size_t)n;
+            profile_set_marks_limit(p, (size_t)n);
         } else {
             Tcl_SetObjResult(tcl, Tcl_NewWideIntObj(
-                                      (Tcl_WideInt)p->time.marks_limit));
+                                      (Tcl_WideInt)profile_marks_limit(p)));
         }
         return TCL_OK;
     }
@@ -329,9 +306,9 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
         if (objc != 2)
             return bad(tcl, "wrong # args: should be \"profile threads\"%s",
                        "");
-        for (i = 0; i < p->time.nthreads; i++)
+        for (i = 0; i < profile_nthreads(p); i++)
             Tcl_ListObjAppendElement(NULL, l,
-                                     Tcl_NewIntObj((int)p->time.threads[i].tid));
+                                     Tcl_NewIntObj(profile_thread_id(p, i)));
         Tcl_SetObjResult(tcl, l);
         return TCL_OK;
     }
@@ -339,9 +316,13 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
         if (objc > 3)
             return bad(tcl, "wrong # args: should be \"profile print "
                             "?on|off?\"%s", "");
-        if (objc == 3)
-            return Tcl_GetBooleanFromObj(tcl, objv[2], &p->print_at_end);
-        Tcl_SetObjResult(tcl, Tcl_NewBooleanObj(p->print_at_end));
+        if (objc == 3) {
+            if (Tcl_GetBooleanFromObj(tcl, objv[2], &on) != TCL_OK)
+                return TCL_ERROR;
+            profile_set_print_at_end(p, on);
+            return TCL_OK;
+        }
+        Tcl_SetObjResult(tcl, Tcl_NewBooleanObj(profile_print_at_end(p)));
         return TCL_OK;
     }
     if (strcmp(sub, "show") == 0 || strcmp(sub, "get") == 0) {
@@ -382,8 +363,10 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-void profile_init_commands(struct profile *p)
+void cmd_profile_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(p->in->tcl, "::noosa::cmd::profile", cmd_profile, p,
+    struct profile *p = in->profile;
+
+    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::profile", cmd_profile, p,
                          NULL);
 }

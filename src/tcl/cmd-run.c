@@ -11,6 +11,7 @@
 
 #include "breaks.h"
 #include "interp.h"
+#include "noosa.h"
 #include "loop.h"
 #include "xmalloc.h"
 
@@ -154,8 +155,8 @@ static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
             Tcl_GetString(objv[1])));
         return TCL_ERROR;
     }
-    in->quit = 1;
-    in->quit_status = status;
+    in->noosa->quit = 1;
+    in->noosa->quit_status = status;
     return TCL_OK;
 }
 

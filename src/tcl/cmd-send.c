@@ -10,6 +10,7 @@
 
 #include "dapto.h"
 #include "interp.h"
+#include "noosa.h"
 #include "protocol.h"
 #include "value.h"
 #include "xmalloc.h"
@@ -33,7 +34,7 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
         return TCL_ERROR;
     }
     if (!session_can_send(in->session)) {
-        if (in->item != NULL && in->running_handler != NULL)
+        if (in->noosa->item != NULL && in->running_handler != NULL)
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
                 "%s: the program is not stopped at this event: handler "
                 "\"%s\" runs on a recorded event (add it with -stop to "
@@ -135,7 +136,7 @@ static int cmd_n_break(ClientData cd, Tcl_Interp *tcl, int objc,
         Tcl_WrongNumArgs(tcl, 1, objv, NULL);
         return TCL_ERROR;
     }
-    if (in->item == NULL) {
+    if (in->noosa->item == NULL) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
             "n_break: only a handler can ask to stop at its event", -1));
         return TCL_ERROR;

@@ -23,6 +23,7 @@
 #include "breaks.h"
 #include "dapto.h"
 #include "fault.h"
+#include "noosa.h"
 #include "handlers.h"
 #include "interp.h"
 #include "loop.h"
@@ -39,7 +40,7 @@
 
 void interp_say(struct interp *in, const char *text)
 {
-    transcript_append(in->transcript, text, strlen(text));
+    sink_say(&in->noosa->sink, text);
 }
 
 void interp_sayf(struct interp *in, const char *fmt, ...)
@@ -54,13 +55,6 @@ void interp_sayf(struct interp *in, const char *fmt, ...)
     free(text);
 }
 
-/* Start a new line unless the transcript is at the start of one. */
-static void fresh_line(struct interp *in)
-{
-    if (transcript_partial(in->transcript))
-        interp_say(in, "\n");
-}
-
 void interp_error(struct interp *in, const char *fmt, ...)
 {
     va_list ap;
@@ -69,8 +63,7 @@ void interp_error(struct interp *in, const char *fmt, ...)
     va_start(ap, fmt);
     text = xvasprintf(fmt, ap);
     va_end(ap);
-    fresh_line(in);
-    interp_sayf(in, "error: %s\n", text);
+    sink_error(&in->noosa->sink, "%s", text);
     free(text);
 }
 
@@ -187,7 +180,7 @@ static void startup_files(struct interp *in)
     const char *home = getenv("HOME");
     struct stat st_home, st_here;
     char *path;
-    int same = 0, errors = in->errors;
+    int same = 0, failed = in->noosa->sink.failed;
 
     path = interp_config_path("init.tcl");
     if (path != NULL)
@@ -203,7 +196,7 @@ static void startup_files(struct interp *in)
     }
     if (!same)
         source_if(in, ".noosarc");
-    in->errors = errors;
+    in->noosa->sink.failed = failed;
 }
 
 /* Read the start-up files if they are still to be read. */
@@ -303,7 +296,7 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     Tcl_Obj *l;
     unsigned int i;
 
-    if (in->args != NULL && in->args_seq == in->item_seq)
+    if (in->args != NULL && in->args_seq == in->noosa->item_seq)
         return in->args;
     l = Tcl_NewListObj(0, NULL);
     for (i = 0; i < e->nparams; i++) {
@@ -319,7 +312,7 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
         Tcl_DecrRefCount(in->args);
     in->args = l;
     Tcl_IncrRefCount(l);
-    in->args_seq = in->item_seq;
+    in->args_seq = in->noosa->item_seq;
     return l;
 }
 
@@ -431,47 +424,13 @@ void interp_update_status(struct interp *in)
         break;
     case SESSION_STOPPED:
         status = "stopped";
-        where = in->where != NULL ? in->where : "";
+        where = in->noosa->where != NULL ? in->noosa->where : "";
         break;
     }
     Tcl_SetVar2(in->tcl, "n", "status", status, TCL_GLOBAL_ONLY);
     Tcl_SetVar2Ex(in->tcl, "n", "pid", Tcl_NewIntObj(session_pid(in->session)),
                   TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
-}
-
-/* Say PARAM=VALUE for each parameter of the event ITEM, user types
- * through n_say_val so that they are browsable. */
-static void say_params(struct interp *in, const struct reader_item *item)
-{
-    const struct registry_event *e = item->event;
-    unsigned int i;
-
-    for (i = 0; i < item->nvalues && i < e->nparams; i++) {
-        const struct registry_param *p = &e->params[i];
-        const struct decode_value *v = &item->values[i];
-
-        interp_sayf(in, " %s=", p->name);
-        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN) {
-            Tcl_Obj *cmd[3];
-
-            cmd[0] = Tcl_NewStringObj("n_say_val", -1);
-            cmd[1] = Tcl_NewStringObj(p->type, -1);
-            cmd[2] = interp_value(v);
-            for (int k = 0; k < 3; k++)
-                Tcl_IncrRefCount(cmd[k]);
-            if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK)
-                interp_say(in, "?");
-            for (int k = 0; k < 3; k++)
-                Tcl_DecrRefCount(cmd[k]);
-            Tcl_ResetResult(in->tcl);
-        } else {
-            char *text = value_text(v);
-
-            interp_say(in, text);
-            free(text);
-        }
-    }
 }
 
 /* Set the global array ev to the parameters of the event ITEM the program
@@ -495,111 +454,42 @@ static void set_ev(struct interp *in, const struct reader_item *item)
     Tcl_DecrRefCount(names);
 }
 
-/* The session hooks. */
+/* The root's client hooks (noosa.h). */
 
-static int on_item(void *arg, const struct reader_item *item)
+static void on_interface(void *arg)
 {
-    struct interp *in = arg;
-    char *where = NULL;
-    int keep;
-
-    in->item_seq++;
-    switch (item->kind) {
-    case READER_ASPECT:
-        update_interface(in);
-        dispatch_item(in->dispatch, item, &where);
-        return 0;
-    case READER_EVENT:
-        in->item = item;
-        keep = dispatch_item(in->dispatch, item, &where);
-        in->item = NULL;
-        if (keep) {
-            free(in->where);
-            in->where = where;
-            set_ev(in, item);
-            fresh_line(in);
-            interp_sayf(in, "Stopped at %s%s", where,
-                        item->event->nparams > 0 ? ":" : ".");
-            say_params(in, item);
-            interp_say(in, "\n");
-        }
-        return keep;
-    case READER_ERROR:
-        /* (the message says "protocol error" itself); it fails a batch
-         * run as a failed command does */
-        interp_error(in, "%s", item->message);
-        in->errors++;
-        if (channel_status(session_channel(in->session)) == CHANNEL_BROKEN)
-            fault_channel_broken(in->faults);
-        return 0;
-    case READER_LOST:
-        fresh_line(in);
-        interp_sayf(in, "(%llu events lost)\n",
-                    (unsigned long long)item->lost);
-        return 0;
-    default:
-        dispatch_item(in->dispatch, item, &where);
-        return 0;
-    }
+    update_interface(arg);
 }
 
-/* Function entries and exits on the direct path (see dispatch.h). */
-static unsigned int on_functions(void *arg, const struct reader_fn *fns,
-                                 unsigned int n)
+static void on_stopped_at(void *arg, const struct reader_item *item)
 {
-    struct interp *in = arg;
-
-    n = dispatch_functions(in->dispatch, fns, n);
-    in->item_seq += n;
-    return n;
+    set_ev(arg, item);
 }
 
-static void on_state(void *arg)
+/* A value of the program's own type, through its browser's n_TYPE_say
+ * (n_say_val), so that it is browsable. */
+static int on_say_value(void *arg, const struct registry_param *p,
+                        const struct decode_value *v)
 {
     struct interp *in = arg;
-    int status, signo;
-    char sig[32];
+    Tcl_Obj *cmd[3];
+    int ok;
 
-    if (session_state(in->session) == SESSION_IDLE)
-        set_ev(in, NULL);
-    if (session_state(in->session) == SESSION_IDLE &&
-        session_ended(in->session, &status, &signo)) {
-        free(in->where);
-        in->where = NULL;
-        fresh_line(in);
-        if (signo != 0)
-            interp_sayf(in, "Program killed by %s.\n",
-                        target_signal_name(signo, sig, sizeof sig));
-        else
-            interp_sayf(in, "Program exited with status %d.\n", status);
-        profile_ended(in->profile);
-    } else if (session_state(in->session) == SESSION_STOPPED) {
-        const struct target_event *f = session_fault(in->session);
-
-        if (f != NULL) {
-            /* the report, and the error policy (which may convert the
-             * error or end the program before this returns) */
-            fault_stopped(in->faults, f);
-        } else if (session_why(in->session) == SESSION_INTERRUPTED) {
-            free(in->where);
-            in->where = xstrdup("interrupt");
-            fresh_line(in);
-            interp_say(in, "Program interrupted.\n");
-        }
-    } else if (session_state(in->session) == SESSION_RUNNING) {
-        free(in->where);
-        in->where = NULL;
-        set_ev(in, NULL);
-    }
-    interp_update_status(in);
+    cmd[0] = Tcl_NewStringObj("n_say_val", -1);
+    cmd[1] = Tcl_NewStringObj(p->type, -1);
+    cmd[2] = interp_value(v);
+    for (int k = 0; k < 3; k++)
+        Tcl_IncrRefCount(cmd[k]);
+    ok = Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) == TCL_OK;
+    for (int k = 0; k < 3; k++)
+        Tcl_DecrRefCount(cmd[k]);
+    Tcl_ResetResult(in->tcl);
+    return ok;
 }
 
-static void on_message(void *arg, const char *text)
+static void on_status(void *arg)
 {
-    struct interp *in = arg;
-
-    fresh_line(in);
-    interp_sayf(in, "%s\n", text);
+    interp_update_status(arg);
 }
 
 static int browsable(const char *type, void *arg)
@@ -633,16 +523,23 @@ const struct registry_event *interp_event(struct interp *in, const char *name)
     return e;
 }
 
-struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
+struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                              char **cause)
 {
     struct interp *in = xcalloc(1, sizeof *in);
-    struct session_hooks hooks;
+    struct noosa_client client;
     char *path;
     size_t i;
 
-    in->loop = loop;
-    in->batch = opts->batch;
+    in->noosa = n;
+    in->loop = n->loop;
+    in->session = n->session;
+    in->dispatch = n->dispatch;
+    in->transcript = n->transcript;
+    in->stacks = n->stacks;
+    in->profile = n->profile;
+    in->faults = n->faults;
+    in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
     if (Tcl_Init(in->tcl) != TCL_OK) {
         xcause(cause, "cannot initialise Tcl: %s",
@@ -651,25 +548,27 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     }
     in->apply = Tcl_NewStringObj("apply", -1);
     Tcl_IncrRefCount(in->apply);
-    in->transcript = transcript_create(opts->max_lines);
     transcript_set_browsable(in->transcript, browsable, in);
 
-    memset(&hooks, 0, sizeof hooks);
-    hooks.item = on_item;
-    hooks.functions = on_functions;
-    hooks.state = on_state;
-    hooks.message = on_message;
-    hooks.arg = in;
-    in->session = session_create(loop, &hooks, &opts->session);
-    in->dispatch = dispatch_create(in->session);
-    in->stacks = stacks_create(in);
     in->handlers = handlers_create(in);
     in->breaks = breaks_create(in);
     in->monitors = monitors_create(in);
-    in->profile = profile_create(in);
+    monitors_builtin(in->monitors, profile_consumer(in->profile, PROFILE_FREQ),
+                     "counts each visible event under each component stack, "
+                     "and the calls (profile freq)");
+    monitors_builtin(in->monitors, profile_consumer(in->profile, PROFILE_TIME),
+                     "self and total time and calls per component stack and "
+                     "thread (profile time)");
     in->trace = trace_create(in);
     in->speed = speed_create(in);
-    in->faults = fault_create(in);
+
+    memset(&client, 0, sizeof client);
+    client.interface = on_interface;
+    client.stopped_at = on_stopped_at;
+    client.say_value = on_say_value;
+    client.status = on_status;
+    client.arg = in;
+    noosa_set_client(n, &client);
 
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "events", "", TCL_GLOBAL_ONLY);
@@ -684,7 +583,8 @@ struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
     cmd_transcript_init(in);
     handlers_init_commands(in->handlers);
     breaks_init_commands(in->breaks);
-    profile_init_commands(in->profile);
+    cmd_profile_init(in);
+    cmd_fault_init(in);
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);
@@ -726,28 +626,27 @@ fail:
 
 void interp_free(struct interp *in)
 {
+    struct noosa_client none;
+
     if (in == NULL)
         return;
-    /* the program dies with its session */
-    session_free(in->session);
-    in->session = NULL;
+    /* the program dies with its session, while the consumers the Tcl
+     * layer added can still hear of it */
+    noosa_end(in->noosa);
+    memset(&none, 0, sizeof none);
+    noosa_set_client(in->noosa, &none);
+    transcript_set_browsable(in->transcript, NULL, NULL);
     handlers_free(in->handlers);
     breaks_free(in->breaks);
-    fault_free(in->faults);
-    profile_free(in->profile);
     trace_free(in->trace);
     speed_free(in->speed);
     monitors_free(in->monitors);
-    stacks_free(in->stacks);
-    dispatch_free(in->dispatch);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     if (in->apply != NULL)
         Tcl_DecrRefCount(in->apply);
     if (in->tcl != NULL)
         Tcl_DeleteInterp(in->tcl);
-    transcript_free(in->transcript);
-    free(in->where);
     free(in->libdir);
     free(in->datadir);
     free(in);
@@ -798,7 +697,7 @@ int interp_script(struct interp *in, const char *script, const char *file,
 
     read_startup(in);
 
-    while (p < end && !in->quit) {
+    while (p < end && !in->noosa->quit) {
         Tcl_Parse parse;
         char word[32];
         const char *w = NULL;
@@ -844,8 +743,7 @@ int interp_script(struct interp *in, const char *script, const char *file,
                 errors++;
             } else if (rc == TCL_OK &&
                        *Tcl_GetStringResult(in->tcl) != '\0') {
-                if (transcript_partial(in->transcript))
-                    interp_say(in, "\n");
+                sink_fresh_line(&in->noosa->sink);
                 interp_sayf(in, "%s\n", Tcl_GetStringResult(in->tcl));
             }
             Tcl_ResetResult(in->tcl);
@@ -854,7 +752,7 @@ int interp_script(struct interp *in, const char *script, const char *file,
         p = parse.commandStart + parse.commandSize;
         Tcl_FreeParse(&parse);
     }
-    in->errors += errors;
+    in->noosa->sink.failed += errors;
     return errors;
 }
 
@@ -867,7 +765,7 @@ int interp_script_file(struct interp *in, const char *path)
     if (ch == NULL) {
         interp_error(in, "%s: %s", path, Tcl_PosixError(in->tcl));
         Tcl_ResetResult(in->tcl);
-        in->errors++;
+        in->noosa->sink.failed++;
         return 1;
     }
     text = Tcl_NewObj();
@@ -881,24 +779,8 @@ int interp_script_file(struct interp *in, const char *path)
 
 int interp_load(struct interp *in, char *const *argv, char **cause)
 {
-    char *why = NULL;
-    int rc;
-
-    session_set_program(in->session, argv);
-    rc = session_describe(in->session, &why);
-    if (rc < 0) {
-        xcause(cause, "%s", why);
-        free(why);
+    if (noosa_load(in->noosa, argv, cause) != 0)
         return -1;
-    }
-    if (rc > 0) {
-        /* a program that cannot be described still runs */
-        interp_sayf(in, "note: %s; the program's interface will be known "
-                    "when it runs\n", why);
-        free(why);
-    }
-    update_interface(in);
-    dispatch_flush(in->dispatch);
     read_startup(in);
     return 0;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * interp.h - the Tcl layer: one Tcl interpreter holding the Noosa API
- * (n_say, n_send, n_break, n(...), handlers, browsers), the command set
- * (run, break, handler, send, info, ...), and the glue between the
- * session, the dispatcher and the transcript.  Front ends create one,
- * evaluate what the user types through it, and read the transcript.
+ * (n_say, n_send, n_break, n(...), handlers, browsers) and the command
+ * set (run, break, handler, send, info, ...), over a composition root
+ * (src/root/noosa.h), of which it is a client: it adds the consumers
+ * whose code is Tcl (handlers, breakpoints, the trace, monitors).  Front
+ * ends create a noosa, then one of these over it, and evaluate what the
+ * user types through it.
  */
 #ifndef NOOSA_INTERP_H
 #define NOOSA_INTERP_H
@@ -27,16 +29,13 @@ struct trace;
 struct monitors;
 struct speed;
 
-struct interp_opts {
-    struct session_opts session;
-    size_t max_lines;   /* transcript scrollback */
-    int no_init;        /* skip the start-up files */
-    int batch;          /* commands wait for the program to stop */
-    char **browser_dirs; /* extra directories of browsers (NULL-ended) */
-};
+struct noosa;
+struct noosa_opts;
 
 struct interp {
     Tcl_Interp *tcl;
+    struct noosa *noosa;     /* the root: session state, quit, failures */
+    /* the root's parts, borrowed */
     struct loop *loop;
     struct session *session;
     struct dispatch *dispatch;
@@ -49,34 +48,28 @@ struct interp {
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
-    int batch;
+    int batch;               /* the root's, never changes */
 
     char *libdir;    /* directory of noosa.tcl */
     char *datadir;   /* parent of browsers/ and monitors/ */
 
-    /* The event being delivered, for handlers and n_break. */
-    const struct reader_item *item;
-    uint64_t item_seq;  /* counts delivered items */
+    /* The event being delivered (the root's item), for handlers. */
     Tcl_Obj *args;      /* its arguments for handlers (made once) */
-    uint64_t args_seq;  /* item_seq of args */
+    uint64_t args_seq;  /* the root's item_seq of args */
     Tcl_Obj *apply;     /* the word "apply" */
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
 
-    char *where;     /* what the program is stopped at */
-    int quit;        /* quit was asked for */
-    int quit_status;
-    int errors;      /* commands that failed (batch exit status) */
     int startup_pending; /* the start-up files are still to be read */
 };
 
-/* Create the interpreter: the Tcl library and browsers.  Unless
+/* Create the Tcl layer over N: the Tcl library and browsers.  Unless
  * opts->no_init, the start-up files are read by interp_load(), once the
  * program's interface is known, or before the first command evaluated
  * without a program.  Problems with start-up files are reported in the
  * transcript and do not stop noosa.  Returns NULL with *cause when the
  * Tcl library cannot be loaded. */
-struct interp *interp_create(struct loop *loop, const struct interp_opts *opts,
+struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                              char **cause);
 void interp_free(struct interp *in);
 
@@ -159,5 +152,7 @@ void cmd_run_init(struct interp *in);
 void cmd_send_init(struct interp *in);
 void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
+void cmd_profile_init(struct interp *in);
+void cmd_fault_init(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */

@@ -555,7 +555,7 @@ static void listen(void *arg, int what, pid_t tid, const char *name,
 static void stack_changes(const struct log *fns, int slow, char **out,
                           unsigned int *nmismatch, char **paths)
 {
-    struct stacks *st = stacks_create(NULL);
+    struct stacks *st = stacks_create(NULL, NULL, NULL);
     struct symnames *sn = symnames_create();
     size_t i, plen = 0;
     uint32_t node;

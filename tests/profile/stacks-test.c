@@ -86,7 +86,7 @@ static void test_cct(void)
 
 static void test_stacks(void)
 {
-    struct stacks *st = stacks_create(NULL);
+    struct stacks *st = stacks_create(NULL, NULL, NULL);
     int64_t ns = 0;
     uint32_t ctx;
 

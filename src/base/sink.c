@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.c - lines and errors said by noosa's parts, into the transcript.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink.h"
+#include "transcript.h"
+#include "xmalloc.h"
+
+void sink_say(struct sink *s, const char *text)
+{
+    transcript_append(s->transcript, text, strlen(text));
+}
+
+void sink_sayf(struct sink *s, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+
+    va_start(ap, fmt);
+    text = xvasprintf(fmt, ap);
+    va_end(ap);
+    sink_say(s, text);
+    free(text);
+}
+
+void sink_fresh_line(struct sink *s)
+{
+    if (transcript_partial(s->transcript))
+        sink_say(s, "\n");
+}
+
+void sink_error(struct sink *s, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+
+    va_start(ap, fmt);
+    text = xvasprintf(fmt, ap);
+    va_end(ap);
+    sink_fresh_line(s);
+    sink_sayf(s, "error: %s\n", text);
+    free(text);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.h - where noosa's parts say things: lines for the transcript, and
+ * the count of failures (failed commands, errors of the program that
+ * end a run) that decides batch mode's exit status.
+ * The composition root (src/root/noosa.c) owns the one sink of a session
+ * and hands it to every facility, so that none of them needs the Tcl
+ * layer or the screen to report.
+ */
+#ifndef NOOSA_SINK_H
+#define NOOSA_SINK_H
+
+struct transcript;
+
+struct sink {
+    struct transcript *transcript; /* lines go here (values marked) */
+    int failed;  /* failed commands and failing errors (batch exit status) */
+};
+
+/* Append TEXT as it is (marked values become browsable). */
+void sink_say(struct sink *s, const char *text);
+void sink_sayf(struct sink *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Start a new line unless the transcript is at the start of one. */
+void sink_fresh_line(struct sink *s);
+/* Report an error on a line of its own ("error: ..."); it counts as a
+ * failure only where the caller adds to failed. */
+void sink_error(struct sink *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif /* NOOSA_SINK_H */

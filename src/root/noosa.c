@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * noosa.c - the composition root (noosa.h): creation and wiring of a
+ * session's parts, and the session's hooks, where the program's items
+ * become deliveries to consumers and lines of the transcript.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "dispatch.h"
+#include "fault.h"
+#include "noosa.h"
+#include "profile.h"
+#include "reader.h"
+#include "registry.h"
+#include "stacks.h"
+#include "target.h"
+#include "transcript.h"
+#include "value.h"
+#include "xmalloc.h"
+
+void noosa_set_where(struct noosa *n, char *where)
+{
+    free(n->where);
+    n->where = where;
+}
+
+/* Say PARAM=VALUE for each parameter of the event ITEM; values of the
+ * program's own types through the client, so that they are browsable. */
+static void say_params(struct noosa *n, const struct reader_item *item)
+{
+    const struct registry_event *e = item->event;
+    unsigned int i;
+
+    for (i = 0; i < item->nvalues && i < e->nparams; i++) {
+        const struct registry_param *p = &e->params[i];
+        const struct decode_value *v = &item->values[i];
+
+        sink_sayf(&n->sink, " %s=", p->name);
+        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN &&
+            n->client.say_value != NULL) {
+            if (!n->client.say_value(n->client.arg, p, v))
+                sink_say(&n->sink, "?");
+        } else {
+            char *text = value_text(v);
+
+            sink_say(&n->sink, text);
+            free(text);
+        }
+    }
+}
+
+static void interface_changed(struct noosa *n)
+{
+    if (n->client.interface != NULL)
+        n->client.interface(n->client.arg);
+}
+
+static void stopped_at(struct noosa *n, const struct reader_item *item)
+{
+    if (n->client.stopped_at != NULL)
+        n->client.stopped_at(n->client.arg, item);
+}
+
+/* The session's hooks: doc/design.md#event-path. */
+
+static int on_item(void *arg, const struct reader_item *item)
+{
+    struct noosa *n = arg;
+    char *where = NULL;
+    int keep;
+
+    n->item_seq++;
+    switch (item->kind) {
+    case READER_ASPECT:
+        interface_changed(n);
+        dispatch_item(n->dispatch, item, &where);
+        return 0;
+    case READER_EVENT:
+        n->item = item;
+        keep = dispatch_item(n->dispatch, item, &where);
+        n->item = NULL;
+        if (keep) {
+            noosa_set_where(n, where);
+            stopped_at(n, item);
+            sink_fresh_line(&n->sink);
+            sink_sayf(&n->sink, "Stopped at %s%s", where,
+                      item->event->nparams > 0 ? ":" : ".");
+            say_params(n, item);
+            sink_say(&n->sink, "\n");
+        }
+        return keep;
+    case READER_ERROR:
+        /* (the message says "protocol error" itself); it fails a batch
+         * run as a failed command does */
+        sink_error(&n->sink, "%s", item->message);
+        n->sink.failed++;
+        if (channel_status(session_channel(n->session)) == CHANNEL_BROKEN)
+            fault_channel_broken(n->faults);
+        return 0;
+    case READER_LOST:
+        sink_fresh_line(&n->sink);
+        sink_sayf(&n->sink, "(%llu events lost)\n",
+                  (unsigned long long)item->lost);
+        return 0;
+    default:
+        dispatch_item(n->dispatch, item, &where);
+        return 0;
+    }
+}
+
+/* Function entries and exits on the direct path (see dispatch.h). */
+static unsigned int on_functions(void *arg, const struct reader_fn *fns,
+                                 unsigned int count)
+{
+    struct noosa *n = arg;
+
+    count = dispatch_functions(n->dispatch, fns, count);
+    n->item_seq += count;
+    return count;
+}
+
+static void on_state(void *arg)
+{
+    struct noosa *n = arg;
+    enum session_state state = session_state(n->session);
+    int status, signo;
+    char sig[32];
+
+    if (state == SESSION_IDLE)
+        stopped_at(n, NULL);
+    if (state == SESSION_IDLE && session_ended(n->session, &status, &signo)) {
+        noosa_set_where(n, NULL);
+        sink_fresh_line(&n->sink);
+        if (signo != 0)
+            sink_sayf(&n->sink, "Program killed by %s.\n",
+                      target_signal_name(signo, sig, sizeof sig));
+        else
+            sink_sayf(&n->sink, "Program exited with status %d.\n", status);
+        profile_ended(n->profile);
+    } else if (state == SESSION_STOPPED) {
+        const struct target_event *f = session_fault(n->session);
+
+        if (f != NULL) {
+            /* the report, and the error policy (which may convert the
+             * error or end the program before this returns) */
+            fault_stopped(n->faults, f);
+        } else if (session_why(n->session) == SESSION_INTERRUPTED) {
+            noosa_set_where(n, xstrdup("interrupt"));
+            sink_fresh_line(&n->sink);
+            sink_say(&n->sink, "Program interrupted.\n");
+        }
+    } else if (state == SESSION_RUNNING) {
+        noosa_set_where(n, NULL);
+        stopped_at(n, NULL);
+    }
+    if (n->client.status != NULL)
+        n->client.status(n->client.arg);
+}
+
+static void on_message(void *arg, const char *text)
+{
+    struct noosa *n = arg;
+
+    sink_fresh_line(&n->sink);
+    sink_sayf(&n->sink, "%s\n", text);
+}
+
+struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
+{
+    struct noosa *n = xcalloc(1, sizeof *n);
+    struct session_hooks hooks;
+
+    n->loop = loop;
+    n->batch = opts->batch;
+    n->transcript = transcript_create(opts->max_lines);
+    n->sink.transcript = n->transcript;
+
+    memset(&hooks, 0, sizeof hooks);
+    hooks.item = on_item;
+    hooks.functions = on_functions;
+    hooks.state = on_state;
+    hooks.message = on_message;
+    hooks.arg = n;
+    n->session = session_create(loop, &hooks, &opts->session);
+    n->dispatch = dispatch_create(n->session);
+    n->stacks = stacks_create(n->session, n->dispatch, &n->sink);
+    n->profile = profile_create(n->stacks, n->session, n->dispatch,
+                                &n->sink);
+    n->faults = fault_create(n->session, n->dispatch, n->stacks, &n->sink,
+                             n->batch, &n->where);
+    return n;
+}
+
+void noosa_end(struct noosa *n)
+{
+    /* the program dies with its session */
+    session_free(n->session);
+    n->session = NULL;
+}
+
+void noosa_free(struct noosa *n)
+{
+    if (n == NULL)
+        return;
+    noosa_end(n);
+    fault_free(n->faults);
+    profile_free(n->profile);
+    stacks_free(n->stacks);
+    dispatch_free(n->dispatch);
+    transcript_free(n->transcript);
+    free(n->where);
+    free(n);
+}
+
+void noosa_set_client(struct noosa *n, const struct noosa_client *client)
+{
+    n->client = *client;
+}
+
+int noosa_load(struct noosa *n, char *const *argv, char **cause)
+{
+    char *why = NULL;
+    int rc;
+
+    session_set_program(n->session, argv);
+    rc = session_describe(n->session, &why);
+    if (rc < 0) {
+        xcause(cause, "%s", why);
+        free(why);
+        return -1;
+    }
+    if (rc > 0) {
+        /* a program that cannot be described still runs */
+        sink_sayf(&n->sink, "note: %s; the program's interface will be "
+                  "known when it runs\n", why);
+        free(why);
+    }
+    interface_changed(n);
+    dispatch_flush(n->dispatch);
+    return 0;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * noosa.h - the composition root: one monitoring session of one program,
+ * with everything that watches it.  It creates and owns the loop's users
+ * (the session, the dispatcher), the transcript and its sink, and the
+ * facilities that need no Tcl (component stacks, profiles, run-time
+ * errors), wires them together, and turns what the program does into
+ * transcript lines and deliveries to consumers (doc/design.md#event-path).
+ *
+ * The Tcl layer (src/tcl/interp.h) is one client of it: it adds its own
+ * consumers (handlers, breakpoints, the trace, monitors) to the dispatcher
+ * and hears, through struct noosa_client, what only it can do (the n(...)
+ * array, browsers for values of the program's own types).  Front ends
+ * (batch.c, the screen) create a noosa, then the Tcl layer over it.
+ */
+#ifndef NOOSA_NOOSA_H
+#define NOOSA_NOOSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+#include "sink.h"
+
+struct loop;
+struct dispatch;
+struct transcript;
+struct stacks;
+struct profile;
+struct faults;
+struct reader_item;
+struct registry_param;
+struct decode_value;
+
+/* A script given on the command line: a file (-x) or commands (-e). */
+struct noosa_script {
+    int is_file;
+    const char *text;
+};
+
+/* Everything the command line says, parsed once (main.c). */
+struct noosa_opts {
+    struct session_opts session;
+    char *const *argv;            /* program and arguments, or NULL */
+    size_t max_lines;             /* transcript scrollback */
+    int no_init;                  /* skip the start-up files */
+    int batch;                    /* commands wait for the program to stop */
+    char **browser_dirs;          /* extra directories of browsers (NULL-ended) */
+    struct noosa_script *scripts; /* -x and -e, in order */
+    int nscripts;
+    /* the raw trace (noosa --raw-trace, --describe) */
+    int describe;                 /* print the interface, run nothing */
+    const char *output;           /* trace file, NULL for standard output */
+    const char *stop_at;          /* stop at every occurrence of this event */
+    char **sends;                 /* "OP ARG ..." run at each stop */
+    int nsends;
+    int interrupt_after_ms;       /* interrupt, then kill; 0: never */
+};
+
+/* What the root asks of its client (the Tcl layer); every member may be
+ * NULL. */
+struct noosa_client {
+    /* The program's interface grew (an aspect was described). */
+    void (*interface)(void *arg);
+    /* The program stopped at event ITEM, or is no longer stopped at one
+     * (ITEM NULL). */
+    void (*stopped_at)(void *arg, const struct reader_item *item);
+    /* Say value V of parameter P, a value of one of the program's own
+     * types, in the transcript (browsable); return 0 when it could not. */
+    int (*say_value)(void *arg, const struct registry_param *p,
+                     const struct decode_value *v);
+    /* The session's state changed (after the root has said so). */
+    void (*status)(void *arg);
+    void *arg;
+};
+
+struct noosa {
+    struct loop *loop;             /* not owned */
+    struct transcript *transcript;
+    struct sink sink;              /* the transcript, and failures */
+    struct session *session;
+    struct dispatch *dispatch;
+    struct stacks *stacks;         /* component stacks (profiles, errors) */
+    struct profile *profile;       /* frequency and time profiles */
+    struct faults *faults;         /* run-time errors */
+    int batch;
+
+    char *where;                   /* what the program is stopped at */
+    const struct reader_item *item; /* the event being delivered, or NULL */
+    uint64_t item_seq;             /* counts delivered items */
+    int quit;                      /* quit was asked for */
+    int quit_status;
+
+    struct noosa_client client;
+};
+
+/* Create a session for the program of OPTS (none yet when opts->argv is
+ * NULL: noosa_load names it).  Nothing runs yet. */
+struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts);
+void noosa_free(struct noosa *n);
+/* End the session now (a live program is killed), before the client
+ * takes its consumers away; noosa_free() does it too. */
+void noosa_end(struct noosa *n);
+
+/* The client's hooks (copied). */
+void noosa_set_client(struct noosa *n, const struct noosa_client *client);
+
+/* Set the program and its arguments, and learn its interface (the
+ * describe pass); a program that cannot be described is noted in the
+ * transcript and still runs.  -1 with *cause when it cannot be run. */
+int noosa_load(struct noosa *n, char *const *argv, char **cause);
+
+/* Set what the program is stopped at (WHERE taken; NULL: nothing). */
+void noosa_set_where(struct noosa *n, char *where);
+
+#endif /* NOOSA_NOOSA_H */
