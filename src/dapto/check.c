@@ -170,6 +170,27 @@ static void check_unique(struct names *t, const char *name,
     }
 }
 
+/* The stub of event NAME, _dapto_NAME, must not be one of the generated
+ * names PREFIX_dapto_...: it is when PREFIX is "_dapto_P" (a file or -n
+ * name "_dapto_P") and NAME begins with "P_dapto_".  Other generated names
+ * all begin with PREFIX_dapto_ and differ in the word after it. */
+static void check_stub(const char *name, const struct pos *pos,
+                       const char *prefix, struct diags *d)
+{
+    size_t plen;
+
+    if (strncmp(prefix, "_dapto_", 7) != 0)
+        return;
+    plen = strlen(prefix + 7);
+    if (plen == 0)
+        return; /* NAME would begin with "_dapto", which is reserved */
+    if (strncmp(name, prefix + 7, plen) == 0 &&
+        strncmp(name + plen, "_dapto_", 7) == 0)
+        diag_error(d, pos, "event name '%s' clashes with the generated "
+                   "names '%s_dapto_...': its stub would be '_dapto_%s'",
+                   name, prefix, name);
+}
+
 /* The parameters of an event or operation; OWNER names it in messages. */
 static void check_params(const struct sig *sig, const char *owner,
                          const char *prefix, struct diags *d)
@@ -271,6 +292,7 @@ void check_spec(const struct spec *s, const char *prefix, struct diags *d)
             case SIG_EVENT:
                 nevents++;
                 check_unique(&calls, sig->name, &sig->pos, "event", d);
+                check_stub(sig->name, &sig->pos, prefix, d);
                 for (k = 0; k < sizeof builtin_events / sizeof builtin_events[0]; k++) {
                     if (strcmp(sig->name, builtin_events[k]) == 0)
                         diag_error(d, &sig->pos, "event name '%s' is "
