@@ -142,8 +142,13 @@ static void check_reserved(const char *name, const struct pos *pos,
                    "and the generated code", what, name);
 }
 
-/* An aspect, event or operation name: unique in the specification. */
-static void check_global(struct names *t, const char *name,
+/* A name unique in its namespace T.  Aspects have one of their own: an
+ * aspect names a group, and its generated C names (PREFIX_dapto_aspect_A,
+ * _events_A, _ops_A) never meet those of an event or operation (_emit_E,
+ * _params_E, _op_E, the stub _dapto_E), so an aspect and an event may be
+ * called alike.  Events and operations share the other: both are called
+ * by name, and both have a PREFIX_dapto_params_NAME table. */
+static void check_unique(struct names *t, const char *name,
                          const struct pos *pos, const char *what,
                          struct diags *d)
 {
@@ -158,11 +163,32 @@ static void check_global(struct names *t, const char *name,
         diag_note(d, &e->pos, "previous definition of %s '%s' is here",
                   what, name);
     } else {
-        diag_error(d, pos, "redefinition of '%s' as an %s: aspects, events "
-                   "and operations share one namespace", name, what);
+        diag_error(d, pos, "redefinition of '%s' as an %s: events and "
+                   "operations share one namespace", name, what);
         diag_note(d, &e->pos, "previous definition of '%s', as an %s, is "
                   "here", name, e->what);
     }
+}
+
+/* The stub of event NAME, _dapto_NAME, must not be one of the generated
+ * names PREFIX_dapto_...: it is when PREFIX is "_dapto_P" (a file or -n
+ * name "_dapto_P") and NAME begins with "P_dapto_".  Other generated names
+ * all begin with PREFIX_dapto_ and differ in the word after it. */
+static void check_stub(const char *name, const struct pos *pos,
+                       const char *prefix, struct diags *d)
+{
+    size_t plen;
+
+    if (strncmp(prefix, "_dapto_", 7) != 0)
+        return;
+    plen = strlen(prefix + 7);
+    if (plen == 0)
+        return; /* NAME would begin with "_dapto", which is reserved */
+    if (strncmp(name, prefix + 7, plen) == 0 &&
+        strncmp(name + plen, "_dapto_", 7) == 0)
+        diag_error(d, pos, "event name '%s' clashes with the generated "
+                   "names '%s_dapto_...': its stub would be '_dapto_%s'",
+                   name, prefix, name);
 }
 
 /* The parameters of an event or operation; OWNER names it in messages. */
@@ -240,18 +266,19 @@ static void check_header(const struct sig *sig, struct diags *d)
 
 void check_spec(const struct spec *s, const char *prefix, struct diags *d)
 {
-    struct names t;
+    struct names aspects, calls;
     const struct aspect *a;
     const struct sig *sig;
     size_t i, j, k, n = 0, nevents, nops;
     char owner[128];
 
     for (i = 0; i < s->naspects; i++)
-        n += 1 + s->aspects[i].nsigs;
-    names_init(&t, n);
+        n += s->aspects[i].nsigs;
+    names_init(&aspects, s->naspects);
+    names_init(&calls, n);
     for (i = 0; i < s->naspects; i++) {
         a = &s->aspects[i];
-        check_global(&t, a->name, &a->pos, "aspect", d);
+        check_unique(&aspects, a->name, &a->pos, "aspect", d);
         if (strcmp(a->name, "dapto") == 0)
             diag_error(d, &a->pos, "aspect name 'dapto' is reserved for the "
                        "runtime's built-in aspect");
@@ -264,7 +291,8 @@ void check_spec(const struct spec *s, const char *prefix, struct diags *d)
                 break;
             case SIG_EVENT:
                 nevents++;
-                check_global(&t, sig->name, &sig->pos, "event", d);
+                check_unique(&calls, sig->name, &sig->pos, "event", d);
+                check_stub(sig->name, &sig->pos, prefix, d);
                 for (k = 0; k < sizeof builtin_events / sizeof builtin_events[0]; k++) {
                     if (strcmp(sig->name, builtin_events[k]) == 0)
                         diag_error(d, &sig->pos, "event name '%s' is "
@@ -277,7 +305,7 @@ void check_spec(const struct spec *s, const char *prefix, struct diags *d)
                 break;
             case SIG_OPERATION:
                 nops++;
-                check_global(&t, sig->name, &sig->pos, "operation", d);
+                check_unique(&calls, sig->name, &sig->pos, "operation", d);
                 snprintf(owner, sizeof owner, "operation '%s'", sig->name);
                 check_params(sig, owner, prefix, d);
                 break;
@@ -291,5 +319,6 @@ void check_spec(const struct spec *s, const char *prefix, struct diags *d)
                        "operations; at most %d of each are allowed", a->name,
                        nevents, nops, CHECK_MAX_COUNT);
     }
-    names_free(&t);
+    names_free(&calls);
+    names_free(&aspects);
 }

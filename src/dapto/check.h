@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * check.h - the Dapto checker: what the grammar cannot say.  Names must be
- * unique (aspects, events and operations share one namespace; parameters
- * are unique within their list), and no name may break the generated code
- * or clash with the runtime's built-in aspect.
+ * unique (aspects among aspects; events and operations share one
+ * namespace; parameters are unique within their list), and no name may
+ * break the generated code or clash with the runtime's built-in aspect.
  */
 #ifndef NOOSA_DAPTO_CHECK_H
 #define NOOSA_DAPTO_CHECK_H

@@ -112,6 +112,12 @@ test db-2.3 {several aspects in order} -body {
     dict get [load_db [compile headers]] aspects
 } -result {first only_headers second}
 
+test db-2.4 {an aspect and an event, an aspect and an operation, called alike} -body {
+    set db [load_db [compile tree]]
+    list [dict get $db aspects] [lmap e [dict get $db events] {lindex $e 0}] \
+        [lmap op [dict get $db operations] {lindex $op 0}]
+} -result {{tree eval} {tree attribute} {size eval}}
+
 # Every expected .db file (each also checked byte for byte by golden.sh)
 # sources cleanly and has well-formed entries.
 foreach file [lsort [glob -directory $expected *_dapto.db]] {

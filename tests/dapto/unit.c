@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * unit.c - the compiler's modules on buffers: positions (columns, tabs,
- * line markers, end of file), the order of diagnostics, name sanitising,
+ * line markers, end of file), the order of diagnostics, which names may
+ * be alike (aspects have a namespace of their own), name sanitising,
  * keyword lookup, quoting helpers, and a large specification (names are
  * checked in linear time).
  */
@@ -98,13 +99,37 @@ static void test_order(void)
            "u.dapto:1:17: note: previous definition of event 'e' is here\n"
            "u.dapto:1:56: error: expected a parameter name after the type 'int', found ')'\n");
     /* the checker reports independent problems in source order */
-    EXPECT("aspect a; event b \"\" (int int \"\"); operation a \"\" () {} end;",
+    EXPECT("aspect a; event b \"\" (int int \"\"); operation b \"\" () {} end;",
            "u.dapto:1:27: error: parameter name 'int' is a C or C++ keyword\n"
-           "u.dapto:1:46: error: redefinition of 'a' as an operation: aspects, events and operations share one namespace\n"
-           "u.dapto:1:8: note: previous definition of 'a', as an aspect, is here\n");
+           "u.dapto:1:46: error: redefinition of 'b' as an operation: events and operations share one namespace\n"
+           "u.dapto:1:17: note: previous definition of 'b', as an event, is here\n");
     /* an unterminated body is not parsed further */
     EXPECT("aspect a; operation o \"\" () { \"}\" '}' /* } */ // }\n",
            "u.dapto:1:29: error: unterminated operation body: no '}' matches this '{'\n");
+}
+
+static void test_names(void)
+{
+    /* an aspect and an event or operation may be called alike, in the
+     * same aspect or in another */
+    EXPECT("aspect t; event t \"\" (int t \"\"); end;", "");
+    EXPECT("aspect t; operation t \"\" () {} end;", "");
+    EXPECT("aspect a; event b \"\" (); end; aspect b; operation a \"\" () {} end;",
+           "");
+    /* two aspects may not */
+    EXPECT("aspect a; event e \"\" (); end; aspect a; event f \"\" (); end;",
+           "u.dapto:1:38: error: redefinition of aspect 'a'\n"
+           "u.dapto:1:8: note: previous definition of aspect 'a' is here\n");
+    /* events and operations share one namespace, across aspects too */
+    EXPECT("aspect a; event e \"\" (); end; aspect b; operation e \"\" () {} end;",
+           "u.dapto:1:51: error: redefinition of 'e' as an operation: events and operations share one namespace\n"
+           "u.dapto:1:17: note: previous definition of 'e', as an event, is here\n");
+    EXPECT("aspect a; operation e \"\" () {} event e \"\" (); end;",
+           "u.dapto:1:38: error: redefinition of 'e' as an event: events and operations share one namespace\n"
+           "u.dapto:1:21: note: previous definition of 'e', as an operation, is here\n");
+    /* the reserved names still hold for an aspect named like an event */
+    EXPECT("aspect dapto; event dapto \"\" (); end;",
+           "u.dapto:1:8: error: aspect name 'dapto' is reserved for the runtime's built-in aspect\n");
 }
 
 static void test_prefix(void)
@@ -231,9 +256,9 @@ static void test_large(void)
     d = run(b.data, NULL);
     CHECK(strcmp(d, "") == 0);
     free(d);
-    buf_puts(&b, "aspect e19999; end;\n");
+    buf_puts(&b, "aspect more; operation e19999 \"\" () {} end;\n");
     d = run(b.data, NULL);
-    CHECK(strstr(d, "u.dapto:20003:8: error: redefinition of 'e19999' as an aspect") == d);
+    CHECK(strstr(d, "u.dapto:20003:24: error: redefinition of 'e19999' as an operation") == d);
     free(d);
     buf_free(&b);
 }
@@ -242,6 +267,7 @@ int main(void)
 {
     test_positions();
     test_order();
+    test_names();
     test_prefix();
     test_keywords();
     test_quote();

@@ -15,6 +15,7 @@ AREA=noosa
 NT=$abs_top_builddir/tests/noosa/nt
 NT99=$abs_top_builddir/tests/noosa/nt-v99
 CALC=$abs_top_builddir/tests/noosa/calc
+TREE_PROG=$abs_top_builddir/tests/noosa/tree
 # The channel protocol this noosa speaks, PROTO in expected files.
 PROTO=$("$NOOSA" --version | sed -n 's/^noosa .* (channel protocol \([0-9.]*\))$/\1/p')
 

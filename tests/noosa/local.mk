@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # tests/noosa: end-to-end tests of noosa's Tcl front end through
-# `noosa --batch`, on the example program calc and on nt, a program of
-# our own (nt.dapto, compiled by the in-tree dapto).  Expected transcripts
+# `noosa --batch`, on the example program calc, on nt, a program of our
+# own (nt.dapto, compiled by the in-tree dapto), and on tree, whose
+# interface tests/dapto/spec/tree.dapto has an aspect and an event of one
+# name.  Expected transcripts
 # are in tests/noosa/expected, compared after normalising pids, addresses,
 # times and thread ids (see lib.sh); REGEN=1 rewrites them.
 #
@@ -27,8 +29,17 @@ tests/noosa/nt_dapto.c: $(srcdir)/tests/noosa/nt.dapto src/dapto/dapto$(EXEEXT)
 CLEANFILES += tests/noosa/nt_dapto.c tests/noosa/nt_dapto.h \
 	tests/noosa/nt_dapto.db
 
+# tree: a program with the interface tests/dapto/spec/tree.dapto, where
+# an aspect and its event are both called tree.
+tests/noosa/tree_dapto.h tests/noosa/tree_dapto.db: tests/noosa/tree_dapto.c
+tests/noosa/tree_dapto.c: $(srcdir)/tests/dapto/spec/tree.dapto src/dapto/dapto$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) tests/noosa && \
+	src/dapto/dapto -o tests/noosa $(abs_top_srcdir)/tests/dapto/spec/tree.dapto
+CLEANFILES += tests/noosa/tree_dapto.c tests/noosa/tree_dapto.h \
+	tests/noosa/tree_dapto.db
+
 check_PROGRAMS += tests/noosa/nt tests/noosa/nt-v99 tests/noosa/calc \
-	tests/noosa/plain
+	tests/noosa/plain tests/noosa/tree
 tests_noosa_nt_SOURCES = tests/noosa/nt.c tests/noosa/nt.h $(NT_RUNTIME)
 nodist_tests_noosa_nt_SOURCES = tests/noosa/nt_dapto.c tests/noosa/nt_dapto.h
 tests_noosa_nt_CPPFLAGS = $(NT_CPPFLAGS)
@@ -49,6 +60,15 @@ tests_noosa_calc_CFLAGS = $(NT_CFLAGS)
 tests_noosa_calc_LDFLAGS = $(NT_LINKFLAGS)
 $(tests_noosa_calc_OBJECTS): $(CALC_DAPTO_H)
 
+tests_noosa_tree_SOURCES = tests/noosa/tree.c $(NT_RUNTIME)
+nodist_tests_noosa_tree_SOURCES = tests/noosa/tree_dapto.c \
+	tests/noosa/tree_dapto.h
+tests_noosa_tree_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/noosa \
+	-I$(top_srcdir)/tests/dapto/spec
+tests_noosa_tree_CFLAGS = $(NT_CFLAGS)
+tests_noosa_tree_LDFLAGS = $(NT_LINKFLAGS)
+$(tests_noosa_tree_OBJECTS): tests/noosa/tree_dapto.h
+
 tests_noosa_plain_SOURCES = tests/noosa/plain.c
 tests_noosa_plain_CFLAGS = $(NT_CFLAGS)
 tests_noosa_plain_LDFLAGS = $(NT_LINKFLAGS)
@@ -58,7 +78,7 @@ tests_noosa_plain_LDFLAGS = $(NT_LINKFLAGS)
 NOOSA_E2E_TESTS = tests/noosa/cli.sh tests/noosa/breaks.sh \
 	tests/noosa/handlers.sh tests/noosa/send.sh tests/noosa/browse.sh \
 	tests/noosa/startup.sh tests/noosa/data.sh tests/noosa/info.sh \
-	tests/noosa/man.sh
+	tests/noosa/names.sh tests/noosa/man.sh
 TESTS += $(NOOSA_E2E_TESTS)
 EXTRA_DIST += $(NOOSA_E2E_TESTS) tests/noosa/lib.sh tests/noosa/expected \
 	tests/noosa/browsers tests/noosa/small.calc

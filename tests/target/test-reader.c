@@ -3,7 +3,8 @@
  * test-reader.c - the record decoder and its validation: every value
  * type, truncated values, bad tags, lengths past the end, missing NULs,
  * bad intern ids, bad records and bad aspect descriptions, each with the
- * message it must give.
+ * message it must give; names found where they belong when an aspect is
+ * called like one of its events or operations.
  */
 #include "config.h"
 
@@ -96,6 +97,46 @@ static void test_aspect(void)
     post_aspect(&d, &it);
     CHECK(it.kind == READER_ERROR && strstr(it.message, "registered twice"));
     CHECK_EQ_INT(registry_naspects(reg), 1);
+}
+
+/* An aspect called like one of its events, another like its operation:
+ * an event's name, alone or after its aspect's, finds the event, and an
+ * operation's the operation; the aspects are found as aspects. */
+static void test_same_names(void)
+{
+    struct registry *r = registry_create();
+    struct wire d = {.len = 0};
+    struct registry_event *e;
+    struct registry_aspect *a;
+    struct registry_op *o;
+    char *cause = NULL;
+
+    wire_test_aspect(&d, "ping", 3, 0);
+    a = registry_add(r, d.buf, d.len, &cause);
+    CHECK(a != NULL && cause == NULL);
+    e = registry_event(r, 4);
+    CHECK(e != NULL && strcmp(e->name, "ping") == 0 && e->aspect == a);
+    CHECK(registry_aspect_by_name(r, "ping") == a);
+    CHECK(registry_event_by_name(r, "ping") == e);
+    CHECK(registry_event_by_name(r, "ping.ping") == e);
+    CHECK(registry_event_by_name(r, "ping.ev_all") == registry_event(r, 3));
+    CHECK(registry_event_named(e, "ping") && registry_event_named(e, "ping.ping"));
+    CHECK(!registry_event_named(registry_event(r, 3), "ping"));
+    CHECK(registry_op_by_name(r, "ping") == NULL);
+
+    d.len = 0;
+    wire_test_aspect(&d, "get", 10, 1);
+    a = registry_add(r, d.buf, d.len, &cause);
+    CHECK(a != NULL && cause == NULL);
+    o = registry_op(r, 1);
+    CHECK(o != NULL && strcmp(o->name, "get") == 0 && o->aspect == a);
+    CHECK(registry_op_by_name(r, "get.get") == o);
+    CHECK(registry_op_by_name(r, "ping.get") == registry_op(r, 0));
+    CHECK(registry_event_by_name(r, "get") == NULL);
+    CHECK(registry_event_by_name(r, "get.ping") == registry_event(r, 11));
+    CHECK(registry_aspect_by_name(r, "get") == a);
+    free(cause);
+    registry_free(r);
 }
 
 /* A description with one change made by EDIT at byte AT. */
@@ -438,6 +479,7 @@ int main(void)
     rd = reader_create(reg, &clk, 4);
 
     test_aspect();
+    test_same_names();
     test_bad_aspects();
     test_values();
     test_bad_values();
