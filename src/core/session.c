@@ -322,15 +322,11 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         if (s->channel != NULL)
             channel_forget(s->channel);
         {
-            char link[64], path[4096];
-            ssize_t n;
+            const char *path = target_exec_path(s->target);
 
-            snprintf(link, sizeof link, "/proc/%d/exe", (int)session_pid(s));
-            n = readlink(link, path, sizeof path - 1);
-            path[n > 0 ? n : 0] = '\0';
             message(s, "Process %d executed %s: monitoring ended at the "
                     "exec.", (int)session_pid(s),
-                    n > 0 ? path : "another program");
+                    path != NULL ? path : "another program");
         }
         if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT) {
             /* the thread that waited there is gone with the old image */

@@ -53,6 +53,7 @@ struct target_thread {
 struct target {
     pid_t pid;
     int alive;
+    char *exec_path;  /* the program of the last exec (TARGET_EV_EXEC) */
     struct target_thread *threads;
     unsigned int nthreads;
     unsigned int athreads;
@@ -467,7 +468,13 @@ void target_free(struct target *t)
     }
     free(t->threads);
     free(t->children);
+    free(t->exec_path);
     free(t);
+}
+
+const char *target_exec_path(const struct target *t)
+{
+    return t->exec_path;
 }
 
 pid_t target_pid(const struct target *t)
@@ -639,6 +646,21 @@ static void target_handle(struct target *t, pid_t tid, int status)
         memset(&ev, 0, sizeof ev);
         ev.kind = TARGET_EV_EXEC;
         ev.tid = tid;
+        /* read now: once resumed, the new program may be gone before
+         * the event is handled */
+        {
+            char link[64], path[4096];
+            ssize_t n;
+
+            snprintf(link, sizeof link, "/proc/%d/exe", (int)t->pid);
+            n = readlink(link, path, sizeof path - 1);
+            free(t->exec_path);
+            t->exec_path = NULL;
+            if (n > 0) {
+                path[n] = '\0';
+                t->exec_path = xstrdup(path);
+            }
+        }
         target_push(t, &ev);
         target_resume(t, th);
         return;

@@ -74,6 +74,8 @@ int target_start(struct target **out, const struct target_opts *opts,
 void target_free(struct target *t);
 
 pid_t target_pid(const struct target *t);
+/* The program of the last exec (read at its stop), or NULL. */
+const char *target_exec_path(const struct target *t);
 int target_alive(const struct target *t);
 /* Whether every thread is stopped (at the start, after an interrupt or a
  * breakpoint; threads waiting on a fault count as stopped). */
