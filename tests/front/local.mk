@@ -7,3 +7,15 @@ tests_front_transcript_test_SOURCES = tests/front/transcript-test.c \
 	src/base/transcript.c src/base/xmalloc.c
 tests_front_transcript_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib
+
+# The dispatcher with the real registry and function names, and a
+# stand-in for the session (in the test).
+check_PROGRAMS += tests/front/dispatch-test
+TESTS += tests/front/dispatch-test
+tests_front_dispatch_test_SOURCES = tests/front/dispatch-test.c \
+	src/dispatch.c src/registry.c src/decode.c src/symnames.c \
+	src/symbols.c src/xmalloc.c
+tests_front_dispatch_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
+	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/target
+tests_front_dispatch_test_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
+tests_front_dispatch_test_LDADD = $(DW_LIBS)
