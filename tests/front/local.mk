@@ -13,9 +13,9 @@ tests_front_transcript_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 check_PROGRAMS += tests/front/dispatch-test
 TESTS += tests/front/dispatch-test
 tests_front_dispatch_test_SOURCES = tests/front/dispatch-test.c \
-	src/dispatch.c src/registry.c src/decode.c src/symnames.c \
-	src/symbols.c src/xmalloc.c
-tests_front_dispatch_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src \
+	src/core/dispatch.c src/core/registry.c src/core/decode.c \
+	src/core/symnames.c src/core/symbols.c src/base/xmalloc.c
+tests_front_dispatch_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/target
 tests_front_dispatch_test_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
 tests_front_dispatch_test_LDADD = $(DW_LIBS)
