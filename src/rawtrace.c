@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rawtrace.c - the raw-trace driver: run a program under the monitor with
- * every event recorded and print each decoded item on one line.  Also the
- * "describe" pass (run to main, print the interface the constructors
- * registered, kill) and the test hooks (stop at an event and run
- * operations there, interrupt after a delay).  This is a front end: it
+ * every event recorded and print each decoded item on one line, reading
+ * the channel and the target directly (it is how their tests see them,
+ * below the session).  Also `noosa --describe`: the session's describe
+ * pass (run to main, learn the interface the constructors registered,
+ * kill), the one the Tcl layer runs, with the interface printed in full;
+ * and the test hooks (stop at an event and run operations there,
+ * interrupt after a delay).  This is a front end: it
  * prints; the modules under it do not.
  *
  * Line formats (pids, thread ids, addresses and times vary from run to
@@ -24,7 +27,9 @@
 #include "channel.h"
 #include "clock.h"
 #include "dapto.h"
+#include "loop.h"
 #include "noosa.h"
+#include "session.h"
 #include "rawtrace.h"
 #include "symbols.h"
 #include "target.h"
@@ -245,19 +250,6 @@ static void rawtrace_drain(struct rawtrace *rt)
         channel_let_go(rt->ch);
 }
 
-static void rawtrace_describe(struct rawtrace *rt)
-{
-    struct registry *reg = channel_registry(rt->ch);
-
-    if (channel_status(rt->ch) == CHANNEL_WAITING) {
-        fprintf(rt->out, "# the program has no monitoring interface (it "
-                "does not use the dapto runtime)\n");
-        return;
-    }
-    for (unsigned int i = 0; i < registry_naspects(reg); i++)
-        rawtrace_aspect(rt, registry_aspect_at(reg, i), 1);
-}
-
 static void rawtrace_target(struct rawtrace *rt, const struct target_event *ev)
 {
     char sig[32];
@@ -299,11 +291,7 @@ static void rawtrace_target(struct rawtrace *rt, const struct target_event *ev)
         target_kill(rt->t);
         break;
     case TARGET_EV_BREAK:
-        rawtrace_drain(rt);
-        fprintf(rt->out, "# stopped at main\n");
-        rawtrace_describe(rt);
-        rt->interrupted = 1;
-        target_kill(rt->t);
+        /* (the raw trace sets no breakpoint) */
         break;
     case TARGET_EV_FORK:
         fprintf(rt->out, "# created process pid=%d (not followed)\n",
@@ -316,6 +304,64 @@ static void rawtrace_target(struct rawtrace *rt, const struct target_event *ev)
         break;
     }
     free(cause);
+}
+
+/* The describe pass's hooks: aspects as they come, messages as
+ * comments. */
+static int describe_item(void *arg, const struct reader_item *it)
+{
+    struct rawtrace *rt = arg;
+
+    if (it->kind == READER_ASPECT)
+        rawtrace_aspect(rt, it->aspect, 0);
+    return 0;
+}
+
+static void describe_message(void *arg, const char *text)
+{
+    struct rawtrace *rt = arg;
+
+    fprintf(rt->out, "# %s\n", text);
+}
+
+/* noosa --describe: the session's describe pass, the one the Tcl layer
+ * runs at start-up, with the interface printed in full. */
+static int rawtrace_describe_run(struct rawtrace *rt)
+{
+    struct loop *loop = loop_create();
+    struct session_hooks hooks;
+    struct session *s;
+    struct registry *reg;
+    char *cause = NULL;
+    int rc;
+
+    memset(&hooks, 0, sizeof hooks);
+    hooks.item = describe_item;
+    hooks.message = describe_message;
+    hooks.arg = rt;
+    s = session_create(loop, &hooks, &rt->o->session);
+    session_set_program(s, rt->o->argv);
+    rc = session_describe(s, &cause);
+    if (rc < 0) {
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        session_free(s);
+        loop_free(loop);
+        return 1;
+    }
+    if (rc > 0) {
+        fprintf(rt->out, "# not described: %s\n", cause);
+        free(cause);
+    } else {
+        fprintf(rt->out, "# stopped at main\n");
+        reg = session_registry(s);
+        for (unsigned int i = 0; reg != NULL && i < registry_naspects(reg);
+             i++)
+            rawtrace_aspect(rt, registry_aspect_at(reg, i), 1);
+    }
+    session_free(s);
+    loop_free(loop);
+    return 0;
 }
 
 int rawtrace_run(const struct noosa_opts *o)
@@ -339,12 +385,19 @@ int rawtrace_run(const struct noosa_opts *o)
         }
     }
     setvbuf(rt.out, NULL, _IOLBF, 0);
+    if (o->describe) {
+        int rc = rawtrace_describe_run(&rt);
+
+        if (rt.out != stdout)
+            fclose(rt.out);
+        return rc;
+    }
 
     memset(&copts, 0, sizeof copts);
     copts.ring_size = o->session.ring_size;
     copts.overwrite = o->session.overwrite;
     copts.no_tsc = o->session.no_tsc;
-    copts.default_state = o->describe ? 0 : DAPTO_STATE_RECORD;
+    copts.default_state = DAPTO_STATE_RECORD;
     if (channel_create(&rt.ch, &copts, &cause) != 0)
         goto fail_channel;
 
@@ -361,17 +414,7 @@ int rawtrace_run(const struct noosa_opts *o)
         goto fail_target;
     channel_attach(rt.ch, rt.t);
 
-    if (o->describe) {
-        struct symbols *s = symbols_open(target_pid(rt.t), &cause);
-        uint64_t main_addr;
-
-        if (s == NULL || symbols_address(s, "main", &main_addr, &cause) != 0 ||
-            target_run_to(rt.t, main_addr, &cause) != 0) {
-            symbols_free(s);
-            goto fail_run;
-        }
-        symbols_free(s);
-    } else if (target_continue(rt.t, &cause) != 0) {
+    if (target_continue(rt.t, &cause) != 0) {
         goto fail_run;
     }
     if (o->interrupt_after_ms > 0)
