@@ -5,7 +5,7 @@
  * Two copies of the same tight loop run in one process, interleaved: one
  * plain, one that also calls the stub _dapto_tick() of an event that is
  * off.  The stub is one load of the event's state byte and one branch
- * <design/stub>; the difference between the loops is its cost.  The state
+ * <design#stub>; the difference between the loops is its cost.  The state
  * byte is volatile, so the compiler must load it on every iteration, and
  * an empty asm keeps the loop's own work from being folded away.  The best
  * of several runs of each is reported, in nanoseconds per iteration.

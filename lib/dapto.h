@@ -16,7 +16,7 @@
  * It is not the protocol between the runtime and noosa: that layout lives
  * in protocol.h, which programs never see.
  *
- * The stub contract <design/stub>: every event has a state byte.  A stub
+ * The stub contract <design#stub>: every event has a state byte.  A stub
  * reads that byte and, only when it is non-zero, calls the out-of-line
  * encoder.  With no monitor attached every state byte stays zero, so an
  * event costs one load and one predictable branch.

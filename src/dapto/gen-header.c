@@ -6,7 +6,7 @@
  *
  * The stub is the only code on the program's path when nobody monitors
  * it, so it is one load of the state byte and one predictable branch
- * <design/stub>; everything else is out of line in X_dapto.c.
+ * <design#stub>; everything else is out of line in X_dapto.c.
  */
 #include "gen.h"
 #include "quote.h"

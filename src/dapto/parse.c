@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * parse.c - recursive-descent parser for the Dapto grammar (design.md §3):
+ * parse.c - recursive-descent parser for the Dapto grammar (dapto(1), "The Dapto
+ * language"):
  *
  *   spec: aspects.                 aspects: aspect_stmt / aspects aspect_stmt.
  *   aspect_stmt: 'aspect' iddef ';' sigs 'end' ';'.

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 # tests/build: the build's own scripts (bootstrap's package step, with
-# fake package tools).
-TESTS += tests/build/bootstrap.sh tests/build/layers.sh
-EXTRA_DIST += tests/build/bootstrap.sh tests/build/layers.sh
+# fake package tools), and the tree's structure: the include directions
+# the folders' READMEs draw (layers.sh), the design rules code cites
+# (tags.sh).
+TESTS += tests/build/bootstrap.sh tests/build/layers.sh tests/build/tags.sh
+EXTRA_DIST += tests/build/bootstrap.sh tests/build/layers.sh \
+	tests/build/tags.sh
 clean-local: clean-build-tests
 clean-build-tests:
 	rm -rf tests/build/work
