@@ -26,7 +26,8 @@
  * create operation, one per screen.  To add a window, write
  * screen-NAME.c defining `const struct screen_window_ops
  * screen_window_NAME` (declare it below) and add it to the table; list
- * the file in local.mk.
+ * the file in local.mk and give its title to tests/screen/windows.sh
+ * (src/screen/README).
  */
 #ifndef NOOSA_SCREEN_H
 #define NOOSA_SCREEN_H
