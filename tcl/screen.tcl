@@ -192,7 +192,7 @@ proc ::noosa::screen::init {} {
 
     ::noosa::defhelp screen {screen SUBCOMMAND ?ARG ...?} {what the keys of the screen do, as commands} {What keys and windows do, as commands (for bindings and scripts):
   screen focus ?next|prev|command|transcript|output|window?
-  screen window ?none|handlers|breakpoints|help?  (again: close)
+  screen window ?none|handlers|breakpoints|help|profile?  (again: close)
   screen select next|prev|none|N     screen open ?N?   (a value)
   screen search ?-backward? ?-regexp? ?-nocase? PATTERN   screen search-next ?-reverse?
   screen scroll ?-output? up|down|pageup|pagedown|home|end ?N?

@@ -53,8 +53,6 @@ enum {
 
 static const char *const pane_names[] = {"command", "transcript", "output",
                                          "window", NULL};
-static const char *const window_names[] = {"none", "handlers", "breakpoints",
-                                           "help", "profile", NULL};
 
 static int usage(Tcl_Interp *tcl, const char *sub, const char *args)
 {
@@ -94,6 +92,42 @@ static int cmd_focus(struct screen *s, Tcl_Interp *tcl, int objc,
         return TCL_ERROR;
     }
     screen_set_focus(s, (enum ui_pane)i);
+    return TCL_OK;
+}
+
+/* screen window ?none|NAME?: the names are "none" and those of the
+ * windows in screen_windows[]. */
+static int cmd_window(struct screen *s, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    int i;
+
+    if (objc == 2) {
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                                  s->window != NULL ? s->window->name : "none",
+                                  -1));
+        return TCL_OK;
+    }
+    if (objc != 3) {
+        Tcl_DString names;
+        int rc;
+
+        Tcl_DStringInit(&names);
+        Tcl_DStringAppend(&names, "?", 1);
+        for (i = 0; s->window_names[i] != NULL; i++) {
+            if (i > 0)
+                Tcl_DStringAppend(&names, "|", 1);
+            Tcl_DStringAppend(&names, s->window_names[i], -1);
+        }
+        Tcl_DStringAppend(&names, "?", 1);
+        rc = usage(tcl, "window", Tcl_DStringValue(&names));
+        Tcl_DStringFree(&names);
+        return rc;
+    }
+    if (Tcl_GetIndexFromObj(tcl, objv[2], s->window_names, "window", 0,
+                            &i) != TCL_OK)
+        return TCL_ERROR;
+    screen_open_window(s, i == 0 ? NULL : screen_windows[i - 1]);
     return TCL_OK;
 }
 
@@ -220,7 +254,7 @@ static int cmd_screen(ClientData cd, Tcl_Interp *tcl, int objc,
     struct screen *s = cd;
     struct ui_key key;
     char name[64];
-    int sub, i, n;
+    int sub, n;
     const char *arg = objc > 2 ? Tcl_GetString(objv[2]) : "";
 
     if (objc < 2) {
@@ -235,19 +269,7 @@ static int cmd_screen(ClientData cd, Tcl_Interp *tcl, int objc,
     case SUB_FOCUS:
         return cmd_focus(s, tcl, objc, objv);
     case SUB_WINDOW:
-        if (objc == 2) {
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj(window_names[s->window],
-                                                   -1));
-            return TCL_OK;
-        }
-        if (objc != 3)
-            return usage(tcl, "window",
-                         "?none|handlers|breakpoints|help|profile?");
-        if (Tcl_GetIndexFromObj(tcl, objv[2], window_names, "window", 0,
-                                &i) != TCL_OK)
-            return TCL_ERROR;
-        screen_open_window(s, (enum screen_window)i);
-        return TCL_OK;
+        return cmd_window(s, tcl, objc, objv);
     case SUB_TOGGLE_BREAK:
         if (objc > 3)
             return usage(tcl, "toggle-break", "?EVENT?");
@@ -420,6 +442,14 @@ const char *screen_cmd_binding(struct screen *s, const struct ui_key *k)
 void screen_cmd_init(struct screen *s)
 {
     Tcl_Interp *tcl = s->in->tcl;
+    size_t i, n;
+
+    for (n = 0; screen_windows[n] != NULL; n++)
+        ;
+    s->window_names = xcalloc(n + 2, sizeof *s->window_names);
+    s->window_names[0] = "none";
+    for (i = 0; i < n; i++)
+        s->window_names[i + 1] = screen_windows[i]->name;
 
     Tcl_CreateObjCommand(tcl, "::noosa::cmd::screen", cmd_screen, s, NULL);
     if (Tcl_EvalEx(tcl, "::noosa::screen::init", -1, TCL_EVAL_GLOBAL) !=

@@ -451,12 +451,8 @@ static const char *hint(struct screen *s)
         return "Keys go to the program  PgUp PgDn scroll  F6 next pane  "
                "C-c stops it";
     case UI_PANE_WINDOW:
-        if (s->window == SCREEN_WIN_HANDLERS)
-            return screen_handlers_hint(s);
-        if (s->window == SCREEN_WIN_BREAKS)
-            return screen_breaks_hint(s);
-        if (s->window == SCREEN_WIN_PROFILE)
-            return screen_profile_hint(s);
+        if (s->window != NULL && s->window->hint != NULL)
+            return s->window->hint;
         return "Up Down PgUp PgDn scroll  Esc closes";
     default:
         break;
@@ -517,22 +513,9 @@ static void draw_window(struct screen *s)
         screen_edit_draw(s);
         return;
     }
-    switch (s->window) {
-    case SCREEN_WIN_HANDLERS:
-        screen_handlers_draw(s);
-        break;
-    case SCREEN_WIN_BREAKS:
-        screen_breaks_draw(s);
-        break;
-    case SCREEN_WIN_HELP:
-        screen_help_draw(s);
-        break;
-    case SCREEN_WIN_PROFILE:
-        screen_profile_draw(s);
-        break;
-    case SCREEN_WIN_NONE:
-        break;
-    }
+    if (s->window != NULL)
+        s->window->draw(s, screen_window_state(s, s->window),
+                        &s->lay.window_title, &s->lay.window);
 }
 
 /* Put the cursor where typing goes (COL: on the command line). */

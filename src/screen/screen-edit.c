@@ -216,8 +216,8 @@ void screen_edit_handler(struct screen *s, const char *event,
     s->edit_event = xstrdup(event);
     s->edit_name = xstrdup(name);
     free(body);
-    if (s->window != SCREEN_WIN_HANDLERS) {
-        s->window = SCREEN_WIN_HANDLERS;
+    if (s->window != &screen_window_handlers) {
+        s->window = &screen_window_handlers;
         screen_relayout(s);
     }
     s->focus = UI_PANE_WINDOW;

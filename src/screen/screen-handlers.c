@@ -25,50 +25,86 @@
 #include "ui-text.h"
 #include "xmalloc.h"
 
-void screen_handlers_free(struct screen *s)
+/* One event in the window. */
+struct handlers_event {
+    char *name;
+    int handlers; /* how many */
+    int breaks;   /* breakpoints on it */
+    const struct registry_event *ev; /* NULL when the interface is unknown */
+};
+
+/* One handler in the window. */
+struct handlers_handler {
+    char *event; /* as the handler names it (NAME or ASPECT.NAME) */
+    char *name;
+    int enabled;
+    char *body;
+};
+
+/* The window's state. */
+struct handlers_window {
+    struct ui_list events;
+    struct ui_list handlers;
+    int column;           /* 0: events, 1: handlers */
+    char *selected;       /* the event chosen (by name), or NULL */
+    struct handlers_event *ev;
+    size_t nev;
+    struct handlers_handler *h; /* the chosen event's handlers */
+    size_t nh;
+};
+
+static struct handlers_window *hw_of(struct screen *s)
+{
+    return screen_window_state(s, &screen_window_handlers);
+}
+
+/* Forget the events and handlers read last. */
+static void forget(struct handlers_window *hw)
 {
     size_t i;
 
-    for (i = 0; i < s->hw_nev; i++)
-        free(s->hw_ev[i].name);
-    free(s->hw_ev);
-    s->hw_ev = NULL;
-    s->hw_nev = 0;
-    for (i = 0; i < s->hw_nh; i++) {
-        free(s->hw_h[i].event);
-        free(s->hw_h[i].name);
-        free(s->hw_h[i].body);
+    for (i = 0; i < hw->nev; i++)
+        free(hw->ev[i].name);
+    free(hw->ev);
+    hw->ev = NULL;
+    hw->nev = 0;
+    for (i = 0; i < hw->nh; i++) {
+        free(hw->h[i].event);
+        free(hw->h[i].name);
+        free(hw->h[i].body);
     }
-    free(s->hw_h);
-    s->hw_h = NULL;
-    s->hw_nh = 0;
+    free(hw->h);
+    hw->h = NULL;
+    hw->nh = 0;
 }
 
 /* Whether a handler or breakpoint on NAMED applies to event E. */
-static int applies(const struct screen_hw_event *e, const char *named)
+static int applies(const struct handlers_event *e, const char *named)
 {
     if (e->ev != NULL)
         return registry_event_named(e->ev, named);
     return strcmp(e->name, named) == 0;
 }
 
-static struct screen_hw_event *add_event(struct screen *s, const char *name,
-                                         const struct registry_event *ev)
+static struct handlers_event *add_event(struct handlers_window *hw,
+                                        const char *name,
+                                        const struct registry_event *ev)
 {
     size_t i;
 
-    for (i = 0; i < s->hw_nev; i++) {
-        if (strcmp(s->hw_ev[i].name, name) == 0)
-            return &s->hw_ev[i];
+    for (i = 0; i < hw->nev; i++) {
+        if (strcmp(hw->ev[i].name, name) == 0)
+            return &hw->ev[i];
     }
-    s->hw_ev = xreallocarray(s->hw_ev, s->hw_nev + 1, sizeof *s->hw_ev);
-    memset(&s->hw_ev[s->hw_nev], 0, sizeof *s->hw_ev);
-    s->hw_ev[s->hw_nev].name = xstrdup(name);
-    s->hw_ev[s->hw_nev].ev = ev;
-    return &s->hw_ev[s->hw_nev++];
+    hw->ev = xreallocarray(hw->ev, hw->nev + 1, sizeof *hw->ev);
+    memset(&hw->ev[hw->nev], 0, sizeof *hw->ev);
+    hw->ev[hw->nev].name = xstrdup(name);
+    hw->ev[hw->nev].ev = ev;
+    return &hw->ev[hw->nev++];
 }
 
-void screen_handlers_refresh(struct screen *s)
+/* Read the events and handlers again. */
+static void reload(struct screen *s, struct handlers_window *hw)
 {
     struct interp *in = s->in;
     struct registry *reg = session_registry(in->session);
@@ -79,7 +115,7 @@ void screen_handlers_refresh(struct screen *s)
     size_t k;
     const char *chosen;
 
-    screen_handlers_free(s);
+    forget(hw);
     if (Tcl_EvalEx(in->tcl, "::noosa::cmd::handler get", -1,
                    TCL_EVAL_GLOBAL) == TCL_OK) {
         all = Tcl_GetObjResult(in->tcl);
@@ -108,7 +144,7 @@ void screen_handlers_refresh(struct screen *s)
             for (b = 0; !wanted && breaks_get(in->breaks, b, &info); b++)
                 wanted = registry_event_named(ev, info.event);
             if (wanted)
-                add_event(s, ev->name, ev);
+                add_event(hw, ev->name, ev);
         }
     }
     if (reg == NULL || registry_naspects(reg) == 0) {
@@ -117,11 +153,11 @@ void screen_handlers_refresh(struct screen *s)
 
             if (Tcl_ListObjIndex(NULL, hv[i], 0, &name) == TCL_OK &&
                 name != NULL)
-                add_event(s, Tcl_GetString(name), NULL);
+                add_event(hw, Tcl_GetString(name), NULL);
         }
     }
-    for (k = 0; k < s->hw_nev; k++) {
-        struct screen_hw_event *he = &s->hw_ev[k];
+    for (k = 0; k < hw->nev; k++) {
+        struct handlers_event *he = &hw->ev[k];
 
         for (i = 0; i < nall; i++) {
             Tcl_Obj *name;
@@ -137,23 +173,23 @@ void screen_handlers_refresh(struct screen *s)
     }
 
     /* keep the chosen event chosen; at first, the one stopped at */
-    chosen = s->hw_selected;
+    chosen = hw->selected;
     if (chosen == NULL)
         chosen = Tcl_GetVar2(in->tcl, "ev", "n_ename", TCL_GLOBAL_ONLY);
-    for (k = 0; chosen != NULL && k < s->hw_nev; k++) {
-        if (strcmp(s->hw_ev[k].name, chosen) == 0) {
-            s->hw_events.sel = k;
+    for (k = 0; chosen != NULL && k < hw->nev; k++) {
+        if (strcmp(hw->ev[k].name, chosen) == 0) {
+            hw->events.sel = k;
             break;
         }
     }
-    ui_list_set(&s->hw_events, s->hw_nev, s->hw_events.rows);
-    if (s->hw_nev > 0) {
-        free(s->hw_selected);
-        s->hw_selected = xstrdup(s->hw_ev[s->hw_events.sel].name);
+    ui_list_set(&hw->events, hw->nev, hw->events.rows);
+    if (hw->nev > 0) {
+        free(hw->selected);
+        hw->selected = xstrdup(hw->ev[hw->events.sel].name);
     }
 
     /* the chosen event's handlers, in the order they run */
-    for (i = 0; s->hw_nev > 0 && i < nall; i++) {
+    for (i = 0; hw->nev > 0 && i < nall; i++) {
         Tcl_Obj *f[4];
         int j, en = 0;
 
@@ -163,56 +199,79 @@ void screen_handlers_refresh(struct screen *s)
                 break;
         }
         if (j < 4 ||
-            !applies(&s->hw_ev[s->hw_events.sel], Tcl_GetString(f[0])))
+            !applies(&hw->ev[hw->events.sel], Tcl_GetString(f[0])))
             continue;
         Tcl_GetBooleanFromObj(NULL, f[2], &en);
-        s->hw_h = xreallocarray(s->hw_h, s->hw_nh + 1, sizeof *s->hw_h);
-        s->hw_h[s->hw_nh].event = xstrdup(Tcl_GetString(f[0]));
-        s->hw_h[s->hw_nh].name = xstrdup(Tcl_GetString(f[1]));
-        s->hw_h[s->hw_nh].enabled = en;
-        s->hw_h[s->hw_nh].body = xstrdup(Tcl_GetString(f[3]));
-        s->hw_nh++;
+        hw->h = xreallocarray(hw->h, hw->nh + 1, sizeof *hw->h);
+        hw->h[hw->nh].event = xstrdup(Tcl_GetString(f[0]));
+        hw->h[hw->nh].name = xstrdup(Tcl_GetString(f[1]));
+        hw->h[hw->nh].enabled = en;
+        hw->h[hw->nh].body = xstrdup(Tcl_GetString(f[3]));
+        hw->nh++;
     }
-    ui_list_set(&s->hw_handlers, s->hw_nh, s->hw_handlers.rows);
-    if (s->hw_nh == 0)
-        s->hw_column = 0;
+    ui_list_set(&hw->handlers, hw->nh, hw->handlers.rows);
+    if (hw->nh == 0)
+        hw->column = 0;
     if (all != NULL)
         Tcl_DecrRefCount(all);
 }
 
-const struct screen_hw_handler *screen_handlers_current(struct screen *s)
+static void hw_refresh(struct screen *s, void *w)
 {
-    if (s->hw_nh == 0)
+    reload(s, w);
+}
+
+static void *hw_create(struct screen *s)
+{
+    (void)s;
+    return xcalloc(1, sizeof(struct handlers_window));
+}
+
+static void hw_free(void *w)
+{
+    struct handlers_window *hw = w;
+
+    forget(hw);
+    free(hw->selected);
+    free(hw);
+}
+
+/* The chosen handler (NULL when none). */
+static const struct handlers_handler *current(struct handlers_window *hw)
+{
+    if (hw->nh == 0)
         return NULL;
-    return &s->hw_h[s->hw_handlers.sel];
+    return &hw->h[hw->handlers.sel];
 }
 
 /* The chosen event's name, or NULL. */
-static const char *current_event(struct screen *s)
+static const char *current_event(struct handlers_window *hw)
 {
-    return s->hw_nev > 0 ? s->hw_ev[s->hw_events.sel].name : NULL;
+    return hw->nev > 0 ? hw->ev[hw->events.sel].name : NULL;
 }
 
 /* Choose event I of the list. */
-static void choose_event(struct screen *s, size_t i)
+static void choose_event(struct screen *s, struct handlers_window *hw,
+                         size_t i)
 {
-    ui_list_select(&s->hw_events, i);
-    if (s->hw_nev > 0) {
-        free(s->hw_selected);
-        s->hw_selected = xstrdup(s->hw_ev[s->hw_events.sel].name);
+    ui_list_select(&hw->events, i);
+    if (hw->nev > 0) {
+        free(hw->selected);
+        hw->selected = xstrdup(hw->ev[hw->events.sel].name);
     }
-    s->hw_handlers.sel = 0;
-    s->hw_handlers.top = 0;
-    screen_handlers_refresh(s);
+    hw->handlers.sel = 0;
+    hw->handlers.top = 0;
+    reload(s, hw);
 }
 
 /* Draw the parameters and code of the chosen event and handler in the
  * rows Y .. Y+H-1 at X, W columns. */
-static void draw_details(struct screen *s, int y, int x, int w, int h)
+static void draw_details(struct handlers_window *hw, int y, int x, int w,
+                         int h)
 {
-    const struct screen_hw_event *he =
-        s->hw_nev > 0 ? &s->hw_ev[s->hw_events.sel] : NULL;
-    const struct screen_hw_handler *hh = screen_handlers_current(s);
+    const struct handlers_event *he =
+        hw->nev > 0 ? &hw->ev[hw->events.sel] : NULL;
+    const struct handlers_handler *hh = current(hw);
     int end = y + h;
     char *text;
     unsigned int i;
@@ -273,9 +332,11 @@ static void draw_details(struct screen *s, int y, int x, int w, int h)
     }
 }
 
-void screen_handlers_draw(struct screen *s)
+static void hw_draw(struct screen *s, void *w,
+                          const struct ui_rect *title_rect,
+                          const struct ui_rect *r)
 {
-    const struct ui_rect *r = &s->lay.window;
+    struct handlers_window *hw = w;
     int focused = s->focus == UI_PANE_WINDOW;
     int lw = r->w / 3 > 30 ? 30 : r->w / 3, rx, rw, hrows, y;
     char title[256];
@@ -287,23 +348,23 @@ void screen_handlers_draw(struct screen *s)
     rw = r->w - lw - 1;
     snprintf(title, sizeof title,
              " Handlers: events (* with handlers, B with breakpoints) ");
-    screen_draw_title(s, &s->lay.window_title, title, focused);
-    screen_handlers_refresh(s);
+    screen_draw_title(s, title_rect, title, focused);
+    reload(s, hw);
 
     /* the events */
-    ui_list_set(&s->hw_events, s->hw_nev, r->h);
-    if (s->hw_nev == 0)
+    ui_list_set(&hw->events, hw->nev, r->h);
+    if (hw->nev == 0)
         screen_draw_text(r->y, r->x, lw, "(interface unknown)", 19, A_DIM);
-    for (i = s->hw_events.top; i < s->hw_nev && i < s->hw_events.top +
+    for (i = hw->events.top; i < hw->nev && i < hw->events.top +
                                                        (size_t)r->h;
          i++) {
-        const struct screen_hw_event *he = &s->hw_ev[i];
-        int row = r->y + (int)(i - s->hw_events.top);
+        const struct handlers_event *he = &hw->ev[i];
+        int row = r->y + (int)(i - hw->events.top);
         int a = A_NORMAL;
         char marks[3];
 
-        if (i == s->hw_events.sel)
-            a = focused && s->hw_column == 0 ? A_REVERSE : A_BOLD;
+        if (i == hw->events.sel)
+            a = focused && hw->column == 0 ? A_REVERSE : A_BOLD;
         marks[0] = he->handlers > 0 ? '*' : ' ';
         marks[1] = he->breaks > 0 ? 'B' : ' ';
         marks[2] = '\0';
@@ -319,35 +380,35 @@ void screen_handlers_draw(struct screen *s)
 
     /* the chosen event's handlers */
     y = r->y;
-    if (s->hw_nev > 0) {
+    if (hw->nev > 0) {
         char *head = xasprintf("Handlers of %s (in the order they run):",
-                               current_event(s));
+                               current_event(hw));
 
         screen_draw_text(y++, rx, rw, head, strlen(head), A_BOLD);
         free(head);
     }
-    hrows = (int)s->hw_nh;
+    hrows = (int)hw->nh;
     if (hrows > (r->h - 2) / 3)
         hrows = (r->h - 2) / 3;
     if (hrows < 1)
         hrows = 1;
-    ui_list_set(&s->hw_handlers, s->hw_nh, hrows);
-    if (s->hw_nh == 0 && s->hw_nev > 0)
+    ui_list_set(&hw->handlers, hw->nh, hrows);
+    if (hw->nh == 0 && hw->nev > 0)
         screen_draw_text(y, rx, rw, "  (none: n adds one)", 20, A_DIM);
-    for (i = s->hw_handlers.top;
-         i < s->hw_nh && i < s->hw_handlers.top + (size_t)hrows; i++) {
-        const struct screen_hw_handler *hh = &s->hw_h[i];
-        int row = y + (int)(i - s->hw_handlers.top);
+    for (i = hw->handlers.top;
+         i < hw->nh && i < hw->handlers.top + (size_t)hrows; i++) {
+        const struct handlers_handler *hh = &hw->h[i];
+        int row = y + (int)(i - hw->handlers.top);
         int a = A_NORMAL;
         char *text = xasprintf("[%c] %s", hh->enabled ? 'x' : ' ', hh->name);
 
-        if (i == s->hw_handlers.sel)
-            a = focused && s->hw_column == 1 ? A_REVERSE : A_BOLD;
+        if (i == hw->handlers.sel)
+            a = focused && hw->column == 1 ? A_REVERSE : A_BOLD;
         screen_draw_text(row, rx + 1, rw - 1, text, strlen(text), a);
         free(text);
     }
     y += hrows + 1;
-    draw_details(s, y, rx, rw, r->y + r->h - y);
+    draw_details(hw, y, rx, rw, r->y + r->h - y);
 }
 
 /* Run the `handler` command made of ARGC words. */
@@ -355,13 +416,14 @@ static int handler_cmd(struct screen *s, int argc, const char *const *argv)
 {
     int rc = screen_commandv(s, argc, argv, 0);
 
-    screen_handlers_refresh(s);
+    reload(s, hw_of(s));
     return rc;
 }
 
 void screen_handlers_remove(struct screen *s)
 {
-    const struct screen_hw_handler *hh = screen_handlers_current(s);
+    struct handlers_window *hw = hw_of(s);
+    const struct handlers_handler *hh = current(hw);
     char *event, *name;
 
     if (hh == NULL)
@@ -376,8 +438,9 @@ void screen_handlers_remove(struct screen *s)
 void screen_handlers_answer(struct screen *s, enum screen_prompt what,
                             const char *line)
 {
-    const struct screen_hw_handler *hh = screen_handlers_current(s);
-    const char *event = current_event(s);
+    struct handlers_window *hw = hw_of(s);
+    const struct handlers_handler *hh = current(hw);
+    const char *event = current_event(hw);
     char *ev = NULL, *name = NULL;
     size_t i;
 
@@ -388,11 +451,11 @@ void screen_handlers_answer(struct screen *s, enum screen_prompt what,
         ev = xstrdup(event);
         if (handler_cmd(s, 5, (const char *const[]){"handler", "add", ev,
                                                     line, ""}) == 0) {
-            for (i = 0; i < s->hw_nh; i++) {
-                if (strcmp(s->hw_h[i].name, line) == 0)
-                    ui_list_select(&s->hw_handlers, i);
+            for (i = 0; i < hw->nh; i++) {
+                if (strcmp(hw->h[i].name, line) == 0)
+                    ui_list_select(&hw->handlers, i);
             }
-            s->hw_column = 1;
+            hw->column = 1;
             screen_edit_handler(s, ev, line, 0);
         }
         break;
@@ -422,59 +485,61 @@ void screen_handlers_answer(struct screen *s, enum screen_prompt what,
 }
 
 /* Move the selection of the column with the focus by DELTA. */
-static void move_selection(struct screen *s, long delta, int page)
+static void move_selection(struct screen *s, struct handlers_window *hw,
+                           long delta, int page)
 {
-    if (s->hw_column == 1) {
+    if (hw->column == 1) {
         if (page)
-            ui_list_page(&s->hw_handlers, (int)delta);
+            ui_list_page(&hw->handlers, (int)delta);
         else
-            ui_list_move(&s->hw_handlers, delta);
+            ui_list_move(&hw->handlers, delta);
         return;
     }
     if (page)
-        ui_list_page(&s->hw_events, (int)delta);
+        ui_list_page(&hw->events, (int)delta);
     else
-        ui_list_move(&s->hw_events, delta);
-    choose_event(s, s->hw_events.sel);
+        ui_list_move(&hw->events, delta);
+    choose_event(s, hw, hw->events.sel);
 }
 
-int screen_handlers_key(struct screen *s, const struct ui_key *k)
+static int hw_key(struct screen *s, void *w, const struct ui_key *k)
 {
-    const struct screen_hw_handler *hh;
+    struct handlers_window *hw = w;
+    const struct handlers_handler *hh;
     const char *event;
     char *ev, *name;
 
-    screen_handlers_refresh(s);
-    hh = screen_handlers_current(s);
-    event = current_event(s);
+    reload(s, hw);
+    hh = current(hw);
+    event = current_event(hw);
     if (k->meta)
         return 0;
     if (k->fn) {
         switch (k->code) {
         case KEY_UP:
-            move_selection(s, -1, 0);
+            move_selection(s, hw, -1, 0);
             return 1;
         case KEY_DOWN:
-            move_selection(s, 1, 0);
+            move_selection(s, hw, 1, 0);
             return 1;
         case KEY_PPAGE:
-            move_selection(s, -1, 1);
+            move_selection(s, hw, -1, 1);
             return 1;
         case KEY_NPAGE:
-            move_selection(s, 1, 1);
+            move_selection(s, hw, 1, 1);
             return 1;
         case KEY_HOME:
-            move_selection(s, -1000000, 0);
+            move_selection(s, hw, -1000000, 0);
             return 1;
         case KEY_END:
-            move_selection(s, 1000000, 0);
+            move_selection(s, hw, 1000000, 0);
             return 1;
         case KEY_LEFT:
-            s->hw_column = 0;
+            hw->column = 0;
             return 1;
         case KEY_RIGHT:
-            if (s->hw_nh > 0)
-                s->hw_column = 1;
+            if (hw->nh > 0)
+                hw->column = 1;
             return 1;
         case KEY_DC:
             goto remove;
@@ -486,18 +551,18 @@ int screen_handlers_key(struct screen *s, const struct ui_key *k)
     }
     switch (k->code) {
     case 'k':
-        move_selection(s, -1, 0);
+        move_selection(s, hw, -1, 0);
         return 1;
     case 'j':
-        move_selection(s, 1, 0);
+        move_selection(s, hw, 1, 0);
         return 1;
     case '\t':
-        s->hw_column = s->hw_column == 0 && s->hw_nh > 0;
+        hw->column = hw->column == 0 && hw->nh > 0;
         return 1;
     case '\r':
     enter:
-        if (s->hw_column == 0 && s->hw_nh > 0) {
-            s->hw_column = 1;
+        if (hw->column == 0 && hw->nh > 0) {
+            hw->column = 1;
             return 1;
         }
         /* fall through */
@@ -564,30 +629,42 @@ int screen_handlers_key(struct screen *s, const struct ui_key *k)
     }
 }
 
-void screen_handlers_click(struct screen *s, int row, int col)
+static void hw_click(struct screen *s, void *w, int row, int col)
 {
+    struct handlers_window *hw = w;
     const struct ui_rect *r = &s->lay.window;
     int lw = r->w / 3 > 30 ? 30 : r->w / 3;
 
     if (lw < 14)
         lw = 14;
     if (col < lw) {
-        s->hw_column = 0;
-        if (s->hw_events.top + (size_t)row < s->hw_nev)
-            choose_event(s, s->hw_events.top + (size_t)row);
+        hw->column = 0;
+        if (hw->events.top + (size_t)row < hw->nev)
+            choose_event(s, hw, hw->events.top + (size_t)row);
         return;
     }
     /* the handlers start below their heading */
-    if (row >= 1 && s->hw_handlers.top + (size_t)(row - 1) < s->hw_nh &&
-        row - 1 < s->hw_handlers.rows) {
-        s->hw_column = 1;
-        ui_list_select(&s->hw_handlers, s->hw_handlers.top + (size_t)(row - 1));
+    if (row >= 1 && hw->handlers.top + (size_t)(row - 1) < hw->nh &&
+        row - 1 < hw->handlers.rows) {
+        hw->column = 1;
+        ui_list_select(&hw->handlers, hw->handlers.top + (size_t)(row - 1));
     }
 }
 
-const char *screen_handlers_hint(struct screen *s)
+const char *screen_handlers_event(struct screen *s)
 {
-    (void)s;
-    return "n new  r rename  d delete  Space on/off  e edit  i inline  "
-           "s save  l load  b break  Esc close";
+    return hw_of(s)->selected;
 }
+
+const struct screen_window_ops screen_window_handlers = {
+    .name = "handlers",
+    .hint = "n new  r rename  d delete  Space on/off  e edit  i inline  "
+            "s save  l load  b break  Esc close",
+    .create = hw_create,
+    .free = hw_free,
+    .open = hw_refresh,
+    .command_done = hw_refresh,
+    .draw = hw_draw,
+    .key = hw_key,
+    .click = hw_click,
+};

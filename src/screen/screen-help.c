@@ -16,59 +16,79 @@
 #include "screen.h"
 #include "xmalloc.h"
 
-void screen_help_free(struct screen *s)
+/* The window's state: the text, read again at each opening, and the
+ * pager's place in it. */
+struct help_window {
+    struct ui_list list; /* a pager: the selection is the top line */
+    char **lines;
+    size_t n;
+};
+
+static void help_clear(struct help_window *hw)
 {
     size_t i;
 
-    for (i = 0; i < s->nhelp; i++)
-        free(s->help_lines[i]);
-    free(s->help_lines);
-    s->help_lines = NULL;
-    s->nhelp = 0;
+    for (i = 0; i < hw->n; i++)
+        free(hw->lines[i]);
+    free(hw->lines);
+    hw->lines = NULL;
+    hw->n = 0;
 }
 
-void screen_help_open(struct screen *s)
+static void *help_create(struct screen *s)
 {
+    (void)s;
+    return xcalloc(1, sizeof(struct help_window));
+}
+
+static void help_free(void *w)
+{
+    help_clear(w);
+    free(w);
+}
+
+static void help_open(struct screen *s, void *w)
+{
+    struct help_window *hw = w;
     Tcl_Interp *tcl = s->in->tcl;
     const char *text, *p, *nl;
 
-    screen_help_free(s);
+    help_clear(hw);
     /* an error's message shows in the window: better than nothing */
     Tcl_EvalEx(tcl, "::noosa::screen::help_text", -1, TCL_EVAL_GLOBAL);
     text = Tcl_GetStringResult(tcl);
     for (p = text; p != NULL && *p != '\0'; p = nl != NULL ? nl + 1 : NULL) {
         nl = strchr(p, '\n');
-        s->help_lines = xreallocarray(s->help_lines, s->nhelp + 1,
-                                      sizeof *s->help_lines);
-        s->help_lines[s->nhelp++] =
+        hw->lines = xreallocarray(hw->lines, hw->n + 1, sizeof *hw->lines);
+        hw->lines[hw->n++] =
             nl != NULL ? xstrndup(p, (size_t)(nl - p)) : xstrdup(p);
     }
     Tcl_ResetResult(tcl);
-    memset(&s->help, 0, sizeof s->help);
+    memset(&hw->list, 0, sizeof hw->list);
 }
 
-void screen_help_draw(struct screen *s)
+static void help_draw(struct screen *s, void *w, const struct ui_rect *title,
+                      const struct ui_rect *r)
 {
-    const struct ui_rect *r = &s->lay.window;
+    struct help_window *hw = w;
     size_t i;
 
-    screen_draw_title(s, &s->lay.window_title,
-                      " Help: keys and commands (Esc closes) ",
+    screen_draw_title(s, title, " Help: keys and commands (Esc closes) ",
                       s->focus == UI_PANE_WINDOW);
-    /* a pager: the selection is the top line */
-    ui_list_set(&s->help, s->nhelp, r->h);
-    for (i = s->help.top; i < s->nhelp && i < s->help.top + (size_t)r->h;
+    ui_list_set(&hw->list, hw->n, r->h);
+    for (i = hw->list.top; i < hw->n && i < hw->list.top + (size_t)r->h;
          i++) {
-        const char *line = s->help_lines[i];
+        const char *line = hw->lines[i];
         int bold = line[0] != ' ' && line[0] != '\0';
 
-        screen_draw_text(r->y + (int)(i - s->help.top), r->x, r->w, line,
+        screen_draw_text(r->y + (int)(i - hw->list.top), r->x, r->w, line,
                          strlen(line), bold ? A_BOLD : A_NORMAL);
     }
 }
 
-int screen_help_key(struct screen *s, const struct ui_key *k)
+static int help_key(struct screen *s, void *w, const struct ui_key *k)
 {
+    struct ui_list *l = &((struct help_window *)w)->list;
     long page = s->lay.window.h > 1 ? s->lay.window.h - 1 : 1;
 
     if (k->meta)
@@ -76,22 +96,22 @@ int screen_help_key(struct screen *s, const struct ui_key *k)
     if (k->fn) {
         switch (k->code) {
         case KEY_UP:
-            ui_list_scroll(&s->help, -1);
+            ui_list_scroll(l, -1);
             return 1;
         case KEY_DOWN:
-            ui_list_scroll(&s->help, 1);
+            ui_list_scroll(l, 1);
             return 1;
         case KEY_PPAGE:
-            ui_list_scroll(&s->help, -page);
+            ui_list_scroll(l, -page);
             return 1;
         case KEY_NPAGE:
-            ui_list_scroll(&s->help, page);
+            ui_list_scroll(l, page);
             return 1;
         case KEY_HOME:
-            ui_list_scroll(&s->help, -1000000);
+            ui_list_scroll(l, -1000000);
             return 1;
         case KEY_END:
-            ui_list_scroll(&s->help, 1000000);
+            ui_list_scroll(l, 1000000);
             return 1;
         default:
             return 0;
@@ -99,19 +119,36 @@ int screen_help_key(struct screen *s, const struct ui_key *k)
     }
     switch (k->code) {
     case 'k':
-        ui_list_scroll(&s->help, -1);
+        ui_list_scroll(l, -1);
         return 1;
     case 'j':
     case '\r':
-        ui_list_scroll(&s->help, 1);
+        ui_list_scroll(l, 1);
         return 1;
     case ' ':
-        ui_list_scroll(&s->help, page);
+        ui_list_scroll(l, page);
         return 1;
     case 'b':
-        ui_list_scroll(&s->help, -page);
+        ui_list_scroll(l, -page);
         return 1;
     default:
         return 0;
     }
 }
+
+static void help_wheel(struct screen *s, void *w, int n)
+{
+    (void)s;
+    ui_list_scroll(&((struct help_window *)w)->list, n);
+}
+
+const struct screen_window_ops screen_window_help = {
+    .name = "help",
+    .full = 1,
+    .create = help_create,
+    .free = help_free,
+    .open = help_open,
+    .draw = help_draw,
+    .key = help_key,
+    .wheel = help_wheel,
+};

@@ -158,28 +158,12 @@ static void command_key(struct screen *s, const struct ui_key *k)
 
 static void window_key(struct screen *s, const struct ui_key *k)
 {
-    int done = 0;
+    const struct screen_window_ops *w = s->window;
 
-    switch (s->window) {
-    case SCREEN_WIN_HANDLERS:
-        done = screen_handlers_key(s, k);
-        break;
-    case SCREEN_WIN_BREAKS:
-        done = screen_breaks_key(s, k);
-        break;
-    case SCREEN_WIN_HELP:
-        done = screen_help_key(s, k);
-        break;
-    case SCREEN_WIN_PROFILE:
-        done = screen_profile_key(s, k);
-        break;
-    case SCREEN_WIN_NONE:
-        break;
-    }
-    if (done)
+    if (w != NULL && w->key(s, screen_window_state(s, w), k))
         return;
     if (!k->fn && !k->meta && (k->code == 27 || k->code == 'q')) {
-        screen_open_window(s, SCREEN_WIN_NONE);
+        screen_open_window(s, NULL);
         return;
     }
     if (ui_keys_printable(k)) {
@@ -222,12 +206,8 @@ static void wheel(struct screen *s, enum ui_pane pane, int n)
         ui_tview_scroll(&s->ov, n);
         break;
     case UI_PANE_WINDOW:
-        if (s->window == SCREEN_WIN_HELP)
-            ui_list_scroll(&s->help, n);
-        else if (s->window == SCREEN_WIN_BREAKS)
-            ui_list_scroll(&s->bw, n);
-        else if (s->window == SCREEN_WIN_PROFILE)
-            screen_profile_scroll(s, n);
+        if (s->window != NULL && s->window->wheel != NULL)
+            s->window->wheel(s, screen_window_state(s, s->window), n);
         break;
     default:
         break;
@@ -275,15 +255,9 @@ static void mouse(struct screen *s)
         s->focus = pane;
         if (ev.y < s->lay.window.y)
             break;
-        if (s->window == SCREEN_WIN_HANDLERS)
-            screen_handlers_click(s, ev.y - s->lay.window.y,
-                                  ev.x - s->lay.window.x);
-        else if (s->window == SCREEN_WIN_BREAKS)
-            screen_breaks_click(s, ev.y - s->lay.window.y,
-                                ev.x - s->lay.window.x);
-        else if (s->window == SCREEN_WIN_PROFILE)
-            screen_profile_click(s, ev.y - s->lay.window.y,
-                                 ev.x - s->lay.window.x);
+        if (s->window != NULL && s->window->click != NULL)
+            s->window->click(s, screen_window_state(s, s->window),
+                             ev.y - s->lay.window.y, ev.x - s->lay.window.x);
         break;
     default:
         break;

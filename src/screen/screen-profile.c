@@ -21,20 +21,37 @@
 #include "screen.h"
 #include "xmalloc.h"
 
-/* The window's choices; there is one screen. */
-static struct {
+/* The window's choices, one for each screen. */
+struct profile_window {
     int chosen; /* the user picked the profile: do not follow what is on */
     enum profile_kind kind;
     enum profile_view view;
     enum profile_sort sort;
     struct ui_list list;
-} pw = {0, PROFILE_TIME, PROFILE_FLAT, PROFILE_SORT_DEFAULT, {0, 0, 0, 0}};
+};
 
-static const char *sort_name(enum profile_sort s)
+static void *pw_create(struct screen *s)
+{
+    struct profile_window *pw = xcalloc(1, sizeof *pw);
+
+    (void)s;
+    pw->kind = PROFILE_TIME;
+    pw->view = PROFILE_FLAT;
+    pw->sort = PROFILE_SORT_DEFAULT;
+    return pw;
+}
+
+static void pw_free(void *w)
+{
+    free(w);
+}
+
+static const char *sort_name(const struct profile_window *pw,
+                             enum profile_sort s)
 {
     switch (s) {
     case PROFILE_SORT_COUNT:
-        return pw.kind == PROFILE_TIME ? "calls" : "count";
+        return pw->kind == PROFILE_TIME ? "calls" : "count";
     case PROFILE_SORT_SELF:
         return "self";
     case PROFILE_SORT_TOTAL:
@@ -42,18 +59,19 @@ static const char *sort_name(enum profile_sort s)
     case PROFILE_SORT_NAME:
         return "name";
     default:
-        return pw.kind == PROFILE_FREQ ? "count"
-               : pw.view == PROFILE_TREE ? "total"
+        return pw->kind == PROFILE_FREQ ? "count"
+               : pw->view == PROFILE_TREE ? "total"
                                          : "self";
     }
 }
 
 /* The profile to show: the one the user chose, else the time profile
  * when it is on or the frequency profile is not. */
-static enum profile_kind shown(struct screen *s)
+static enum profile_kind shown(struct screen *s,
+                               const struct profile_window *pw)
 {
-    if (pw.chosen)
-        return pw.kind;
+    if (pw->chosen)
+        return pw->kind;
     if (profile_enabled(s->in->profile, PROFILE_TIME) ||
         !profile_enabled(s->in->profile, PROFILE_FREQ))
         return PROFILE_TIME;
@@ -61,7 +79,8 @@ static enum profile_kind shown(struct screen *s)
 }
 
 /* The lines of the window for the rows R (the caller frees each). */
-static char **lines_of(const struct profile_rows *r, size_t *n)
+static char **lines_of(const struct profile_window *pw,
+                       const struct profile_rows *r, size_t *n)
 {
     char **lines = xcalloc(r->n * 2 + 1, sizeof *lines);
     const char *group = NULL;
@@ -70,7 +89,7 @@ static char **lines_of(const struct profile_rows *r, size_t *n)
     for (i = 0; i < r->n; i++) {
         const struct profile_row *row = &r->rows[i];
 
-        if (pw.kind == PROFILE_TIME) {
+        if (pw->kind == PROFILE_TIME) {
             lines[k++] = xasprintf("%12.6f %5.1f%% %11.6f %5.1f%% %10llu  "
                                    "%*s%s",
                                    (double)row->self_ns / 1e9, row->self_pct,
@@ -91,9 +110,11 @@ static char **lines_of(const struct profile_rows *r, size_t *n)
     return lines;
 }
 
-void screen_profile_draw(struct screen *s)
+static void pw_draw(struct screen *s, void *w,
+                         const struct ui_rect *title_rect,
+                         const struct ui_rect *r)
 {
-    const struct ui_rect *r = &s->lay.window;
+    struct profile_window *pw = w;
     struct profile_query q;
     struct profile_rows rows;
     int focused = s->focus == UI_PANE_WINDOW, nrows = r->h - 1;
@@ -102,45 +123,45 @@ void screen_profile_draw(struct screen *s)
     char *cause = NULL;
 
     memset(&q, 0, sizeof q);
-    pw.kind = q.kind = shown(s);
-    q.view = pw.view;
-    q.sort = pw.sort;
+    pw->kind = q.kind = shown(s, pw);
+    q.view = pw->view;
+    q.sort = pw->sort;
     if (profile_rows(s->in->profile, &q, &rows, &cause) == 0) {
-        lines = lines_of(&rows, &n);
+        lines = lines_of(pw, &rows, &n);
         profile_rows_free(&rows);
     }
     title = xasprintf(" Profile: %s (%s), %s, by %s ",
-                      pw.kind == PROFILE_TIME ? "time" : "frequency",
-                      profile_enabled(s->in->profile, pw.kind) ? "on" : "off",
-                      pw.view == PROFILE_TREE ? "tree" : "flat",
-                      sort_name(pw.sort));
-    screen_draw_title(s, &s->lay.window_title, title, focused);
+                      pw->kind == PROFILE_TIME ? "time" : "frequency",
+                      profile_enabled(s->in->profile, pw->kind) ? "on" : "off",
+                      pw->view == PROFILE_TREE ? "tree" : "flat",
+                      sort_name(pw, pw->sort));
+    screen_draw_title(s, title_rect, title, focused);
     free(title);
-    head = pw.kind == PROFILE_TIME
+    head = pw->kind == PROFILE_TIME
                ? xstrdup("        self      %       total      %      calls"
                          "  component")
-               : xasprintf("     count  %s", pw.view == PROFILE_TREE
+               : xasprintf("     count  %s", pw->view == PROFILE_TREE
                                                  ? "event, then stacks"
                                                  : "event, then components");
     screen_draw_text(r->y, r->x, r->w, head, strlen(head), A_BOLD);
     free(head);
-    ui_list_set(&pw.list, n, nrows > 0 ? nrows : 1);
+    ui_list_set(&pw->list, n, nrows > 0 ? nrows : 1);
     if (n == 0) {
         const char *none =
             cause != NULL ? cause
-            : profile_enabled(s->in->profile, pw.kind)
+            : profile_enabled(s->in->profile, pw->kind)
                 ? " Nothing counted yet."
                 : " Off: o turns it on (profile time on / profile freq on),"
                   " then run the program.";
 
         screen_draw_text(r->y + 1, r->x, r->w, none, strlen(none), A_DIM);
     }
-    for (i = pw.list.top; i < n && i < pw.list.top + (size_t)nrows; i++) {
-        int a = A_NORMAL, y = r->y + 1 + (int)(i - pw.list.top);
+    for (i = pw->list.top; i < n && i < pw->list.top + (size_t)nrows; i++) {
+        int a = A_NORMAL, y = r->y + 1 + (int)(i - pw->list.top);
 
-        if (i == pw.list.sel && focused)
+        if (i == pw->list.sel && focused)
             a = A_REVERSE;
-        else if (pw.kind == PROFILE_FREQ && lines[i][0] != ' ')
+        else if (pw->kind == PROFILE_FREQ && lines[i][0] != ' ')
             a = A_BOLD; /* an event's name */
         attrset((attr_t)a);
         mvhline(y, r->x, ' ', r->w);
@@ -154,40 +175,43 @@ void screen_profile_draw(struct screen *s)
 }
 
 /* Run `profile KIND ACTION`, echoed. */
-static void command(struct screen *s, const char *action)
+static void command(struct screen *s, const struct profile_window *pw,
+                    const char *action)
 {
     const char *argv[3];
 
     argv[0] = "profile";
-    argv[1] = pw.kind == PROFILE_TIME ? "time" : "freq";
+    argv[1] = pw->kind == PROFILE_TIME ? "time" : "freq";
     argv[2] = action;
     screen_commandv(s, 3, argv, 1);
 }
 
-int screen_profile_key(struct screen *s, const struct ui_key *k)
+static int pw_key(struct screen *s, void *w, const struct ui_key *k)
 {
+    struct profile_window *pw = w;
+
     if (k->meta)
         return 0;
-    pw.kind = shown(s);
+    pw->kind = shown(s, pw);
     if (k->fn) {
         switch (k->code) {
         case KEY_UP:
-            ui_list_move(&pw.list, -1);
+            ui_list_move(&pw->list, -1);
             return 1;
         case KEY_DOWN:
-            ui_list_move(&pw.list, 1);
+            ui_list_move(&pw->list, 1);
             return 1;
         case KEY_PPAGE:
-            ui_list_page(&pw.list, -1);
+            ui_list_page(&pw->list, -1);
             return 1;
         case KEY_NPAGE:
-            ui_list_page(&pw.list, 1);
+            ui_list_page(&pw->list, 1);
             return 1;
         case KEY_HOME:
-            ui_list_select(&pw.list, 0);
+            ui_list_select(&pw->list, 0);
             return 1;
         case KEY_END:
-            ui_list_move(&pw.list, 1000000);
+            ui_list_move(&pw->list, 1000000);
             return 1;
         default:
             return 0;
@@ -195,14 +219,14 @@ int screen_profile_key(struct screen *s, const struct ui_key *k)
     }
     switch (k->code) {
     case 'k':
-        ui_list_move(&pw.list, -1);
+        ui_list_move(&pw->list, -1);
         return 1;
     case 'j':
-        ui_list_move(&pw.list, 1);
+        ui_list_move(&pw->list, 1);
         return 1;
     case 't':
-        pw.view = pw.view == PROFILE_TREE ? PROFILE_FLAT : PROFILE_TREE;
-        pw.sort = PROFILE_SORT_DEFAULT;
+        pw->view = pw->view == PROFILE_TREE ? PROFILE_FLAT : PROFILE_TREE;
+        pw->sort = PROFILE_SORT_DEFAULT;
         return 1;
     case 's': {
         /* the next key, from the view's default */
@@ -212,54 +236,61 @@ int screen_profile_key(struct screen *s, const struct ui_key *k)
         static const enum profile_sort freq_keys[] = {PROFILE_SORT_COUNT,
                                                       PROFILE_SORT_NAME};
         const enum profile_sort *keys =
-            pw.kind == PROFILE_TIME ? time_keys : freq_keys;
-        size_t nkeys = pw.kind == PROFILE_TIME ? 4 : 2, i;
-        enum profile_sort cur = pw.sort;
+            pw->kind == PROFILE_TIME ? time_keys : freq_keys;
+        size_t nkeys = pw->kind == PROFILE_TIME ? 4 : 2, i;
+        enum profile_sort cur = pw->sort;
 
         if (cur == PROFILE_SORT_DEFAULT)
-            cur = pw.kind == PROFILE_FREQ    ? PROFILE_SORT_COUNT
-                  : pw.view == PROFILE_TREE ? PROFILE_SORT_TOTAL
+            cur = pw->kind == PROFILE_FREQ    ? PROFILE_SORT_COUNT
+                  : pw->view == PROFILE_TREE ? PROFILE_SORT_TOTAL
                                             : PROFILE_SORT_SELF;
         for (i = 0; i < nkeys && keys[i] != cur; i++)
             ;
-        pw.sort = keys[(i + 1) % nkeys];
+        pw->sort = keys[(i + 1) % nkeys];
         return 1;
     }
     case 'f':
-        pw.chosen = 1;
-        pw.kind = pw.kind == PROFILE_TIME ? PROFILE_FREQ : PROFILE_TIME;
-        pw.sort = PROFILE_SORT_DEFAULT;
-        pw.view = pw.kind == PROFILE_FREQ ? PROFILE_TREE : PROFILE_FLAT;
+        pw->chosen = 1;
+        pw->kind = pw->kind == PROFILE_TIME ? PROFILE_FREQ : PROFILE_TIME;
+        pw->sort = PROFILE_SORT_DEFAULT;
+        pw->view = pw->kind == PROFILE_FREQ ? PROFILE_TREE : PROFILE_FLAT;
         return 1;
     case 'o':
-        pw.chosen = 1;
-        command(s, profile_enabled(s->in->profile, pw.kind) ? "off" : "on");
+        pw->chosen = 1;
+        command(s, pw, profile_enabled(s->in->profile, pw->kind) ? "off" : "on");
         return 1;
     case 'r':
-        command(s, "reset");
+        command(s, pw, "reset");
         return 1;
     default:
         return 0;
     }
 }
 
-void screen_profile_click(struct screen *s, int row, int col)
+static void pw_click(struct screen *s, void *w, int row, int col)
 {
+    struct profile_window *pw = w;
+
     (void)s;
     (void)col;
-    if (row >= 1 && pw.list.top + (size_t)(row - 1) < pw.list.n)
-        ui_list_select(&pw.list, pw.list.top + (size_t)(row - 1));
+    if (row >= 1 && pw->list.top + (size_t)(row - 1) < pw->list.n)
+        ui_list_select(&pw->list, pw->list.top + (size_t)(row - 1));
 }
 
-void screen_profile_scroll(struct screen *s, int n)
+static void pw_wheel(struct screen *s, void *w, int n)
 {
     (void)s;
-    ui_list_scroll(&pw.list, n);
+    ui_list_scroll(&((struct profile_window *)w)->list, n);
 }
 
-const char *screen_profile_hint(struct screen *s)
-{
-    (void)s;
-    return "f time/frequency  t tree/flat  s sort  o on/off  r reset  "
-           "Up Down scroll  Esc close";
-}
+const struct screen_window_ops screen_window_profile = {
+    .name = "profile",
+    .hint = "f time/frequency  t tree/flat  s sort  o on/off  r reset  "
+            "Up Down scroll  Esc close",
+    .create = pw_create,
+    .free = pw_free,
+    .draw = pw_draw,
+    .key = pw_key,
+    .click = pw_click,
+    .wheel = pw_wheel,
+};

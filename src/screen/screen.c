@@ -86,12 +86,63 @@ void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
     s->dirty = 1;
 }
 
+/* The optional windows: `screen window NAME` offers them in this order. */
+const struct screen_window_ops *const screen_windows[] = {
+    &screen_window_handlers, &screen_window_breaks, &screen_window_help,
+    &screen_window_profile, NULL};
+
+const struct screen_window_ops *screen_window_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; screen_windows[i] != NULL; i++) {
+        if (strcmp(screen_windows[i]->name, name) == 0)
+            return screen_windows[i];
+    }
+    return NULL;
+}
+
+void *screen_window_state(struct screen *s, const struct screen_window_ops *w)
+{
+    size_t i;
+
+    for (i = 0; screen_windows[i] != NULL; i++) {
+        if (screen_windows[i] == w)
+            return s->window_state[i];
+    }
+    return NULL;
+}
+
+/* Make each window's state. */
+static void windows_create(struct screen *s)
+{
+    size_t i, n;
+
+    for (n = 0; screen_windows[n] != NULL; n++)
+        ;
+    s->window_state = xcalloc(n, sizeof *s->window_state);
+    for (i = 0; i < n; i++)
+        s->window_state[i] = screen_windows[i]->create(s);
+}
+
+static void windows_free(struct screen *s)
+{
+    size_t i;
+
+    if (s->window_state == NULL)
+        return;
+    for (i = 0; screen_windows[i] != NULL; i++)
+        screen_windows[i]->free(s->window_state[i]);
+    free(s->window_state);
+    s->window_state = NULL;
+}
+
 void screen_relayout(struct screen *s)
 {
     ui_layout_compute(&s->lay, LINES, COLS,
-                      s->window == SCREEN_WIN_NONE   ? UI_LAYOUT_NO_WINDOW
-                      : s->window == SCREEN_WIN_HELP ? UI_LAYOUT_WINDOW_FULL
-                                                     : UI_LAYOUT_WINDOW,
+                      s->window == NULL   ? UI_LAYOUT_NO_WINDOW
+                      : s->window->full ? UI_LAYOUT_WINDOW_FULL
+                                        : UI_LAYOUT_WINDOW,
                       s->output_rows);
     ui_tview_resize(&s->tv, s->lay.transcript.h,
                     s->lay.ok ? s->lay.transcript.w : COLS);
@@ -111,20 +162,19 @@ void screen_set_focus(struct screen *s, enum ui_pane pane)
     s->dirty = 1;
 }
 
-void screen_open_window(struct screen *s, enum screen_window window)
+void screen_open_window(struct screen *s,
+                        const struct screen_window_ops *window)
 {
-    if (window != SCREEN_WIN_NONE && s->window == window &&
-        s->focus == UI_PANE_WINDOW)
-        window = SCREEN_WIN_NONE;
-    if (s->edit != NULL && window != SCREEN_WIN_HANDLERS)
+    if (window != NULL && s->window == window && s->focus == UI_PANE_WINDOW)
+        window = NULL;
+    /* the inline editor lives in the handlers window */
+    if (s->edit != NULL && window != &screen_window_handlers)
         screen_edit_close(s);
     s->window = window;
-    if (window == SCREEN_WIN_HELP)
-        screen_help_open(s);
+    if (window != NULL && window->open != NULL)
+        window->open(s, screen_window_state(s, window));
     screen_relayout(s);
-    if (window == SCREEN_WIN_HANDLERS)
-        screen_handlers_refresh(s);
-    s->focus = window == SCREEN_WIN_NONE ? UI_PANE_COMMAND : UI_PANE_WINDOW;
+    s->focus = window == NULL ? UI_PANE_COMMAND : UI_PANE_WINDOW;
 }
 
 /* After a command wrote from line FROM on: show its output, and act on
@@ -138,8 +188,8 @@ static void after_command(struct screen *s, uint64_t from)
         in->noosa->quit = 0;
         screen_request_quit(s, in->noosa->quit_status, 0);
     }
-    if (s->window == SCREEN_WIN_HANDLERS)
-        screen_handlers_refresh(s);
+    if (s->window != NULL && s->window->command_done != NULL)
+        s->window->command_done(s, screen_window_state(s, s->window));
     s->dirty = 1;
 }
 
@@ -241,12 +291,12 @@ void screen_interrupt(struct screen *s)
 
 const char *screen_selected_event(struct screen *s)
 {
-    const char *stopped;
+    const char *stopped, *chosen = screen_handlers_event(s);
 
-    if (s->window == SCREEN_WIN_HANDLERS && s->hw_selected != NULL)
-        return s->hw_selected;
+    if (s->window == &screen_window_handlers && chosen != NULL)
+        return chosen;
     stopped = Tcl_GetVar2(s->in->tcl, "ev", "n_ename", TCL_GLOBAL_ONLY);
-    return stopped != NULL ? stopped : s->hw_selected;
+    return stopped != NULL ? stopped : chosen;
 }
 
 void screen_toggle_break(struct screen *s, const char *event)
@@ -373,9 +423,7 @@ void screen_line(struct screen *s, enum screen_prompt what, const char *line)
             cmd = xasprintf("break %s", line);
             screen_command(s, cmd, 1);
             free(cmd);
-            /* the new one is the chosen one in the window */
-            ui_list_set(&s->bw, breaks_count(s->in->breaks), s->bw.rows);
-            ui_list_move(&s->bw, 1000000);
+            screen_breaks_added(s);
         }
         return;
     case SCREEN_PROMPT_NEW_HANDLER:
@@ -645,6 +693,7 @@ struct screen *screen_create(const struct noosa_opts *o, FILE *out,
     ui_outbuf_src(s->out, &src);
     ui_tview_init(&s->ov, &src, NULL);
     transcript_set_changed(s->in->transcript, transcript_changed, s);
+    windows_create(s);
     screen_cmd_init(s);
     screen_rl_init(s);
     screen_relayout(s);
@@ -691,8 +740,7 @@ int screen_free(struct screen *s)
 
     screen_edit_close(s);
     screen_rl_finish(s);
-    screen_handlers_free(s);
-    screen_help_free(s);
+    windows_free(s);
     if (s->active)
         screen_restore();
     if (s->term != NULL)
@@ -701,6 +749,7 @@ int screen_free(struct screen *s)
     /* the program dies with its session */
     interp_free(s->in);
     noosa_free(s->noosa);
+    free(s->window_names);
     ui_tview_free(&s->tv);
     ui_tview_free(&s->ov);
     ui_outbuf_free(s->out);
@@ -714,7 +763,6 @@ int screen_free(struct screen *s)
     screen_sig_fd = -1;
     free(s->message);
     free(s->ask_text);
-    free(s->hw_selected);
     Tcl_DStringFree(&s->pending);
     free(s);
     return rc;

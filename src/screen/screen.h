@@ -13,11 +13,21 @@
  * keys and the mouse do), screen-draw.c
  * (curses drawing of the models in ui-*.h), screen-rl.c (readline through
  * its callback interface: history, completion), screen-pty.c (the
- * program's terminal), screen-handlers.c, screen-breaks.c, screen-help.c
- * (the windows), screen-edit.c (editing a handler's code), screen-cmd.c
- * (the `screen` Tcl command).  The models they draw and drive (layout,
- * views, lists, key names, the inline editor's text) are in ui-*.c and
- * know nothing of curses.
+ * program's terminal), screen-handlers.c, screen-breaks.c, screen-help.c,
+ * screen-profile.c (the windows), screen-edit.c (editing a handler's
+ * code), screen-cmd.c (the `screen` Tcl command).  The models they draw
+ * and drive (layout, views, lists, key names, the inline editor's text)
+ * are in ui-*.c and know nothing of curses.
+ *
+ * The optional windows are reached only through their operations
+ * (struct screen_window_ops) in the table screen_windows[] (screen.c):
+ * drawing, keys, the mouse, opening and `screen window NAME` look the
+ * window up there, and each window keeps its own state, made by its
+ * create operation, one per screen.  To add a window, write
+ * screen-NAME.c defining `const struct screen_window_ops
+ * screen_window_NAME` (declare it below) and add it to the table; list
+ * the file in local.mk and give its title to tests/screen/windows.sh
+ * (src/screen/README).
  */
 #ifndef NOOSA_SCREEN_H
 #define NOOSA_SCREEN_H
@@ -42,13 +52,42 @@
 /* Redraws a second at most, by default. */
 #define SCREEN_FPS 30
 
-enum screen_window {
-    SCREEN_WIN_NONE,
-    SCREEN_WIN_HANDLERS,
-    SCREEN_WIN_BREAKS,
-    SCREEN_WIN_HELP,
-    SCREEN_WIN_PROFILE
+struct screen;
+
+/* What an optional window does.  W is the window's state, made by
+ * create for each screen and kept while the screen lives (open or not);
+ * the screen owns it and frees it with free.  Hooks may be NULL where
+ * said. */
+struct screen_window_ops {
+    const char *name; /* as `screen window NAME` names it */
+    int full;         /* takes the transcript's room, not a share of it */
+    /* the bottom line's key hints while it has the focus (NULL: the
+     * scrolling keys) */
+    const char *hint;
+    void *(*create)(struct screen *s);
+    void (*free)(void *w);
+    /* it is being opened (NULL: nothing to do) */
+    void (*open)(struct screen *s, void *w);
+    /* a command ran while it is open (NULL: nothing to do) */
+    void (*command_done)(struct screen *s, void *w);
+    /* draw its title in TITLE and itself in R */
+    void (*draw)(struct screen *s, void *w, const struct ui_rect *title,
+                 const struct ui_rect *r);
+    /* key K with the focus on it: whether it took the key (else Esc and
+     * q close it, printable keys go to the command line) */
+    int (*key)(struct screen *s, void *w, const struct ui_key *k);
+    /* button 1 at ROW, COL of R (NULL: only the focus moves) */
+    void (*click)(struct screen *s, void *w, int row, int col);
+    /* the wheel: N rows (NULL: the wheel does nothing there) */
+    void (*wheel)(struct screen *s, void *w, int n);
 };
+
+/* The windows, NULL-terminated (screen.c). */
+extern const struct screen_window_ops *const screen_windows[];
+extern const struct screen_window_ops screen_window_handlers;
+extern const struct screen_window_ops screen_window_breaks;
+extern const struct screen_window_ops screen_window_help;
+extern const struct screen_window_ops screen_window_profile;
 
 /* What the line being read on the command line is for. */
 enum screen_prompt {
@@ -69,22 +108,6 @@ enum screen_ask {
     SCREEN_ASK_REMOVE_HANDLER
 };
 
-/* One event in the handlers window. */
-struct screen_hw_event {
-    char *name;
-    int handlers; /* how many */
-    int breaks;   /* breakpoints on it */
-    const struct registry_event *ev; /* NULL when the interface is unknown */
-};
-
-/* One handler in the handlers window. */
-struct screen_hw_handler {
-    char *event; /* as the handler names it (NAME or ASPECT.NAME) */
-    char *name;
-    int enabled;
-    char *body;
-};
-
 struct screen {
     struct interp *in;
     struct loop *loop;
@@ -98,7 +121,11 @@ struct screen {
     int mouse;        /* mouse reports wanted */
     struct ui_layout lay;
     enum ui_pane focus;
-    enum screen_window window;
+    const struct screen_window_ops *window; /* the open one, or NULL */
+    void **window_state;     /* by index in screen_windows[] */
+    /* "none", then the windows' names (for `screen window`); the
+     * interpreter's objects may point at it, so it outlives them */
+    const char **window_names;
     int output_rows;  /* asked for; 0: the layout's choice */
 
     /* the panes' models */
@@ -106,20 +133,6 @@ struct screen {
     struct ui_outbuf *out;   /* the program's output */
     struct ui_tview ov;
 
-    /* the handlers window */
-    struct ui_list hw_events;
-    struct ui_list hw_handlers;
-    int hw_column;           /* 0: events, 1: handlers */
-    char *hw_selected;       /* the event chosen there (by name), or NULL */
-    struct screen_hw_event *hw_ev;
-    size_t hw_nev;
-    struct screen_hw_handler *hw_h; /* the chosen event's handlers */
-    size_t hw_nh;
-    /* the breakpoints and help windows */
-    struct ui_list bw;
-    struct ui_list help;
-    char **help_lines;
-    size_t nhelp;
     /* the inline editor, when open */
     struct ui_edit *edit;
     char *edit_event;
@@ -186,8 +199,15 @@ int screen_commandv(struct screen *s, int argc, const char *const *argv,
 void screen_message(struct screen *s, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void screen_set_focus(struct screen *s, enum ui_pane pane);
-/* Open WINDOW (closing it when it is already open and has the focus). */
-void screen_open_window(struct screen *s, enum screen_window window);
+/* Open WINDOW (NULL: close the open one), closing it when it is
+ * already open and has the focus. */
+void screen_open_window(struct screen *s,
+                        const struct screen_window_ops *window);
+/* The window named NAME, or NULL. */
+const struct screen_window_ops *screen_window_find(const char *name);
+/* The state of window W on this screen. */
+void *screen_window_state(struct screen *s,
+                          const struct screen_window_ops *w);
 /* Lay out again after a resize or a window change. */
 void screen_relayout(struct screen *s);
 /* Ask to quit: at once without a live program or with FORCE, else
@@ -278,39 +298,18 @@ void screen_pty_resize(struct screen *s, int rows, int cols);
 void screen_pty_input(struct screen *s, const char *buf, size_t n);
 
 /* screen-handlers.c */
-void screen_handlers_refresh(struct screen *s);
-void screen_handlers_free(struct screen *s);
-void screen_handlers_draw(struct screen *s);
-int screen_handlers_key(struct screen *s, const struct ui_key *k);
-void screen_handlers_click(struct screen *s, int row, int col);
 /* The prompt for SCREEN_PROMPT_NEW_HANDLER, _RENAME, _SAVE, _LOAD gave
  * LINE. */
 void screen_handlers_answer(struct screen *s, enum screen_prompt what,
                             const char *line);
-/* The chosen handler (NULL when none). */
-const struct screen_hw_handler *screen_handlers_current(struct screen *s);
+/* The event chosen in the handlers window (by name), or NULL. */
+const char *screen_handlers_event(struct screen *s);
 /* Remove the chosen handler (the question was answered yes). */
 void screen_handlers_remove(struct screen *s);
-const char *screen_handlers_hint(struct screen *s);
 
 /* screen-breaks.c */
-void screen_breaks_draw(struct screen *s);
-int screen_breaks_key(struct screen *s, const struct ui_key *k);
-void screen_breaks_click(struct screen *s, int row, int col);
-const char *screen_breaks_hint(struct screen *s);
-
-/* screen-help.c */
-void screen_help_open(struct screen *s);
-void screen_help_free(struct screen *s);
-void screen_help_draw(struct screen *s);
-int screen_help_key(struct screen *s, const struct ui_key *k);
-
-/* screen-profile.c */
-void screen_profile_draw(struct screen *s);
-int screen_profile_key(struct screen *s, const struct ui_key *k);
-void screen_profile_click(struct screen *s, int row, int col);
-void screen_profile_scroll(struct screen *s, int n);
-const char *screen_profile_hint(struct screen *s);
+/* A breakpoint was added: choose it (the last). */
+void screen_breaks_added(struct screen *s);
 
 /* screen-edit.c */
 /* Edit the code of handler NAME of EVENT: in $VISUAL or $EDITOR unless
