@@ -51,11 +51,11 @@ int event_post(struct dapto_record *rec)
     int rc;
 
     if (rt_busy) {
-        __atomic_fetch_add(&rt.ring.hdr->lost, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&runtime.ring.hdr->lost, 1, __ATOMIC_RELAXED);
         return -1;
     }
     rt_busy = 1;
-    rc = ring_put_inline(&rt.ring, rec);
+    rc = ring_put_inline(&runtime.ring, rec);
     rt_busy = 0;
     return rc;
 }
@@ -64,16 +64,16 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
 {
     if (rt_busy) {
         /* A signal handler interrupted this thread inside the ring. */
-        __atomic_fetch_add(&rt.ring.hdr->lost, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&runtime.ring.hdr->lost, 1, __ATOMIC_RELAXED);
         return;
     }
     /* <protocol#trail>: the trail keeps what the monitor is not sent;
      * it keeps what it is sent itself (unless the ring may overwrite) */
     if ((st & DAPTO_STATE_TRAIL) &&
         (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
-         rt.overwrite)) {
+         runtime.overwrite)) {
         rt_busy = 1;
-        trail_put(&rt.trail, rec);
+        trail_put(&runtime.trail, rec);
         rt_busy = 0;
     }
     if ((st & DAPTO_STATE_STOP) && !rt_in_op)
@@ -105,7 +105,7 @@ void dapto_event_end(struct dapto_out *o)
         /* the common case, without a call (the monitor keeps what the
          * trail would) */
         rt_busy = 1;
-        ring_put_inline(&rt.ring, rec);
+        ring_put_inline(&runtime.ring, rec);
         rt_busy = 0;
         return;
     }
@@ -120,7 +120,7 @@ static void emit_name(unsigned int ev, const char *name)
 
     if (st == 0 || !rt_is_attached())
         return;
-    id = rt_busy || rt.overwrite ? 0 : intern_lookup(name);
+    id = rt_busy || runtime.overwrite ? 0 : intern_lookup(name);
     if (id != 0) {
         /* header, tag and id: 37 bytes, padded to 40 */
         union {
@@ -138,7 +138,7 @@ static void emit_name(unsigned int ev, const char *name)
         memcpy(u.b + DAPTO_RECORD_HEADER + 1, &id, sizeof id);
         if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
             rt_busy = 1;
-            ring_put_inline(&rt.ring, &u.rec);
+            ring_put_inline(&runtime.ring, &u.rec);
             rt_busy = 0;
             return;
         }

@@ -79,7 +79,7 @@ static uint64_t now_ms(void)
 /* Wait until the monitor has acknowledged aspect number N. */
 static int wait_ack(uint32_t n)
 {
-    struct dapto_region *h = rt.region.hdr;
+    struct dapto_region *h = runtime.region.hdr;
     uint64_t until = now_ms() + IFACE_ACK_MS;
     uint32_t acked;
 
@@ -87,7 +87,7 @@ static int wait_ack(uint32_t n)
         acked = __atomic_load_n(&h->aspects_acked, __ATOMIC_ACQUIRE);
         if ((int32_t)(acked - n) >= 0)
             return 0;
-        if (now_ms() > until || ring_let_go(&rt.ring))
+        if (now_ms() > until || ring_let_go(&runtime.ring))
             return -1;
         futex_wait(&h->aspects_acked, acked, 100);
     }
@@ -95,9 +95,9 @@ static int wait_ack(uint32_t n)
 
 int iface_post(const struct dapto_aspect *a)
 {
-    struct dapto_region *h = rt.region.hdr;
-    unsigned char *area = (unsigned char *)h + rt.region.geom.iface_off;
-    uint32_t size = rt.region.geom.iface_size;
+    struct dapto_region *h = runtime.region.hdr;
+    unsigned char *area = (unsigned char *)h + runtime.region.geom.iface_off;
+    uint32_t size = runtime.region.geom.iface_size;
     _Alignas(8) unsigned char buf[DAPTO_RECORD_HEADER + 16];
     struct dapto_record rec;
     struct dapto_out o, r;
@@ -135,7 +135,7 @@ int iface_post(const struct dapto_aspect *a)
     }
     n = __atomic_add_fetch(&h->aspects_posted, 1, __ATOMIC_ACQ_REL);
     spin_unlock(&h->iface_lock);
-    ring_wake(&rt.ring);
+    ring_wake(&runtime.ring);
 
     if (wait_ack(n) != 0) {
         rtlog_error("aspect %s: the monitor did not acknowledge it in %d s; "

@@ -69,7 +69,7 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
         /* the common case: straight into the ring (the monitor keeps
          * what the trail would) */
         rt_busy = 1;
-        ring_put_inline(&rt.ring, &u.rec);
+        ring_put_inline(&runtime.ring, &u.rec);
         rt_busy = 0;
     } else {
         event_deliver(&u.rec, st);

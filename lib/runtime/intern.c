@@ -43,7 +43,7 @@ uint32_t intern_id(const char *name)
     uint32_t h = intern_hash(name), i, k;
     const char *key;
 
-    if (name == NULL || rt.overwrite || !rt_is_attached())
+    if (name == NULL || runtime.overwrite || !rt_is_attached())
         return 0;
     for (k = 0; k < INTERN_PROBES; k++) {
         i = (h + k) & (INTERN_SLOTS - 1);

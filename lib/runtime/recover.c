@@ -66,11 +66,11 @@ static void publish(void)
 
     if (!rt_is_attached())
         return;
-    if (__atomic_load_n(&rt.region.hdr->rt_recover, __ATOMIC_RELAXED) != a) {
+    if (__atomic_load_n(&runtime.region.hdr->rt_recover, __ATOMIC_RELAXED) != a) {
         table.resume = (uint64_t)(uintptr_t)recover_resume;
         table.stack = (uint64_t)(uintptr_t)resume_stack;
         table.stack_size = RECOVER_STACK;
-        __atomic_store_n(&rt.region.hdr->rt_recover, a, __ATOMIC_RELEASE);
+        __atomic_store_n(&runtime.region.hdr->rt_recover, a, __ATOMIC_RELEASE);
     }
 }
 

@@ -26,7 +26,7 @@
 #include "runtime.h"
 #include "stop.h"
 
-struct runtime rt = {.region = {.memfd = -1, .eventfd = -1}};
+struct runtime runtime = {.region = {.memfd = -1, .eventfd = -1}};
 
 RT_TLS __thread uint32_t rt_tid;
 RT_TLS __thread int rt_busy;
@@ -218,14 +218,14 @@ static int attach(void)
                     "running unmonitored", eventfd);
         return 0;
     }
-    if (region_map(&rt.region, memfd, eventfd, &cause) != 0) {
+    if (region_map(&runtime.region, memfd, eventfd, &cause) != 0) {
         rtlog_error("DAPTO_CHANNEL: %s; running unmonitored", cause);
         return 0;
     }
     channel_hide(memfd, eventfd);
 
     /* <protocol#version>: our identity, rt_magic last, then a wake-up. */
-    h = rt.region.hdr;
+    h = runtime.region.hdr;
     h->id.rt_major = RUNTIME_PROTO_MAJOR;
     h->id.rt_median = RUNTIME_PROTO_MEDIAN;
     h->id.rt_minor = RUNTIME_PROTO_MINOR;
@@ -237,28 +237,28 @@ static int attach(void)
         __atomic_load_n(&h->id.median, __ATOMIC_ACQUIRE) != RUNTIME_PROTO_MEDIAN)
         goto fail_version;
 
-    region_geom_read(&rt.region.geom, h);
-    cause = region_geom_check(&rt.region.geom, rt.region.mapped);
+    region_geom_read(&runtime.region.geom, h);
+    cause = region_geom_check(&runtime.region.geom, runtime.region.mapped);
     if (cause != NULL) {
         rtlog_error("DAPTO_CHANNEL: bad region: %s; running unmonitored",
                     cause);
         goto fail_geometry;
     }
-    scratch = mmap(NULL, (size_t)rt.region.geom.mbox_count * RT_SCRATCH,
+    scratch = mmap(NULL, (size_t)runtime.region.geom.mbox_count * RT_SCRATCH,
                    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (scratch == MAP_FAILED) {
         rtlog_error("cannot map %u bytes for operations; running unmonitored",
-                    rt.region.geom.mbox_count * RT_SCRATCH);
+                    runtime.region.geom.mbox_count * RT_SCRATCH);
         goto fail_geometry;
     }
-    rt.scratch = scratch;
-    ring_init(&rt.ring, &rt.region);
-    trail_init(&rt.trail, &rt.region);
+    runtime.scratch = scratch;
+    ring_init(&runtime.ring, &runtime.region);
+    trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
-    rt.tsc = (rt.region.geom.flags & DAPTO_RF_TSC) != 0;
+    runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
 #endif
-    rt.overwrite = (rt.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
-    rt.pid = getpid();
+    runtime.overwrite = (runtime.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
+    runtime.pid = getpid();
 
     /* <protocol#hello>: clock samples, then the first record. */
 #if defined(__x86_64__) || defined(__i386__)
@@ -266,11 +266,11 @@ static int attach(void)
 #endif
     h->rt_ns0 = mono_ns();
     h->rt_interrupt = (uint64_t)(uintptr_t)stop_interrupt;
-    __atomic_store_n(&rt.attached, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&runtime.attached, 1, __ATOMIC_RELEASE);
     memset(&hello, 0, sizeof hello);
     dapto_event_begin(&o, buf, sizeof buf, NULL, 0);
-    dapto_put_int(&o, (int)rt.pid);
-    dapto_put_int(&o, rt.overwrite);
+    dapto_put_int(&o, (int)runtime.pid);
+    dapto_put_int(&o, runtime.overwrite);
     hello.code = DAPTO_REC_HELLO;
     hello.tid = rt_thread();
     hello.time = rt_now();
@@ -281,7 +281,7 @@ static int attach(void)
 
 fail_geometry:
 fail_version:
-    region_unmap(&rt.region);
+    region_unmap(&runtime.region);
     return 0;
 }
 
@@ -292,14 +292,14 @@ static void fork_child(void)
     rt_tid = 0;
     if (!rt_is_attached())
         return;
-    __atomic_store_n(&rt.attached, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
     states_off();
-    region_unmap(&rt.region);
-    close(rt.region.memfd);
-    close(rt.region.eventfd);
-    rt.region.memfd = rt.region.eventfd = -1;
-    munmap(rt.scratch, (size_t)rt.region.geom.mbox_count * RT_SCRATCH);
-    rt.scratch = NULL;
+    region_unmap(&runtime.region);
+    close(runtime.region.memfd);
+    close(runtime.region.eventfd);
+    runtime.region.memfd = runtime.region.eventfd = -1;
+    munmap(runtime.scratch, (size_t)runtime.region.geom.mbox_count * RT_SCRATCH);
+    runtime.scratch = NULL;
     pthread_mutex_init(&reg_lock, NULL);
 }
 
@@ -310,7 +310,7 @@ static void emit_builtin(unsigned int ev, int with_pid)
     {
         DAPTO_EVENT_BEGIN(&rt_builtin, ev);
         if (with_pid)
-            DAPTO_RESULT_INT(rt.pid);
+            DAPTO_RESULT_INT(runtime.pid);
         DAPTO_EVENT_END();
     }
 }
@@ -358,7 +358,7 @@ __attribute__((destructor)) static void runtime_dtor(void)
         return;
     at_exit();
     emit_builtin(DAPTO_EV_FINIT, 0);
-    ring_wake(&rt.ring);
+    ring_wake(&runtime.ring);
 }
 
 void dapto_register(struct dapto_aspect *a)

@@ -50,7 +50,7 @@ struct runtime {
 };
 
 /* The one runtime; see the comment of each field for when it changes. */
-extern struct runtime rt;
+extern struct runtime runtime;
 
 /* This thread's id, cached; 0 until first needed, and reset in a forked
  * child. */
@@ -65,7 +65,7 @@ extern RT_TLS __thread int rt_busy;
  * overwrite, and this thread not inside the ring already. */
 #define RT_RING_ONLY(st)                                                  \
     (((st) & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_RECORD &&   \
-     !rt_busy && !rt.overwrite)
+     !rt_busy && !runtime.overwrite)
 
 /* Non-zero while this thread runs an operation for the monitor: its
  * events are recorded but never stop. */
@@ -85,7 +85,7 @@ struct dapto_aspect *rt_aspects(void);
 
 static inline int rt_is_attached(void)
 {
-    return __atomic_load_n(&rt.attached, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&runtime.attached, __ATOMIC_ACQUIRE);
 }
 
 static inline uint32_t rt_thread(void)
@@ -100,7 +100,7 @@ static inline uint64_t rt_now(void)
     struct timespec ts;
 
 #if defined(__x86_64__) || defined(__i386__)
-    if (rt.tsc)
+    if (runtime.tsc)
         return __rdtsc();
 #endif
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -325,7 +325,7 @@ static void run_op(struct dapto_mailbox *mb, const struct dapto_operation *op,
 /* Answer the request in mailbox MB (number I). */
 static void serve(struct dapto_mailbox *mb, uint32_t i)
 {
-    unsigned char *scratch = rt.scratch + (size_t)i * RT_SCRATCH;
+    unsigned char *scratch = runtime.scratch + (size_t)i * RT_SCRATCH;
     const struct dapto_operation *op;
     uint32_t code = mb->op, len = mb->req_len;
 
@@ -373,7 +373,7 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
     uint32_t v;
     unsigned int k;
 
-    if (rt.ring.spin != 0) {
+    if (runtime.ring.spin != 0) {
         for (k = 0;; k++) {
             v = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
             if (v != s)
@@ -397,7 +397,7 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
         v = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
         if (v != s)
             return v;
-        if (ring_let_go(&rt.ring))
+        if (ring_let_go(&runtime.ring))
             return DAPTO_MB_RESUME;
         futex_wait(&mb->state, s, 1000);
     }
@@ -411,8 +411,8 @@ static int claim(void)
     struct timespec ts = {0, 200000};
 
     for (;;) {
-        for (i = 0; i < rt.region.geom.mbox_count; i++) {
-            struct dapto_mailbox *mb = region_mailbox(&rt.region, i);
+        for (i = 0; i < runtime.region.geom.mbox_count; i++) {
+            struct dapto_mailbox *mb = region_mailbox(&runtime.region, i);
 
             free_state = DAPTO_MB_FREE;
             if (__atomic_compare_exchange_n(&mb->state, &free_state,
@@ -421,7 +421,7 @@ static int claim(void)
                                             __ATOMIC_RELAXED))
                 return (int)i;
         }
-        if (!rt_is_attached() || ring_let_go(&rt.ring))
+        if (!rt_is_attached() || ring_let_go(&runtime.ring))
             return -1;
         nanosleep(&ts, NULL);
     }
@@ -438,13 +438,13 @@ void stop_event(struct dapto_record *rec)
         errno = saved;
         return;
     }
-    mb = region_mailbox(&rt.region, (uint32_t)i);
+    mb = region_mailbox(&runtime.region, (uint32_t)i);
     mb->tid = rec->tid;
     __atomic_store_n(&mb->state, DAPTO_MB_STOPPED, __ATOMIC_RELEASE);
     rec->flags |= DAPTO_RECF_STOP;
     rec->aux = (uint32_t)i;
     event_post(rec);
-    ring_wake(&rt.ring);
+    ring_wake(&runtime.ring);
 
     s = DAPTO_MB_STOPPED;
     for (;;) {
@@ -453,7 +453,7 @@ void stop_event(struct dapto_record *rec)
             __atomic_store_n(&mb->state, DAPTO_MB_RUNNING, __ATOMIC_RELAXED);
             serve(mb, (uint32_t)i);
             __atomic_store_n(&mb->state, DAPTO_MB_DONE, __ATOMIC_RELEASE);
-            ring_wake(&rt.ring);
+            ring_wake(&runtime.ring);
             s = DAPTO_MB_DONE;
             continue;
         }

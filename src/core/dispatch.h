@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dispatch.h - the monitor coordinator: consumers of events (handlers,
+ * dispatch.h - the dispatcher (Eve's coordinator, <design#dispatch>):
+ * consumers of events (handlers,
  * breakpoints, stepping, traces, profiles, Tcl monitors) say which events
  * they want and how; the dispatcher writes the union of their wishes into
  * the program as event states, so that events nobody wants are never

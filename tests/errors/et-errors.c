@@ -359,7 +359,7 @@ int main(int argc, char **argv)
 
         DAPTO_TRY(rp) {
             struct dapto_recover_table *t =
-                (void *)(uintptr_t)rt.region.hdr->rt_recover;
+                (void *)(uintptr_t)runtime.region.hdr->rt_recover;
 
             if (strcmp(what, "magic") == 0)
                 t->magic = 0;
@@ -368,7 +368,7 @@ int main(int argc, char **argv)
                     t->slots[i].tid == (uint32_t)gettid())
                     t->slots[i].point = 16;
             if (strcmp(what, "address") == 0)
-                rt.region.hdr->rt_recover = 8;
+                runtime.region.hdr->rt_recover = 8;
             deref(et_null);
         } DAPTO_FAIL(rp) {
             printf("corrupt: failed with signal %d at %s:%d\n", rp.signo,

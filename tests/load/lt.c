@@ -140,7 +140,7 @@ static int threads(int total, long n, int most)
  * position, with a size no record can have <protocol#commit>. */
 static int scribble(long n)
 {
-    struct dapto_region *h = rt.region.hdr;
+    struct dapto_region *h = runtime.region.hdr;
     uint64_t p, w;
     uint32_t c[2];
 
@@ -150,9 +150,9 @@ static int scribble(long n)
         c[0] = 12345;
         c[1] = (uint32_t)(p >> 3);
         memcpy(&w, c, sizeof w);
-        __atomic_store_n((uint64_t *)(void *)(rt.ring.data + (p & rt.ring.mask)),
+        __atomic_store_n((uint64_t *)(void *)(runtime.ring.data + (p & runtime.ring.mask)),
                          w, __ATOMIC_RELEASE);
-        ring_wake(&rt.ring);
+        ring_wake(&runtime.ring);
     }
     loop(n, "after", 0);
     printf("scribble: done\n");
@@ -230,8 +230,8 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "scribble") == 0)
         return scribble(atol(argv[2]));
     if (argc == 2 && strcmp(argv[1], "stopped-old") == 0) {
-        if (rt.region.hdr != NULL)
-            rt.region.hdr->rt_interrupt = 0;
+        if (runtime.region.hdr != NULL)
+            runtime.region.hdr->rt_interrupt = 0;
         argv[1] = "stopped";
     }
     if (argc == 2 && strcmp(argv[1], "stopped") == 0) {
