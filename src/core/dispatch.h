@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dispatch.h - the dispatcher (Eve's coordinator, <design#dispatch>):
- * consumers of events (handlers,
- * breakpoints, stepping, traces, profiles, Tcl monitors) say which events
- * they want and how; the dispatcher writes the union of their wishes into
+ * consumers of events (handlers, breakpoints, stepping, traces, profiles,
+ * Tcl monitors) say which events they want and how; the dispatcher writes the union of their wishes into
  * the program as event states, so that events nobody wants are never
  * emitted, and hands each event only to the consumers that asked for it,
  * through a table by event code recomputed only when a wish changes.
