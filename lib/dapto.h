@@ -64,6 +64,7 @@ extern "C" {
 #define DAPTO_STATE_TRAIL 0x01  /* keep in the post-mortem trail */
 #define DAPTO_STATE_RECORD 0x02 /* deliver asynchronously */
 #define DAPTO_STATE_STOP 0x04   /* deliver and wait for the monitor */
+#define DAPTO_STATE_FILTER 0x08 /* first ask the event's filter (monitor's) */
 
 typedef volatile unsigned char dapto_state_t;
 

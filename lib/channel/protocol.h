@@ -73,7 +73,13 @@ struct dapto_region {
     uint32_t trail_slots; /* of DAPTO_TRAIL_SLOT bytes each; a power of two */
     uint32_t mbox_off;  /* stop mailboxes */
     uint32_t mbox_count; /* of sizeof(struct dapto_mailbox) each */
-    uint32_t geom_pad[6];
+    /* Filters <protocol#filter> and their counters <protocol#counters>
+     * (minor 2; 0 without them). */
+    uint32_t filt_off;  /* filter area (struct dapto_filter_area) */
+    uint32_t filt_size;
+    uint32_t cnt_off;   /* counter slots */
+    uint32_t cnt_slots; /* of DAPTO_CNT_PER_SLOT uint64_t each */
+    uint32_t geom_pad[2];
 
     /* Written by the runtime at attach, read-only after. */
     uint64_t rt_tsc0; /* a TSC reading and the CLOCK_MONOTONIC ns taken */
@@ -112,6 +118,11 @@ struct dapto_region {
 
     /* Trail: index of the next slot to write (monotonic). */
     _Alignas(64) uint64_t trail_next;
+
+    /* Counter slots handed out to threads so far (monotonic; minor 2)
+     * <protocol#counters>: a thread takes n = cnt_next++ + 1 and counts in
+     * slot n when n < cnt_slots, else in the shared slot 0. */
+    _Alignas(64) uint32_t cnt_next;
 };
 
 /*
@@ -141,6 +152,10 @@ struct dapto_record {
 /* Record flags. */
 #define DAPTO_RECF_STOP 0x1  /* the writer waits in mailbox `aux` */
 #define DAPTO_RECF_TRUNC 0x2 /* a value was cut to fit */
+/* The event passed its filter <protocol#filter>: bits 4..15 say which of
+ * its clauses held (bit 4 + i for clause i).  Minor 2. */
+#define DAPTO_RECF_FILTERED 0x8
+#define DAPTO_RECF_CLAUSE_SHIFT 4
 
 /*
  * Record codes.  Event codes count from 0: the built-in aspect "dapto"
@@ -174,6 +189,96 @@ struct dapto_record {
  * the futex aspects_acked) until the monitor has written the states of the
  * new events, so that no event of the aspect can be missed <protocol#ack>.
  */
+
+/*
+ * Filters <protocol#filter> (minor 2).  The monitor writes them; the
+ * runtime only reads them, and never trusts them: every offset, length,
+ * argument index and stack depth is checked as it evaluates.
+ *
+ * The filter area starts with a directory: for event code c < ncodes,
+ * dir[c] is the offset, from the area's start, of the event's filter
+ * (8-aligned), or 0 for none.  An event whose state has DAPTO_STATE_FILTER
+ * (dapto.h) is evaluated against its filter before anything else is done
+ * with it.
+ */
+#define DAPTO_FILTER_MAX 4096       /* bytes in one event's filter */
+#define DAPTO_FILTER_CLAUSES 12     /* clauses in one filter */
+#define DAPTO_FILTER_STACK 16       /* values on the evaluation stack */
+#define DAPTO_FILTER_ARGS 16        /* parameters a program may read */
+#define DAPTO_CNT_NONE 0xffff       /* no counter */
+#define DAPTO_CNT_PER_SLOT 512      /* counters in one slot */
+
+struct dapto_filter_area {
+    uint32_t ncodes;    /* entries in dir */
+    uint32_t pad;
+    uint32_t dir[];     /* ncodes offsets; then the filters */
+};
+
+/* One event's filter.  The event is recorded (or stopped at, or kept in
+ * the trail) with the state bits UNCOND | the bits of every clause that
+ * holds; with none of those bits it goes nowhere. */
+struct dapto_filter {
+    uint16_t size;       /* bytes of the whole filter, <= DAPTO_FILTER_MAX */
+    uint8_t uncond;      /* DAPTO_STATE_{TRAIL,RECORD,STOP} always wanted */
+    uint8_t nclauses;    /* <= DAPTO_FILTER_CLAUSES */
+    uint16_t checked;    /* counter: events evaluated */
+    uint16_t passed;     /* counter: events that went anywhere */
+    /* nclauses x struct dapto_clause, then the clauses' programs */
+};
+
+/* Hit counting of a clause: it fires on hit h (1, 2, ...: the times its
+ * program held) when h > after, (h - after) % every == 0, and, with
+ * count, (h - after) / every <= count. */
+#define DAPTO_CL_HITS 0x1    /* every, after and count apply; hits counts */
+
+struct dapto_clause {
+    uint8_t bits;        /* DAPTO_STATE_{TRAIL,RECORD,STOP} when it fires */
+    uint8_t flags;       /* DAPTO_CL_* */
+    uint16_t prog_off;   /* its program, from the filter's start */
+    uint16_t prog_len;
+    uint16_t checked;    /* counter: evaluations */
+    uint16_t passed;     /* counter: times it fired */
+    uint16_t hits;       /* shared counter (slot 0): times it held */
+    uint32_t every;      /* >= 1 */
+    uint32_t after;
+    uint32_t count;      /* 0: no limit */
+};
+
+/*
+ * A clause's program: bytecode for a small stack machine, one opcode byte
+ * then its operands (little-endian as the machine is, unaligned).  Jumps go
+ * forward only, so every program ends; the result is the one value left at
+ * DAPTO_OP_END (non-zero: the clause holds).  Values are 64-bit integers,
+ * doubles or strings (a pointer into the record and a length); the monitor
+ * checks the types when it compiles, the runtime checks them again and
+ * takes a clause whose program is wrong as not holding.
+ */
+enum dapto_filter_op {
+    DAPTO_FOP_END = 0x00,
+    DAPTO_FOP_ARG = 0x01,    /* u8 k: push parameter k (INT, LONG, PTR) as integer */
+    DAPTO_FOP_ARGD = 0x02,   /* u8 k: push parameter k (DOUBLE, INT, LONG) as double */
+    DAPTO_FOP_ARGS = 0x03,   /* u8 k: push parameter k (STR) as string */
+    DAPTO_FOP_TID = 0x04,    /* push the thread's id */
+    DAPTO_FOP_CONST = 0x05,  /* i64: push an integer */
+    DAPTO_FOP_CONSTD = 0x06, /* f64: push a double */
+    DAPTO_FOP_CONSTS = 0x07, /* u16 n, n bytes: push a string */
+    DAPTO_FOP_CMPI = 0x10,   /* + DAPTO_FCMP_*: signed integers */
+    DAPTO_FOP_CMPU = 0x18,   /* + DAPTO_FCMP_*: unsigned integers (pointers) */
+    DAPTO_FOP_CMPD = 0x20,   /* + DAPTO_FCMP_*: doubles */
+    DAPTO_FOP_SEQ = 0x28,    /* strings equal */
+    DAPTO_FOP_SNE = 0x29,    /* strings differ */
+    DAPTO_FOP_GLOB = 0x2a,   /* [s pattern]: s matches the glob pattern
+                                (*, ?, [chars], \c as Tcl's string match) */
+    DAPTO_FOP_NOT = 0x30,    /* integer: !v */
+    DAPTO_FOP_JF = 0x31,     /* u16 off: top false: jump forward off bytes
+                                (from after the operand), keep it; else pop */
+    DAPTO_FOP_JT = 0x32      /* u16 off: top true: jump, keep it; else pop */
+};
+
+enum dapto_filter_cmp {
+    DAPTO_FCMP_EQ = 0, DAPTO_FCMP_NE = 1, DAPTO_FCMP_LT = 2,
+    DAPTO_FCMP_LE = 3, DAPTO_FCMP_GT = 4, DAPTO_FCMP_GE = 5
+};
 
 /* Mailbox states <protocol#stop>. */
 enum dapto_mbox_state {
