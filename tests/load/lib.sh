@@ -6,5 +6,5 @@
 AREA=load
 . "${srcdir:-.}/tests/lib/batch-env.sh"
 LT=$abs_top_builddir/tests/load/lt
-. "${srcdir:-.}/tests/lib/batch-run.sh"
+. "$abs_top_srcdir/tests/lib/batch-run.sh"
 
