@@ -4,4 +4,3 @@
 # Installed as $(pkgdatadir)/tcl/noosa.tcl; noosa run from its build tree
 # reads the one in the source tree.
 nobase_dist_pkgdata_DATA = tcl/noosa.tcl
-nobase_dist_pkgdata_DATA += tcl/profile.tcl tcl/monitor.tcl

@@ -1,17 +1,12 @@
 # SPDX-License-Identifier: MIT
 #
 # noosa.tcl - the Tcl half of noosa's Tcl layer: Noosa's browser API
-# procedures (n_say_val, n_hextodec, n_dectohex, n_provided), the global
-# names of the commands (implemented in C in ::noosa), their help, and the
-# helper the C side asks (needs_stop).
-#
-# Debugger commands whose names Tcl already uses (break, continue, open)
-# keep Tcl's meaning inside scripts; typed at the prompt or as a top-level
-# command of a script they mean noosa's (::noosa::cmd::break, ...).
+# procedures (n_say_val, n_hextodec, n_dectohex, n_provided), noosa's
+# subcommands added to Tcl's info, and the helper the C side asks
+# (needs_stop).  The commands, their global names and their help are the
+# C tables' (src/tcl/command.h).
 
-namespace eval ::noosa {
-    variable help [dict create]
-}
+namespace eval ::noosa {}
 
 # --- Noosa's API ---------------------------------------------------------
 
@@ -77,97 +72,6 @@ proc ::noosa::needs_stop {body {seen {}}} {
     }
     return 0
 }
-
-# --- help ------------------------------------------------------------------
-
-# Help for command NAME: its SYNOPSIS, a SUMMARY of a few words, and TEXT.
-proc ::noosa::defhelp {name synopsis summary text} {
-    variable help
-    dict set help $name [list $synopsis $text $summary]
-}
-
-::noosa::defhelp run {run ?ARG ...?} {start the program} {Start the program (killing a live one first), with new arguments if any
-are given. Redirections: < FILE, > FILE, >> FILE, 2> FILE, 2>&1.
-In batch mode the command returns when the program stops or ends.}
-::noosa::defhelp continue {continue} {let a stopped program go on} {Let a stopped program go on (alias: c, cont). At a fault, the signal is
-delivered to the program.}
-::noosa::defhelp step {step} {go on to the next visible event} {Go on to the next visible event (marked * in its interface) and stop there
-(alias: s). Without a running program, start it and stop at its first
-visible event.}
-::noosa::defhelp stop {stop} {interrupt the running program} {Interrupt the running program: every thread stops.}
-::noosa::defhelp kill {kill} {kill the program} {Kill the program (alias: k).}
-::noosa::defhelp break {break EVENT ?if CONDITION?} {stop at an event} {Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl
-expression over the event's parameters (and n_ename, n_time, n_thread),
-is true (alias: b).}
-::noosa::defhelp delete {delete ?N ...?} {delete breakpoints} {Delete breakpoints N ... (all of them without arguments).}
-::noosa::defhelp enable {enable ?N ...?} {enable breakpoints} {Enable breakpoints N ... (all without arguments).}
-::noosa::defhelp disable {disable ?N ...?} {disable breakpoints} {Disable breakpoints N ... (all without arguments).}
-::noosa::defhelp handler {handler add|remove|list|save|load|enable|disable|rename|body|get ...} {Tcl code run on events} {Handlers: Tcl code run on each event, with the event's parameters (and
-n_ename, n_time, n_thread) as variables.
-  handler add EVENT NAME BODY ?-stop|-nostop?   add (run first)
-  handler remove EVENT NAME
-  handler enable|disable EVENT NAME
-  handler rename EVENT NAME NEWNAME
-  handler body EVENT NAME ?BODY?                show or change the code
-  handler list ?EVENT?                          print them
-  handler get ?EVENT?                           as a list {EVENT NAME ENABLED BODY}
-  handler save FILE ?EVENT?                     as n_install_handler lines
-  handler load FILE
-A handler stops the program at its event only when it needs to (it calls
-n_send or n_break, or was added with -stop); others run while the program
-goes on.}
-::noosa::defhelp send {send OPERATION ?ARG ...?} {run an operation in the stopped program} {Run an operation in the program stopped at an event and print its results
-(n_send returns them as a list).}
-::noosa::defhelp info {info events|aspects|operations|breakpoints|handlers|program} {what noosa knows about the program} {What noosa knows about the program (info events -v: with parameter docs).}
-::noosa::defhelp values {values ?FIRST?} {list the browsable values} {List the browsable values in the transcript, numbered.}
-::noosa::defhelp open {open N} {browse a value} {Browse value N (see values) with its type's n_TYPE_open.}
-::noosa::defhelp help {help ?COMMAND?} {list the commands, or describe one} {List the commands, or describe one.}
-::noosa::defhelp quit {quit ?STATUS?} {leave noosa} {Leave noosa (alias: q); a live program is killed.}
-
-proc ::noosa::help {args} {
-    variable help
-    if {[llength $args] > 1} {
-        return -code error "wrong # args: should be \"help ?COMMAND?\""
-    }
-    if {[llength $args] == 0} {
-        n_say "Commands (help COMMAND for more; any Tcl can be typed too):\n"
-        foreach name [lsort [dict keys $help]] {
-            lassign [dict get $help $name] synopsis text summary
-            n_say [format "  %-34s %s\n" \
-                [expr {[string length $synopsis] > 34 ? "$name ..." : $synopsis}] \
-                $summary]
-        }
-        n_say "Noosa API: n_say, n_say_val, n_send, n_break, n_hextodec, n_dectohex,\n"
-        n_say "n_provided, n_install_handler; state in n(status), n(pid), n(where),\n"
-        n_say "n(events), n(aspects), n(operations).\n"
-        return
-    }
-    set name [lindex $args 0]
-    set aliases {c continue cont continue s step k kill b break q quit r run}
-    if {[dict exists $aliases $name]} {
-        set name [dict get $aliases $name]
-    }
-    if {![dict exists $help $name]} {
-        return -code error "help: no command \"$name\" (help lists them)"
-    }
-    lassign [dict get $help $name] synopsis text
-    n_say "$synopsis\n$text\n"
-}
-
-# --- global names ----------------------------------------------------------
-
-foreach {name target} {
-    run ::noosa::cmd::run  step ::noosa::cmd::step  stop ::noosa::cmd::stop
-    kill ::noosa::cmd::kill  quit ::noosa::cmd::quit  delete ::noosa::cmd::delete
-    enable ::noosa::cmd::enable  disable ::noosa::cmd::disable
-    handler ::noosa::cmd::handler  send ::noosa::cmd::send  values ::noosa::cmd::values
-    help ::noosa::help
-    r ::noosa::cmd::run  s ::noosa::cmd::step  k ::noosa::cmd::kill  q ::noosa::cmd::quit
-    c ::noosa::cmd::continue  cont ::noosa::cmd::continue  b ::noosa::cmd::break
-} {
-    interp alias {} ::$name {} $target
-}
-unset name target
 
 set ::noosa::info_subcommands {events aspects operations breakpoints handlers program}
 

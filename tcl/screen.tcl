@@ -3,7 +3,7 @@
 # screen.tcl - the screen's part of the Tcl library: key bindings (`bind`),
 # the default keys, the key hints on the bottom line and the text of the
 # help window, and what changes when the screen starts (::noosa::screen::init,
-# called by the screen): the `screen` command, `help` listing the keys,
+# called by the screen): `help` listing the keys,
 # `puts` to standard output or error writing to the transcript (the
 # terminal belongs to the screen).
 #
@@ -19,9 +19,10 @@ namespace eval ::noosa::screen {
 }
 
 # KEY's canonical name: through the screen's own parser when it runs,
-# else as written.
+# else as written (the screen command exists in batch mode too, and says
+# there is no screen).
 proc ::noosa::screen::keyname {key} {
-    if {[info commands ::noosa::cmd::screen] ne ""} {
+    if {[info exists ::n(screen)]} {
         return [::noosa::cmd::screen keyname $key]
     }
     return $key
@@ -68,19 +69,6 @@ proc ::noosa::screen::bind {args} {
         }
     }
 }
-interp alias {} ::bind {} ::noosa::screen::bind
-
-::noosa::defhelp bind {bind ?KEY? ?SCRIPT? ?HELP?} {bind a key of the screen to a script} {Bind KEY to SCRIPT in the screen (HELP says what it does, in the help
-window); an empty SCRIPT unbinds it. With KEY alone, the script bound to
-it; without arguments, the bindings as a list KEY SCRIPT ...
-Keys are named F1 ... F12, S-F5 (Shift), C-F5, C-c (Control), M-x (Alt, or
-Esc first), C-M-x, PageUp, PageDown, Home, End, Up, Down, Left, Right,
-Insert, Delete, Tab, S-Tab, Enter, Esc, Backspace, Space, or a character.
-A binding applies in every pane, but a character typed on the command line
-or to the program is never taken by one. Example:
-  bind F8 {::noosa::cmd::stop} {interrupt the program}
-Bindings may be set in start-up files; they do nothing in batch mode.}
-
 # Run the program, or let it go on when it is stopped (F5).
 proc ::noosa::screen::go {} {
     switch -- $::n(status) {
@@ -161,10 +149,13 @@ proc ::noosa::screen::help_text {} {
     lappend t "" "Profile window (F11): f time or frequency, t tree or flat, s sort,"
     lappend t "  o on/off (profile ... on|off), r reset; updated as the program runs."
     lappend t "" "Commands (help COMMAND for more):"
-    dict for {name entry} [lsort -stride 2 -index 0 $::noosa::help] {
-        lassign $entry synopsis text summary
+    foreach c [::noosa::commands] {
+        if {[dict get $c hidden]} continue
+        set name [dict get $c name]
+        set synopsis [dict get $c usage]
         lappend t [format "  %-30s %s" \
-            [expr {[string length $synopsis] > 30 ? "$name ..." : $synopsis}] $summary]
+            [expr {[string length $synopsis] > 30 ? "$name ..." : $synopsis}] \
+            [dict get $c summary]]
     }
     return [join $t \n]
 }
@@ -174,7 +165,6 @@ proc ::noosa::screen::init {} {
     variable bindings
     variable keyhelp
     set ::n(screen) 1
-    interp alias {} ::screen {} ::noosa::cmd::screen
 
     # bindings set before the screen ran get their canonical names
     foreach key [array names bindings] {
@@ -189,21 +179,6 @@ proc ::noosa::screen::init {} {
             unset -nocomplain bindings($key) keyhelp($key)
         }
     }
-
-    ::noosa::defhelp screen {screen SUBCOMMAND ?ARG ...?} {what the keys of the screen do, as commands} {What keys and windows do, as commands (for bindings and scripts):
-  screen focus ?next|prev|command|transcript|output|window?
-  screen window ?none|handlers|breakpoints|help|profile?  (again: close)
-  screen select next|prev|none|N     screen open ?N?   (a value)
-  screen search ?-backward? ?-regexp? ?-nocase? PATTERN   screen search-next ?-reverse?
-  screen scroll ?-output? up|down|pageup|pagedown|home|end ?N?
-  screen toggle-break ?EVENT?        screen selected-event
-  screen edit EVENT HANDLER ?-inline?   (in $VISUAL, $EDITOR or inline)
-  screen interrupt                   screen quit ?-force?
-  screen output-height ?ROWS?        screen fps ?N?   (redraws a second)
-  screen mouse ?on|off?              screen editing-mode ?emacs|vi?
-  screen message TEXT                screen redraw
-  screen stats                       (draws, events, lines, memory)
-  screen keyname KEY                 (the canonical name of a key)}
 
     # the terminal is the screen's: standard output and error of Tcl code
     # go to the transcript
@@ -233,16 +208,16 @@ proc ::noosa::screen::init {} {
         }
     }
 
-    # help lists the keys too (the commands' part stays in ::noosa, where
-    # its variables are)
+    # help lists the keys too (the body runs in ::noosa::cmd, where info
+    # is noosa's: Tcl's is ::info)
     if {[info commands ::noosa::help_commands] eq ""} {
-        rename ::noosa::help ::noosa::help_commands
-        proc ::noosa::help {args} {
+        rename ::noosa::cmd::help ::noosa::help_commands
+        proc ::noosa::cmd::help {args} {
             ::noosa::help_commands {*}$args
             if {[llength $args] == 0} {
                 n_say "Keys (F1 shows them all; bind rebinds them):\n"
                 foreach key [lsort -dictionary [array names ::noosa::screen::bindings]] {
-                    set what [expr {[info exists ::noosa::screen::keyhelp($key)] ? $::noosa::screen::keyhelp($key) : $::noosa::screen::bindings($key)}]
+                    set what [expr {[::info exists ::noosa::screen::keyhelp($key)] ? $::noosa::screen::keyhelp($key) : $::noosa::screen::bindings($key)}]
                     n_say [format "  %-8s %s\n" $key $what]
                 }
             }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "interp.h"
 #include "noosa.h"
 #include "screen.h"
@@ -257,6 +258,14 @@ static int cmd_screen(ClientData cd, Tcl_Interp *tcl, int objc,
     int sub, n;
     const char *arg = objc > 2 ? Tcl_GetString(objv[2]) : "";
 
+    if (s == NULL) {
+        /* registered with the other commands, given its screen when
+         * there is one (screen_cmd_init) */
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+            "screen: no screen (noosa runs in batch mode)", -1));
+        return TCL_ERROR;
+    }
+
     if (objc < 2) {
         Tcl_WrongNumArgs(tcl, 1, objv, "SUBCOMMAND ?ARG ...?");
         return TCL_ERROR;
@@ -439,6 +448,69 @@ const char *screen_cmd_binding(struct screen *s, const struct ui_key *k)
                        TCL_GLOBAL_ONLY);
 }
 
+/* bind: the bindings are the Tcl library's (tcl/screen.tcl), so that
+ * start-up files set them in batch mode too. */
+static int cmd_bind(ClientData cd, Tcl_Interp *tcl, int objc,
+                    Tcl_Obj *const objv[])
+{
+    Tcl_Obj **v = xreallocarray(NULL, (size_t)objc, sizeof *v);
+    int i, rc;
+
+    (void)cd;
+    v[0] = Tcl_NewStringObj("::noosa::screen::bind", -1);
+    for (i = 1; i < objc; i++)
+        v[i] = objv[i];
+    Tcl_IncrRefCount(v[0]);
+    rc = Tcl_EvalObjv(tcl, objc, v, 0);
+    Tcl_DecrRefCount(v[0]);
+    free(v);
+    return rc;
+}
+
+static const struct command commands[] = {
+    {.name = "bind",
+     .max_args = 3,
+     .usage = "bind ?KEY? ?SCRIPT? ?HELP?",
+     .summary = "bind a key of the screen to a script",
+     .help = "Bind KEY to SCRIPT in the screen (HELP says what it does, in the help\n"
+            "window); an empty SCRIPT unbinds it. With KEY alone, the script bound to\n"
+            "it; without arguments, the bindings as a list KEY SCRIPT ...\n"
+            "Keys are named F1 ... F12, S-F5 (Shift), C-F5, C-c (Control), M-x (Alt, or\n"
+            "Esc first), C-M-x, PageUp, PageDown, Home, End, Up, Down, Left, Right,\n"
+            "Insert, Delete, Tab, S-Tab, Enter, Esc, Backspace, Space, or a character.\n"
+            "A binding applies in every pane, but a character typed on the command line\n"
+            "or to the program is never taken by one. Example:\n"
+            "  bind F8 {::noosa::cmd::stop} {interrupt the program}\n"
+            "Bindings may be set in start-up files; they do nothing in batch mode.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_bind},
+    {.name = "screen",
+     .max_args = -1,
+     .usage = "screen SUBCOMMAND ?ARG ...?",
+     .summary = "what the keys of the screen do, as commands",
+     .help = "What keys and windows do, as commands (for bindings and scripts):\n"
+            "  screen focus ?next|prev|command|transcript|output|window?\n"
+            "  screen window ?none|handlers|breakpoints|help|profile?  (again: close)\n"
+            "  screen select next|prev|none|N     screen open ?N?   (a value)\n"
+            "  screen search ?-backward? ?-regexp? ?-nocase? PATTERN   screen search-next ?-reverse?\n"
+            "  screen scroll ?-output? up|down|pageup|pagedown|home|end ?N?\n"
+            "  screen toggle-break ?EVENT?        screen selected-event\n"
+            "  screen edit EVENT HANDLER ?-inline?   (in $VISUAL, $EDITOR or inline)\n"
+            "  screen interrupt                   screen quit ?-force?\n"
+            "  screen output-height ?ROWS?        screen fps ?N?   (redraws a second)\n"
+            "  screen mouse ?on|off?              screen editing-mode ?emacs|vi?\n"
+            "  screen message TEXT                screen redraw\n"
+            "  screen stats                       (draws, events, lines, memory)\n"
+            "  screen keyname KEY                 (the canonical name of a key)",
+     .complete = COMMAND_COMPLETE_SCREEN,
+     .proc = cmd_screen},
+    {0}};
+
+void screen_cmd_register(struct interp *in)
+{
+    command_register(in, commands, NULL);
+}
+
 void screen_cmd_init(struct screen *s)
 {
     Tcl_Interp *tcl = s->in->tcl;
@@ -451,7 +523,7 @@ void screen_cmd_init(struct screen *s)
     for (i = 0; i < n; i++)
         s->window_names[i + 1] = screen_windows[i]->name;
 
-    Tcl_CreateObjCommand(tcl, "::noosa::cmd::screen", cmd_screen, s, NULL);
+    command_set_data(s->in, "screen", s);
     if (Tcl_EvalEx(tcl, "::noosa::screen::init", -1, TCL_EVAL_GLOBAL) !=
         TCL_OK)
         interp_error(s->in, "the screen's Tcl library: %s",

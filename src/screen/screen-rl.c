@@ -26,6 +26,7 @@
 #include <readline/readline.h>
 
 #include "breaks.h"
+#include "command.h"
 #include "interp.h"
 #include "screen.h"
 #include "xmalloc.h"
@@ -358,76 +359,94 @@ static char *cand_next(const char *text, int state)
 static const char *const handler_subs[] = {
     "add", "remove", "list", "save", "load", "enable", "disable", "rename",
     "body", "get", NULL};
-static const char *const alias_names[] = {"b", "break", "c", "continue",
-                                          "cont", "continue", "s", "step",
-                                          "k", "kill", "q", "quit", "r",
-                                          "run", NULL};
 
-/* Candidates for word WORD (0 for the command) after the words W. */
+/* The names and aliases of the registered commands (command.h) that are
+ * not hidden. */
+static void cand_commands(void)
+{
+    size_t i, j, n;
+    const struct command *const *all = command_all(rl_screen->in, &n);
+
+    for (i = 0; i < n; i++) {
+        if (all[i]->flags & COMMAND_HIDDEN)
+            continue;
+        cand_add(all[i]->name);
+        for (j = 0; all[i]->aliases != NULL && all[i]->aliases[j] != NULL;
+             j++)
+            cand_add(all[i]->aliases[j]);
+    }
+}
+
+/* Words of handler's arguments: its subcommands, then events, then the
+ * event's handlers; files to load and save to. */
+static int cand_handler(const char *const *w, int word)
+{
+    const char *sub = w[1];
+
+    if (word == 1) {
+        cand_words(handler_subs);
+        return 1;
+    }
+    if (strcmp(sub, "load") == 0 || (strcmp(sub, "save") == 0 && word == 2))
+        return 0; /* files */
+    if (word == 2 || (strcmp(sub, "save") == 0 && word == 3)) {
+        cand_events();
+        return 1;
+    }
+    if (word == 3 && strcmp(sub, "add") != 0 && strcmp(sub, "list") != 0 &&
+        strcmp(sub, "get") != 0)
+        cand_handlers(w[2]);
+    return 1;
+}
+
+/* Candidates for word WORD (0 for the command) after the words W: the
+ * commands, or what the command's entry says its arguments are; 0 for
+ * file names. */
 static int candidates(const char *const *w, int word)
 {
-    const char *cmd = word > 0 ? w[0] : "";
-    size_t i;
+    const struct command *c;
 
-    for (i = 0; alias_names[i] != NULL; i += 2) {
-        if (strcmp(cmd, alias_names[i]) == 0)
-            cmd = alias_names[i + 1];
-    }
     if (word == 0) {
         cand_tcl("info commands", -1);
-        cand_words((const char *const[]){"break", "continue", "open", NULL});
+        cand_commands();
         return 1;
     }
-    if (strcmp(cmd, "help") == 0 && word == 1) {
-        cand_tcl("dict keys $::noosa::help", -1);
+    c = command_find(rl_screen->in, w[0]);
+    if (c == NULL)
+        return 0;
+    switch (c->complete) {
+    case COMMAND_COMPLETE_FILE:
+        return 0;
+    case COMMAND_COMPLETE_NONE:
         return 1;
-    }
-    if (strcmp(cmd, "break") == 0 || strcmp(cmd, "tbreak") == 0) {
+    case COMMAND_COMPLETE_EVENT:
         if (word == 1)
             cand_events();
         return 1;
-    }
-    if (strcmp(cmd, "send") == 0 || strcmp(cmd, "n_send") == 0) {
+    case COMMAND_COMPLETE_OPERATION:
         if (word == 1)
             cand_ops();
         return 1;
-    }
-    if (strcmp(cmd, "info") == 0) {
+    case COMMAND_COMPLETE_BREAKPOINT:
+        cand_breakpoints();
+        return 1;
+    case COMMAND_COMPLETE_COMMAND:
+        if (word == 1)
+            cand_commands();
+        return 1;
+    case COMMAND_COMPLETE_HANDLER:
+        return cand_handler(w, word);
+    case COMMAND_COMPLETE_INFO:
         if (word == 1)
             cand_tcl("dict keys [namespace ensemble configure ::info -map]",
                      -1);
         return 1;
-    }
-    if (strcmp(cmd, "delete") == 0 || strcmp(cmd, "enable") == 0 ||
-        strcmp(cmd, "disable") == 0) {
-        cand_breakpoints();
-        return 1;
-    }
-    if (strcmp(cmd, "screen") == 0) {
+    case COMMAND_COMPLETE_SCREEN:
         if (word == 1)
             cand_words(screen_cmd_subs);
         return 1;
     }
-    if (strcmp(cmd, "handler") == 0) {
-        const char *sub = w[1];
-
-        if (word == 1) {
-            cand_words(handler_subs);
-            return 1;
-        }
-        if (strcmp(sub, "load") == 0 || (strcmp(sub, "save") == 0 &&
-                                         word == 2))
-            return 0; /* files */
-        if (word == 2 || (strcmp(sub, "save") == 0 && word == 3)) {
-            cand_events();
-            return 1;
-        }
-        if (word == 3 && strcmp(sub, "add") != 0 && strcmp(sub, "list") != 0
-            && strcmp(sub, "get") != 0)
-            cand_handlers(w[2]);
-        return 1;
-    }
-    return 0; /* files */
+    return 0;
 }
 
 static char **complete(const char *text, int start, int end)

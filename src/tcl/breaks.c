@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "command.h"
 #include "dapto.h"
 #include "interp.h"
 #include "xmalloc.h"
@@ -345,10 +346,41 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "break",
+     .aliases = (const char *const[]){"b", NULL},
+     .max_args = -1,
+     .usage = "break EVENT ?if CONDITION?",
+     .summary = "stop at an event",
+     .help = "Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl\n"
+            "expression over the event's parameters (and n_ename, n_time, n_thread),\n"
+            "is true (alias: b).",
+     .complete = COMMAND_COMPLETE_EVENT,
+     .proc = cmd_break},
+    {.name = "delete",
+     .max_args = -1,
+     .usage = "delete ?N ...?",
+     .summary = "delete breakpoints",
+     .help = "Delete breakpoints N ... (all of them without arguments).",
+     .complete = COMMAND_COMPLETE_BREAKPOINT,
+     .proc = cmd_bp_change},
+    {.name = "enable",
+     .max_args = -1,
+     .usage = "enable ?N ...?",
+     .summary = "enable breakpoints",
+     .help = "Enable breakpoints N ... (all without arguments).",
+     .complete = COMMAND_COMPLETE_BREAKPOINT,
+     .proc = cmd_bp_change},
+    {.name = "disable",
+     .max_args = -1,
+     .usage = "disable ?N ...?",
+     .summary = "disable breakpoints",
+     .help = "Disable breakpoints N ... (all without arguments).",
+     .complete = COMMAND_COMPLETE_BREAKPOINT,
+     .proc = cmd_bp_change},
+    {0}};
+
 void breaks_init_commands(struct breaks *b)
 {
-    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::break", cmd_break, b, NULL);
-    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::delete", cmd_bp_change, b, NULL);
-    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::enable", cmd_bp_change, b, NULL);
-    Tcl_CreateObjCommand(b->in->tcl, "::noosa::cmd::disable", cmd_bp_change, b, NULL);
+    command_register(b->in, commands, b);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fault-trail.h"
+#include "command.h"
 #include "fault.h"
 #include "interp.h"
 #include "xmalloc.h"
@@ -196,11 +197,70 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+/* errors gets the run-time errors, the others the interpreter */
+static const struct command errors_commands[] = {
+    {.name = "errors",
+     .max_args = -1,
+     .usage = "errors ?ask|terminate|convert ?N?|last ?N?|stacks ?on|off??",
+     .summary = "what to do at a run-time error",
+     .help = "When the program hits SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT, or reports\n"
+            "an error with dapto_error(), it stops before the error takes effect, and\n"
+            "noosa shows the error, the backtrace of the faulting thread, its component\n"
+            "stack, the last events before it and the other threads.  What happens next\n"
+            "is the policy:\n"
+            "  errors ask          stop and let you choose (the screen's default):\n"
+            "                        convert   resume in the failure branch of the\n"
+            "                                  thread's innermost recovery point\n"
+            "                                  (DAPTO_TRY), or make dapto_error()\n"
+            "                                  return DAPTO_CONVERTED\n"
+            "                        continue  pass the signal to the program (its own\n"
+            "                                  handler runs, if it has one)\n"
+            "                        kill      terminate the program\n"
+            "  errors terminate    kill the program\n"
+            "  errors convert ?N?  convert the next N errors (all without N) when they\n"
+            "                      can be converted, then ask\n"
+            "  errors last ?N?     show the last N events before an error (10; 0 keeps\n"
+            "                      none, and costs nothing); without N, say how many\n"
+            "  errors stacks ?on|off?\n"
+            "                      keep the component stacks (from enter and leave) to\n"
+            "                      show them; off by default, since it has every enter\n"
+            "                      and leave recorded; on anyway while a profile runs\n"
+            "Without an argument, errors returns the policy: ask, terminate, convert,\n"
+            "convert N, or none.  In batch mode there is no policy until one is set:\n"
+            "an error then terminates the program, the transcript says so, and noosa\n"
+            "exits with status 1.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_errors},
+    {0}};
+
+static const struct command commands[] = {
+    {.name = "convert",
+     .max_args = -1,
+     .usage = "convert",
+     .summary = "convert the error the program is stopped at",
+     .help = "Convert the run-time error the program is stopped at to failure: the\n"
+            "faulting thread resumes in the failure branch of its innermost recovery\n"
+            "point (a DAPTO_TRY block, see libdapto(3)), or dapto_error() returns\n"
+            "DAPTO_CONVERTED to its caller.  Refused, with the reason, when the thread\n"
+            "is in no recovery point.  In batch mode the command returns when the\n"
+            "program stops again or ends.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_convert},
+    {.name = "bt",
+     .max_args = -1,
+     .usage = "bt ?THREAD|all?",
+     .summary = "backtrace of the stopped thread",
+     .help = "Print the backtrace of the stopped thread: the faulting thread at an\n"
+            "error, the thread that emitted the event at an event stop, the main\n"
+            "thread after an interrupt; or of thread THREAD, or of every thread.\n"
+            "Frames show the function and, with debug information, file:line; frames\n"
+            "inside the dapto runtime are left out at event stops and reported errors.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_bt},
+    {0}};
+
 void cmd_fault_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::errors", cmd_errors,
-                         in->faults, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::convert", cmd_convert, in,
-                         NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::bt", cmd_bt, in, NULL);
+    command_register(in, errors_commands, in->faults);
+    command_register(in, commands, in);
 }

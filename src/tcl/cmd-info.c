@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "command.h"
 #include "interp.h"
 #include "noosa.h"
 #include "protocol.h"
@@ -182,7 +183,18 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "info",
+     .max_args = -1,
+     .usage = "info events|aspects|operations|breakpoints|handlers|program",
+     .summary = "what noosa knows about the program",
+     .help = "What noosa knows about the program (info events -v: with parameter docs).",
+     .complete = COMMAND_COMPLETE_INFO,
+     .flags = COMMAND_MERGED,
+     .proc = cmd_info},
+    {0}};
+
 void cmd_info_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::info", cmd_info, in, NULL);
+    command_register(in, commands, in);
 }

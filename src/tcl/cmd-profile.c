@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "command.h"
 #include "profile.h"
 #include "xmalloc.h"
 
@@ -363,10 +364,46 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "profile",
+     .max_args = -1,
+     .usage = "profile ?freq|time on|off|show|get|reset? ...",
+     .summary = "frequency and time profiles",
+     .help = "Profiles built from the component stacks (enter/leave events, and the\n"
+            "functions of programs compiled with -finstrument-functions):\n"
+            "  profile                                what is on, what has been counted\n"
+            "  profile freq on|off|reset              count each visible event under each\n"
+            "                                         component stack, and the calls\n"
+            "  profile time on|off|reset              self and total time, calls, per\n"
+            "                                         component stack and thread\n"
+            "  profile show freq|time ?OPTION ...?    print (also: profile freq show ...)\n"
+            "  profile get freq|time ?OPTION ...?     the rows as a list of dicts\n"
+            "  profile export folded FILE ?-time|-calls|-events? ?-thread TID?\n"
+            "                                         folded stacks (flamegraph.pl,\n"
+            "                                         speedscope)\n"
+            "  profile export chrome FILE             the timeline as Chrome trace-event\n"
+            "                                         JSON (Perfetto, chrome://tracing)\n"
+            "  profile timeline ?N?                   enters/leaves kept for export chrome\n"
+            "                                         (default 1000000; 0: none)\n"
+            "  profile print ?on|off?                 print the profiles that are on when\n"
+            "                                         the program ends (default on)\n"
+            "  profile threads                        the thread ids of the time profile\n"
+            "View options:\n"
+            "  -tree | -flat        by component stack (freq default) or by component\n"
+            "                       (time default)\n"
+            "  -sort count|calls|self|total|name\n"
+            "  -thread TID|all      one thread of the time profile (default: all merged)\n"
+            "  -event EVENT         one event of the frequency profile\n"
+            "  -calls               only the calls of the frequency profile\n"
+            "  -limit N             at most N rows (per event for the frequency profile)\n"
+            "Times are in seconds; self time is spent in the component itself, total\n"
+            "time includes the components it called (counted once under recursion in\n"
+            "the flat view).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_profile},
+    {0}};
+
 void cmd_profile_init(struct interp *in)
 {
-    struct profile *p = in->profile;
-
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::profile", cmd_profile, p,
-                         NULL);
+    command_register(in, commands, in->profile);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "command.h"
 #include "interp.h"
 #include "noosa.h"
 #include "loop.h"
@@ -20,17 +21,6 @@ static int fail(Tcl_Interp *tcl, char *cause)
 {
     Tcl_SetObjResult(tcl, Tcl_NewStringObj(cause, -1));
     free(cause);
-    return TCL_ERROR;
-}
-
-/* Commands that take no arguments; NAME is the one the user knows (not
- * ::noosa::cmd::continue, which a top-level continue runs). */
-static int no_args(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
-                   const char *name)
-{
-    if (objc == 1)
-        return TCL_OK;
-    Tcl_WrongNumArgs(tcl, 0, objv, name);
     return TCL_ERROR;
 }
 
@@ -94,16 +84,16 @@ static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
 static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
                         Tcl_Obj *const objv[])
 {
-    if (no_args(tcl, objc, objv, "continue") != TCL_OK)
-        return TCL_ERROR;
+    (void)objc;
+    (void)objv;
     return go_on(cd, tcl, 0);
 }
 
 static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
-    if (no_args(tcl, objc, objv, "step") != TCL_OK)
-        return TCL_ERROR;
+    (void)objc;
+    (void)objv;
     return go_on(cd, tcl, 1);
 }
 
@@ -113,8 +103,8 @@ static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (no_args(tcl, objc, objv, "stop") != TCL_OK)
-        return TCL_ERROR;
+    (void)objc;
+    (void)objv;
     if (session_interrupt(in->session, &cause) != 0)
         return fail(tcl, cause);
     if (in->batch) {
@@ -130,8 +120,8 @@ static int cmd_kill(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     char *cause = NULL;
 
-    if (no_args(tcl, objc, objv, "kill") != TCL_OK)
-        return TCL_ERROR;
+    (void)objc;
+    (void)objv;
     breaks_cancel_step(in->breaks);
     if (session_kill(in->session, &cause) != 0)
         return fail(tcl, cause);
@@ -145,10 +135,6 @@ static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
     int status = 0;
 
-    if (objc > 2) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "?STATUS?");
-        return TCL_ERROR;
-    }
     if (objc == 2 && Tcl_GetIntFromObj(NULL, objv[1], &status) != TCL_OK) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
             "quit: expected an exit status, got \"%s\"",
@@ -160,12 +146,63 @@ static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "run",
+     .aliases = (const char *const[]){"r", NULL},
+     .max_args = -1,
+     .usage = "run ?ARG ...?",
+     .summary = "start the program",
+     .help = "Start the program (killing a live one first), with new "
+             "arguments if any\n"
+             "are given. Redirections: < FILE, > FILE, >> FILE, 2> FILE, "
+             "2>&1.\n"
+             "In batch mode the command returns when the program stops or "
+             "ends.",
+     .proc = cmd_run},
+    {.name = "continue",
+     .aliases = (const char *const[]){"c", "cont", NULL},
+     .usage = "continue",
+     .summary = "let a stopped program go on",
+     .help = "Let a stopped program go on (alias: c, cont). At a fault, "
+             "the signal is\n"
+             "delivered to the program.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_continue},
+    {.name = "step",
+     .aliases = (const char *const[]){"s", NULL},
+     .usage = "step",
+     .summary = "go on to the next visible event",
+     .help = "Go on to the next visible event (marked * in its interface) "
+             "and stop there\n"
+             "(alias: s). Without a running program, start it and stop at "
+             "its first\n"
+             "visible event.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_step},
+    {.name = "stop",
+     .usage = "stop",
+     .summary = "interrupt the running program",
+     .help = "Interrupt the running program: every thread stops.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_stop},
+    {.name = "kill",
+     .aliases = (const char *const[]){"k", NULL},
+     .usage = "kill",
+     .summary = "kill the program",
+     .help = "Kill the program (alias: k).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_kill},
+    {.name = "quit",
+     .aliases = (const char *const[]){"q", NULL},
+     .max_args = 1,
+     .usage = "quit ?STATUS?",
+     .summary = "leave noosa",
+     .help = "Leave noosa (alias: q); a live program is killed.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_quit},
+    {0}};
+
 void cmd_run_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::run", cmd_run, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::continue", cmd_continue, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::step", cmd_step, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::stop", cmd_stop, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::kill", cmd_kill, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::quit", cmd_quit, in, NULL);
+    command_register(in, commands, in);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dapto.h"
+#include "command.h"
 #include "interp.h"
 #include "noosa.h"
 #include "protocol.h"
@@ -155,9 +156,36 @@ static int cmd_n_break(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "send",
+     .max_args = -1,
+     .usage = "send OPERATION ?ARG ...?",
+     .summary = "run an operation in the stopped program",
+     .help = "Run an operation in the program stopped at an event and print its results\n"
+            "(n_send returns them as a list).",
+     .complete = COMMAND_COMPLETE_OPERATION,
+     .proc = cmd_send},
+    {.name = "n_send",
+     .max_args = -1,
+     .usage = "n_send OPERATION ?ARG ...?",
+     .summary = "run an operation, its results as a list",
+     .help = "Run OPERATION in the program stopped at an event and return its results\n"
+            "as a list (send prints them).",
+     .complete = COMMAND_COMPLETE_OPERATION,
+     .flags = COMMAND_API,
+     .proc = cmd_n_send},
+    {.name = "n_break",
+     .max_args = 0,
+     .usage = "n_break",
+     .summary = "stop at this event (in a handler)",
+     .help = "In a handler: stop the program at its event once the event's handlers\n"
+            "have run.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_API,
+     .proc = cmd_n_break},
+    {0}};
+
 void cmd_send_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "n_send", cmd_n_send, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "n_break", cmd_n_break, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::send", cmd_send, in, NULL);
+    command_register(in, commands, in);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "command.h"
 #include "xmalloc.h"
 
 /* n_say TEXT ?TEXT ...? */
@@ -124,9 +125,31 @@ static int cmd_open(ClientData cd, Tcl_Interp *tcl, int objc,
     return rc;
 }
 
+static const struct command commands[] = {
+    {.name = "values",
+     .max_args = -1,
+     .usage = "values ?FIRST?",
+     .summary = "list the browsable values",
+     .help = "List the browsable values in the transcript, numbered.",
+     .proc = cmd_values},
+    {.name = "open",
+     .max_args = -1,
+     .usage = "open N",
+     .summary = "browse a value",
+     .help = "Browse value N (see values) with its type's n_TYPE_open.",
+     .proc = cmd_open},
+    {.name = "n_say",
+     .min_args = 1,
+     .max_args = -1,
+     .usage = "n_say TEXT ?TEXT ...?",
+     .summary = "add text to the transcript",
+     .help = "Add TEXT ... to the transcript, as it is (say the newline).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_API,
+     .proc = cmd_n_say},
+    {0}};
+
 void cmd_transcript_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "n_say", cmd_n_say, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::values", cmd_values, in, NULL);
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::open", cmd_open, in, NULL);
+    command_register(in, commands, in);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "command.h"
 #include "handlers.h"
 #include "interp.h"
 #include "xmalloc.h"
@@ -578,9 +579,40 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_ERROR;
 }
 
+static const struct command commands[] = {
+    {.name = "handler",
+     .max_args = -1,
+     .usage = "handler add|remove|list|save|load|enable|disable|rename|body|get ...",
+     .summary = "Tcl code run on events",
+     .help = "Handlers: Tcl code run on each event, with the event's parameters (and\n"
+            "n_ename, n_time, n_thread) as variables.\n"
+            "  handler add EVENT NAME BODY ?-stop|-nostop?   add (run first)\n"
+            "  handler remove EVENT NAME\n"
+            "  handler enable|disable EVENT NAME\n"
+            "  handler rename EVENT NAME NEWNAME\n"
+            "  handler body EVENT NAME ?BODY?                show or change the code\n"
+            "  handler list ?EVENT?                          print them\n"
+            "  handler get ?EVENT?                           as a list {EVENT NAME ENABLED BODY}\n"
+            "  handler save FILE ?EVENT?                     as n_install_handler lines\n"
+            "  handler load FILE\n"
+            "A handler stops the program at its event only when it needs to (it calls\n"
+            "n_send or n_break, or was added with -stop); others run while the program\n"
+            "goes on.",
+     .complete = COMMAND_COMPLETE_HANDLER,
+     .proc = cmd_handler},
+    {.name = "n_install_handler",
+     .min_args = 1,
+     .max_args = 1,
+     .usage = "n_install_handler {EVENT INDEX NAME ENABLED BODY}",
+     .summary = "add a handler (in saved handler files)",
+     .help = "Add handler NAME of EVENT, at place INDEX of its handlers, enabled or\n"
+            "not, running BODY: the lines handler save writes.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_API,
+     .proc = cmd_install},
+    {0}};
+
 void handlers_init_commands(struct handlers *hs)
 {
-    Tcl_CreateObjCommand(hs->in->tcl, "n_install_handler", cmd_install, hs,
-                         NULL);
-    Tcl_CreateObjCommand(hs->in->tcl, "::noosa::cmd::handler", cmd_handler, hs, NULL);
+    command_register(hs->in, commands, hs);
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "breaks.h"
+#include "command.h"
 #include "dapto.h"
 #include "fault.h"
 #include "noosa.h"
@@ -577,6 +578,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                 TCL_GLOBAL_ONLY);
     interp_update_status(in);
 
+    command_init(in);
     cmd_run_init(in);
     cmd_send_init(in);
     cmd_info_init(in);
@@ -585,6 +587,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
     cmd_fault_init(in);
+    screen_cmd_register(in);
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);
@@ -647,15 +650,11 @@ void interp_free(struct interp *in)
         Tcl_DecrRefCount(in->apply);
     if (in->tcl != NULL)
         Tcl_DeleteInterp(in->tcl);
+    command_free(in);
     free(in->libdir);
     free(in->datadir);
     free(in);
 }
-
-/* Debugger commands whose names Tcl already has: at the top level of what
- * the user types (or of a script of commands) they are noosa's. */
-static const char *const toplevel_words[] = {"break", "continue", "open",
-                                             "trace", NULL};
 
 /* Line number of byte OFF of SCRIPT, counting from FIRST. */
 static int line_at(const char *script, size_t off, int first)
@@ -674,17 +673,17 @@ static int line_at(const char *script, size_t off, int first)
 static int eval_command(struct interp *in, const char *text, int len,
                         const char *word)
 {
-    int i, rc;
+    int rc;
 
-    for (i = 0; word != NULL && toplevel_words[i] != NULL; i++) {
-        if (strcmp(word, toplevel_words[i]) == 0) {
-            Tcl_Obj *cmd = Tcl_ObjPrintf("::noosa::cmd::%.*s", len, text);
+    /* debugger commands whose names Tcl already has are noosa's at the
+     * top level of what the user types (or of a script of commands) */
+    if (word != NULL && command_toplevel(in, word)) {
+        Tcl_Obj *cmd = Tcl_ObjPrintf("::noosa::cmd::%.*s", len, text);
 
-            Tcl_IncrRefCount(cmd);
-            rc = Tcl_EvalObjEx(in->tcl, cmd, TCL_EVAL_GLOBAL);
-            Tcl_DecrRefCount(cmd);
-            return rc;
-        }
+        Tcl_IncrRefCount(cmd);
+        rc = Tcl_EvalObjEx(in->tcl, cmd, TCL_EVAL_GLOBAL);
+        Tcl_DecrRefCount(cmd);
+        return rc;
     }
     return Tcl_EvalEx(in->tcl, text, len, TCL_EVAL_GLOBAL);
 }

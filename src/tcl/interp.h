@@ -49,6 +49,7 @@ struct interp {
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
     int batch;               /* the root's, never changes */
+    struct commands *commands; /* the registered commands (command.c) */
 
     char *libdir;    /* directory of noosa.tcl */
     char *datadir;   /* parent of browsers/ and monitors/ */
@@ -154,5 +155,8 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_fault_init(struct interp *in);
+/* The screen's commands, bind and screen, which exist without it: in
+ * batch mode screen says there is none (screen-cmd.c). */
+void screen_cmd_register(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */

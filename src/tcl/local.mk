@@ -3,6 +3,7 @@
 # tcl/*.tcl, is installed by tcl/local.mk.
 src_libnoosa_la_SOURCES += \
 	src/tcl/interp.c src/tcl/interp.h \
+	src/tcl/command.c src/tcl/command.h \
 	src/tcl/handlers.c src/tcl/handlers.h \
 	src/tcl/breaks.c src/tcl/breaks.h \
 	src/tcl/trace.c src/tcl/trace.h \
@@ -11,8 +12,3 @@ src_libnoosa_la_SOURCES += \
 	src/tcl/cmd-run.c src/tcl/cmd-send.c src/tcl/cmd-info.c \
 	src/tcl/cmd-transcript.c src/tcl/cmd-fault.c src/tcl/cmd-profile.c
 EXTRA_DIST += src/tcl/README
-
-# The Tcl halves of the error and screen commands, installed beside
-# noosa.tcl.
-errorstcldir = $(pkgdatadir)/tcl
-dist_errorstcl_DATA = tcl/errors.tcl

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "command.h"
 #include "monitor.h"
 #include "symnames.h"
 
@@ -80,8 +81,28 @@ static int cmd_functions(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+static const struct command commands[] = {
+    {.name = "functions",
+     .max_args = -1,
+     .usage = "functions ?exclude|include PATTERN ...?",
+     .summary = "functions of auto-instrumented programs",
+     .help = "A program compiled with -finstrument-functions and linked with libdapto\n"
+            "reports the entry and exit of each function as the events enter and leave\n"
+            "(name = the function), so the profiles, the trace, handlers and monitors\n"
+            "see them with no change to its source.\n"
+            "  functions                      functions seen in this run, exclusions\n"
+            "  functions exclude PATTERN ...  ignore the functions whose names match\n"
+            "                                 (glob patterns, as string match)\n"
+            "  functions include PATTERN ...  stop ignoring them\n"
+            "Excluded functions still cost the program a record each; exclude them at\n"
+            "compile time to make them free: -finstrument-functions-exclude-file-list=\n"
+            "FILE,..., -finstrument-functions-exclude-function-list=NAME,..., or\n"
+            "__attribute__((no_instrument_function)).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_functions},
+    {0}};
+
 void monitor_functions_init(struct interp *in)
 {
-    Tcl_CreateObjCommand(in->tcl, "::noosa::cmd::functions", cmd_functions,
-                         in, NULL);
+    command_register(in, commands, in);
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "dapto.h"
+#include "command.h"
 #include "interp.h"
 #include "monitor.h"
 #include "xmalloc.h"
@@ -125,8 +126,20 @@ void speed_free(struct speed *s)
     free(s);
 }
 
+static const struct command commands[] = {
+    {.name = "speed",
+     .max_args = -1,
+     .usage = "speed ?N?",
+     .summary = "slow motion",
+     .help = "Deliver at most N visible events a second (a decimal number; 0, the\n"
+            "default, is full speed): the program waits at each visible event until\n"
+            "its turn, so it runs in slow motion while the trace and the monitors\n"
+            "show what it does.  Without N, the current rate.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_speed},
+    {0}};
+
 void speed_init_commands(struct speed *s)
 {
-    Tcl_CreateObjCommand(s->in->tcl, "::noosa::cmd::speed", cmd_speed, s,
-                         NULL);
+    command_register(s->in, commands, s);
 }

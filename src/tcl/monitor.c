@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "command.h"
 #include "interp.h"
 #include "monitor.h"
 #include "xmalloc.h"
@@ -817,12 +818,62 @@ void monitors_builtin(struct monitors *m, struct consumer *c,
     m->nb++;
 }
 
+static const struct command commands[] = {
+    {.name = "monitor",
+     .max_args = -1,
+     .usage = "monitor list|names|load|enable|disable|remove|post ...",
+     .summary = "monitors and their events",
+     .help = "Monitors watch the program side by side, each getting only the events it\n"
+            "asked for; the program emits only what some enabled monitor wants.\n"
+            "  monitor list ?-all?            the monitors, on or off, and their events\n"
+            "                                 (-all: every consumer of the coordinator)\n"
+            "  monitor names                  their names, as a list\n"
+            "  monitor load FILE              load a monitor file (its monitors on)\n"
+            "  monitor enable|disable NAME    turn a monitor on or off; it is told\n"
+            "  monitor remove NAME            forget a Tcl monitor\n"
+            "  monitor post NAME ?ARG ...?    post an artificial event to the monitors\n"
+            "The built-in monitors are frequency-profile, time-profile and trace.\n"
+            "Monitor files in noosa's monitors/ directory, ~/.noosa/monitors and\n"
+            "$XDG_CONFIG_HOME/noosa/monitors are loaded at start-up, off.  A monitor\n"
+            "file defines monitors with n_monitor (see help n_monitor).",
+     .proc = cmd_monitor},
+    {.name = "n_monitor",
+     .max_args = -1,
+     .usage = "n_monitor NAME ?OPTION ...?",
+     .summary = "define a monitor (in a monitor file)",
+     .help = "Define (or redefine) monitor NAME:\n"
+            "  -description TEXT   one line for monitor list\n"
+            "  -on EVENT BODY      run BODY on each EVENT of the program (NAME,\n"
+            "                      ASPECT.NAME or a glob pattern); its parameters are\n"
+            "                      variables, with n_ename, n_time, n_thread\n"
+            "  -post NAME BODY     run BODY on each artificial event NAME (or glob)\n"
+            "                      posted by another monitor; variables n_ename, n_args\n"
+            "                      (a list) and n_from (the monitor, \"\" for the user)\n"
+            "  -notice BODY        run BODY when the monitor is disabled or enabled;\n"
+            "                      n_notice is \"disable\" or \"enable\"\n"
+            "  -enabled BOOL       on or off to begin with (default: on, but off for\n"
+            "                      the files loaded at start-up)\n"
+            "  -stop               stop the program at its events (needed by bodies\n"
+            "                      that call n_send through procedures noosa cannot see)\n"
+            "Bodies run in the namespace ::noosa::monitor::NAME: `variable` keeps state\n"
+            "between events.  The program stops at an event only for bodies that need\n"
+            "it (n_send, n_break).",
+     .flags = COMMAND_API,
+     .proc = cmd_n_monitor},
+    {.name = "n_post",
+     .max_args = -1,
+     .usage = "n_post NAME ?ARG ...?",
+     .summary = "post an artificial event to other monitors",
+     .help = "Post artificial event NAME with arguments ARG ... through the coordinator\n"
+            "to every enabled monitor that declared -post NAME (not to the one posting\n"
+            "it).  Returns how many monitors received it.",
+     .flags = COMMAND_API,
+     .proc = cmd_n_post},
+    {0}};
+
 void monitors_init_commands(struct monitors *m)
 {
-    Tcl_CreateObjCommand(m->in->tcl, "n_monitor", cmd_n_monitor, m, NULL);
-    Tcl_CreateObjCommand(m->in->tcl, "n_post", cmd_n_post, m, NULL);
-    Tcl_CreateObjCommand(m->in->tcl, "::noosa::cmd::monitor", cmd_monitor, m,
-                         NULL);
+    command_register(m->in, commands, m);
     monitor_functions_init(m->in);
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dapto.h"
+#include "command.h"
 #include "interp.h"
 #include "monitor.h"
 #include "trace.h"
@@ -207,8 +208,23 @@ void trace_free(struct trace *t)
     free(t);
 }
 
+static const struct command commands[] = {
+    {.name = "trace",
+     .max_args = -1,
+     .usage = "trace ?on ?REGEX?|off?",
+     .summary = "show every event as it happens",
+     .help = "Show every event (or those whose name, NAME or ASPECT.NAME, matches the\n"
+            "Tcl regular expression REGEX) in the transcript with its parameters:\n"
+            "  EVENT param=\"value\" ...\n"
+            "Events that do not match are not emitted by the program for the trace.\n"
+            "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"
+            "own trace command keeps its meaning inside procedures (noosa's is\n"
+            "::noosa::cmd::trace there).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_trace},
+    {0}};
+
 void trace_init_commands(struct trace *t)
 {
-    Tcl_CreateObjCommand(t->in->tcl, "::noosa::cmd::trace", cmd_trace, t,
-                         NULL);
+    command_register(t->in, commands, t);
 }

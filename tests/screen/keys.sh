@@ -52,13 +52,29 @@ wait_gone "more below (End)"
 keys Escape
 wait_for "F1:help"
 
-# completion: commands, events, operations, files
+# completion: commands, events, operations, files; what a command's
+# arguments complete to is its entry's (an alias's is its command's)
 type_text 'brea'
 keys Tab
 wait_row 28 "(noosa) break"
 type_text 'binding_m'
 keys Tab
 wait_row 28 "(noosa) break binding_made"
+keys C-c
+type_text 'b binding_m'
+keys Tab
+wait_row 28 "(noosa) b binding_made"
+keys C-c
+type_text 'hel'
+keys Tab
+wait_row 28 "(noosa) help"
+type_text 'hand'
+keys Tab
+wait_row 28 "(noosa) help handler"
+keys C-c
+type_text 'screen foc'
+keys Tab
+wait_row 28 "(noosa) screen focus"
 keys C-c
 wait_row_re 28 '^\(noosa\) *$'
 type_text 'send get_str'

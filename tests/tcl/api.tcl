@@ -4,8 +4,8 @@
 # layer, in a plain tclsh: n_hextodec and n_dectohex at their edges,
 # n_say_val with and without n_TYPE_say, n_provided, ::noosa::needs_stop
 # (which decides whether a handler makes its event stop the program),
-# help, and the global names and `info` subcommands it sets up.  n_say,
-# which noosa implements in C, is a stub that collects what is said.
+# and the `info` subcommands it sets up.  n_say, which noosa implements
+# in C, is a stub that collects what is said.
 
 package require tcltest 2
 namespace import ::tcltest::*
@@ -175,76 +175,10 @@ test needs_stop-6 {n_say_val TYPE is followed to the browser's n_TYPE_say} -setu
     rename n_Other_say {}
 } -result {0 1 0}
 
-# --- help -----------------------------------------------------------------
-
-test help-1 {every command of the set has a summary} -body {
-    set text [said {::noosa::help}]
-    set missing {}
-    foreach c {run continue step stop kill break delete enable disable
-               handler send info values open help quit} {
-        if {![regexp -line "^  $c\[^\n\]*  \[^ \]" $text]} {
-            lappend missing $c
-        }
-    }
-    set missing
-} -result {}
-
-test help-2 {help COMMAND: synopsis then text} -body {
-    said {::noosa::help delete}
-} -result {delete ?N ...?
-Delete breakpoints N ... (all of them without arguments).
-}
-
-test help-3 {aliases lead to their command} -body {
-    list [said {::noosa::help c}] [said {::noosa::help continue}]
-} -match glob -result {{continue
-Let a stopped program go on*} {continue
-Let a stopped program go on*}}
-
-test help-4 {an unknown command} -body {
-    ::noosa::help frobnicate
-} -returnCodes error -result {help: no command "frobnicate" (help lists them)}
-
-test help-5 {too many arguments} -body {
-    ::noosa::help a b
-} -returnCodes error -result {wrong # args: should be "help ?COMMAND?"}
-
-test help-6 {defhelp adds a command to the list and to help COMMAND} -setup {
-    set saved $::noosa::help
-} -body {
-    ::noosa::defhelp frob {frob ?HOW?} {frobnicate the program} {Frobnicate it.}
-    list [regexp -line {^  frob \?HOW\?  *frobnicate the program$} [said ::noosa::help]] \
-        [said {::noosa::help frob}]
-} -cleanup {
-    set ::noosa::help $saved
-} -result {1 {frob ?HOW?
-Frobnicate it.
-}}
-
-test help-7 {a long synopsis is shortened in the list} -setup {
-    set saved $::noosa::help
-} -body {
-    ::noosa::defhelp long {long AAAAAAAAAA BBBBBBBBBB CCCCCCCCCC DDDDDDDDDD} {it is long} {.}
-    regexp -line {^  long \.\.\.  *it is long$} [said ::noosa::help]
-} -cleanup {
-    set ::noosa::help $saved
-} -result 1
-
 # --- names ------------------------------------------------------------------
 
-test names-1 {the global names of the commands and their aliases} -body {
-    set r {}
-    foreach name {run step stop kill quit delete enable disable handler send
-                  values help r s k q c cont b} {
-        lappend r $name [interp alias {} ::$name]
-    }
-    set r
-} -result {run ::noosa::cmd::run step ::noosa::cmd::step stop ::noosa::cmd::stop kill ::noosa::cmd::kill quit ::noosa::cmd::quit delete ::noosa::cmd::delete enable ::noosa::cmd::enable disable ::noosa::cmd::disable handler ::noosa::cmd::handler send ::noosa::cmd::send values ::noosa::cmd::values help ::noosa::help r ::noosa::cmd::run s ::noosa::cmd::step k ::noosa::cmd::kill q ::noosa::cmd::quit c ::noosa::cmd::continue cont ::noosa::cmd::continue b ::noosa::cmd::break}
-
-test names-2 {Tcl's break, continue and open are left alone} -body {
-    list [interp alias {} ::break] [interp alias {} ::continue] [interp alias {} ::open] \
-        [info commands ::break] [info commands ::continue] [info commands ::open]
-} -result {{} {} {} ::break ::continue ::open}
+# help and the commands' global names are the C tables' (src/tcl/command.h):
+# tests/noosa/commands.sh runs them in noosa.
 
 test names-3 {info gains noosa's subcommands and keeps Tcl's} -body {
     set map [namespace ensemble configure ::info -map]
