@@ -24,7 +24,7 @@
 
 struct consumer {
     const struct consumer_ops *ops;
-    const struct consumer_more *more; /* NULL when none */
+    const struct consumer_hooks *more; /* NULL when none */
     void *arg;
     int enabled;
     int dead; /* removed while events were being delivered */
@@ -176,8 +176,8 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
     dispatch_changed(d);
 }
 
-void dispatch_more(struct dispatch *d, struct consumer *c,
-                   const struct consumer_more *more)
+void dispatch_set_hooks(struct dispatch *d, struct consumer *c,
+                   const struct consumer_hooks *more)
 {
     c->more = more;
     dispatch_changed(d);

@@ -49,9 +49,9 @@ struct consumer_ops {
     void (*notice)(void *arg, int on);
 };
 
-/* What some consumers want to hear besides events (dispatch_more); every
+/* What some consumers want to hear besides events (dispatch_set_hooks); every
  * member may be NULL. */
-struct consumer_more {
+struct consumer_hooks {
     /* A new run of the program has begun (ITEM is its hello); told to
      * every consumer, enabled or not. */
     void (*started)(void *arg, const struct reader_item *item);
@@ -87,8 +87,8 @@ struct consumer *dispatch_add(struct dispatch *d,
                               const struct consumer_ops *ops, void *arg);
 void dispatch_remove(struct dispatch *d, struct consumer *c);
 /* Give consumer C the hooks in MORE (kept by the dispatcher). */
-void dispatch_more(struct dispatch *d, struct consumer *c,
-                   const struct consumer_more *more);
+void dispatch_set_hooks(struct dispatch *d, struct consumer *c,
+                   const struct consumer_hooks *more);
 void dispatch_enable(struct dispatch *d, struct consumer *c, int on);
 int dispatch_enabled(const struct consumer *c);
 const char *dispatch_name(const struct consumer *c);

@@ -73,7 +73,7 @@ static void trail_started(void *arg, const struct reader_item *item)
         channel_keep(ch, ft->n);
 }
 
-static const struct consumer_more trail_more = {
+static const struct consumer_hooks trail_more = {
     .started = trail_started,
 };
 
@@ -87,7 +87,7 @@ struct fault_trail *fault_trail_create(struct session *s, struct dispatch *d,
     ft->say = say;
     ft->n = n > FAULT_TRAIL_MAX ? FAULT_TRAIL_MAX : n;
     ft->consumer = dispatch_add(d, &trail_ops, ft);
-    dispatch_more(d, ft->consumer, &trail_more);
+    dispatch_set_hooks(d, ft->consumer, &trail_more);
     return ft;
 }
 

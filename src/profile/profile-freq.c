@@ -129,7 +129,7 @@ static void notice(void *arg, int on)
     }
 }
 
-static const struct consumer_more freq_more = {
+static const struct consumer_hooks freq_more = {
     .started = started,
 };
 
@@ -147,7 +147,7 @@ void pfreq_init(struct profile *p)
     f->mask = 1023;
     f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
     f->c = dispatch_add(p->dispatch, &freq_ops, p);
-    dispatch_more(p->dispatch, f->c, &freq_more);
+    dispatch_set_hooks(p->dispatch, f->c, &freq_more);
     /* off until asked for */
     dispatch_enable(p->dispatch, f->c, 0);
 }

@@ -158,7 +158,7 @@ static const struct consumer_ops time_ops = {
     .notice = notice,
 };
 
-static const struct consumer_more time_more = {
+static const struct consumer_hooks time_more = {
     .started = started,
 };
 
@@ -166,7 +166,7 @@ void ptime_init(struct profile *p)
 {
     p->time.marks_limit = PTIME_MARKS;
     p->time.c = dispatch_add(p->dispatch, &time_ops, p);
-    dispatch_more(p->dispatch, p->time.c, &time_more);
+    dispatch_set_hooks(p->dispatch, p->time.c, &time_more);
     dispatch_enable(p->dispatch, p->time.c, 0);
 }
 

@@ -563,7 +563,7 @@ static const struct consumer_ops stacks_ops = {
     .deliver = deliver,
 };
 
-static const struct consumer_more stacks_more = {
+static const struct consumer_hooks stacks_more = {
     .started = started,
     .functions = functions,
 };
@@ -582,7 +582,7 @@ struct stacks *stacks_create(struct session *s, struct dispatch *d,
     fns_clear(st);
     if (d != NULL) {
         st->consumer = dispatch_add(d, &stacks_ops, st);
-        dispatch_more(d, st->consumer, &stacks_more);
+        dispatch_set_hooks(d, st->consumer, &stacks_more);
     }
     return st;
 }

@@ -326,7 +326,7 @@ static void mon_post(void *arg, const struct dispatch_post *p)
     mon_unref(t);
 }
 
-static const struct consumer_more mon_more = {
+static const struct consumer_hooks mon_more = {
     .wants_post = mon_wants_post,
     .post = mon_post,
 };
@@ -494,7 +494,7 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
     Tcl_ResetResult(tcl);
     if (created) {
         t->c = dispatch_add(m->in->dispatch, &t->ops, t);
-        dispatch_more(m->in->dispatch, t->c, &mon_more);
+        dispatch_set_hooks(m->in->dispatch, t->c, &mon_more);
         if (enabled == 0 || (enabled < 0 && m->library)) {
             /* quietly: it was never on */
             Tcl_Obj *notice = t->notice;

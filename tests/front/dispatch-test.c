@@ -257,7 +257,7 @@ struct tc {
     const char *post_name; /* the artificial events it wants, or NULL */
 
     struct consumer *c;
-    struct consumer_more more;
+    struct consumer_hooks more;
 
     unsigned int asked; /* want() calls */
     unsigned int told;  /* events delivered */
@@ -399,7 +399,7 @@ static void give_more(struct tc *t, int functions, int posts, int started)
     }
     if (started)
         t->more.started = tc_started;
-    dispatch_more(td, t->c, &t->more);
+    dispatch_set_hooks(td, t->c, &t->more);
 }
 
 static void begin(struct session *s, struct registry *reg)
