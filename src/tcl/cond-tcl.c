@@ -151,24 +151,23 @@ static int tcl_number(struct rd *r, const char *s, int len, struct cond **out)
             rc = -1;
         }
     } else if (Tcl_GetDoubleFromObj(NULL, o, &d) == TCL_OK) {
-        Tcl_Obj *cmd[4];
+        Tcl_Obj *cmd[3];
         int entier = 1;
 
-        /* an integer too large even for 64 bits is a double here */
-        cmd[0] = Tcl_NewStringObj("string", -1);
-        cmd[1] = Tcl_NewStringObj("is", -1);
-        cmd[2] = Tcl_NewStringObj("entier", -1);
-        cmd[3] = o2;
+        /* an integer too large even for 64 bits is a double here; the
+         * ensemble's own command, in case `string` was redefined, and
+         * taken as an integer when in doubt */
+        cmd[0] = Tcl_NewStringObj("::tcl::string::is", -1);
+        cmd[1] = Tcl_NewStringObj("entier", -1);
+        cmd[2] = o2;
         Tcl_IncrRefCount(cmd[0]);
         Tcl_IncrRefCount(cmd[1]);
-        Tcl_IncrRefCount(cmd[2]);
-        if (Tcl_EvalObjv(r->interp, 4, cmd, TCL_EVAL_GLOBAL) != TCL_OK ||
+        if (Tcl_EvalObjv(r->interp, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK ||
             Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(r->interp),
                                   &entier) != TCL_OK)
             entier = 1;
         Tcl_DecrRefCount(cmd[0]);
         Tcl_DecrRefCount(cmd[1]);
-        Tcl_DecrRefCount(cmd[2]);
         if (entier) {
             rc = -1;
         } else {

@@ -471,6 +471,26 @@ static void test_refused(void)
     }
 }
 
+/* Reading leaves the interpreter's result alone, even where it asks Tcl
+ * about a number or the text is not an expression. */
+static void test_result_kept(void)
+{
+    static const char *const conds[] = {
+        "$l < 1e999999999999999999999", "$l < 99999999999999999999.5",
+        "$i <", "$i == 1" };
+    unsigned char prog[64];
+    unsigned int k;
+
+    for (k = 0; k < sizeof conds / sizeof conds[0]; k++) {
+        char *cause = NULL;
+
+        Tcl_SetObjResult(in, Tcl_NewStringObj("kept", -1));
+        cond_tcl_compile(in, conds[k], &tick, prog, sizeof prog, &cause);
+        CHECK(strcmp(Tcl_GetStringResult(in), "kept") == 0);
+        free(cause);
+    }
+}
+
 static void test_golden(void)
 {
     unsigned char prog[DAPTO_FILTER_MAX];
@@ -701,6 +721,7 @@ int main(void)
     test_core();
     test_filter();
     test_refused();
+    test_result_kept();
     test_golden();
     test_equivalence(400);
     Tcl_DeleteInterp(in);
