@@ -12,5 +12,6 @@ src_libnoosa_la_SOURCES += \
 	src/core/symnames.c src/core/symnames.h \
 	src/core/loop.c src/core/loop.h \
 	src/core/session.c src/core/session.h \
-	src/core/dispatch.c src/core/dispatch.h
+	src/core/dispatch.c src/core/dispatch.h \
+	src/core/cond.c src/core/cond.h
 EXTRA_DIST += src/core/README

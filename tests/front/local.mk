@@ -19,3 +19,13 @@ tests_front_dispatch_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/target
 tests_front_dispatch_test_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
 tests_front_dispatch_test_LDADD = $(DW_LIBS)
+
+# Conditions compiled into filter bytecode, read from Tcl and checked
+# against Tcl's own expr.
+check_PROGRAMS += tests/front/cond-test
+TESTS += tests/front/cond-test
+tests_front_cond_test_SOURCES = tests/front/cond-test.c \
+	src/core/cond.c src/tcl/cond-tcl.c src/base/xmalloc.c
+tests_front_cond_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
+	$(TCL_CFLAGS) -I$(top_srcdir)/tests/lib
+tests_front_cond_test_LDADD = $(TCL_LIBS)
