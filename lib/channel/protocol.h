@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 1
+#define DAPTO_PROTO_MINOR 2
 
 /* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
  * file descriptors inherited by the program.  The runtime removes it and

@@ -38,6 +38,14 @@ void region_geom_default(struct region_geom *g)
     g->iface_size = REGION_DEFAULT_IFACE;
     g->trail_slots = REGION_DEFAULT_TRAIL;
     g->mbox_count = REGION_DEFAULT_MBOX;
+    g->filt_size = REGION_DEFAULT_FILTER;
+    g->cnt_slots = REGION_DEFAULT_CNT;
+}
+
+/* Bytes of the counter area of G. */
+static uint64_t cnt_bytes(const struct region_geom *g)
+{
+    return (uint64_t)g->cnt_slots * DAPTO_CNT_PER_SLOT * sizeof(uint64_t);
 }
 
 /* Check the sizes alone; NULL when they are in range. */
@@ -53,6 +61,12 @@ static const char *geom_sizes(const struct region_geom *g)
         return "trail slots are not a power of two up to 2^20";
     if (g->mbox_count < 1 || g->mbox_count > REGION_MBOX_MAX)
         return "mailbox count is not from 1 to 256";
+    if (g->filt_size != 0 &&
+        (g->filt_size < REGION_FILTER_MIN || g->filt_size > REGION_FILTER_MAX ||
+         g->filt_size % 8 != 0))
+        return "filter area size is not 0 or a multiple of 8 from 256 to 2^24";
+    if (g->cnt_slots > REGION_CNT_MAX)
+        return "counter slots are more than 4096";
     return NULL;
 }
 
@@ -75,7 +89,11 @@ int region_geom_layout(struct region_geom *g, const char **cause)
     off = align_up(off + (uint64_t)g->trail_slots * DAPTO_TRAIL_SLOT, 64);
     g->mbox_off = (uint32_t)off;
     off = align_up(off + (uint64_t)g->mbox_count * sizeof(struct dapto_mailbox),
-                   PAGE);
+                   64);
+    g->filt_off = g->filt_size != 0 ? (uint32_t)off : 0;
+    off = align_up(off + g->filt_size, 64);
+    g->cnt_off = g->cnt_slots != 0 ? (uint32_t)off : 0;
+    off = align_up(off + cnt_bytes(g), PAGE);
     if (off > UINT32_MAX) {
         *cause = "region would be larger than 4 GiB";
         errno = EINVAL;
@@ -98,20 +116,25 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h)
     g->trail_slots = __atomic_load_n(&h->trail_slots, __ATOMIC_RELAXED);
     g->mbox_off = __atomic_load_n(&h->mbox_off, __ATOMIC_RELAXED);
     g->mbox_count = __atomic_load_n(&h->mbox_count, __ATOMIC_RELAXED);
+    g->filt_off = __atomic_load_n(&h->filt_off, __ATOMIC_RELAXED);
+    g->filt_size = __atomic_load_n(&h->filt_size, __ATOMIC_RELAXED);
+    g->cnt_off = __atomic_load_n(&h->cnt_off, __ATOMIC_RELAXED);
+    g->cnt_slots = __atomic_load_n(&h->cnt_slots, __ATOMIC_RELAXED);
 }
 
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 {
-    uint64_t lo[4], hi[4];
+    uint64_t lo[6], hi[6];
     const char *why;
-    int i, j;
+    int i, j, n = 4;
 
     if (g->size < sizeof(struct dapto_region) || g->size > mapped)
         return "region size does not match the mapping";
     if ((why = geom_sizes(g)) != NULL)
         return why;
     if (g->ring_off % 8 != 0 || g->iface_off % 8 != 0 ||
-        g->trail_off % 8 != 0 || g->mbox_off % 8 != 0)
+        g->trail_off % 8 != 0 || g->mbox_off % 8 != 0 ||
+        g->filt_off % 8 != 0 || g->cnt_off % 8 != 0)
         return "an area is not 8-byte aligned";
     lo[0] = g->ring_off;
     hi[0] = lo[0] + g->ring_size;
@@ -121,7 +144,16 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     hi[2] = lo[2] + (uint64_t)g->trail_slots * DAPTO_TRAIL_SLOT;
     lo[3] = g->mbox_off;
     hi[3] = lo[3] + (uint64_t)g->mbox_count * sizeof(struct dapto_mailbox);
-    for (i = 0; i < 4; i++) {
+    /* empty areas take no place, wherever their offset says */
+    if (g->filt_size != 0) {
+        lo[n] = g->filt_off;
+        hi[n++] = (uint64_t)g->filt_off + g->filt_size;
+    }
+    if (g->cnt_slots != 0) {
+        lo[n] = g->cnt_off;
+        hi[n++] = g->cnt_off + cnt_bytes(g);
+    }
+    for (i = 0; i < n; i++) {
         if (lo[i] < sizeof(struct dapto_region) || hi[i] > g->size)
             return "an area lies outside the region";
         for (j = 0; j < i; j++)
@@ -185,6 +217,10 @@ int region_create(struct region *r, const struct region_geom *g,
     h->trail_slots = geom.trail_slots;
     h->mbox_off = geom.mbox_off;
     h->mbox_count = geom.mbox_count;
+    h->filt_off = geom.filt_off;
+    h->filt_size = geom.filt_size;
+    h->cnt_off = geom.cnt_off;
+    h->cnt_slots = geom.cnt_slots;
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;

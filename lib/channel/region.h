@@ -35,6 +35,10 @@ struct region_geom {
     uint32_t trail_slots; /* a power of two */
     uint32_t mbox_off;    /* stop mailboxes */
     uint32_t mbox_count;  /* at least 1 */
+    uint32_t filt_off;    /* filter area <protocol#filter>; 0 with filt_size 0 */
+    uint32_t filt_size;   /* 0: no filters (a monitor of minor < 2) */
+    uint32_t cnt_off;     /* counter slots <protocol#counters> */
+    uint32_t cnt_slots;   /* of DAPTO_CNT_PER_SLOT counters; 0: none */
 };
 
 #define REGION_RING_MIN 4096u
@@ -42,12 +46,17 @@ struct region_geom {
 #define REGION_IFACE_MAX (1u << 26)
 #define REGION_TRAIL_MAX (1u << 20) /* slots */
 #define REGION_MBOX_MAX 256u
+#define REGION_FILTER_MIN 256u      /* bytes, when there is a filter area */
+#define REGION_FILTER_MAX (1u << 24)
+#define REGION_CNT_MAX 4096u        /* counter slots */
 
 /* Defaults of region_geom_default(). */
 #define REGION_DEFAULT_RING (1u << 20)
 #define REGION_DEFAULT_IFACE (256u << 10)
 #define REGION_DEFAULT_TRAIL 1024u
 #define REGION_DEFAULT_MBOX 8u
+#define REGION_DEFAULT_FILTER (64u << 10)
+#define REGION_DEFAULT_CNT 32u
 
 /* A mapped region and its two descriptors. */
 struct region {
@@ -58,12 +67,13 @@ struct region {
     struct region_geom geom;  /* checked copy; valid after create or check */
 };
 
-/* Fill G with the default sizes (ring, interface area, trail, mailboxes)
- * and flags 0; offsets and size are left 0 for region_geom_layout(). */
+/* Fill G with the default sizes (ring, interface area, trail, mailboxes,
+ * filter area, counter slots) and flags 0; offsets and size are left 0 for region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count; flags kept): set the offsets and the total size.  Returns 0,
+ * mbox_count, filt_size, cnt_slots; flags kept): set the offsets and the
+ * total size.  A filter area or counter area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 
@@ -72,7 +82,8 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h);
 
 /* Check geometry G against a mapping of MAPPED bytes: every area inside
  * the region after the header, 8-aligned and disjoint from the others,
- * sizes within limits.  Returns NULL when sound, else what is wrong. */
+ * sizes within limits.  Empty filter and counter areas (an older
+ * monitor's) are sound and take no place.  Returns NULL when sound, else what is wrong. */
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped);
 
 /* Monitor side: create a region with geometry G (laid out by this call

@@ -14,6 +14,7 @@
 
 #include "dapto.h"
 #include "intern.h"
+#include "rtfilter.h"
 #include "runtime.h"
 #include "stop.h"
 
@@ -101,6 +102,12 @@ void dapto_event_end(struct dapto_out *o)
     rec->time = rt_now();
     rec->aux = 0;
     rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
+    if (st & DAPTO_STATE_FILTER) {
+        /* <protocol#filter>: the filter decides where it goes */
+        st = rtfilter_event(rec, rec->code, st);
+        if (st == 0)
+            return;
+    }
     if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
         /* the common case, without a call (the monitor keeps what the
          * trail would) */
@@ -136,6 +143,11 @@ static void emit_name(unsigned int ev, const char *name)
         u.rec.len = 5;
         u.b[DAPTO_RECORD_HEADER] = DAPTO_K_ISTR;
         memcpy(u.b + DAPTO_RECORD_HEADER + 1, &id, sizeof id);
+        if (st & DAPTO_STATE_FILTER) {
+            st = rtfilter_event(&u.rec, ev, st);
+            if (st == 0)
+                return;
+        }
         if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
             rt_busy = 1;
             ring_put_inline(&runtime.ring, &u.rec);

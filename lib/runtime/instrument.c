@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dapto.h"
+#include "rtfilter.h"
 #include "runtime.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -50,9 +51,6 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     if (!rt_is_attached())
         return;
     saved = errno;
-    /* never stop: a stop is for events (and operations a user runs) */
-    if (st & DAPTO_STATE_STOP)
-        st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
     u.rec.code = code;
     u.rec.flags = 0;
     u.rec.tid = rt_thread();
@@ -65,6 +63,20 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     memcpy(u.b + DAPTO_RECORD_HEADER + 10, &s, 8);
     memset(u.b + DAPTO_RECORD_HEADER + FN_RECORD_LEN, 0,
            FN_RECORD_SIZE - DAPTO_RECORD_HEADER - FN_RECORD_LEN);
+    if (st & DAPTO_STATE_FILTER) {
+        /* the filter of enter or leave; its values are the function's
+         * and the call site's addresses, not the name <protocol#filter> */
+        st = rtfilter_event(&u.rec, code == DAPTO_REC_FNENTER ? DAPTO_EV_ENTER
+                                                              : DAPTO_EV_LEAVE,
+                            st);
+        if (st == 0) {
+            errno = saved;
+            return;
+        }
+    }
+    /* never stop: a stop is for events (and operations a user runs) */
+    if (st & DAPTO_STATE_STOP)
+        st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
     if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
         /* the common case: straight into the ring (the monitor keeps
          * what the trail would) */

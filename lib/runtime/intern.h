@@ -44,4 +44,14 @@ static inline uint32_t intern_lookup(const char *name)
     return intern_id(name);
 }
 
+/* The name of intern id ID, or NULL when ID is not a published id: what
+ * a filter reads for an ISTR value <protocol#filter>. */
+static inline const char *intern_name(uint32_t id)
+{
+    if (id == 0 || id > INTERN_SLOTS ||
+        !__atomic_load_n(&intern_ready[id - 1], __ATOMIC_ACQUIRE))
+        return NULL;
+    return __atomic_load_n(&intern_keys[id - 1], __ATOMIC_RELAXED);
+}
+
 #endif /* NOOSA_INTERN_H */

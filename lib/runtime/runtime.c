@@ -252,6 +252,19 @@ static int attach(void)
         goto fail_geometry;
     }
     runtime.scratch = scratch;
+    /* <protocol#filter>: filters only with a monitor that writes them */
+    if (__atomic_load_n(&h->id.minor, __ATOMIC_ACQUIRE) >= 2) {
+        const struct region_geom *g = &runtime.region.geom;
+
+        if (g->filt_size != 0) {
+            runtime.filt = (const unsigned char *)h + g->filt_off;
+            runtime.filt_size = g->filt_size;
+        }
+        if (g->cnt_slots != 0) {
+            runtime.cnt = (uint64_t *)(void *)((unsigned char *)h + g->cnt_off);
+            runtime.cnt_slots = g->cnt_slots;
+        }
+    }
     ring_init(&runtime.ring, &runtime.region);
     trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
@@ -290,10 +303,13 @@ fail_version:
 static void fork_child(void)
 {
     rt_tid = 0;
+    rt_cnt = NULL;
     if (!rt_is_attached())
         return;
     __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
     states_off();
+    runtime.filt = NULL;
+    runtime.cnt = NULL;
     region_unmap(&runtime.region);
     close(runtime.region.memfd);
     close(runtime.region.eventfd);

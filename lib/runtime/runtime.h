@@ -47,6 +47,13 @@ struct runtime {
     struct ring ring;
     struct trail trail;
     unsigned char *scratch; /* mbox_count * RT_SCRATCH bytes */
+    /* The filter area and the counter slots <protocol#filter>
+     * <protocol#counters>, NULL when the monitor has none (or speaks a
+     * minor below 2).  Set at attach, read-only after. */
+    const unsigned char *filt;
+    uint32_t filt_size;
+    uint64_t *cnt;
+    uint32_t cnt_slots;
 };
 
 /* The one runtime; see the comment of each field for when it changes. */
@@ -66,6 +73,10 @@ extern RT_TLS __thread int rt_busy;
 #define RT_RING_ONLY(st)                                                  \
     (((st) & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_RECORD &&   \
      !rt_busy && !runtime.overwrite)
+
+/* This thread's counter slot, NULL until it first counts; reset in a
+ * forked child (rtfilter.c). */
+extern RT_TLS __thread uint64_t *rt_cnt;
 
 /* Non-zero while this thread runs an operation for the monitor: its
  * events are recorded but never stop. */

@@ -72,3 +72,12 @@ tests_runtime_ring_stress_LDADD = lib/libchannel.la -lpthread
 
 TESTS += tests/runtime/exports.sh
 EXTRA_DIST += tests/runtime/exports.sh
+
+# Filters and counters, both sides; the runtime's sources built in, its
+# evaluator called directly.
+check_PROGRAMS += tests/runtime/filter-test
+TESTS += tests/runtime/filter-test
+tests_runtime_filter_test_SOURCES = tests/runtime/filter-test.c \
+	tests/runtime/fbuild.c tests/runtime/fbuild.h $(lib_libdapto_la_SOURCES)
+tests_runtime_filter_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_filter_test_LDADD = lib/libchannel.la -lpthread -lm

@@ -139,10 +139,50 @@ static void test_geometry(void)
     CHECK(region_geom_layout(&bad, &cause) == -1 && errno == EINVAL);
     CHECK(strstr(cause, "mailbox") != NULL);
 
+    /* The filter and counter areas <protocol#filter>: inside, aligned,
+     * disjoint; absent (an older monitor's geometry) is sound. */
+    CHECK(g.filt_size == REGION_DEFAULT_FILTER && g.cnt_slots == REGION_DEFAULT_CNT);
+    CHECK(g.filt_off >= g.mbox_off && g.cnt_off >= g.filt_off + g.filt_size &&
+          g.cnt_off % 64 == 0 &&
+          g.cnt_off + (uint64_t)g.cnt_slots * DAPTO_CNT_PER_SLOT * 8 <= g.size);
+    bad = g;
+    bad.filt_off = g.mbox_off; /* over the mailboxes */
+    CHECK(strcmp(region_geom_check(&bad, g.size), "two areas overlap") == 0);
+    bad = g;
+    bad.cnt_off = g.filt_off + 64; /* over the filter area */
+    CHECK(strcmp(region_geom_check(&bad, g.size), "two areas overlap") == 0);
+    bad = g;
+    bad.cnt_off = g.size - 4096; /* past the end */
+    CHECK(strcmp(region_geom_check(&bad, g.size), "an area lies outside the region") == 0);
+    bad = g;
+    bad.filt_off += 4;
+    CHECK(strcmp(region_geom_check(&bad, g.size), "an area is not 8-byte aligned") == 0);
+    bad = g;
+    bad.filt_size = 100;
+    CHECK(region_geom_check(&bad, g.size) != NULL);
+    bad = g;
+    bad.cnt_slots = REGION_CNT_MAX + 1;
+    CHECK(region_geom_layout(&bad, &cause) == -1 && strstr(cause, "counter") != NULL);
+    bad = g;
+    bad.filt_off = bad.filt_size = bad.cnt_off = bad.cnt_slots = 0;
+    CHECK(region_geom_check(&bad, g.size) == NULL);
+    bad.filt_off = 16; /* an empty area's offset does not matter ... */
+    bad.cnt_off = 16;
+    CHECK(region_geom_check(&bad, g.size) == NULL);
+    bad.cnt_off = 3; /* ... but must still be aligned */
+    CHECK(region_geom_check(&bad, g.size) != NULL);
+    bad = g;
+    bad.filt_size = 0;
+    bad.cnt_slots = 0;
+    CHECK(region_geom_layout(&bad, &cause) == 0 && bad.filt_off == 0 &&
+          bad.cnt_off == 0 && bad.size < g.size);
+
     CHECK(region_create(&reg, &g, &cause) == 0);
     CHECK(reg.hdr->id.magic == DAPTO_REGION_MAGIC);
     CHECK(reg.hdr->id.major == DAPTO_PROTO_MAJOR);
     CHECK(reg.hdr->ring_size == g.ring_size && reg.hdr->size == g.size);
+    CHECK(reg.hdr->filt_off == g.filt_off && reg.hdr->filt_size == g.filt_size &&
+          reg.hdr->cnt_off == g.cnt_off && reg.hdr->cnt_slots == g.cnt_slots);
     CHECK(region_env(&reg, env, sizeof env) == 0);
     {
         char want[64];

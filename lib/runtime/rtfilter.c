@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtfilter.c - filters in the program <protocol#filter>: the stack machine
+ * that runs a clause's program on an event's encoded values, hit counting,
+ * the filter's and clauses' counters <protocol#counters>, and the event
+ * path's entry on the attached runtime.
+ *
+ * Nothing read from the filter area is trusted: the program may have
+ * written anything there.  Every field is copied once into a local and
+ * checked there; every read of the area or of the values is bounded by
+ * their sizes; every push, pop and type is checked as the program runs.
+ * A clause whose program goes wrong does not hold.  No allocation, no
+ * stdio, no system call; errno is untouched.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "dapto.h"
+#include "intern.h"
+#include "rtfilter.h"
+#include "runtime.h"
+
+/* The thread's counter slot; NULL until it first counts, and reset in a
+ * forked child. */
+RT_TLS __thread uint64_t *rt_cnt;
+
+/* Keep the compiler from reading a field again from the area after it was
+ * copied out and checked. */
+#define SETTLE() __asm__ volatile("" ::: "memory")
+
+enum { T_INT = 1, T_DBL = 2, T_STR = 3 };
+
+struct fval {
+    int type; /* T_* */
+    union {
+        int64_t i;
+        double d;
+    } u;
+    const unsigned char *s; /* T_STR */
+    uint32_t n;
+};
+
+/* What a program runs on. */
+struct run {
+    const unsigned char *vals, *vend;
+    const struct rtfilter_env *env;
+};
+
+/* Value K of the record: its tag's position, or NULL when there is no
+ * such value or a value before it cannot be stepped over. */
+static const unsigned char *value_at(const struct run *r, unsigned int k)
+{
+    const unsigned char *p = r->vals, *end = r->vend;
+    uint32_t n;
+
+    for (;;) {
+        if (p >= end)
+            return NULL;
+        if (k-- == 0)
+            return p;
+        switch (*p & ~DAPTO_K_TRUNC) {
+        case DAPTO_K_INT:
+        case DAPTO_K_ISTR:
+            p += 5;
+            break;
+        case DAPTO_K_LONG:
+        case DAPTO_K_DOUBLE:
+        case DAPTO_K_PTR:
+            p += 9;
+            break;
+        case DAPTO_K_UNKNOWN:
+            p += 1;
+            break;
+        case DAPTO_K_STR:
+            if (end - p < 5)
+                return NULL;
+            memcpy(&n, p + 1, 4);
+            if ((size_t)(end - p) - 5 < (size_t)n + 1)
+                return NULL;
+            p += 5 + (size_t)n + 1;
+            break;
+        default:
+            return NULL;
+        }
+    }
+}
+
+/* Push value K of the record as an integer, a double or a string (OP);
+ * 0, or -1 when it is absent or of another kind. */
+static int load_arg(const struct run *r, int op, unsigned int k, struct fval *v)
+{
+    const unsigned char *p = value_at(r, k);
+    size_t room;
+    int32_t i32;
+    int64_t i64;
+    uint32_t n;
+
+    if (p == NULL)
+        return -1;
+    room = (size_t)(r->vend - p);
+    switch (*p) {
+    case DAPTO_K_INT:
+        if (room < 5)
+            return -1;
+        memcpy(&i32, p + 1, 4);
+        if (op == DAPTO_FOP_ARG) {
+            v->type = T_INT;
+            v->u.i = i32;
+        } else if (op == DAPTO_FOP_ARGD) {
+            v->type = T_DBL;
+            v->u.d = (double)i32;
+        } else {
+            return -1;
+        }
+        return 0;
+    case DAPTO_K_LONG:
+    case DAPTO_K_PTR:
+        if (room < 9)
+            return -1;
+        memcpy(&i64, p + 1, 8);
+        if (op == DAPTO_FOP_ARG) {
+            v->type = T_INT;
+            v->u.i = i64;
+        } else if (op == DAPTO_FOP_ARGD && *p == DAPTO_K_LONG) {
+            v->type = T_DBL;
+            v->u.d = (double)i64;
+        } else {
+            return -1;
+        }
+        return 0;
+    case DAPTO_K_DOUBLE:
+        if (room < 9 || op != DAPTO_FOP_ARGD)
+            return -1;
+        v->type = T_DBL;
+        memcpy(&v->u.d, p + 1, 8);
+        return 0;
+    case DAPTO_K_STR:
+    case DAPTO_K_STR | DAPTO_K_TRUNC:
+        /* its length within the values, and its NUL; a cut string is
+         * taken as it was recorded */
+        if (op != DAPTO_FOP_ARGS || room < 6)
+            return -1;
+        memcpy(&n, p + 1, 4);
+        if (room - 6 < n || p[5 + (size_t)n] != '\0')
+            return -1;
+        v->type = T_STR;
+        v->s = p + 5;
+        v->n = n;
+        return 0;
+    case DAPTO_K_ISTR:
+        if (room < 5 || op != DAPTO_FOP_ARGS || r->env->istr == NULL)
+            return -1;
+        memcpy(&n, p + 1, 4);
+        v->s = (const unsigned char *)r->env->istr(n, &v->n);
+        if (v->s == NULL)
+            return -1;
+        v->type = T_STR;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int cmp_result(int c, int lt, int eq)
+{
+    switch (c) {
+    case DAPTO_FCMP_EQ:
+        return eq;
+    case DAPTO_FCMP_NE:
+        return !eq;
+    case DAPTO_FCMP_LT:
+        return lt;
+    case DAPTO_FCMP_LE:
+        return lt || eq;
+    case DAPTO_FCMP_GT:
+        return !lt && !eq;
+    default:
+        return !lt;
+    }
+}
+
+/* One character of a glob's set [...] at P (before END) against C:
+ * returns 1 when the set holds C, 0 when not, and sets *NEXT after the
+ * closing ']'; -1 when the set is not closed. */
+static int glob_set(const unsigned char *p, const unsigned char *end,
+                    unsigned char c, const unsigned char **next)
+{
+    int hit = 0;
+    unsigned char lo, hi;
+
+    for (;;) {
+        if (p == end)
+            return -1;
+        if (*p == ']')
+            break;
+        lo = *p++;
+        if (p + 1 < end && *p == '-' && p[1] != ']') {
+            hi = p[1];
+            p += 2;
+            if ((lo <= c && c <= hi) || (hi <= c && c <= lo))
+                hit = 1;
+        } else if (lo == c) {
+            hit = 1;
+        }
+    }
+    *next = p + 1;
+    return hit;
+}
+
+int rtfilter_glob(const unsigned char *s, size_t n, const unsigned char *p,
+                  size_t m)
+{
+    const unsigned char *send = s + n, *pend = p + m;
+    /* where to resume after the last '*': pattern and string */
+    const unsigned char *star_p = NULL, *star_s = NULL;
+    const unsigned char *next;
+    int hit;
+
+    for (;;) {
+        if (p < pend && *p == '*') {
+            while (p < pend && *p == '*')
+                p++;
+            if (p == pend)
+                return 1;
+            star_p = p;
+            star_s = s;
+            continue;
+        }
+        if (p == pend) {
+            if (s == send)
+                return 1;
+            goto backtrack;
+        }
+        if (s == send)
+            return 0; /* pattern left and no string: no '*' can help */
+        switch (*p) {
+        case '?':
+            p++;
+            s++;
+            continue;
+        case '[':
+            hit = glob_set(p + 1, pend, *s, &next);
+            if (hit < 0)
+                return 0;
+            if (hit) {
+                p = next;
+                s++;
+                continue;
+            }
+            goto backtrack;
+        case '\\':
+            if (p + 1 == pend)
+                return 0;
+            if (p[1] == *s) {
+                p += 2;
+                s++;
+                continue;
+            }
+            goto backtrack;
+        default:
+            if (*p == *s) {
+                p++;
+                s++;
+                continue;
+            }
+            goto backtrack;
+        }
+    backtrack:
+        /* let the last '*' take one more character */
+        if (star_p == NULL || star_s == send)
+            return 0;
+        p = star_p;
+        s = ++star_s;
+    }
+}
+
+static int str_eq(const struct fval *a, const struct fval *b)
+{
+    return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* Run program [PC, END): 1 when it holds, 0 when not or when it goes
+ * wrong. */
+static int run_program(const struct run *r, const unsigned char *pc,
+                       const unsigned char *end)
+{
+    struct fval st[DAPTO_FILTER_STACK];
+    int sp = 0; /* values on the stack */
+    unsigned int op;
+    uint16_t off;
+    struct fval *a, *b;
+    int lt, eq;
+
+    while (pc < end) {
+        op = *pc++;
+        switch (op) {
+        case DAPTO_FOP_END:
+            return sp == 1 && st[0].type == T_INT && st[0].u.i != 0;
+        case DAPTO_FOP_ARG:
+        case DAPTO_FOP_ARGD:
+        case DAPTO_FOP_ARGS:
+            if (pc == end || sp == DAPTO_FILTER_STACK ||
+                load_arg(r, (int)op, *pc, &st[sp]) != 0)
+                return 0;
+            pc++;
+            sp++;
+            break;
+        case DAPTO_FOP_TID:
+            if (sp == DAPTO_FILTER_STACK)
+                return 0;
+            st[sp].type = T_INT;
+            st[sp++].u.i = r->env->tid;
+            break;
+        case DAPTO_FOP_CONST:
+        case DAPTO_FOP_CONSTD:
+            if (end - pc < 8 || sp == DAPTO_FILTER_STACK)
+                return 0;
+            st[sp].type = op == DAPTO_FOP_CONST ? T_INT : T_DBL;
+            memcpy(&st[sp++].u, pc, 8);
+            pc += 8;
+            break;
+        case DAPTO_FOP_CONSTS:
+            if (end - pc < 2 || sp == DAPTO_FILTER_STACK)
+                return 0;
+            memcpy(&off, pc, 2);
+            pc += 2;
+            if (end - pc < off)
+                return 0;
+            st[sp].type = T_STR;
+            st[sp].s = pc;
+            st[sp++].n = off;
+            pc += off;
+            break;
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_EQ:
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_NE:
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_LT:
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_LE:
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_GT:
+        case DAPTO_FOP_CMPI + DAPTO_FCMP_GE:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_EQ:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_NE:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_LT:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_LE:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_GT:
+        case DAPTO_FOP_CMPU + DAPTO_FCMP_GE:
+            if (sp < 2)
+                return 0;
+            a = &st[sp - 2];
+            b = &st[sp - 1];
+            if (a->type != T_INT || b->type != T_INT)
+                return 0;
+            eq = a->u.i == b->u.i;
+            lt = op < DAPTO_FOP_CMPU ? a->u.i < b->u.i
+                                     : (uint64_t)a->u.i < (uint64_t)b->u.i;
+            a->u.i = cmp_result((int)(op & 7), lt, eq);
+            sp--;
+            break;
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_EQ:
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_NE:
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_LT:
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_LE:
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_GT:
+        case DAPTO_FOP_CMPD + DAPTO_FCMP_GE:
+            if (sp < 2)
+                return 0;
+            a = &st[sp - 2];
+            b = &st[sp - 1];
+            if (a->type != T_DBL || b->type != T_DBL)
+                return 0;
+            /* with a NaN, only != holds */
+            eq = a->u.d == b->u.d;
+            lt = a->u.d < b->u.d;
+            if (a->u.d != a->u.d || b->u.d != b->u.d)
+                a->u.i = (op & 7) == DAPTO_FCMP_NE;
+            else
+                a->u.i = cmp_result((int)(op & 7), lt, eq);
+            a->type = T_INT;
+            sp--;
+            break;
+        case DAPTO_FOP_SEQ:
+        case DAPTO_FOP_SNE:
+        case DAPTO_FOP_GLOB:
+            if (sp < 2)
+                return 0;
+            a = &st[sp - 2];
+            b = &st[sp - 1];
+            if (a->type != T_STR || b->type != T_STR)
+                return 0;
+            if (op == DAPTO_FOP_GLOB)
+                eq = rtfilter_glob(a->s, a->n, b->s, b->n);
+            else
+                eq = str_eq(a, b) == (op == DAPTO_FOP_SEQ);
+            a->type = T_INT;
+            a->u.i = eq;
+            sp--;
+            break;
+        case DAPTO_FOP_NOT:
+            if (sp < 1 || st[sp - 1].type != T_INT)
+                return 0;
+            st[sp - 1].u.i = !st[sp - 1].u.i;
+            break;
+        case DAPTO_FOP_JF:
+        case DAPTO_FOP_JT:
+            if (end - pc < 2 || sp < 1 || st[sp - 1].type != T_INT)
+                return 0;
+            memcpy(&off, pc, 2);
+            pc += 2;
+            if ((st[sp - 1].u.i != 0) == (op == DAPTO_FOP_JT)) {
+                if (end - pc <= off)
+                    return 0; /* past the last byte: no END there */
+                pc += off;
+            } else {
+                sp--;
+            }
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 0; /* ran off the end without END */
+}
+
+/* Add 1 to counter ID of ENV's slots. */
+static inline void count(const struct rtfilter_env *env, unsigned int id)
+{
+    uint64_t *c;
+
+    if (id >= DAPTO_CNT_PER_SLOT || env->mine == NULL)
+        return;
+    c = &env->mine[id];
+    if (env->mine == env->shared)
+        __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+    else /* <protocol#counters>: the slot's only writer */
+        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
+}
+
+/* Whether clause CL, whose program held, fires on this hit. */
+static int hit_fires(const struct rtfilter_env *env, const struct dapto_clause *cl)
+{
+    uint64_t h, k;
+
+    if (cl->hits < DAPTO_CNT_PER_SLOT && env->shared != NULL)
+        h = __atomic_add_fetch(&env->shared[cl->hits], 1, __ATOMIC_RELAXED);
+    else if (cl->flags & DAPTO_CL_HITS)
+        return 0; /* nothing to count hits in */
+    else
+        return 1;
+    if (!(cl->flags & DAPTO_CL_HITS))
+        return 1;
+    if (cl->every == 0 || h <= cl->after)
+        return 0;
+    k = h - cl->after;
+    return k % cl->every == 0 && (cl->count == 0 || k / cl->every <= cl->count);
+}
+
+unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
+                           const unsigned char *vals, uint32_t len,
+                           unsigned int st, uint16_t *flags)
+{
+    const unsigned char *area = env->area, *f;
+    struct dapto_filter fh;
+    struct dapto_clause cl;
+    struct run r;
+    uint32_t ncodes, off, fsize, i;
+    unsigned int out, fired = 0;
+
+    if (area == NULL || env->size < sizeof(struct dapto_filter_area))
+        goto none;
+    ncodes = __atomic_load_n((const uint32_t *)(const void *)area, __ATOMIC_RELAXED);
+    if (code >= ncodes || code >= (env->size - 8) / 4)
+        goto none;
+    /* <protocol#filter>: the directory entry last, with acquire */
+    off = __atomic_load_n(&((const struct dapto_filter_area *)(const void *)area)->dir[code],
+                          __ATOMIC_ACQUIRE);
+    if (off == 0 || off % 8 != 0 || off > env->size - sizeof fh)
+        goto none;
+    f = area + off;
+    memcpy(&fh, f, sizeof fh);
+    SETTLE();
+    fsize = fh.size;
+    if (fsize > DAPTO_FILTER_MAX || fsize > env->size - off ||
+        fh.nclauses > DAPTO_FILTER_CLAUSES ||
+        sizeof fh + (size_t)fh.nclauses * sizeof cl > fsize)
+        goto none;
+
+    r.vals = vals;
+    r.vend = vals + len;
+    r.env = env;
+    out = fh.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+    count(env, fh.checked);
+    for (i = 0; i < fh.nclauses; i++) {
+        memcpy(&cl, f + sizeof fh + i * sizeof cl, sizeof cl);
+        SETTLE();
+        count(env, cl.checked);
+        if ((uint32_t)cl.prog_off + cl.prog_len > fsize ||
+            !run_program(&r, f + cl.prog_off, f + cl.prog_off + cl.prog_len) ||
+            !hit_fires(env, &cl))
+            continue;
+        count(env, cl.passed);
+        fired |= 1u << i;
+        out |= cl.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+    }
+    if (out != 0) {
+        count(env, fh.passed);
+        *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
+    }
+    return out;
+
+none:
+    return st & ~(unsigned int)DAPTO_STATE_FILTER;
+}
+
+uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
+                             uint32_t nslots)
+{
+    uint32_t n = __atomic_fetch_add(&h->cnt_next, 1, __ATOMIC_RELAXED) + 1;
+
+    return cnt + (size_t)(n < nslots ? n : 0) * DAPTO_CNT_PER_SLOT;
+}
+
+/* The text of intern id ID <protocol#intern>: the name the program gave. */
+static const char *istr_name(uint32_t id, uint32_t *len)
+{
+    const char *s = intern_name(id);
+    size_t n;
+
+    if (s == NULL)
+        return NULL;
+    n = strlen(s);
+    if (n > DAPTO_EVENT_MAX)
+        return NULL;
+    *len = (uint32_t)n;
+    return s;
+}
+
+unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
+                            unsigned int st)
+{
+    struct rtfilter_env env;
+
+    if (runtime.filt == NULL)
+        return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    env.area = runtime.filt;
+    env.size = runtime.filt_size;
+    env.shared = runtime.cnt;
+    if (runtime.cnt != NULL && rt_cnt == NULL)
+        rt_cnt = rtfilter_take_slot(runtime.region.hdr, runtime.cnt,
+                                    runtime.cnt_slots);
+    env.mine = rt_cnt;
+    env.tid = rec->tid;
+    env.istr = istr_name;
+    return rtfilter_eval(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
+                         rec->len, st, &rec->flags);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtfilter.h - the runtime's side of filters <protocol#filter>: evaluating
+ * an event's filter on its encoded record, and counting in the thread's
+ * counter slot <protocol#counters>.  The monitor's side (writing filters,
+ * checking them, reading counters) is lib/channel/filter.h.
+ *
+ * rtfilter_eval() is the evaluator alone: it reads only the filter area
+ * and the values it is given, trusts neither, allocates nothing, makes no
+ * system call and touches no global, so tests run it on any bytes.
+ * rtfilter_event() is the event path's entry, on the attached runtime.
+ * Both are async-signal-safe.
+ */
+#ifndef NOOSA_RTFILTER_H
+#define NOOSA_RTFILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+/* What one evaluation reads and counts in. */
+struct rtfilter_env {
+    const unsigned char *area; /* the filter area; NULL: no filters */
+    uint32_t size;             /* its bytes */
+    uint64_t *shared;          /* counter slot 0; NULL: no counting */
+    uint64_t *mine;            /* the thread's slot (may be slot 0) */
+    uint32_t tid;              /* for DAPTO_FOP_TID */
+    /* The text of intern id ID and its length, or NULL when unknown; NULL
+     * when interned names cannot be resolved (a clause reading one then
+     * does not hold). */
+    const char *(*istr)(uint32_t id, uint32_t *len);
+};
+
+/* Evaluate the filter of event CODE on the record values VALS (LEN bytes,
+ * as after the record header) for an event in state ST (which has
+ * DAPTO_STATE_FILTER).  Returns the state the event goes on with: the
+ * filter's unconditional bits and those of every clause that fired, or,
+ * when there is no filter for CODE that can be read, ST's bits without
+ * DAPTO_STATE_FILTER.  When a filter was read and the result is not 0,
+ * ORs DAPTO_RECF_FILTERED and the fired clauses' bits into *FLAGS.  Counts
+ * in ENV's slots. */
+unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
+                           const unsigned char *vals, uint32_t len,
+                           unsigned int st, uint16_t *flags);
+
+/* Whether string S (N bytes) matches glob pattern P (M bytes) as Tcl's
+ * `string match` says: * any run, ? any character, [chars] one of the
+ * characters or ranges a-z (either order), \c the character c. */
+int rtfilter_glob(const unsigned char *s, size_t n, const unsigned char *p,
+                  size_t m);
+
+/* A counter slot of the region's NSLOTS slots at CNT for a new thread:
+ * the next from cnt_next in header H, or slot 0 when they are used up. */
+uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
+                             uint32_t nslots);
+
+/* The event path's entry: evaluate the filter of event CODE for record
+ * REC (header filled in) in state ST, on the attached runtime's filter
+ * area, counting in the calling thread's slot (taken at its first
+ * count).  Returns the state to deliver REC with; sets REC's flags. */
+unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
+                            unsigned int st);
+
+#endif /* NOOSA_RTFILTER_H */

@@ -1,0 +1,1172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filter-test.c - filters and counters <protocol#filter>
+ * <protocol#counters>, both sides: the monitor's area, space policy,
+ * check and counter sums (lib/channel/filter.c), and the runtime's
+ * evaluator (lib/runtime/rtfilter.c) on filters assembled by hand
+ * (fbuild.c): every opcode and comparison, strings and globs, the thread,
+ * short-circuit jumps, hit counting, several clauses, counters across
+ * threads, the check refusing each kind of malformed filter, and the
+ * evaluator on random and flipped bytes between guard pages.
+ *
+ *   filter-test [SEED [ROUNDS]]    the random part's seed and length
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "dapto.h"
+#include "fbuild.h"
+#include "filter.h"
+#include "region.h"
+#include "rtfilter.h"
+#include "unit.h"
+
+#define NCODES 64
+
+static struct region reg;
+static struct filter_space fs;
+static struct filter_entry entries[NCODES];
+static unsigned char fbuf[DAPTO_FILTER_MAX];
+static char msg[256];
+
+/* A record's values, encoded as the runtime encodes them. */
+struct rec {
+    _Alignas(8) unsigned char buf[DAPTO_EVENT_MAX];
+    struct dapto_out o;
+    unsigned char kinds[DAPTO_FILTER_ARGS];
+    unsigned int n;
+};
+
+static void rec_begin(struct rec *r)
+{
+    dapto_event_begin(&r->o, r->buf, sizeof r->buf, NULL, 0);
+    r->n = 0;
+}
+
+static void rec_int(struct rec *r, int v)
+{
+    dapto_put_int(&r->o, v);
+    r->kinds[r->n++] = DAPTO_K_INT;
+}
+
+static void rec_long(struct rec *r, long v)
+{
+    dapto_put_long(&r->o, v);
+    r->kinds[r->n++] = DAPTO_K_LONG;
+}
+
+static void rec_double(struct rec *r, double v)
+{
+    dapto_put_double(&r->o, v);
+    r->kinds[r->n++] = DAPTO_K_DOUBLE;
+}
+
+static void rec_str(struct rec *r, const char *s)
+{
+    dapto_put_str(&r->o, s);
+    r->kinds[r->n++] = DAPTO_K_STR;
+}
+
+static void rec_ptr(struct rec *r, uint64_t p)
+{
+    dapto_put_fixed(&r->o, DAPTO_K_PTR, &p, 8);
+    r->kinds[r->n++] = DAPTO_K_PTR;
+}
+
+static const unsigned char *rec_vals(const struct rec *r)
+{
+    return r->o.base + DAPTO_RECORD_HEADER;
+}
+
+static uint32_t rec_len(const struct rec *r)
+{
+    return (uint32_t)(r->o.p - rec_vals(r));
+}
+
+/* Interned names for ISTR values: 3 is "beta". */
+static const char *istr(uint32_t id, uint32_t *len)
+{
+    if (id != 3)
+        return NULL;
+    *len = 4;
+    return "beta";
+}
+
+static uint64_t *slot0(void)
+{
+    return (uint64_t *)(void *)((unsigned char *)reg.hdr + reg.geom.cnt_off);
+}
+
+static void env_init(struct rtfilter_env *env, uint64_t *mine)
+{
+    env->area = fs.area;
+    env->size = fs.size;
+    env->shared = slot0();
+    env->mine = mine;
+    env->tid = 4242;
+    env->istr = istr;
+}
+
+/* Put filter FBUF (LEN bytes) for CODE after checking it against R's
+ * kinds (it must pass unless RAW). */
+static void put(uint32_t code, size_t len, const struct rec *r, int raw)
+{
+    const char *cause = NULL;
+
+    if (!raw && filter_check(fbuf, len, r->kinds, r->n, msg, sizeof msg) != 0) {
+        fprintf(stderr, "refused: %s\n", msg);
+        CHECK(!"a good filter passes the check");
+    }
+    CHECK(filter_put(&fs, code, fbuf, len, &cause) == 0);
+}
+
+/* The state event CODE goes on with for record R; flags in *FLAGS. */
+static unsigned int eval(uint32_t code, const struct rec *r, uint16_t *flags)
+{
+    struct rtfilter_env env;
+
+    env_init(&env, NULL);
+    *flags = 0;
+    return rtfilter_eval(&env, code, rec_vals(r), rec_len(r),
+                         DAPTO_STATE_FILTER | DAPTO_STATE_TRAIL, flags);
+}
+
+/* Whether program P holds on record R (one clause, RECORD). */
+static int holds_raw(const struct fprog *p, const struct rec *r, int raw)
+{
+    struct fclause c = fc(DAPTO_STATE_RECORD, p);
+    uint16_t flags;
+    unsigned int st;
+
+    put(1, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), r, raw);
+    st = eval(1, r, &flags);
+    if (st == DAPTO_STATE_RECORD) {
+        CHECK(flags == (DAPTO_RECF_FILTERED | 1 << DAPTO_RECF_CLAUSE_SHIFT));
+        return 1;
+    }
+    CHECK(st == 0 && flags == 0);
+    return 0;
+}
+
+static int holds(const struct fprog *p, const struct rec *r)
+{
+    return holds_raw(p, r, 0);
+}
+
+static int c_cmp(int cmp, int lt, int eq)
+{
+    switch (cmp) {
+    case DAPTO_FCMP_EQ:
+        return eq;
+    case DAPTO_FCMP_NE:
+        return !eq;
+    case DAPTO_FCMP_LT:
+        return lt;
+    case DAPTO_FCMP_LE:
+        return lt || eq;
+    case DAPTO_FCMP_GT:
+        return !lt && !eq;
+    default:
+        return !lt;
+    }
+}
+
+static void setup(void)
+{
+    struct region_geom g;
+    const char *cause = NULL;
+
+    region_geom_default(&g);
+    g.cnt_slots = 3; /* few: some threads count in slot 0 */
+    CHECK(region_create(&reg, &g, &cause) == 0);
+    CHECK(filter_space_init(&fs, &reg, NCODES, entries, &cause) == 0);
+}
+
+/* Integers, longs, doubles and pointers, every comparison. */
+static void test_numbers(void)
+{
+    static const int64_t iv[] = {-5, 0, 7};
+    static const long lv[] = {LONG_MIN, -1, 0, LONG_MAX};
+    static const double dv[] = {-0.5, 0.0, 1e300};
+    struct fprog p;
+    struct rec r;
+    int cmp, ok = 1;
+    unsigned int a, b;
+
+    for (cmp = DAPTO_FCMP_EQ; cmp <= DAPTO_FCMP_GE; cmp++) {
+        for (a = 0; a < 3; a++)
+            for (b = 0; b < 3; b++) {
+                rec_begin(&r);
+                rec_int(&r, (int)iv[a]);
+                fp_init(&p);
+                fp_cmp_arg(&p, 0, cmp, iv[b]);
+                ok &= holds(&p, &r) == c_cmp(cmp, iv[a] < iv[b], iv[a] == iv[b]);
+                /* the int as a double */
+                fp_init(&p);
+                fp_arg(&p, DAPTO_FOP_ARGD, 0);
+                fp_constd(&p, (double)iv[b] + 0.5);
+                fp_op(&p, DAPTO_FOP_CMPD + cmp);
+                fp_op(&p, DAPTO_FOP_END);
+                ok &= holds(&p, &r) == c_cmp(cmp, iv[a] < iv[b] + 0.5, 0);
+            }
+        for (a = 0; a < 4; a++)
+            for (b = 0; b < 4; b++) {
+                rec_begin(&r);
+                rec_int(&r, 1);
+                rec_long(&r, lv[a]);
+                fp_init(&p);
+                fp_cmp_arg(&p, 1, cmp, lv[b]);
+                ok &= holds(&p, &r) == c_cmp(cmp, lv[a] < lv[b], lv[a] == lv[b]);
+            }
+        for (a = 0; a < 3; a++)
+            for (b = 0; b < 3; b++) {
+                rec_begin(&r);
+                rec_double(&r, dv[a]);
+                fp_init(&p);
+                fp_arg(&p, DAPTO_FOP_ARGD, 0);
+                fp_constd(&p, dv[b]);
+                fp_op(&p, DAPTO_FOP_CMPD + cmp);
+                fp_op(&p, DAPTO_FOP_END);
+                ok &= holds(&p, &r) == c_cmp(cmp, dv[a] < dv[b], dv[a] == dv[b]);
+            }
+        /* NaN: only != holds */
+        rec_begin(&r);
+        rec_double(&r, NAN);
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARGD, 0);
+        fp_constd(&p, 1.0);
+        fp_op(&p, DAPTO_FOP_CMPD + cmp);
+        fp_op(&p, DAPTO_FOP_END);
+        ok &= holds(&p, &r) == (cmp == DAPTO_FCMP_NE);
+        /* pointers compare unsigned, integers signed */
+        rec_begin(&r);
+        rec_ptr(&r, 0xffffffff00000000ull);
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 1);
+        fp_op(&p, DAPTO_FOP_CMPU + cmp);
+        fp_op(&p, DAPTO_FOP_END);
+        ok &= holds(&p, &r) == c_cmp(cmp, 0, 0);
+        p.b[p.n - 2] = (unsigned char)(DAPTO_FOP_CMPI + cmp);
+        ok &= holds(&p, &r) == c_cmp(cmp, 1, 0);
+    }
+    CHECK(ok);
+
+    /* a long as a double, the thread, NOT */
+    rec_begin(&r);
+    rec_long(&r, -3);
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGD, 0);
+    fp_constd(&p, -2.5);
+    fp_op(&p, DAPTO_FOP_CMPD + DAPTO_FCMP_LT);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_const(&p, 4242);
+    fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    p.b[p.n - 2] = DAPTO_FOP_NOT;
+    p.b[p.n - 1] = DAPTO_FOP_END; /* TID CONST NOT END: two values */
+    CHECK(!holds_raw(&p, &r, 1));
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, DAPTO_FCMP_EQ, -3);
+    p.b[p.n - 1] = DAPTO_FOP_NOT;
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(!holds(&p, &r));
+    /* a constant alone */
+    fp_init(&p);
+    fp_const(&p, 2);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    fp_init(&p);
+    fp_const(&p, 0);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(!holds(&p, &r));
+}
+
+/* Glob patterns as Tcl's string match. */
+static void test_glob(void)
+{
+    static const struct {
+        const char *s, *p;
+        int match;
+    } cases[] = {
+        {"hello", "hello", 1}, {"hello", "hell", 0},   {"hello", "hello!", 0},
+        {"", "", 1},           {"", "*", 1},           {"", "?", 0},
+        {"hello", "*", 1},     {"hello", "h*", 1},     {"hello", "*o", 1},
+        {"hello", "*l*", 1},   {"hello", "*x*", 0},    {"hello", "h*l*o", 1},
+        {"hello", "h**o", 1},  {"hello", "*ll", 0},    {"aaab", "*a*b", 1},
+        {"abcabd", "*abd", 1}, {"hello", "h?llo", 1},  {"hello", "?????", 1},
+        {"hello", "??????", 0}, {"hello", "[gh]ello", 1}, {"hello", "[a-h]ello", 1},
+        {"hello", "[z-a]ello", 1}, {"hello", "[i-z]ello", 0}, {"hello", "[abc]ello", 0},
+        {"-x", "[a-]x", 1},    {"hello", "[h", 0},     {"*x", "\\*x", 1},
+        {"ax", "\\*x", 0},     {"a?", "a\\?", 1},      {"ab", "a\\?", 0},
+        {"[", "\\[", 1},       {"a\\", "a\\", 0},      {"x1y22z", "x[0-9]y*z", 1},
+        {"main.c", "*.[ch]", 1}, {"main.o", "*.[ch]", 0},
+    };
+    struct fprog p;
+    struct rec r;
+    unsigned int i;
+    int ok = 1;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int m = rtfilter_glob((const unsigned char *)cases[i].s, strlen(cases[i].s),
+                              (const unsigned char *)cases[i].p, strlen(cases[i].p));
+
+        if (m != cases[i].match) {
+            fprintf(stderr, "glob \"%s\" \"%s\": %d\n", cases[i].s, cases[i].p, m);
+            ok = 0;
+        }
+        /* and through the machine */
+        rec_begin(&r);
+        rec_str(&r, cases[i].s);
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARGS, 0);
+        fp_consts(&p, cases[i].p);
+        fp_op(&p, DAPTO_FOP_GLOB);
+        fp_op(&p, DAPTO_FOP_END);
+        ok &= holds(&p, &r) == cases[i].match;
+    }
+    CHECK(ok);
+}
+
+/* String equality, a string among other values, ISTR names. */
+static void test_strings(void)
+{
+    struct fprog p;
+    struct rec r;
+    unsigned char *v;
+
+    rec_begin(&r);
+    rec_int(&r, 1);
+    rec_str(&r, "hello");
+    rec_double(&r, 2.0);
+    rec_str(&r, NULL); /* "(null)" */
+    rec_int(&r, 9);
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 1);
+    fp_consts(&p, "hello");
+    fp_op(&p, DAPTO_FOP_SEQ);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    p.b[p.n - 2] = DAPTO_FOP_SNE;
+    CHECK(!holds(&p, &r));
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 1);
+    fp_consts(&p, "hell");
+    fp_op(&p, DAPTO_FOP_SEQ);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(!holds(&p, &r));
+    p.b[p.n - 2] = DAPTO_FOP_SNE;
+    CHECK(holds(&p, &r));
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 3);
+    fp_consts(&p, "(null)");
+    fp_op(&p, DAPTO_FOP_SEQ);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    fp_init(&p); /* the value after two strings and a double */
+    fp_cmp_arg(&p, 4, DAPTO_FCMP_EQ, 9);
+    CHECK(holds(&p, &r));
+
+    /* an interned name: resolved through the environment, else false */
+    rec_begin(&r);
+    {
+        uint32_t id = 3;
+
+        dapto_put_fixed(&r.o, DAPTO_K_ISTR, &id, 4);
+        r.kinds[r.n++] = DAPTO_K_STR;
+    }
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 0);
+    fp_consts(&p, "beta");
+    fp_op(&p, DAPTO_FOP_SEQ);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(holds(&p, &r));
+    v = r.o.base + DAPTO_RECORD_HEADER + 1;
+    *v = 4; /* an id nobody knows */
+    CHECK(!holds(&p, &r));
+
+    /* a string whose length runs past the record does not hold */
+    rec_begin(&r);
+    rec_str(&r, "abc");
+    v = r.o.base + DAPTO_RECORD_HEADER + 1;
+    v[0] = 200;
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 0);
+    fp_consts(&p, "abc");
+    fp_op(&p, DAPTO_FOP_SNE);
+    fp_op(&p, DAPTO_FOP_END);
+    CHECK(!holds(&p, &r));
+    v[0] = 3;
+    v[4 + 3] = 'x'; /* no NUL after it */
+    CHECK(!holds(&p, &r));
+    v[4 + 3] = 0;
+    p.b[p.n - 2] = DAPTO_FOP_SEQ;
+    CHECK(holds(&p, &r));
+}
+
+/* && and || through JF and JT; the right side only when needed. */
+static void test_jumps(void)
+{
+    struct fprog p;
+    struct rec r;
+    uint32_t j;
+    int i;
+
+    /* $0 < 0 || <a string read from an int: goes wrong if run> */
+    for (i = -1; i <= 1; i += 2) {
+        rec_begin(&r);
+        rec_int(&r, i);
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 0);
+        fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_LT);
+        j = fp_jump(&p, DAPTO_FOP_JT);
+        fp_arg(&p, DAPTO_FOP_ARGS, 0);
+        fp_consts(&p, "x");
+        fp_op(&p, DAPTO_FOP_SEQ);
+        fp_land(&p, j);
+        fp_op(&p, DAPTO_FOP_END);
+        /* i < 0: short-circuit, holds; else the right side goes wrong */
+        CHECK(holds_raw(&p, &r, 1) == (i < 0));
+        /* !($0 > 0 && <wrong>) */
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 0);
+        fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_GT);
+        j = fp_jump(&p, DAPTO_FOP_JF);
+        fp_arg(&p, DAPTO_FOP_ARGS, 0);
+        fp_consts(&p, "x");
+        fp_op(&p, DAPTO_FOP_SEQ);
+        fp_land(&p, j);
+        fp_op(&p, DAPTO_FOP_NOT);
+        fp_op(&p, DAPTO_FOP_END);
+        CHECK(holds_raw(&p, &r, 1) == (i < 0));
+    }
+    /* well-typed: $0 > 5 && $0 < 10 || $0 == 42 */
+    for (i = 0; i < 50; i++) {
+        uint32_t j1, j2;
+
+        rec_begin(&r);
+        rec_int(&r, i);
+        fp_init(&p);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 5);
+        fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_GT);
+        j1 = fp_jump(&p, DAPTO_FOP_JF);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 10);
+        fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_LT);
+        fp_land(&p, j1);
+        j2 = fp_jump(&p, DAPTO_FOP_JT);
+        fp_arg(&p, DAPTO_FOP_ARG, 0);
+        fp_const(&p, 42);
+        fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+        fp_land(&p, j2);
+        fp_op(&p, DAPTO_FOP_END);
+        if (holds(&p, &r) != ((i > 5 && i < 10) || i == 42))
+            CHECK_EQ_INT(i, -1);
+    }
+}
+
+/* Hit counting: every, after, count; the hits counter in slot 0. */
+static void test_hits(void)
+{
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t flags;
+    int h, fired[32], n = 0;
+
+    rec_begin(&r);
+    rec_int(&r, 1);
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, DAPTO_FCMP_GT, 0);
+    c = fc(DAPTO_STATE_STOP, &p);
+    c.flags = DAPTO_CL_HITS;
+    c.hits = 10;
+    c.every = 3;
+    c.after = 2;
+    c.count = 2;
+    put(2, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), &r, 0);
+    for (h = 1; h <= 20; h++)
+        if (eval(2, &r, &flags) == DAPTO_STATE_STOP)
+            fired[n++] = h;
+    CHECK(n == 2 && fired[0] == 5 && fired[1] == 8);
+    CHECK_EQ_INT(filter_counter(&reg, 10), 20);
+    CHECK_EQ_INT(slot0()[10], 20);
+
+    /* every 2, no limit, from the first */
+    c.hits = 11;
+    c.every = 2;
+    c.after = 0;
+    c.count = 0;
+    put(2, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), &r, 0);
+    for (n = 0, h = 1; h <= 20; h++)
+        n += eval(2, &r, &flags) == DAPTO_STATE_STOP;
+    CHECK_EQ_INT(n, 10);
+    /* after 15 alone */
+    c.hits = 12;
+    c.every = 1;
+    c.after = 15;
+    put(2, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), &r, 0);
+    for (n = 0, h = 1; h <= 20; h++)
+        n += eval(2, &r, &flags) == DAPTO_STATE_STOP;
+    CHECK_EQ_INT(n, 5);
+    /* a program that does not hold is no hit */
+    rec_begin(&r);
+    rec_int(&r, -1);
+    CHECK(eval(2, &r, &flags) == 0);
+    CHECK_EQ_INT(filter_counter(&reg, 12), 20);
+}
+
+/* Several clauses: the state and the clauses in the flags. */
+static void test_clauses(void)
+{
+    struct fprog p[3];
+    struct fclause c[3];
+    struct rec r;
+    uint16_t flags;
+    unsigned int st;
+
+    fp_init(&p[0]);
+    fp_cmp_arg(&p[0], 0, DAPTO_FCMP_GT, 0);
+    fp_init(&p[1]);
+    fp_cmp_arg(&p[1], 0, DAPTO_FCMP_GT, 10);
+    fp_init(&p[2]);
+    fp_cmp_arg(&p[2], 0, DAPTO_FCMP_EQ, 7);
+    c[0] = fc(DAPTO_STATE_RECORD, &p[0]);
+    c[1] = fc(DAPTO_STATE_STOP, &p[1]);
+    c[2] = fc(DAPTO_STATE_RECORD, &p[2]);
+    rec_begin(&r);
+    rec_int(&r, 7);
+    put(3, fbuild(fbuf, DAPTO_STATE_TRAIL, DAPTO_CNT_NONE, DAPTO_CNT_NONE, c, 3), &r, 0);
+    st = eval(3, &r, &flags);
+    CHECK(st == (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD));
+    CHECK(flags == (DAPTO_RECF_FILTERED | 5 << DAPTO_RECF_CLAUSE_SHIFT));
+    rec_begin(&r);
+    rec_int(&r, 11);
+    st = eval(3, &r, &flags);
+    CHECK(st == (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP));
+    CHECK(flags == (DAPTO_RECF_FILTERED | 3 << DAPTO_RECF_CLAUSE_SHIFT));
+    rec_begin(&r);
+    rec_int(&r, -1);
+    st = eval(3, &r, &flags);
+    CHECK(st == DAPTO_STATE_TRAIL && flags == DAPTO_RECF_FILTERED);
+    /* without unconditional bits, nothing holds: nowhere, flags alone */
+    put(3, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, c, 3), &r, 0);
+    CHECK(eval(3, &r, &flags) == 0 && flags == 0);
+    /* the last of twelve clauses sets bit 15 */
+    {
+        struct fclause m[DAPTO_FILTER_CLAUSES];
+        struct fprog no;
+        int i;
+
+        fp_init(&no);
+        fp_const(&no, 0);
+        fp_op(&no, DAPTO_FOP_END);
+        for (i = 0; i < DAPTO_FILTER_CLAUSES; i++)
+            m[i] = fc(DAPTO_STATE_RECORD, &no);
+        m[DAPTO_FILTER_CLAUSES - 1].prog = &p[0];
+        rec_begin(&r);
+        rec_int(&r, 3);
+        put(3, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, m, DAPTO_FILTER_CLAUSES),
+            &r, 0);
+        CHECK(eval(3, &r, &flags) == DAPTO_STATE_RECORD &&
+              flags == (DAPTO_RECF_FILTERED | 0x8000));
+    }
+    /* no filter: the state's own bits; the same beyond the directory */
+    filter_remove(&fs, 3);
+    CHECK(eval(3, &r, &flags) == DAPTO_STATE_TRAIL && flags == 0);
+    CHECK(eval(NCODES, &r, &flags) == DAPTO_STATE_TRAIL && flags == 0);
+    CHECK(eval(UINT32_MAX, &r, &flags) == DAPTO_STATE_TRAIL && flags == 0);
+}
+
+/* Counters per filter and per clause, from several threads. */
+#define NTHREADS 5
+#define PER_THREAD 100000
+
+static void *count_thread(void *arg)
+{
+    struct rtfilter_env env;
+    struct rec r;
+    uint16_t flags;
+    int i;
+
+    (void)arg;
+    env_init(&env, rtfilter_take_slot(reg.hdr, slot0(), reg.geom.cnt_slots));
+    for (i = 0; i < PER_THREAD; i++) {
+        rec_begin(&r);
+        rec_int(&r, i % 10);
+        rtfilter_eval(&env, 4, rec_vals(&r), rec_len(&r), DAPTO_STATE_FILTER, &flags);
+    }
+    return NULL;
+}
+
+static void test_counters(void)
+{
+    struct fprog p[2];
+    struct fclause c[2];
+    struct rec r;
+    pthread_t th[NTHREADS];
+    int i;
+
+    fp_init(&p[0]);
+    fp_cmp_arg(&p[0], 0, DAPTO_FCMP_LT, 3); /* 3 in 10 */
+    fp_init(&p[1]);
+    fp_cmp_arg(&p[1], 0, DAPTO_FCMP_GE, 8); /* 2 in 10 */
+    c[0] = fc(DAPTO_STATE_RECORD, &p[0]);
+    c[0].checked = 100;
+    c[0].passed = 101;
+    c[1] = fc(DAPTO_STATE_RECORD, &p[1]);
+    c[1].checked = 102;
+    c[1].passed = 103;
+    c[1].hits = 104; /* counted, without hit counting */
+    rec_begin(&r);
+    rec_int(&r, 0);
+    put(4, fbuild(fbuf, 0, 98, 99, c, 2), &r, 0);
+    for (i = 0; i < NTHREADS; i++)
+        CHECK(pthread_create(&th[i], NULL, count_thread, NULL) == 0);
+    for (i = 0; i < NTHREADS; i++)
+        pthread_join(th[i], NULL);
+    CHECK_EQ_INT(filter_counter(&reg, 98), NTHREADS * PER_THREAD);
+    CHECK_EQ_INT(filter_counter(&reg, 99), NTHREADS * PER_THREAD / 2);
+    CHECK_EQ_INT(filter_counter(&reg, 100), NTHREADS * PER_THREAD);
+    CHECK_EQ_INT(filter_counter(&reg, 101), NTHREADS * PER_THREAD * 3 / 10);
+    CHECK_EQ_INT(filter_counter(&reg, 102), NTHREADS * PER_THREAD);
+    CHECK_EQ_INT(filter_counter(&reg, 103), NTHREADS * PER_THREAD / 5);
+    CHECK_EQ_INT(filter_counter(&reg, 104), NTHREADS * PER_THREAD / 5);
+    /* two threads had slots of their own, the others shared slot 0 */
+    CHECK_EQ_INT(reg.hdr->cnt_next, NTHREADS);
+    CHECK(slot0()[98] == (NTHREADS - 2) * PER_THREAD);
+    CHECK_EQ_INT(filter_counter(&reg, DAPTO_CNT_NONE), 0);
+}
+
+/* The space policy: filling a half, then the other, filters in effect
+ * copied over; an area too full says so. */
+static void test_space(void)
+{
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t flags;
+    const char *cause = NULL;
+    uint32_t last;
+    size_t len;
+    int i, ok = 1, switches = 0;
+
+    rec_begin(&r);
+    rec_int(&r, 5);
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, DAPTO_FCMP_EQ, 5);
+    c = fc(DAPTO_STATE_RECORD, &p);
+    len = fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1);
+    put(5, len, &r, 0);
+    last = fs.cur;
+    /* replace another event's filter until the area has been filled
+     * twice over: event 5's filter moves with the halves and stays */
+    for (i = 0; i < 4 * (int)(fs.half / 40); i++) {
+        put(6, len, &r, 1);
+        switches += fs.cur != last;
+        last = fs.cur;
+        ok &= eval(5, &r, &flags) == DAPTO_STATE_RECORD;
+        ok &= fs.entries[5].off >= fs.base + fs.cur * fs.half &&
+              fs.entries[5].off < fs.base + (fs.cur + 1) * fs.half;
+        ok &= fs.entries[6].off >= fs.base + fs.cur * fs.half &&
+              fs.entries[6].off < fs.base + (fs.cur + 1) * fs.half;
+    }
+    CHECK(ok);
+    CHECK(switches >= 3);
+    CHECK(eval(6, &r, &flags) == DAPTO_STATE_RECORD);
+    /* out of range, a size that lies */
+    CHECK(filter_put(&fs, NCODES, fbuf, len, &cause) == -1 &&
+          strstr(cause, "directory") != NULL);
+    CHECK(filter_put(&fs, 7, fbuf, len - 1, &cause) == -1);
+    /* more filters in effect than half the area holds */
+    {
+        static unsigned char big[DAPTO_FILTER_MAX];
+        struct dapto_filter fh;
+        int put_ok = 0, refused = 0;
+
+        memset(big, 0, sizeof big);
+        memset(&fh, 0, sizeof fh);
+        fh.size = DAPTO_FILTER_MAX;
+        memcpy(big, &fh, sizeof fh);
+        for (i = 8; i < NCODES && !refused; i++) {
+            if (filter_put(&fs, (uint32_t)i, big, sizeof big, &cause) == 0)
+                put_ok++;
+            else
+                refused = 1;
+        }
+        /* everything in effect fits in the half it is in, so a switch
+         * always can copy it; what may not fit is the new filter */
+        CHECK(refused && strstr(cause, "full") != NULL);
+        CHECK_EQ_INT(put_ok, (fs.half - 96) / DAPTO_FILTER_MAX);
+        for (i = 8; i < NCODES; i++)
+            filter_remove(&fs, (uint32_t)i);
+    }
+    CHECK(eval(5, &r, &flags) == DAPTO_STATE_RECORD);
+    /* a region without a filter area */
+    {
+        struct region small;
+        struct region_geom g;
+        struct filter_space fs2;
+
+        region_geom_default(&g);
+        g.filt_size = 0;
+        g.cnt_slots = 0;
+        CHECK(region_create(&small, &g, &cause) == 0);
+        CHECK(filter_space_init(&fs2, &small, 4, entries, &cause) == -1);
+        CHECK(filter_counter(&small, 1) == 0);
+        region_close(&small);
+        /* the directory too large for the area */
+        g.filt_size = 8192;
+        CHECK(region_create(&small, &g, &cause) == 0);
+        CHECK(filter_space_init(&fs2, &small, 1024, entries, &cause) == -1);
+        region_close(&small);
+    }
+}
+
+/* The check refuses each kind of malformed filter. */
+static int refused(size_t len, const unsigned char *kinds, unsigned int n,
+                   const char *what)
+{
+    if (filter_check(fbuf, len, kinds, n, msg, sizeof msg) == 0) {
+        fprintf(stderr, "accepted, expected \"%s\"\n", what);
+        return 0;
+    }
+    if (strstr(msg, what) == NULL) {
+        fprintf(stderr, "refused with \"%s\", expected \"%s\"\n", msg, what);
+        return 0;
+    }
+    return 1;
+}
+
+static void test_check(void)
+{
+    static const unsigned char kinds[] = {DAPTO_K_INT, DAPTO_K_DOUBLE, DAPTO_K_STR,
+                                          DAPTO_K_PTR, DAPTO_K_USER, DAPTO_K_LONG};
+    struct fprog p, good;
+    struct fclause c;
+    struct dapto_filter fh;
+    struct dapto_clause cl;
+    size_t len;
+    uint32_t j;
+    int i;
+
+#define CL0 (sizeof fh) /* the first clause's place */
+#define REBUILD(prog) (c = fc(DAPTO_STATE_RECORD, (prog)), \
+                       len = fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1))
+#define SET_CLAUSE(field, v) (memcpy(&cl, fbuf + CL0, sizeof cl), cl.field = (v), \
+                              memcpy(fbuf + CL0, &cl, sizeof cl))
+
+    fp_init(&good);
+    fp_cmp_arg(&good, 0, DAPTO_FCMP_LT, 0);
+    REBUILD(&good);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0 && msg[0] == 0);
+    /* the filter's header */
+    CHECK(refused(4, kinds, 6, "not 8 to"));
+    CHECK(refused(DAPTO_FILTER_MAX + 8, kinds, 6, "not 8 to"));
+    CHECK(refused(len - 1, kinds, 6, "but has"));
+    fbuf[2] = 0x10;
+    CHECK(refused(len, kinds, 6, "state bits"));
+    REBUILD(&good);
+    memcpy(&fh, fbuf, sizeof fh);
+    fh.nclauses = 13;
+    memcpy(fbuf, &fh, sizeof fh);
+    CHECK(refused(len, kinds, 6, "at most"));
+    fh.nclauses = 2;
+    memcpy(fbuf, &fh, sizeof fh);
+    CHECK(refused(len, kinds, 6, "clause table"));
+    fh.nclauses = 1;
+    fh.checked = DAPTO_CNT_PER_SLOT;
+    memcpy(fbuf, &fh, sizeof fh);
+    CHECK(refused(len, kinds, 6, "counter id"));
+    /* a clause */
+    REBUILD(&good);
+    SET_CLAUSE(bits, 0x08);
+    CHECK(refused(len, kinds, 6, "clause 0: unknown state bits"));
+    REBUILD(&good);
+    SET_CLAUSE(flags, 0x02);
+    CHECK(refused(len, kinds, 6, "unknown flags"));
+    REBUILD(&good);
+    SET_CLAUSE(hits, 600);
+    CHECK(refused(len, kinds, 6, "counter id"));
+    REBUILD(&good);
+    SET_CLAUSE(every, 0);
+    CHECK(refused(len, kinds, 6, "every is 0"));
+    REBUILD(&good);
+    SET_CLAUSE(flags, DAPTO_CL_HITS);
+    CHECK(refused(len, kinds, 6, "without a hits counter"));
+    SET_CLAUSE(hits, 3);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    REBUILD(&good);
+    SET_CLAUSE(prog_off, 4);
+    CHECK(refused(len, kinds, 6, "is not between"));
+    REBUILD(&good);
+    SET_CLAUSE(prog_len, (uint16_t)(good.n + 1));
+    CHECK(refused(len, kinds, 6, "is not between"));
+    REBUILD(&good);
+    SET_CLAUSE(prog_len, 0);
+    CHECK(refused(len, kinds, 6, "is not between"));
+
+    /* programs */
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, DAPTO_FCMP_LT, 0);
+    p.b[p.n - 2] = 0x16; /* CMPI + 6 */
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "byte 11: unknown opcode 0x16"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_ARG);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "operand runs past"));
+    fp_init(&p);
+    fp_const(&p, 1);
+    p.n -= 2;
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "operand runs past"));
+    fp_init(&p);
+    fp_consts(&p, "abc");
+    p.n -= 1;
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "string constant runs past"));
+    fp_init(&p);
+    fp_cmp_arg(&p, 6, DAPTO_FCMP_LT, 0);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "parameter 6 does not exist"));
+    fp_init(&p);
+    fp_cmp_arg(&p, 1, DAPTO_FCMP_LT, 0); /* a double as an integer */
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "cannot be read as an integer"));
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGD, 2); /* a string as a double */
+    fp_constd(&p, 0);
+    fp_op(&p, DAPTO_FOP_CMPD);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "cannot be read as a double"));
+    fp_init(&p);
+    fp_arg(&p, DAPTO_FOP_ARGS, 0); /* an int as a string */
+    fp_consts(&p, "x");
+    fp_op(&p, DAPTO_FOP_SEQ);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "cannot be read as a string"));
+    fp_init(&p); /* a pointer, a user type (as a pointer), a long */
+    fp_cmp_arg(&p, 3, DAPTO_FCMP_EQ, 0);
+    p.n--;
+    fp_arg(&p, DAPTO_FOP_ARG, 4);
+    fp_const(&p, 0);
+    fp_op(&p, DAPTO_FOP_CMPU + DAPTO_FCMP_EQ);
+    fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+    fp_arg(&p, DAPTO_FOP_ARGD, 5);
+    fp_constd(&p, 0);
+    fp_op(&p, DAPTO_FOP_CMPD + DAPTO_FCMP_EQ);
+    fp_op(&p, DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    fp_init(&p);
+    for (i = 0; i < DAPTO_FILTER_STACK + 1; i++)
+        fp_op(&p, DAPTO_FOP_TID);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "byte 16: the stack would hold more than 16"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_constd(&p, 1);
+    fp_op(&p, DAPTO_FOP_CMPI);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "comparison of integers has a integer and a double"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_CMPI);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "needs two values"));
+    fp_init(&p);
+    fp_consts(&p, "x");
+    fp_op(&p, DAPTO_FOP_NOT);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "NOT needs an integer"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    j = fp_jump(&p, DAPTO_FOP_JF);
+    fp_op(&p, DAPTO_FOP_END);
+    p.b[j] = 1; /* to the end itself */
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "past the program's end"));
+    fp_init(&p);
+    fp_consts(&p, "x");
+    j = fp_jump(&p, DAPTO_FOP_JF);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "a jump needs an integer"));
+    fp_init(&p); /* into the middle of CONST */
+    fp_op(&p, DAPTO_FOP_TID);
+    j = fp_jump(&p, DAPTO_FOP_JT);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_const(&p, 1);
+    fp_op(&p, DAPTO_FOP_CMPI);
+    fp_op(&p, DAPTO_FOP_END);
+    p.b[j] = 3;
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "lands inside an instruction"));
+    fp_init(&p); /* TID JT L TID L: two values one way, one the other */
+    fp_op(&p, DAPTO_FOP_TID);
+    j = fp_jump(&p, DAPTO_FOP_JT);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_land(&p, j);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "different stacks"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "ends without END"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "byte 2: END needs exactly one integer"));
+    fp_init(&p);
+    fp_constd(&p, 1);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "END needs exactly one integer"));
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_END);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "byte 2: no path reaches"));
+    /* a jump over an END to a second one is fine */
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_TID);
+    j = fp_jump(&p, DAPTO_FOP_JT);
+    fp_op(&p, DAPTO_FOP_TID);
+    fp_op(&p, DAPTO_FOP_END);
+    fp_land(&p, j);
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    /* the second clause is named */
+    {
+        struct fclause two[2];
+        struct fprog bad;
+
+        fp_init(&bad);
+        fp_op(&bad, DAPTO_FOP_TID);
+        two[0] = fc(DAPTO_STATE_RECORD, &good);
+        two[1] = fc(DAPTO_STATE_STOP, &bad);
+        len = fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, two, 2);
+        CHECK(refused(len, kinds, 6, "clause 1, byte 0:"));
+    }
+    /* no clauses: only unconditional bits */
+    len = fbuild(fbuf, DAPTO_STATE_RECORD, 1, 2, NULL, 0);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+#undef CL0
+#undef REBUILD
+#undef SET_CLAUSE
+}
+
+/* ---- robustness: any bytes in the area or the values ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* SIZE bytes between two inaccessible pages; returns the first byte. */
+static unsigned char *guarded(size_t size, void **map, size_t *maplen)
+{
+    size_t pg = 4096, body = (size + pg - 1) & ~(pg - 1);
+    unsigned char *m = mmap(NULL, body + 2 * pg, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (m == MAP_FAILED)
+        return NULL;
+    mprotect(m, pg, PROT_NONE);
+    mprotect(m + pg + body, pg, PROT_NONE);
+    *map = m;
+    *maplen = body + 2 * pg;
+    /* the end of SIZE against the upper guard page */
+    return m + pg + (body - size);
+}
+
+/* Append "|| $tid == 7" to P, whose value is on the stack, and END. */
+static void j_or(struct fprog *p)
+{
+    uint32_t j = fp_jump(p, DAPTO_FOP_JT);
+
+    fp_op(p, DAPTO_FOP_TID);
+    fp_const(p, 7);
+    fp_op(p, DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+    fp_land(p, j);
+    fp_op(p, DAPTO_FOP_END);
+}
+
+static void test_random(uint64_t seed, long rounds)
+{
+    const uint32_t asize = 16384;
+    struct rtfilter_env env;
+    struct rec r[4];
+    struct fprog p[4];
+    struct fclause c[4];
+    unsigned char *area, *vals[4], *clean;
+    void *maps[5];
+    size_t mlens[5], len;
+    uint32_t vlen[4], code, dir_off = 64;
+    uint16_t flags;
+    long k;
+    int i, w;
+    unsigned long went = 0;
+
+    printf("filter-test: random part, seed %llu, %ld rounds\n",
+           (unsigned long long)seed, rounds);
+    rng_state = seed != 0 ? seed : 1;
+    area = guarded(asize, &maps[4], &mlens[4]);
+    clean = malloc(asize);
+    CHECK(area != NULL && clean != NULL);
+    if (area == NULL || clean == NULL)
+        return;
+    /* a sound area: 8 codes, four filters of every kind of instruction */
+    memset(clean, 0, asize);
+    ((struct dapto_filter_area *)(void *)clean)->ncodes = 8;
+    fp_init(&p[0]);
+    fp_cmp_arg(&p[0], 0, DAPTO_FCMP_LT, 0);
+    fp_init(&p[1]);
+    fp_arg(&p[1], DAPTO_FOP_ARGS, 1);
+    fp_consts(&p[1], "a*[b-d]?\\*");
+    fp_op(&p[1], DAPTO_FOP_GLOB);
+    j_or(&p[1]);
+    fp_init(&p[2]);
+    fp_arg(&p[2], DAPTO_FOP_ARGD, 2);
+    fp_constd(&p[2], 0.5);
+    fp_op(&p[2], DAPTO_FOP_CMPD + DAPTO_FCMP_GT);
+    fp_op(&p[2], DAPTO_FOP_NOT);
+    fp_op(&p[2], DAPTO_FOP_END);
+    fp_init(&p[3]);
+    fp_arg(&p[3], DAPTO_FOP_ARGS, 1);
+    fp_consts(&p[3], "abc");
+    fp_op(&p[3], DAPTO_FOP_SEQ);
+    fp_op(&p[3], DAPTO_FOP_TID);
+    fp_op(&p[3], DAPTO_FOP_CMPU + DAPTO_FCMP_NE);
+    fp_op(&p[3], DAPTO_FOP_END);
+    for (i = 0; i < 4; i++) {
+        c[i] = fc((uint8_t)(1 << (i % 3)), &p[i]);
+        c[i].checked = (uint16_t)i;
+        c[i].hits = (uint16_t)(10 + i);
+        c[i].flags = i == 1 ? DAPTO_CL_HITS : 0;
+        c[i].every = 2;
+    }
+    for (code = 0; code < 8; code++) {
+        len = fbuild(fbuf, (uint8_t)(code & 1), 20, 21, c + code % 4, 4 - (int)(code % 4));
+        memcpy(clean + dir_off, fbuf, len);
+        ((struct dapto_filter_area *)(void *)clean)->dir[code] = dir_off;
+        dir_off += (uint32_t)((len + 7) & ~(size_t)7);
+    }
+    /* values: int, string, double, ... each at the end of its own page */
+    for (i = 0; i < 4; i++) {
+        rec_begin(&r[i]);
+        rec_int(&r[i], i - 2);
+        rec_str(&r[i], i == 0 ? "abcx*" : i == 1 ? "abc" : "zz");
+        rec_double(&r[i], i * 0.3);
+        if (i == 3)
+            rec_str(&r[i], "tail");
+        vlen[i] = rec_len(&r[i]);
+        vals[i] = guarded(vlen[i], &maps[i], &mlens[i]);
+        memcpy(vals[i], rec_vals(&r[i]), vlen[i]);
+    }
+    env.area = area;
+    env.size = asize;
+    env.shared = slot0();
+    env.mine = slot0() + DAPTO_CNT_PER_SLOT;
+    env.tid = 7;
+    env.istr = istr;
+    memcpy(area, clean, asize);
+    for (code = 0; code < 8; code++)
+        for (i = 0; i < 4; i++)
+            went += rtfilter_eval(&env, code, vals[i], vlen[i], DAPTO_STATE_FILTER,
+                                  &flags) != 0;
+    CHECK(went > 0);
+    for (k = 0; k < rounds; k++) {
+        if (k % 64 == 0) {
+            /* start again from the sound area, or from noise */
+            memcpy(area, clean, asize);
+            if (rnd() % 8 == 0)
+                for (w = 0; w < (int)(asize / 8); w++) {
+                    uint64_t x = rnd();
+
+                    memcpy(area + w * 8, &x, 8);
+                }
+            if (rnd() % 4 == 0) /* directory entries anywhere */
+                for (code = 0; code < 8; code++)
+                    ((struct dapto_filter_area *)(void *)area)->dir[code] =
+                        (uint32_t)(rnd() % (asize + 64)) & ~7u;
+            for (i = 0; i < 4; i++)
+                memcpy(vals[i], rec_vals(&r[i]), vlen[i]);
+        }
+        /* flip bits: in the filters mostly, in the header and values too */
+        for (w = (int)(rnd() % 4); w >= 0; w--) {
+            uint64_t x = rnd();
+
+            if (x % 16 == 0)
+                vals[x / 16 % 4][x / 64 % vlen[x / 16 % 4]] ^= (unsigned char)(1u << (x >> 40) % 8);
+            else if (x % 16 == 1)
+                area[x / 16 % 64] ^= (unsigned char)(1u << (x >> 40) % 8);
+            else
+                area[64 + x / 16 % (dir_off - 64)] ^= (unsigned char)(1u << (x >> 40) % 8);
+        }
+        code = (uint32_t)(rnd() % 10);
+        i = (int)(rnd() % 4);
+        flags = 0;
+        went += rtfilter_eval(&env, code, vals[i], vlen[i],
+                              DAPTO_STATE_FILTER | DAPTO_STATE_RECORD, &flags) != 0;
+    }
+    printf("filter-test: %lu evaluations went somewhere\n", went);
+    for (i = 0; i < 5; i++)
+        munmap(maps[i], mlens[i]);
+    free(clean);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
+    long rounds = argc > 2 ? atol(argv[2]) : 3000000;
+
+    setup();
+    test_numbers();
+    test_glob();
+    test_strings();
+    test_jumps();
+    test_hits();
+    test_clauses();
+    test_counters();
+    test_space();
+    test_check();
+    test_random(seed, rounds);
+    region_close(&reg);
+    return unit_done("filter-test");
+}
