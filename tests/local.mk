@@ -12,4 +12,5 @@ include tests/noosa/local.mk
 include tests/tcl/local.mk
 include tests/screen/local.mk
 include tests/load/local.mk
+include tests/cond/local.mk
 include tests/build/local.mk

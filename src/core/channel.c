@@ -25,6 +25,8 @@
 
 #include "channel.h"
 #include "clock.h"
+#include "cond.h"
+#include "filter.h"
 #include "dapto.h"
 #include "mailbox.h"
 #include "protocol.h"
@@ -84,6 +86,12 @@ struct channel {
     unsigned char *busy;
     uint64_t stop_clock;
 
+    /* filters <protocol#filter>: the area as noosa fills it, or why there
+     * is none */
+    struct filter_space fspace;
+    struct filter_entry *fentries;
+    const char *no_filters;
+
     /* operation results */
     unsigned char *res_data;
     struct decode_value *res_values;
@@ -124,6 +132,12 @@ int channel_create(struct channel **out, const struct channel_opts *opts,
     ch->stopped = xcalloc(ch->region.geom.mbox_count, sizeof *ch->stopped);
     ch->busy = xcalloc(ch->region.geom.mbox_count, 1);
     region_env(&ch->region, ch->env, sizeof ch->env);
+    /* the directory covers the codes of the first aspects; events beyond
+     * it have their conditions evaluated in noosa */
+    ch->fentries = xcalloc(CHANNEL_FILTER_CODES, sizeof *ch->fentries);
+    if (filter_space_init(&ch->fspace, &ch->region, CHANNEL_FILTER_CODES,
+                          ch->fentries, &why) != 0)
+        ch->no_filters = "the channel has no room for conditions";
     *out = ch;
     return 0;
 }
@@ -143,7 +157,78 @@ void channel_free(struct channel *ch)
     free(ch->message);
     free(ch->pending_error);
     free(ch->kept);
+    free(ch->fentries);
     free(ch);
+}
+
+int channel_filters(const struct channel *ch, const char **why)
+{
+    struct dapto_region_id id;
+    const char *no = ch->no_filters;
+
+    if (no == NULL && (ch->let_go || ch->status == CHANNEL_BROKEN))
+        no = "the program is no longer monitored";
+    if (no == NULL && !region_runtime_id(&ch->region, &id))
+        no = "the program has not attached yet";
+    if (no == NULL && (id.rt_major != DAPTO_PROTO_MAJOR ||
+                       id.rt_median != DAPTO_PROTO_MEDIAN || id.rt_minor < 2))
+        no = "the program's runtime is older than conditions in the "
+             "program (protocol 1.0.2)";
+    if (why != NULL)
+        *why = no;
+    return no == NULL;
+}
+
+int channel_set_filter(struct channel *ch, const struct registry_event *ev,
+                       unsigned char uncond, const struct cond_clause *cl,
+                       unsigned int n, uint16_t checked, uint16_t passed,
+                       char **cause)
+{
+    unsigned char blob[DAPTO_FILTER_MAX], kinds[DAPTO_FILTER_ARGS];
+    unsigned int i, np = ev->nparams < DAPTO_FILTER_ARGS ? ev->nparams
+                                                          : DAPTO_FILTER_ARGS;
+    const char *no = NULL;
+    char msg[160];
+    int len;
+
+    if (!channel_filters(ch, &no)) {
+        xcause(cause, "%s", no);
+        return -1;
+    }
+    if (ev->code >= CHANNEL_FILTER_CODES) {
+        xcause(cause, "event %s comes too late in the interface for "
+               "conditions in the program", ev->name);
+        return -1;
+    }
+    len = cond_filter(uncond, checked, passed, cl, n, blob, sizeof blob,
+                      cause);
+    if (len < 0)
+        return -1;
+    for (i = 0; i < np; i++)
+        kinds[i] = ev->params[i].kind;
+    /* noosa's own filters are checked as the program will check them */
+    if (filter_check(blob, (size_t)len, kinds, np, msg, sizeof msg) != 0) {
+        xcause(cause, "a condition of event %s was compiled wrong: %s",
+               ev->name, msg);
+        return -1;
+    }
+    if (filter_put(&ch->fspace, ev->code, blob, (size_t)len, &no) != 0) {
+        xcause(cause, "%s", no);
+        return -1;
+    }
+    return 0;
+}
+
+void channel_clear_filter(struct channel *ch, unsigned int code)
+{
+    if (ch->no_filters == NULL && code < CHANNEL_FILTER_CODES &&
+        ch->fentries[code].off != 0)
+        filter_remove(&ch->fspace, code);
+}
+
+uint64_t channel_counter(const struct channel *ch, uint16_t id)
+{
+    return id == DAPTO_CNT_NONE ? 0 : filter_counter(&ch->region, id);
 }
 
 const char *channel_env(const struct channel *ch)

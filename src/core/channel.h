@@ -160,6 +160,27 @@ int channel_set_state(struct channel *ch, unsigned int code,
 /* The state last written for CODE. */
 unsigned char channel_state(const struct channel *ch, unsigned int code);
 
+/* Conditions in the program <protocol#filter>.  Event codes below this
+ * may have filters. */
+#define CHANNEL_FILTER_CODES 2048
+struct cond_clause;
+
+/* Whether filters can be written now (the program's runtime has them and
+ * has attached); when not, *why (static) says why. */
+int channel_filters(const struct channel *ch, const char **why);
+/* Make the filter of EV: the UNCOND state bits and the N clauses CL,
+ * with event counters CHECKED and PASSED.  Built (cond_filter), checked
+ * as the program will check it, and written; -1 with *cause when it
+ * cannot be.  Write the filter before the state that makes it read. */
+int channel_set_filter(struct channel *ch, const struct registry_event *ev,
+                       unsigned char uncond, const struct cond_clause *cl,
+                       unsigned int n, uint16_t checked, uint16_t passed,
+                       char **cause);
+/* Event CODE has no filter (after its state has dropped the filter bit). */
+void channel_clear_filter(struct channel *ch, unsigned int code);
+/* A counter's value <protocol#counters>. */
+uint64_t channel_counter(const struct channel *ch, uint16_t id);
+
 /* Stop monitoring the program and let it run at full speed
  * <protocol#letgo>: every event off, threads stopped at events resumed,
  * and the runtime told never to wait for the monitor again (a thread

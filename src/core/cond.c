@@ -233,8 +233,14 @@ static int type_of(struct gen *g, const struct cond *c)
         case DAPTO_K_LONG:
             return TY_INT;
         case DAPTO_K_PTR:
-        case DAPTO_K_USER:
             return TY_PTR;
+        case DAPTO_K_USER:
+            /* its value is what the program's DAPTO_RESULT<type> makes
+             * of it (an int, a pointer, a string, or nothing): noosa
+             * cannot know its kind beforehand */
+            return fail(g, "$%s is of the program's own type %s, whose "
+                        "value the program encodes its own way", p->name,
+                        p->type);
         case DAPTO_K_DOUBLE:
             return TY_DOUBLE;
         case DAPTO_K_STR:

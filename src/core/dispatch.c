@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cond.h"
 #include "dapto.h"
 #include "dispatch.h"
+#include "protocol.h"
 #include "session.h"
 #include "symnames.h"
 #include "xmalloc.h"
@@ -30,9 +32,37 @@ struct consumer {
     int dead; /* removed while events were being delivered */
 };
 
+/* Where a consumer's clauses on an event are in the event's filter. */
+struct fanslot {
+    unsigned char nplaced;  /* its clauses the program evaluates */
+    unsigned char always;   /* told whatever they say (it wants the event
+                               unconditionally too, or evaluates some
+                               clauses itself) */
+    unsigned char slot[DISPATCH_CLAUSES]; /* clause j: filter clause slot[j] */
+};
+
 struct fanout {
     struct consumer **c;
+    struct fanslot *slot;   /* one per consumer */
     unsigned int n;
+};
+
+/* A clause in the program, for one run: which consumer's, where in its
+ * event's filter, and its counters <protocol#counters>.  Kept across
+ * rebuilds of the table so that a clause stays where it is while records
+ * evaluated with the filter may still be in the ring. */
+struct placed {
+    const struct consumer *c;
+    unsigned int code;
+    unsigned int tag;
+    unsigned char slot;
+    int live;               /* in the current filter */
+    uint16_t checked, passed, hits;
+};
+
+/* The counters of an event's filter, for one run. */
+struct evcount {
+    uint16_t checked, passed;
 };
 
 /* The consumers that want the artificial events of one name. */
@@ -50,6 +80,14 @@ struct dispatch {
     unsigned int limit;   /* table size (event codes) */
     struct fanout *table;
     unsigned char *states;
+
+    /* Filters <protocol#filter>, for the current run: clauses placed,
+     * event counters by code, counter ids handed out. */
+    struct placed *placed;
+    unsigned int nplaced;
+    struct evcount *evcount;
+    unsigned int nevcount;
+    unsigned int next_counter;
     int dirty;
     int busy; /* delivering: the table and consumers must stay */
     int direct; /* function records go straight to the consumers of enter */
@@ -96,8 +134,10 @@ static void table_free(struct dispatch *d)
 {
     unsigned int i;
 
-    for (i = 0; i < d->limit; i++)
+    for (i = 0; i < d->limit; i++) {
         free(d->table[i].c);
+        free(d->table[i].slot);
+    }
     free(d->table);
     free(d->states);
     d->table = NULL;
@@ -113,6 +153,8 @@ void dispatch_free(struct dispatch *d)
         return;
     table_free(d);
     posts_free(d);
+    free(d->placed);
+    free(d->evcount);
     symnames_free(d->names);
     for (i = 0; i < d->nconsumers; i++)
         free(d->consumers[i]);
@@ -135,16 +177,32 @@ struct consumer *dispatch_add(struct dispatch *d,
     return c;
 }
 
+/* Consumer C is gone: its clauses' slots are free to reuse (their
+ * counters are not: a count belongs to its clause). */
+static void forget_clauses(struct dispatch *d, const struct consumer *c)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->nplaced; i++) {
+        if (d->placed[i].c == c) {
+            d->placed[i].c = NULL;
+            d->placed[i].live = 0;
+        }
+    }
+}
+
 /* Free consumers removed during a delivery. */
 static void reap(struct dispatch *d)
 {
     unsigned int i, j = 0;
 
     for (i = 0; i < d->nconsumers; i++) {
-        if (d->consumers[i]->dead)
+        if (d->consumers[i]->dead) {
+            forget_clauses(d, d->consumers[i]);
             free(d->consumers[i]);
-        else
+        } else {
             d->consumers[j++] = d->consumers[i];
+        }
     }
     if (j != d->nconsumers)
         d->posts_dirty = 1;
@@ -169,6 +227,7 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
             break;
         }
     }
+    forget_clauses(d, c);
     free(c);
     /* the table may point at C: rebuild it before any delivery */
     table_free(d);
@@ -277,11 +336,231 @@ static const struct registry_event *builtin_event(struct registry *reg,
     return ev;
 }
 
+/* A counter id for this run, or DAPTO_CNT_NONE when they are used up. */
+static uint16_t counter_id(struct dispatch *d)
+{
+    if (d->next_counter >= DAPTO_CNT_PER_SLOT)
+        return DAPTO_CNT_NONE;
+    return (uint16_t)d->next_counter++;
+}
+
+/* The counters of event CODE's filter, made on first use. */
+static struct evcount *event_counters(struct dispatch *d, unsigned int code)
+{
+    if (code >= d->nevcount) {
+        unsigned int n = code + 1, i;
+
+        d->evcount = xreallocarray(d->evcount, n, sizeof *d->evcount);
+        for (i = d->nevcount; i < n; i++)
+            d->evcount[i].checked = d->evcount[i].passed = DAPTO_CNT_NONE;
+        d->nevcount = n;
+    }
+    if (d->evcount[code].checked == DAPTO_CNT_NONE) {
+        d->evcount[code].checked = counter_id(d);
+        d->evcount[code].passed = counter_id(d);
+    }
+    return &d->evcount[code];
+}
+
+static struct placed *find_placed(struct dispatch *d, const struct consumer *c,
+                                  unsigned int code, unsigned int tag)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->nplaced; i++) {
+        struct placed *p = &d->placed[i];
+
+        if (p->c == c && p->code == code && p->tag == tag)
+            return p;
+    }
+    return NULL;
+}
+
+/* The slot of consumer C's clause TAG in event CODE's filter: the one it
+ * had, else one never used in this run, else one freed longest ago; or
+ * NULL when all DAPTO_FILTER_CLAUSES are taken.  USED marks the slots of
+ * this rebuild so far. */
+static struct placed *place(struct dispatch *d, const struct consumer *c,
+                            unsigned int code, unsigned int tag,
+                            const unsigned char *used)
+{
+    struct placed *p = find_placed(d, c, code, tag), *old = NULL;
+    unsigned char taken[DAPTO_FILTER_CLAUSES];
+    unsigned int i, slot;
+
+    if (p != NULL && !used[p->slot])
+        return p;
+    memset(taken, 0, sizeof taken);
+    for (i = 0; i < d->nplaced; i++) {
+        struct placed *q = &d->placed[i];
+
+        if (q->code != code)
+            continue;
+        taken[q->slot] = 1;
+        /* a slot of a clause that is gone may be reused */
+        if (q->c == NULL && !used[q->slot] && old == NULL)
+            old = q;
+    }
+    for (slot = 0; slot < DAPTO_FILTER_CLAUSES; slot++) {
+        if (!taken[slot] && !used[slot])
+            break;
+    }
+    if (slot == DAPTO_FILTER_CLAUSES) {
+        if (old == NULL)
+            return NULL;
+        /* the old clause's counters stay with it; the slot is new */
+        old->c = c;
+        old->tag = tag;
+        old->checked = counter_id(d);
+        old->passed = counter_id(d);
+        old->hits = counter_id(d);
+        return old;
+    }
+    if (p == NULL) {
+        d->placed = xreallocarray(d->placed, d->nplaced + 1,
+                                  sizeof *d->placed);
+        p = &d->placed[d->nplaced++];
+        p->c = c;
+        p->code = code;
+        p->tag = tag;
+        p->checked = counter_id(d);
+        p->passed = counter_id(d);
+        p->hits = counter_id(d);
+    }
+    p->slot = (unsigned char)slot;
+    return p;
+}
+
+/* The program of a filter's empty slot: false. */
+static const unsigned char never[] = {DAPTO_FOP_CONST, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      DAPTO_FOP_END};
+
+/* One event's consumers, state and filter. */
+static void sync_event(struct dispatch *d, const struct registry_event *ev,
+                       int filters)
+{
+    struct fanout *f = &d->table[ev->code];
+    struct dispatch_clause cl[DISPATCH_CLAUSES];
+    struct cond_clause fc[DAPTO_FILTER_CLAUSES];
+    unsigned char used[DAPTO_FILTER_CLAUSES];
+    unsigned char state = 0;
+    unsigned int i, j, nfc = 0;
+    char *cause = NULL;
+
+    memset(used, 0, sizeof used);
+    memset(fc, 0, sizeof fc);
+    for (i = 0; i < d->nplaced; i++) {
+        if (d->placed[i].code == ev->code)
+            d->placed[i].live = 0;
+    }
+    for (i = 0; i < d->nconsumers; i++) {
+        struct consumer *c = d->consumers[i];
+        struct fanslot fs;
+        unsigned char w, cu;
+        unsigned int k = 0;
+
+        if (!c->enabled || (w = c->ops->want(c->arg, ev)) == 0)
+            continue;
+        cu = w;
+        memset(&fs, 0, sizeof fs);
+        if (filters && c->ops->clauses != NULL) {
+            unsigned char u = 0;
+
+            k = c->ops->clauses(c->arg, ev, &u, cl, DISPATCH_CLAUSES);
+            if (k > DISPATCH_CLAUSES)
+                k = DISPATCH_CLAUSES;
+            if (k > 0)
+                cu = u;
+        }
+        for (j = 0; j < k; j++) {
+            struct placed *p = NULL;
+
+            /* the clauses are placed in order; once one does not fit,
+             * the consumer evaluates the rest itself */
+            if (fs.nplaced == j && cl[j].bits != 0)
+                p = place(d, c, ev->code, cl[j].tag, used);
+            if (p == NULL) {
+                cu |= cl[j].bits;
+                continue;
+            }
+            p->live = 1;
+            used[p->slot] = 1;
+            fs.slot[fs.nplaced++] = p->slot;
+            fc[p->slot].bits = cl[j].bits &
+                               (DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+            fc[p->slot].prog = cl[j].prog;
+            fc[p->slot].prog_len = cl[j].len;
+            fc[p->slot].flags = cl[j].every != 0 ? DAPTO_CL_HITS : 0;
+            fc[p->slot].every = cl[j].every != 0 ? cl[j].every : 1;
+            fc[p->slot].after = cl[j].after;
+            fc[p->slot].count = cl[j].count;
+            fc[p->slot].checked = p->checked;
+            fc[p->slot].passed = p->passed;
+            fc[p->slot].hits = p->hits;
+            if (p->slot + 1u > nfc)
+                nfc = p->slot + 1u;
+        }
+        state |= cu;
+        fs.always = (cu & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) != 0;
+        /* <dispatch.h>: the trail alone, or no deliver, is no delivery */
+        if ((!fs.always && fs.nplaced == 0) || c->ops->deliver == NULL)
+            continue;
+        f->c = xreallocarray(f->c, f->n + 1, sizeof *f->c);
+        f->slot = xreallocarray(f->slot, f->n + 1, sizeof *f->slot);
+        f->c[f->n] = c;
+        f->slot[f->n++] = fs;
+    }
+    for (i = 0; i < nfc; i++) {
+        if (fc[i].prog == NULL) {
+            /* a slot between clauses: a program that never holds */
+            fc[i].prog = never;
+            fc[i].prog_len = sizeof never;
+            fc[i].every = 1;
+            fc[i].checked = fc[i].passed = fc[i].hits = DAPTO_CNT_NONE;
+        }
+    }
+    if (nfc > 0) {
+        struct evcount *ec = event_counters(d, ev->code);
+
+        /* the filter first, then the state that makes it read */
+        if (session_set_filter(d->session, ev,
+                               state & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
+                                        DAPTO_STATE_STOP),
+                               fc, nfc, ec->checked, ec->passed, &cause) == 0) {
+            state |= DAPTO_STATE_FILTER;
+        } else {
+            /* not written: every consumer is told, and decides */
+            free(cause);
+            cause = NULL;
+            for (i = 0; i < nfc; i++)
+                state |= fc[i].bits;
+            for (i = 0; i < f->n; i++) {
+                f->slot[i].nplaced = 0;
+                f->slot[i].always = 1;
+            }
+        }
+    }
+    /* clauses of this event that no consumer gives any more: their slots
+     * may be reused */
+    for (i = 0; i < d->nplaced; i++) {
+        if (d->placed[i].code == ev->code && !d->placed[i].live)
+            d->placed[i].c = NULL;
+    }
+    d->states[ev->code] = state;
+    if (session_set_state(d->session, ev->code, state, &cause) != 0) {
+        /* the program may be gone; the next run writes again */
+        free(cause);
+        cause = NULL;
+    }
+    if (!(state & DAPTO_STATE_FILTER))
+        session_clear_filter(d->session, ev);
+}
+
 void dispatch_sync(struct dispatch *d)
 {
     struct registry *reg = session_registry(d->session);
-    unsigned int code, i, limit;
-    char *cause = NULL;
+    unsigned int code, limit;
+    int filters;
 
     if (d->busy) {
         d->dirty = 1;
@@ -302,33 +581,12 @@ void dispatch_sync(struct dispatch *d)
     d->limit = limit;
     d->table = xcalloc(limit, sizeof *d->table);
     d->states = xcalloc(limit, 1);
+    filters = dispatch_filters(d, NULL);
     for (code = 0; code < limit; code++) {
         const struct registry_event *ev = registry_event(reg, code);
-        struct fanout *f = &d->table[code];
-        unsigned char state = 0;
 
-        if (ev == NULL)
-            continue;
-        for (i = 0; i < d->nconsumers; i++) {
-            struct consumer *c = d->consumers[i];
-            unsigned char w;
-
-            if (!c->enabled || (w = c->ops->want(c->arg, ev)) == 0)
-                continue;
-            state |= w;
-            /* <dispatch.h>: the trail alone, or no deliver, is no delivery */
-            if (!(w & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
-                c->ops->deliver == NULL)
-                continue;
-            f->c = xreallocarray(f->c, f->n + 1, sizeof *f->c);
-            f->c[f->n++] = c;
-        }
-        d->states[code] = state;
-        if (session_set_state(d->session, code, state, &cause) != 0) {
-            /* the program may be gone; the next run writes again */
-            free(cause);
-            cause = NULL;
-        }
+        if (ev != NULL)
+            sync_event(d, ev, filters);
     }
     set_direct(d, direct_holds(d));
 }
@@ -347,8 +605,12 @@ static void started(struct dispatch *d, const struct reader_item *item)
 {
     unsigned int i;
 
-    /* a new registry: the table is made again before the next event */
+    /* a new registry: the table is made again before the next event,
+     * and a new region has no filters and no counts */
     d->dirty = 1;
+    d->nplaced = 0;
+    d->nevcount = 0;
+    d->next_counter = 0;
     symnames_reset(d->names, session_pid(d->session));
     d->busy++;
     for (i = 0; i < d->nconsumers; i++) {
@@ -386,6 +648,8 @@ static const struct reader_item *function_event(struct dispatch *d,
     out->nvalues = 1;
     out->values = &d->fn_value;
     out->truncated = 0;
+    out->filtered = 0;
+    out->clauses = 0;
     out->pid = 0;
     out->ring_mode = 0;
     out->aspect = NULL;
@@ -443,9 +707,23 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
     d->busy++;
     for (i = 0; i < f->n; i++) {
         struct consumer *c = f->c[i];
+        const struct fanslot *fs = &f->slot[i];
+        unsigned int j;
 
-        if (c->enabled)
-            c->ops->deliver(c->arg, &de);
+        if (!c->enabled)
+            continue;
+        de.placed = de.held = 0;
+        if (item->filtered && fs->nplaced > 0) {
+            /* <protocol#filter>: the program said which clauses fired */
+            for (j = 0; j < fs->nplaced; j++) {
+                de.placed |= 1u << j;
+                if (item->clauses & (1u << fs->slot[j]))
+                    de.held |= 1u << j;
+            }
+            if (de.held == 0 && !fs->always)
+                continue;
+        }
+        c->ops->deliver(c->arg, &de);
     }
     d->busy--;
     if (d->busy == 0 && d->dirty)
@@ -567,4 +845,35 @@ unsigned char dispatch_state(const struct dispatch *d,
                              const struct registry_event *ev)
 {
     return ev->code < d->limit ? d->states[ev->code] : 0;
+}
+
+int dispatch_filters(const struct dispatch *d, const char **why)
+{
+    return d->session != NULL && session_filters(d->session, why);
+}
+
+int dispatch_clause_counts(const struct dispatch *d, const struct consumer *c,
+                           const struct registry_event *ev, unsigned int tag,
+                           uint64_t *checked, uint64_t *passed)
+{
+    struct placed *p = find_placed((struct dispatch *)d, c, ev->code, tag);
+
+    if (p == NULL || d->session == NULL ||
+        !(dispatch_state(d, ev) & DAPTO_STATE_FILTER))
+        return -1;
+    *checked = session_counter(d->session, p->checked);
+    *passed = session_counter(d->session, p->passed);
+    return 0;
+}
+
+int dispatch_event_counts(const struct dispatch *d,
+                          const struct registry_event *ev, uint64_t *checked,
+                          uint64_t *passed)
+{
+    if (ev->code >= d->nevcount || d->session == NULL ||
+        d->evcount[ev->code].checked == DAPTO_CNT_NONE)
+        return -1;
+    *checked = session_counter(d->session, d->evcount[ev->code].checked);
+    *passed = session_counter(d->session, d->evcount[ev->code].passed);
+    return 0;
 }

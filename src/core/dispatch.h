@@ -33,7 +33,29 @@ struct dispatch_event {
     int waiting;   /* the thread waits: operations may run now */
     int stop;      /* set by a consumer: keep the program stopped */
     char *where;   /* with stop: what stopped it (consumer's xstrdup) */
+    /* The consumer's clauses (consumer_ops.clauses) that the program
+     * evaluated for this event (bit i: its clause i), and those of them
+     * that held.  A clause not in PLACED is the consumer's to evaluate
+     * (the program could not, or the event was written before its filter
+     * was). */
+    uint32_t placed;
+    uint32_t held;
 };
+
+/* A condition under which a consumer wants an event, compiled into a
+ * clause program (cond.h) for the program to evaluate <protocol#filter>. */
+struct dispatch_clause {
+    const unsigned char *prog; /* ends with DAPTO_FOP_END; the consumer's */
+    size_t len;
+    unsigned char bits;        /* DAPTO_STATE_RECORD and/or _STOP */
+    unsigned int tag;          /* the consumer's name for it (stable) */
+    uint32_t every;            /* hit counting: 0 none, else >= 1 */
+    uint32_t after;
+    uint32_t count;
+};
+
+/* At most this many clauses of one consumer for one event. */
+#define DISPATCH_CLAUSES 12
 
 struct consumer_ops {
     const char *name;
@@ -47,6 +69,14 @@ struct consumer_ops {
     void (*deliver)(void *arg, struct dispatch_event *de);
     /* The consumer was disabled (on = 0) or enabled again; may be NULL. */
     void (*notice)(void *arg, int on);
+    /* Its conditions on EV, for the program to evaluate; may be NULL.
+     * Fills CL with at most MAX clauses (valid until the next call) and
+     * returns how many, and sets *UNCOND to the bits it wants for EV
+     * whatever the conditions (those it evaluates itself).  The bits of
+     * want() are then UNCOND and the clauses' together. */
+    unsigned int (*clauses)(void *arg, const struct registry_event *ev,
+                            unsigned char *uncond, struct dispatch_clause *cl,
+                            unsigned int max);
 };
 
 /* What some consumers want to hear besides events (dispatch_set_hooks); every
@@ -138,6 +168,21 @@ void dispatch_stop(struct dispatch_event *de, char *where);
 /* The names of auto-instrumented functions (with the user's exclusion
  * patterns). */
 struct symnames *dispatch_symnames(const struct dispatch *d);
+
+/* Whether the program can evaluate conditions (its runtime has filters,
+ * protocol minor 2); when not, *why (static) says why. */
+int dispatch_filters(const struct dispatch *d, const char **why);
+
+/* What the program counted for consumer C's clause TAG on EV (checked:
+ * evaluations; passed: times it fired), and for the event EV as a whole
+ * (checked: times its filter ran; passed: times it went on).  -1 when
+ * the program does not evaluate it. */
+int dispatch_clause_counts(const struct dispatch *d, const struct consumer *c,
+                           const struct registry_event *ev, unsigned int tag,
+                           uint64_t *checked, uint64_t *passed);
+int dispatch_event_counts(const struct dispatch *d,
+                          const struct registry_event *ev, uint64_t *checked,
+                          uint64_t *passed);
 
 /* The state written for event EV in the current run. */
 unsigned char dispatch_state(const struct dispatch *d,

@@ -256,6 +256,11 @@ static void reader_event(struct reader *r, const struct dapto_record *h,
     item->nvalues = n;
     item->values = v;
     item->truncated = (h->flags & DAPTO_RECF_TRUNC) != 0;
+    item->filtered = (h->flags & DAPTO_RECF_FILTERED) != 0;
+    item->clauses = item->filtered
+                        ? (uint32_t)(h->flags >> DAPTO_RECF_CLAUSE_SHIFT) &
+                              ((1u << DAPTO_FILTER_CLAUSES) - 1)
+                        : 0;
     return;
 
 bad:
@@ -363,6 +368,8 @@ void reader_record(struct reader *r, const void *rec, size_t size,
             item->nvalues = 0;
             item->values = NULL;
             item->truncated = 0;
+            item->filtered = 0;
+            item->clauses = 0;
             item->pid = 0;
             item->ring_mode = 0;
             item->aspect = NULL;
@@ -402,7 +409,12 @@ void reader_record(struct reader *r, const void *rec, size_t size,
                h.len, size);
         goto bad;
     }
-    if ((h.flags & ~(DAPTO_RECF_STOP | DAPTO_RECF_TRUNC)) != 0) {
+    /* <protocol#filter>: clause bits only with FILTERED */
+    if ((h.flags & ~(DAPTO_RECF_STOP | DAPTO_RECF_TRUNC | DAPTO_RECF_FILTERED |
+                     (((1u << DAPTO_FILTER_CLAUSES) - 1)
+                      << DAPTO_RECF_CLAUSE_SHIFT))) != 0 ||
+        (!(h.flags & DAPTO_RECF_FILTERED) &&
+         (h.flags >> DAPTO_RECF_CLAUSE_SHIFT) != 0)) {
         xcause(&why, "unknown flags 0x%x", h.flags);
         goto bad;
     }

@@ -47,6 +47,9 @@ struct reader_item {
     unsigned int nvalues; /* may be fewer than the event's parameters */
     struct decode_value *values;
     int truncated;        /* DAPTO_RECF_TRUNC: values were cut or dropped */
+    int filtered;         /* DAPTO_RECF_FILTERED: the program evaluated the
+                             event's filter <protocol#filter> */
+    uint32_t clauses;     /* with filtered: bit i, clause i fired */
 
     /* READER_HELLO */
     pid_t pid;

@@ -726,6 +726,40 @@ int session_set_state(struct session *s, unsigned int code,
     return channel_set_state(s->channel, code, state, cause);
 }
 
+int session_filters(const struct session *s, const char **why)
+{
+    if (s->channel == NULL || s->target == NULL) {
+        if (why != NULL)
+            *why = "the program is not running";
+        return 0;
+    }
+    return channel_filters(s->channel, why);
+}
+
+int session_set_filter(struct session *s, const struct registry_event *ev,
+                       unsigned char uncond, const struct cond_clause *cl,
+                       unsigned int n, uint16_t checked, uint16_t passed,
+                       char **cause)
+{
+    if (s->channel == NULL || s->target == NULL) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    return channel_set_filter(s->channel, ev, uncond, cl, n, checked, passed,
+                              cause);
+}
+
+void session_clear_filter(struct session *s, const struct registry_event *ev)
+{
+    if (s->channel != NULL)
+        channel_clear_filter(s->channel, ev->code);
+}
+
+uint64_t session_counter(const struct session *s, uint16_t id)
+{
+    return s->channel != NULL ? channel_counter(s->channel, id) : 0;
+}
+
 /* Open FILE for redirection WHICH (0, 1, 2) with FLAGS into FDS. */
 static int redirect_open(int fds[3], int which, const char *file, int flags,
                          char **cause)

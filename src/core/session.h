@@ -134,6 +134,17 @@ void session_direct(struct session *s, int on);
 int session_set_state(struct session *s, unsigned int code,
                       unsigned char state, char **cause);
 
+/* Conditions in the program (channel.h): whether they can be written now,
+ * a filter written, cleared, and a counter read. */
+struct cond_clause;
+int session_filters(const struct session *s, const char **why);
+int session_set_filter(struct session *s, const struct registry_event *ev,
+                       unsigned char uncond, const struct cond_clause *cl,
+                       unsigned int n, uint16_t checked, uint16_t passed,
+                       char **cause);
+void session_clear_filter(struct session *s, const struct registry_event *ev);
+uint64_t session_counter(const struct session *s, uint16_t id);
+
 /* Take "< FILE", "> FILE", ">> FILE", "2> FILE" and "2>&1" (with or
  * without a space before FILE) out of the NULL-terminated ARGS (pointers
  * are moved; the strings are the caller's) and open the files.  Returns 0

@@ -16,15 +16,14 @@
 #include "breaks.h"
 #include "command.h"
 #include "dapto.h"
+#include "guard.h"
 #include "interp.h"
 #include "xmalloc.h"
 
 struct bp {
     int id;
     char *event;
-    Tcl_Obj *cond; /* NULL: always */
-    Tcl_Obj *lambda;
-    Tcl_Obj *params;
+    struct guard *guard; /* its condition and hit counting */
     int enabled;
     unsigned long hits;
 };
@@ -42,12 +41,7 @@ struct breaks {
 static void bp_free(struct bp *bp)
 {
     free(bp->event);
-    if (bp->cond != NULL)
-        Tcl_DecrRefCount(bp->cond);
-    if (bp->lambda != NULL) {
-        Tcl_DecrRefCount(bp->lambda);
-        Tcl_DecrRefCount(bp->params);
-    }
+    guard_free(bp->guard);
     free(bp);
 }
 
@@ -63,29 +57,32 @@ static unsigned char bp_want(void *arg, const struct registry_event *ev)
     return 0;
 }
 
-/* The condition of BP as a lambda over E's parameters. */
-static Tcl_Obj *cond_lambda(struct bp *bp, const struct registry_event *e)
+/* The breakpoints' conditions on EV, for the program <protocol#filter>:
+ * those it can evaluate as clauses (tagged with the breakpoint's number),
+ * the others (and breakpoints without a condition) unconditional. */
+static unsigned int bp_clauses(void *arg, const struct registry_event *ev,
+                               unsigned char *uncond,
+                               struct dispatch_clause *cl, unsigned int max)
 {
-    Tcl_Obj *params = interp_params(e), *l[3], *body[2];
+    struct breaks *b = arg;
+    unsigned int i, k = 0;
 
-    Tcl_IncrRefCount(params);
-    if (bp->lambda != NULL) {
-        if (strcmp(Tcl_GetString(params), Tcl_GetString(bp->params)) == 0) {
-            Tcl_DecrRefCount(params);
-            return bp->lambda;
+    *uncond = 0;
+    for (i = 0; i < b->n; i++) {
+        struct bp *bp = b->list[i];
+
+        if (!bp->enabled || !registry_event_named(ev, bp->event))
+            continue;
+        if (guard_always(bp->guard) || k == max ||
+            !guard_clause(bp->guard, b->in, ev,
+                          DAPTO_STATE_RECORD | DAPTO_STATE_STOP,
+                          (unsigned int)bp->id, k, &cl[k])) {
+            *uncond |= DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
+            continue;
         }
-        Tcl_DecrRefCount(bp->lambda);
-        Tcl_DecrRefCount(bp->params);
+        k++;
     }
-    body[0] = Tcl_NewStringObj("expr", -1);
-    body[1] = bp->cond;
-    l[0] = params;
-    l[1] = Tcl_NewListObj(2, body);
-    l[2] = Tcl_NewStringObj("::", -1);
-    bp->lambda = Tcl_NewListObj(3, l);
-    Tcl_IncrRefCount(bp->lambda);
-    bp->params = params; /* keeps the reference taken above */
-    return bp->lambda;
+    return k;
 }
 
 static void bp_deliver(void *arg, struct dispatch_event *de)
@@ -96,20 +93,17 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
 
     for (i = 0; i < b->n; i++) {
         struct bp *bp = b->list[i];
-        int yes = 1;
+        int yes;
 
         if (!bp->enabled || !registry_event_named(de->event, bp->event))
             continue;
-        if (bp->cond != NULL) {
-            if (interp_apply(in, cond_lambda(bp, de->event), de->item) !=
-                    TCL_OK ||
-                Tcl_GetBooleanFromObj(in->tcl, Tcl_GetObjResult(in->tcl),
-                                      &yes) != TCL_OK) {
-                interp_error(in, "in the condition of breakpoint %d: %s",
-                             bp->id, Tcl_GetStringResult(in->tcl));
-                yes = 1;
-            }
+        yes = guard_holds(bp->guard, in, de);
+        if (yes < 0) {
+            /* as gdb does: a condition that cannot be evaluated stops */
+            interp_error(in, "in the condition of breakpoint %d: %s",
+                         bp->id, Tcl_GetStringResult(in->tcl));
             Tcl_ResetResult(in->tcl);
+            yes = 1;
         }
         if (!yes)
             continue;
@@ -139,10 +133,13 @@ static void step_deliver(void *arg, struct dispatch_event *de)
         dispatch_stop(de, xasprintf("event \"%s\"", de->event->name));
 }
 
-static const struct consumer_ops bp_ops = {"breakpoints", bp_want,
-                                           bp_deliver, NULL};
-static const struct consumer_ops step_ops = {"step", step_want, step_deliver,
-                                             NULL};
+static const struct consumer_ops bp_ops = {.name = "breakpoints",
+                                           .want = bp_want,
+                                           .deliver = bp_deliver,
+                                           .clauses = bp_clauses};
+static const struct consumer_ops step_ops = {.name = "step",
+                                             .want = step_want,
+                                             .deliver = step_deliver};
 
 struct breaks *breaks_create(struct interp *in)
 {
@@ -196,10 +193,31 @@ int breaks_get(const struct breaks *b, unsigned int i,
     bp = b->list[i];
     info->id = bp->id;
     info->event = bp->event;
-    info->cond = bp->cond != NULL ? Tcl_GetString(bp->cond) : NULL;
+    info->cond = guard_cond(bp->guard) != NULL
+                     ? Tcl_GetString(guard_cond(bp->guard))
+                     : NULL;
+    info->counting = guard_counting(bp->guard);
     info->enabled = bp->enabled;
     info->hits = bp->hits;
     return 1;
+}
+
+char *breaks_where(struct breaks *b, unsigned int i)
+{
+    struct registry *reg = session_registry(b->in->session);
+    const struct registry_event *ev;
+    struct bp *bp;
+
+    if (i >= b->n)
+        return NULL;
+    bp = b->list[i];
+    if (guard_always(bp->guard))
+        return NULL;
+    if (reg == NULL || (ev = registry_event_by_name(reg, bp->event)) == NULL)
+        return xstrdup("where it runs is known once the program's "
+                       "interface is");
+    return guard_where(bp->guard, b->in, b->bp_consumer,
+                       (unsigned int)bp->id, ev);
 }
 
 void breaks_list(struct breaks *b)
@@ -214,15 +232,52 @@ void breaks_list(struct breaks *b)
     interp_say(in, "Num  Enb  Hits  Event and condition\n");
     for (i = 0; i < b->n; i++) {
         struct bp *bp = b->list[i];
+        Tcl_Obj *cond = guard_cond(bp->guard);
+        const char *counting = guard_counting(bp->guard);
+        char *where = breaks_where(b, i);
 
-        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s\n", bp->id,
+        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s%s%s\n", bp->id,
                     bp->enabled ? "y" : "n", bp->hits, bp->event,
-                    bp->cond != NULL ? " if " : "",
-                    bp->cond != NULL ? Tcl_GetString(bp->cond) : "");
+                    cond != NULL ? " if " : "",
+                    cond != NULL ? Tcl_GetString(cond) : "",
+                    *counting != '\0' ? " " : "", counting);
+        if (where != NULL)
+            interp_sayf(in, "                condition runs %s\n", where);
+        free(where);
     }
 }
 
-/* break EVENT ?if COND...? */
+/* Hit counting at the end of the words of break: EVERY N, AFTER N,
+ * COUNT N, in any order; *N is the number of words left before them.
+ * -1 with a message in TCL on a bad count. */
+static int counting_words(Tcl_Interp *tcl, int *n, Tcl_Obj *const words[],
+                          uint32_t *every, uint32_t *after, uint32_t *count)
+{
+    while (*n >= 2) {
+        const char *key = Tcl_GetString(words[*n - 2]);
+        uint32_t *slot = strcmp(key, "every") == 0   ? every
+                         : strcmp(key, "after") == 0 ? after
+                         : strcmp(key, "count") == 0 ? count
+                                                     : NULL;
+        Tcl_WideInt v;
+
+        if (slot == NULL)
+            break;
+        if (Tcl_GetWideIntFromObj(NULL, words[*n - 1], &v) != TCL_OK ||
+            v < (strcmp(key, "every") == 0 ? 1 : 0) || v > 0xffffffffLL) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "break: %s wants a number from %d to 4294967295, got \"%s\"",
+                key, strcmp(key, "every") == 0 ? 1 : 0,
+                Tcl_GetString(words[*n - 1])));
+            return -1;
+        }
+        *slot = (uint32_t)v;
+        *n -= 2;
+    }
+    return 0;
+}
+
+/* break EVENT ?if COND...? ?every N? ?after N? ?count N? */
 static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
                      Tcl_Obj *const objv[])
 {
@@ -230,21 +285,29 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     const char *event;
     struct bp *bp;
     Tcl_Obj *cond = NULL;
+    uint32_t every = 0, after = 0, count = 0;
+    const char *counting;
+    int n = objc;
 
-    if (objc < 2 || objc == 3 ||
-        (objc > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
+    if (objc >= 2 &&
+        counting_words(tcl, &n, objv, &every, &after, &count) != 0)
+        return TCL_ERROR;
+    if (n < 2 || n == 3 ||
+        (n > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
         /* the name the user knows, not ::noosa::cmd::break */
-        Tcl_WrongNumArgs(tcl, 0, objv, "break EVENT ?if CONDITION?");
+        Tcl_WrongNumArgs(tcl, 0, objv,
+                         "break EVENT ?if CONDITION? ?every N? ?after N? "
+                         "?count N?");
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
     if (session_registry(b->in->session) != NULL &&
         interp_event(b->in, event) == NULL)
         return TCL_ERROR;
-    if (objc == 4) {
+    if (n == 4) {
         cond = objv[3];
-    } else if (objc > 4) {
-        cond = Tcl_ConcatObj(objc - 3, objv + 3);
+    } else if (n > 4) {
+        cond = Tcl_ConcatObj(n - 3, objv + 3);
     }
     if (cond != NULL) {
         /* reject a condition that is not an expression now, not at the
@@ -254,7 +317,7 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
         int len;
         const char *text = Tcl_GetStringFromObj(cond, &len);
 
-        Tcl_IncrRefCount(cond); /* the breakpoint's reference */
+        Tcl_IncrRefCount(cond);
         if (Tcl_ParseExpr(tcl, text, len, &parse) != TCL_OK) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf("bad condition \"%s\": %s",
                                                 text,
@@ -268,13 +331,17 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     bp->id = b->next_id++;
     bp->event = xstrdup(event);
     bp->enabled = 1;
-    bp->cond = cond;
+    bp->guard = guard_create(cond, every, after, count);
+    if (cond != NULL)
+        Tcl_DecrRefCount(cond); /* the guard has its own reference */
     b->list = xreallocarray(b->list, b->n + 1, sizeof *b->list);
     b->list[b->n++] = bp;
     dispatch_changed(b->in->dispatch);
-    interp_sayf(b->in, "Breakpoint %d on event %s%s%s\n", bp->id, event,
+    counting = guard_counting(bp->guard);
+    interp_sayf(b->in, "Breakpoint %d on event %s%s%s%s%s\n", bp->id, event,
                 cond != NULL ? " if " : "",
-                cond != NULL ? Tcl_GetString(cond) : "");
+                cond != NULL ? Tcl_GetString(cond) : "",
+                *counting != '\0' ? " " : "", counting);
     return TCL_OK;
 }
 
@@ -346,17 +413,55 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+/* conditions ?program|noosa? */
+static int cmd_conditions(ClientData cd, Tcl_Interp *tcl, int objc,
+                          Tcl_Obj *const objv[])
+{
+    struct breaks *b = cd;
+    static const char *const where[] = {"program", "noosa", NULL};
+    int i;
+
+    if (objc == 2) {
+        if (Tcl_GetIndexFromObj(tcl, objv[1], where, "place", 0, &i) !=
+            TCL_OK)
+            return TCL_ERROR;
+        if (b->in->conditions_in_noosa != i) {
+            b->in->conditions_in_noosa = i;
+            dispatch_changed(b->in->dispatch);
+        }
+    }
+    Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                              where[b->in->conditions_in_noosa], -1));
+    return TCL_OK;
+}
+
 static const struct command commands[] = {
     {.name = "break",
      .aliases = (const char *const[]){"b", NULL},
      .max_args = -1,
-     .usage = "break EVENT ?if CONDITION?",
+     .usage = "break EVENT ?if CONDITION? ?every N? ?after N? ?count N?",
      .summary = "stop at an event",
      .help = "Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl\n"
             "expression over the event's parameters (and n_ename, n_time, n_thread),\n"
-            "is true (alias: b).",
+            "is true (alias: b).  every N: stop at every Nth time it holds;\n"
+            "after N: not the first N times; count N: at most N times.\n"
+            "Comparisons of parameters with constants or each other, && || !,\n"
+            "eq, ne and string match on strings, and n_thread are evaluated in\n"
+            "the program itself, without a stop; anything else in noosa.\n"
+            "\"info breakpoints\" says where each condition runs.",
      .complete = COMMAND_COMPLETE_EVENT,
      .proc = cmd_break},
+    {.name = "conditions",
+     .min_args = 0,
+     .max_args = 1,
+     .usage = "conditions ?program|noosa?",
+     .summary = "where conditions are evaluated",
+     .help = "Where the conditions of breakpoints, handlers, the trace and monitors\n"
+            "are evaluated: in the program itself where their shape allows\n"
+            "(program, the default), or always in noosa (noosa), as a Tcl\n"
+            "expression at a stop of the program.  Both mean the same; the\n"
+            "program is much faster.",
+     .proc = cmd_conditions},
     {.name = "delete",
      .max_args = -1,
      .usage = "delete ?N ...?",

@@ -28,6 +28,7 @@ struct breaks_info {
     int id;
     const char *event;
     const char *cond;  /* NULL: always */
+    const char *counting; /* "every N after M count K", or "" */
     int enabled;
     unsigned long hits;
 };
@@ -36,5 +37,8 @@ struct breaks_info {
 unsigned int breaks_count(const struct breaks *b);
 int breaks_get(const struct breaks *b, unsigned int i,
                struct breaks_info *info);
+/* Where breakpoint I's condition runs ("in the program: N checked, M
+ * passed", "in noosa: WHY"), or NULL without one; caller frees. */
+char *breaks_where(struct breaks *b, unsigned int i);
 
 #endif /* NOOSA_BREAKS_H */

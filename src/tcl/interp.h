@@ -61,7 +61,8 @@ struct interp {
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
 
-    int startup_pending; /* the start-up files are still to be read */
+    int startup_pending;
+    int conditions_in_noosa; /* "conditions noosa": none in the program */ /* the start-up files are still to be read */
 };
 
 /* Create the Tcl layer over N: the Tcl library and browsers.  Unless

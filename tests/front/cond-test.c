@@ -362,7 +362,7 @@ static const char *const compilable[] = {
     "[string match \"a?c\" $s]", "![string match * $t]",
     "[string match {a\\*b} $s]", "[string match {[a-c]*} $t]",
     "[string match {} $s]",
-    "$p == 0", "$p != 0", "$p == $u", "$u == 16", "$u != $p",
+    "$p == 0", "$p != 0", "$p == $p",
     "$p == 18446744073709551615", "$p == 0x10", "$p == 9223372036854775808",
     "$p == 2147483647",
     "$i < 0 && $s eq \"x\"", "$i < 0 || $l > 0 && $d < 1",
@@ -380,6 +380,8 @@ static const struct {
     const char *cond;
     const char *why;
 } refused[] = {
+    {"$u == 16", "the program's own type Widget"},
+    {"$u != $p", "the program's own type Widget"},
     { "$x < 0", "$x is not a parameter of tick" },
     { "$n_ename eq \"tick\"", "not known in the program" },
     { "$n_time > 0", "$n_time is not known" },

@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cond.h"
 #include "dapto.h"
 #include "dispatch.h"
+#include "protocol.h"
 #include "session.h"
 #include "symnames.h"
 #include "unit.h"
@@ -56,6 +58,16 @@ struct session {
     unsigned int nwrites;
     int direct; /* as last set (set to -1 to see that it is set) */
     int refuse; /* session_set_state fails, as without a program */
+    /* filters <protocol#filter>: whether the program takes them, and
+     * what was written for each code */
+    int filters;
+    int refuse_filter;
+    unsigned int nfilter[NCODES];   /* clauses in the last filter */
+    unsigned char uncond[NCODES];   /* its unconditional bits */
+    unsigned char cbits[NCODES][DAPTO_FILTER_CLAUSES];
+    size_t cprog[NCODES][DAPTO_FILTER_CLAUSES]; /* program lengths */
+    unsigned int filter_writes[NCODES];
+    unsigned int clears[NCODES];
 };
 
 struct registry *session_registry(const struct session *s)
@@ -89,6 +101,52 @@ int session_set_state(struct session *s, unsigned int code,
     s->writes[code]++;
     s->nwrites++;
     return 0;
+}
+
+int session_filters(const struct session *s, const char **why)
+{
+    if (why != NULL)
+        *why = s->filters ? NULL : "the fake program has no filters";
+    return s->filters;
+}
+
+int session_set_filter(struct session *s, const struct registry_event *ev,
+                       unsigned char uncond, const struct cond_clause *cl,
+                       unsigned int n, uint16_t checked, uint16_t passed,
+                       char **cause)
+{
+    unsigned int i;
+
+    (void)checked;
+    (void)passed;
+    CHECK(s->filters);
+    CHECK(ev->code < NCODES && n <= DAPTO_FILTER_CLAUSES);
+    if (s->refuse_filter) {
+        xcause(cause, "no room");
+        return -1;
+    }
+    if (ev->code >= NCODES || n > DAPTO_FILTER_CLAUSES)
+        return -1;
+    s->nfilter[ev->code] = n;
+    s->uncond[ev->code] = uncond;
+    for (i = 0; i < n; i++) {
+        s->cbits[ev->code][i] = cl[i].bits;
+        s->cprog[ev->code][i] = cl[i].prog_len;
+    }
+    s->filter_writes[ev->code]++;
+    return 0;
+}
+
+void session_clear_filter(struct session *s, const struct registry_event *ev)
+{
+    if (ev->code < NCODES)
+        s->clears[ev->code]++;
+}
+
+uint64_t session_counter(const struct session *s, uint16_t id)
+{
+    (void)s;
+    return 1000u + id;
 }
 
 static void session_init(struct session *s, struct registry *reg)

@@ -10,7 +10,7 @@
 
 # Every event a stop: the thread of the first event after the corrupt
 # word waits at its stop when noosa finds the word.
-batch stops -e 'break tick if {$i < 0}' -e run "$LT" scribble 1000
+batch stops -e 'conditions noosa' -e 'break tick if {$i < 0}' -e run "$LT" scribble 1000
 status stops 1
 count stops 1 'protocol error'
 has stops 'protocol error: the event ring is corrupt at position [0-9]+: a record of 12345 bytes .*; monitoring stops here$'
@@ -28,7 +28,7 @@ has records '^Program exited with status 0\.$'
 
 # The error policy decides, as for any error of the program: ask stops
 # it (continue lets it go on unmonitored, or kill), terminate kills it.
-batch ask -e 'errors ask' -e 'break tick if {$i < 0}' -e run \
+batch ask -e 'errors ask' -e 'conditions noosa' -e 'break tick if {$i < 0}' -e run \
     -e 'puts "status $n(status)"' -e continue "$LT" scribble 1000
 status ask 1
 count ask 1 'protocol error'
@@ -45,7 +45,7 @@ has ask-kill '^status stopped$'
 has ask-kill '^Program killed by SIGKILL\.$'
 count ask-kill 0 '^scribble: done$'
 
-batch terminate -e 'errors terminate' -e 'break tick if {$i < 0}' -e run \
+batch terminate -e 'errors terminate' -e 'conditions noosa' -e 'break tick if {$i < 0}' -e run \
     "$LT" scribble 1000
 status terminate 1
 count terminate 1 'protocol error'

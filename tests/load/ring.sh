@@ -14,7 +14,9 @@
 . "$srcdir/tests/load/lib.sh"
 
 cond='break tick if {$i < 0}'
-batch hello -e "$cond" -e run "$LT" loop 60000 hello 2000
+# (evaluated in noosa: one stop per event is what this test is about)
+noosa='conditions noosa'
+batch hello -e "$noosa" -e "$cond" -e run "$LT" loop 60000 hello 2000
 status hello 0
 has hello '^loop: 60000 ticks$'
 has hello '^Program exited with status 0\.$'
@@ -24,7 +26,7 @@ count hello 0 'protocol error'
 # records of every size from 48 to 64 bytes.
 for len in 1 2 3 5 8 9 13 16 17 21 24; do
     label=$(printf '%*s' "$len" '' | tr ' ' 'a')
-    batch "len$len" --ring-size=4096 -e "$cond" -e run \
+    batch "len$len" --ring-size=4096 -e "$noosa" -e "$cond" -e run \
         "$LT" loop 20000 "$label" 500
     status "len$len" 0
     has "len$len" '^loop: 20000 ticks$'

@@ -37,7 +37,7 @@ for p in $placements; do
         i=$((i + 1))
         name=ring-$p-$i
         place "$p" timeout -k 5 60 "$NOOSA" --batch -n \
-            -e 'break tick if {$i < 0}' -e run "$LT" loop 60000 hello 1000 \
+            -e 'conditions noosa' -e 'break tick if {$i < 0}' -e run "$LT" loop 60000 hello 1000 \
             </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
         echo $? >"$WORK/$name.rc"
         if [ "$(cat "$WORK/$name.rc")" = 0 ] &&

@@ -36,6 +36,17 @@ status break-8 0
 has break-8 '^stops 8$'
 has break-8 '^threads 8 wrong 0$'
 
+# The same with the condition evaluated in noosa: every rare event
+# crosses to noosa, which decides.
+batch break-8n -e 'set T 8; set N 20000; set stops 0' \
+    -e 'handler add tock count {global c; incr c($th)}' \
+    -e 'conditions noosa' -e 'break rare if {$i == 19999}' -e run \
+    -e 'while {$n(status) eq "stopped"} {incr stops; cont}' \
+    -e 'puts "stops $stops"' -e "$counts" "$LT" threads 8 20000 3
+status break-8n 0
+has break-8n '^stops 8$'
+has break-8n '^threads 8 wrong 0$'
+
 batch break-32 -e 'set T 32; set N 4000; set stops 0' \
     -e 'handler add tock count {global c; incr c($th)}' \
     -e 'break rare if {$i == 3999}' -e run \

@@ -33,7 +33,7 @@ check info
 
 # help lists at least these commands, each with a summary.
 batch help-list -n -e help "$NT"
-for c in 'run ?ARG ...?' continue step stop kill 'break EVENT ?if CONDITION?' \
+for c in 'run ?ARG ...?' continue step stop kill 'break ...' \
     'delete ?N ...?' 'enable ?N ...?' 'disable ?N ...?' 'handler ...' \
     'send OPERATION ?ARG ...?' 'info ...' 'help ?COMMAND?' 'quit ?STATUS?' \
     'values ?FIRST?' 'open N'; do

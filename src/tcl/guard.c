@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guard.c - conditions of the Tcl layer's consumers, in the program or in
+ * noosa.  See guard.h.
+ *
+ * In noosa, a condition is evaluated like a handler's code: an apply
+ * lambda whose parameters are the event's, so the values are variables,
+ * never code.  For the program, it is compiled again for each event it
+ * applies to whenever the dispatcher rebuilds its table (codes belong to
+ * one run), which happens at human speed, never per event.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cond-tcl.h"
+#include "guard.h"
+#include "interp.h"
+#include "protocol.h"
+#include "xmalloc.h"
+
+/* Bytes of one compiled condition; a filter holds several. */
+#define GUARD_PROG 1024
+
+/* G compiled for one event code of the current run. */
+struct gprog {
+    unsigned int code;
+    int len;           /* of prog; -1: not compilable (why) */
+    int index;         /* its place in the consumer's clauses, -1: none */
+    char *why;
+    unsigned char prog[GUARD_PROG];
+};
+
+struct guard {
+    Tcl_Obj *cond;
+    Tcl_Obj *lambda; /* over the parameters PARAMS */
+    Tcl_Obj *params;
+    uint32_t every, after, count;
+    uint64_t hits; /* times it held in noosa, for hit counting there */
+    char counting[96];
+    struct gprog *progs;
+    unsigned int nprogs;
+};
+
+/* The program of a guard without a condition but with hit counting. */
+static const unsigned char always_prog[] = {
+    DAPTO_FOP_CONST, 1, 0, 0, 0, 0, 0, 0, 0, DAPTO_FOP_END};
+
+struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
+                           uint32_t count)
+{
+    struct guard *g = xcalloc(1, sizeof *g);
+    size_t n = 0;
+
+    g->cond = cond;
+    if (cond != NULL)
+        Tcl_IncrRefCount(cond);
+    g->every = every;
+    g->after = after;
+    g->count = count;
+    if (every > 1)
+        n += (size_t)snprintf(g->counting + n, sizeof g->counting - n,
+                              " every %u", every);
+    if (after > 0)
+        n += (size_t)snprintf(g->counting + n, sizeof g->counting - n,
+                              " after %u", after);
+    if (count > 0)
+        snprintf(g->counting + n, sizeof g->counting - n, " count %u", count);
+    return g;
+}
+
+void guard_free(struct guard *g)
+{
+    unsigned int i;
+
+    if (g == NULL)
+        return;
+    if (g->cond != NULL)
+        Tcl_DecrRefCount(g->cond);
+    if (g->lambda != NULL) {
+        Tcl_DecrRefCount(g->lambda);
+        Tcl_DecrRefCount(g->params);
+    }
+    for (i = 0; i < g->nprogs; i++)
+        free(g->progs[i].why);
+    free(g->progs);
+    free(g);
+}
+
+Tcl_Obj *guard_cond(const struct guard *g)
+{
+    return g->cond;
+}
+
+const char *guard_counting(const struct guard *g)
+{
+    return g->counting[0] == ' ' ? g->counting + 1 : g->counting;
+}
+
+int guard_always(const struct guard *g)
+{
+    return g->cond == NULL && g->every == 0 && g->after == 0 &&
+           g->count == 0;
+}
+
+/* Whether hit number H fires, as the program counts <protocol#filter>. */
+static int fires(const struct guard *g, uint64_t h)
+{
+    uint64_t every = g->every != 0 ? g->every : 1;
+
+    if (h <= g->after || (h - g->after) % every != 0)
+        return 0;
+    return g->count == 0 || (h - g->after) / every <= g->count;
+}
+
+static struct gprog *gprog_for(struct guard *g, unsigned int code, int make)
+{
+    unsigned int i;
+
+    for (i = 0; i < g->nprogs; i++) {
+        if (g->progs[i].code == code)
+            return &g->progs[i];
+    }
+    if (!make)
+        return NULL;
+    g->progs = xreallocarray(g->progs, g->nprogs + 1, sizeof *g->progs);
+    memset(&g->progs[g->nprogs], 0, sizeof *g->progs);
+    g->progs[g->nprogs].code = code;
+    g->progs[g->nprogs].index = -1;
+    return &g->progs[g->nprogs++];
+}
+
+/* Compile G for EV into its entry (again: codes belong to one run). */
+static struct gprog *compile(struct guard *g, struct interp *in,
+                             const struct registry_event *ev)
+{
+    struct gprog *p = gprog_for(g, ev->code, 1);
+    char *cause = NULL;
+
+    free(p->why);
+    p->why = NULL;
+    p->index = -1;
+    if (in->conditions_in_noosa) {
+        p->len = -1;
+        p->why = xstrdup("conditions are evaluated in noosa "
+                         "(\"conditions program\" moves them)");
+        return p;
+    }
+    if (g->cond == NULL) {
+        memcpy(p->prog, always_prog, sizeof always_prog);
+        p->len = (int)sizeof always_prog;
+        return p;
+    }
+    p->len = cond_tcl_compile(in->tcl, Tcl_GetString(g->cond), ev, p->prog,
+                              sizeof p->prog, &cause);
+    if (p->len < 0)
+        p->why = cause;
+    return p;
+}
+
+int guard_clause(struct guard *g, struct interp *in,
+                 const struct registry_event *ev, unsigned char bits,
+                 unsigned int tag, unsigned int index,
+                 struct dispatch_clause *cl)
+{
+    struct gprog *p = compile(g, in, ev);
+
+    if (p->len < 0)
+        return 0;
+    p->index = (int)index;
+    memset(cl, 0, sizeof *cl);
+    cl->prog = p->prog;
+    cl->len = (size_t)p->len;
+    cl->bits = bits;
+    cl->tag = tag;
+    if (g->every != 0 || g->after != 0 || g->count != 0) {
+        cl->every = g->every != 0 ? g->every : 1;
+        cl->after = g->after;
+        cl->count = g->count;
+    }
+    return 1;
+}
+
+/* The condition of G as a lambda over E's parameters. */
+static Tcl_Obj *cond_lambda(struct guard *g, const struct registry_event *e)
+{
+    Tcl_Obj *params = interp_params(e), *l[3], *body[2];
+
+    Tcl_IncrRefCount(params);
+    if (g->lambda != NULL) {
+        if (strcmp(Tcl_GetString(params), Tcl_GetString(g->params)) == 0) {
+            Tcl_DecrRefCount(params);
+            return g->lambda;
+        }
+        Tcl_DecrRefCount(g->lambda);
+        Tcl_DecrRefCount(g->params);
+    }
+    body[0] = Tcl_NewStringObj("expr", -1);
+    body[1] = g->cond;
+    l[0] = params;
+    l[1] = Tcl_NewListObj(2, body);
+    l[2] = Tcl_NewStringObj("::", -1);
+    g->lambda = Tcl_NewListObj(3, l);
+    Tcl_IncrRefCount(g->lambda);
+    g->params = params; /* keeps the reference taken above */
+    return g->lambda;
+}
+
+int guard_holds(struct guard *g, struct interp *in,
+                const struct dispatch_event *de)
+{
+    struct gprog *p = gprog_for(g, de->event->code, 0);
+    int yes = 1;
+
+    if (p != NULL && p->len >= 0 && p->index >= 0 &&
+        (de->placed & (1u << p->index)))
+        return (de->held >> p->index) & 1;
+    if (g->cond != NULL) {
+        if (interp_apply(in, cond_lambda(g, de->event), de->item) != TCL_OK ||
+            Tcl_GetBooleanFromObj(in->tcl, Tcl_GetObjResult(in->tcl),
+                                  &yes) != TCL_OK)
+            return -1;
+        Tcl_ResetResult(in->tcl);
+        if (!yes)
+            return 0;
+    }
+    if (g->every == 0 && g->after == 0 && g->count == 0)
+        return 1;
+    return fires(g, ++g->hits);
+}
+
+char *guard_where(struct guard *g, struct interp *in,
+                  const struct consumer *c, unsigned int tag,
+                  const struct registry_event *ev)
+{
+    struct gprog *p = gprog_for(g, ev->code, 0);
+    uint64_t checked, passed;
+    const char *why = NULL;
+
+    if (p == NULL || p->index < 0) {
+        /* not listed in the last rebuild: see whether it would compile */
+        p = compile(g, in, ev);
+    }
+    if (p->len < 0)
+        return xasprintf("in noosa: %s", p->why);
+    if (dispatch_clause_counts(in->dispatch, c, ev, tag, &checked,
+                               &passed) == 0)
+        return xasprintf("in the program: %llu checked, %llu passed",
+                         (unsigned long long)checked,
+                         (unsigned long long)passed);
+    if (!dispatch_filters(in->dispatch, &why)) {
+        if (session_state(in->session) == SESSION_IDLE)
+            return xstrdup("in the program, once it runs");
+        return xasprintf("in noosa: %s", why);
+    }
+    return xstrdup("in noosa: the event has no room for more conditions "
+                   "in the program");
+}

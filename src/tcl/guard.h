@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guard.h - a condition under which a consumer of the Tcl layer (a
+ * breakpoint, a handler, the trace, a monitor's subscription) wants an
+ * event: a Tcl expression over the event's parameters and n_thread, with
+ * hit counting (every N, after N, count N).  Where its shape allows
+ * (cond-tcl.h), it is compiled into a clause the program evaluates before
+ * the event is recorded or stops it <protocol#filter>; otherwise, or while
+ * the program cannot, noosa evaluates it as a Tcl expression, as before.
+ * Either way it means the same (tests/cond/equiv.sh).
+ *
+ * The consumer lists its guards for an event in its clauses hook
+ * (dispatch.h) with guard_clause(), and asks guard_holds() at delivery.
+ */
+#ifndef NOOSA_GUARD_H
+#define NOOSA_GUARD_H
+
+#include <stdint.h>
+#include <tcl.h>
+
+#include "dispatch.h"
+
+struct interp;
+struct guard;
+
+/* A guard of condition COND (NULL: always; a reference is taken) with
+ * hit counting EVERY (0: none), AFTER and COUNT (0: no limit).  The
+ * caller has checked that COND parses as an expression. */
+struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
+                           uint32_t count);
+void guard_free(struct guard *g);
+
+/* Its condition (NULL: always) and hit counting, for listings. */
+Tcl_Obj *guard_cond(const struct guard *g);
+/* "every N after M count K", or "" without hit counting (static). */
+const char *guard_counting(const struct guard *g);
+
+/* Whether G wants every event, whatever happens: no condition and no
+ * hit counting. */
+int guard_always(const struct guard *g);
+
+/* For the clauses hook: fill *CL with G's clause on EV (program, BITS,
+ * TAG, hit counting) and return 1 when the program can evaluate it, or
+ * return 0 when noosa must (the reason is kept for guard_where()).  INDEX
+ * is the clause's position in the consumer's list for EV, which
+ * guard_holds() will look up in the delivery's placed bits. */
+int guard_clause(struct guard *g, struct interp *in,
+                 const struct registry_event *ev, unsigned char bits,
+                 unsigned int tag, unsigned int index,
+                 struct dispatch_clause *cl);
+
+/* Whether G holds for the event being delivered in DE: from the bits the
+ * program set when it evaluated G's clause, else by evaluating the
+ * condition in noosa and counting hits.  Returns 1 or 0, or -1 when the
+ * condition could not be evaluated (the message in the interpreter's
+ * result). */
+int guard_holds(struct guard *g, struct interp *in,
+                const struct dispatch_event *de);
+
+/* Where G runs for EV, for listings: "in the program: N checked, M
+ * passed", "in the program when it runs", or "in noosa: WHY" (caller
+ * frees).  C and TAG name its clause in the dispatcher. */
+char *guard_where(struct guard *g, struct interp *in,
+                  const struct consumer *c, unsigned int tag,
+                  const struct registry_event *ev);
+
+#endif /* NOOSA_GUARD_H */
