@@ -347,6 +347,14 @@ struct tc {
     unsigned int posted;
     int post_argc;
     const char *post_arg0;
+
+    /* conditions <protocol#filter>: its clauses on CL_CODE, the bits it
+     * wants there whatever they say, and what the last delivery said */
+    unsigned int cl_code;
+    unsigned int ncl;
+    unsigned char cl_uncond;
+    struct dispatch_clause cl[DISPATCH_CLAUSES + 2];
+    uint32_t placed, held;
 };
 
 static unsigned char tc_want(void *arg, const struct registry_event *e)
@@ -366,6 +374,8 @@ static void tc_deliver(void *arg, struct dispatch_event *de)
     log_add("%s:%u ", t->name, de->event->code);
     CHECK(it != NULL && it->event == de->event);
     t->waiting = de->waiting;
+    t->placed = de->placed;
+    t->held = de->held;
     t->name_value[0] = '\0';
     if (it->nvalues == 1 && it->values[0].kind == DAPTO_K_STR)
         snprintf(t->name_value, sizeof t->name_value, "%.*s",
@@ -425,6 +435,31 @@ static void tc_functions(void *arg, const struct reader_fn *fns,
     t->fn_last = fns;
     log_add("%s:fn%u ", t->name, n);
 }
+
+static unsigned int tc_clauses(void *arg, const struct registry_event *e,
+                               unsigned char *uncond,
+                               struct dispatch_clause *cl, unsigned int max)
+{
+    struct tc *t = arg;
+    unsigned int n = t->ncl < max ? t->ncl : max;
+
+    if (e->code != t->cl_code || t->ncl == 0)
+        return 0;
+    memcpy(cl, t->cl, n * sizeof *cl);
+    *uncond = t->cl_uncond;
+    /* (dispatch.h) clauses beyond MAX are the consumer's own to decide */
+    for (unsigned int i = n; i < t->ncl; i++)
+        *uncond |= t->cl[i].bits;
+    return n;
+}
+
+/* Consumers with conditions. */
+static const struct consumer_ops cond_ops = {
+    .name = "cond",
+    .want = tc_want,
+    .deliver = tc_deliver,
+    .clauses = tc_clauses,
+};
 
 static const struct consumer_ops tc_ops = {
     .name = "tc",
@@ -1281,6 +1316,223 @@ static void test_post(void)
     registry_free(reg);
 }
 
+/* A program of LEN bytes for a clause (the dispatcher does not read it:
+ * the channel checks it). */
+static const unsigned char prog[16] = {DAPTO_FOP_END};
+
+/* Give T clause number I on CODE: BITS, TAG, hit counting EVERY. */
+static void clause(struct tc *t, unsigned int code, unsigned int i,
+                   unsigned char bits, unsigned int tag, uint32_t every)
+{
+    t->cl_code = code;
+    t->cl[i].prog = prog;
+    t->cl[i].len = 1 + i;
+    t->cl[i].bits = bits;
+    t->cl[i].tag = tag;
+    t->cl[i].every = every;
+    if (i + 1 > t->ncl)
+        t->ncl = i + 1;
+}
+
+/* The event CODE as the program sends it after its filter: FILTERED,
+ * with the clauses of MASK fired. */
+static struct reader_item filtered_item(unsigned int code, uint32_t mask)
+{
+    struct reader_item it = event_item(code, 0);
+
+    it.filtered = 1;
+    it.clauses = mask;
+    return it;
+}
+
+/* Conditions placed as clauses of filters: the state, the filter written,
+ * the clauses' slots, delivery by the clauses that fired, and every way
+ * back to consumers deciding themselves. */
+static void test_filters(void)
+{
+    struct registry *reg = make_registry(1);
+    struct session s;
+    struct tc a = {.name = "a"}, b = {.name = "b"}, c = {.name = "c"},
+              big = {.name = "big"}, big2 = {.name = "big2"};
+    uint64_t checked, passed, c1, c2;
+    unsigned int i;
+
+    begin(&s, reg);
+    a.want[EV_T_ALL] = REC | STOP;
+    clause(&a, EV_T_ALL, 0, REC | STOP, 1, 0);
+    clause(&a, EV_T_ALL, 1, REC | STOP, 2, 3);
+    b.want[EV_T_ALL] = REC;
+    add(&a, &cond_ops);
+    add(&b, &tc_ops);
+
+    /* a program without filters: the clauses are not even asked for,
+     * every consumer is told and decides */
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.state[EV_T_ALL], REC | STOP);
+    CHECK_EQ_INT(s.filter_writes[EV_T_ALL], 0);
+    CHECK(!dispatch_filters(td, NULL));
+    deliver_item(event_item(EV_T_ALL, 0));
+    CHECK(log_is("a:6 b:6 "));
+    CHECK_EQ_INT(a.placed, 0);
+    CHECK(dispatch_clause_counts(td, a.c, ev(EV_T_ALL), 1, &checked,
+                                 &passed) == -1);
+
+    /* with filters: the clauses in the filter, the unconditional bits
+     * in the state with FILTER */
+    s.filters = 1;
+    dispatch_changed(td);
+    dispatch_flush(td);
+    CHECK(dispatch_filters(td, NULL));
+    CHECK_EQ_INT(s.state[EV_T_ALL], REC | DAPTO_STATE_FILTER);
+    CHECK_EQ_INT(s.filter_writes[EV_T_ALL], 1);
+    CHECK_EQ_INT(s.nfilter[EV_T_ALL], 2);
+    CHECK_EQ_INT(s.uncond[EV_T_ALL], REC);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][0], REC | STOP);
+    CHECK_EQ_INT(s.cprog[EV_T_ALL][0], 1);
+    CHECK_EQ_INT(s.cprog[EV_T_ALL][1], 2);
+    /* other events have no filter */
+    CHECK_EQ_INT(s.filter_writes[EV_T_PING], 0);
+    CHECK(!(s.state[EV_T_PING] & DAPTO_STATE_FILTER));
+
+    /* the clauses that fired decide who is told */
+    deliver_item(filtered_item(EV_T_ALL, 0x2));
+    CHECK(log_is("a:6 b:6 "));
+    CHECK_EQ_INT(a.placed, 0x3);
+    CHECK_EQ_INT(a.held, 0x2);
+    CHECK_EQ_INT(b.placed, 0);
+    deliver_item(filtered_item(EV_T_ALL, 0x0));
+    CHECK(log_is("b:6 "));
+    deliver_item(filtered_item(EV_T_ALL, 0x3));
+    CHECK(log_is("a:6 b:6 "));
+    CHECK_EQ_INT(a.held, 0x3);
+    /* written before the filter: told, the consumer decides */
+    deliver_item(event_item(EV_T_ALL, 0));
+    CHECK(log_is("a:6 b:6 "));
+    CHECK_EQ_INT(a.placed, 0);
+
+    /* the program's counts, each clause its own counters */
+    CHECK(dispatch_clause_counts(td, a.c, ev(EV_T_ALL), 1, &c1, &passed) ==
+          0);
+    CHECK(dispatch_clause_counts(td, a.c, ev(EV_T_ALL), 2, &c2, &passed) ==
+          0);
+    CHECK(c1 >= 1000 && c2 >= 1000 && c1 != c2);
+    CHECK(dispatch_clause_counts(td, a.c, ev(EV_T_ALL), 9, &checked,
+                                 &passed) == -1);
+    CHECK(dispatch_clause_counts(td, b.c, ev(EV_T_ALL), 1, &checked,
+                                 &passed) == -1);
+    CHECK(dispatch_event_counts(td, ev(EV_T_ALL), &checked, &passed) == 0);
+    CHECK(checked != c1 && checked != c2 && checked != passed);
+    CHECK(dispatch_event_counts(td, ev(EV_T_PING), &checked, &passed) == -1);
+
+    /* a clause that goes keeps its slot empty, so that records evaluated
+     * with the old filter still name the right clauses */
+    a.cl[0] = a.cl[1];
+    a.ncl = 1;
+    dispatch_changed(td);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.nfilter[EV_T_ALL], 2);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][0], 0);       /* never holds */
+    CHECK_EQ_INT(s.cprog[EV_T_ALL][0], 10);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][1], REC | STOP);
+    deliver_item(filtered_item(EV_T_ALL, 0x2));
+    CHECK(log_is("a:6 b:6 "));
+    CHECK_EQ_INT(a.placed, 0x1);
+    CHECK_EQ_INT(a.held, 0x1);
+    deliver_item(filtered_item(EV_T_ALL, 0x1));
+    CHECK(log_is("b:6 "));
+    /* its counts stay with it */
+    CHECK(dispatch_clause_counts(td, a.c, ev(EV_T_ALL), 2, &checked,
+                                 &passed) == 0);
+    CHECK_EQ_INT(checked, c2);
+
+    /* a new clause takes a slot never used before, not the empty one */
+    c.want[EV_T_ALL] = REC;
+    clause(&c, EV_T_ALL, 0, REC, 7, 0);
+    add(&c, &cond_ops);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.nfilter[EV_T_ALL], 3);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][2], REC);
+    deliver_item(filtered_item(EV_T_ALL, 0x4));
+    CHECK(log_is("b:6 c:6 "));
+    CHECK_EQ_INT(c.placed, 0x1);
+    CHECK_EQ_INT(c.held, 0x1);
+
+    /* a consumer removed: its slot may be taken again once the others
+     * are used; here the filter keeps the rest where they were */
+    dispatch_remove(td, a.c);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.nfilter[EV_T_ALL], 3);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][1], 0);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][2], REC);
+
+    /* more clauses than a filter holds: the first consumer's 8 fit, 4 of
+     * the second's; its other 4 are its own to evaluate, so it is told
+     * of every event */
+    big.want[EV_U_ALL] = STOP;
+    big2.want[EV_U_ALL] = REC;
+    for (i = 0; i < 8; i++) {
+        clause(&big, EV_U_ALL, i, STOP, 100 + i, 0);
+        clause(&big2, EV_U_ALL, i, REC, 200 + i, 0);
+    }
+    add(&big, &cond_ops);
+    add(&big2, &cond_ops);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.nfilter[EV_U_ALL], DAPTO_FILTER_CLAUSES);
+    CHECK_EQ_INT(s.uncond[EV_U_ALL], REC);
+    CHECK_EQ_INT(s.state[EV_U_ALL], REC | DAPTO_STATE_FILTER);
+    CHECK_EQ_INT(s.cbits[EV_U_ALL][7], STOP);
+    CHECK_EQ_INT(s.cbits[EV_U_ALL][8], REC);
+    deliver_item(filtered_item(EV_U_ALL, 0));
+    CHECK(log_is("big2:10 "));
+    CHECK_EQ_INT(big2.placed, 0xf);
+    CHECK_EQ_INT(big2.held, 0);
+    deliver_item(filtered_item(EV_U_ALL, 0x480));
+    CHECK(log_is("big:10 big2:10 "));
+    CHECK_EQ_INT(big.placed, 0xff);
+    CHECK_EQ_INT(big.held, 0x80);
+    CHECK_EQ_INT(big2.held, 0x4);
+    /* one consumer alone may not give more than DISPATCH_CLAUSES: the
+     * rest it folds into its unconditional bits */
+    dispatch_remove(td, big2.c);
+    for (i = 0; i < DISPATCH_CLAUSES + 2; i++)
+        clause(&big, EV_U_ALL, i, STOP, 100 + i, 0);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.state[EV_U_ALL], STOP | DAPTO_STATE_FILTER);
+    deliver_item(filtered_item(EV_U_ALL, 0));
+    CHECK(log_is("big:10 "));
+
+    /* the condition's consumer wants nothing unconditionally and no
+     * clause: it is not told */
+    big.ncl = 0;
+    big.want[EV_U_ALL] = 0;
+    dispatch_changed(td);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.state[EV_U_ALL], 0);
+    CHECK(s.clears[EV_U_ALL] >= 1);
+    deliver_item(filtered_item(EV_U_ALL, 0xfff));
+    CHECK(log_is(""));
+
+    /* a filter that cannot be written: every consumer is told, the
+     * clauses' bits go into the state unconditionally */
+    s.refuse_filter = 1;
+    dispatch_changed(td);
+    dispatch_flush(td);
+    CHECK_EQ_INT(s.state[EV_T_ALL], REC);
+    deliver_item(event_item(EV_T_ALL, 0));
+    CHECK(log_is("b:6 c:6 "));
+    CHECK_EQ_INT(c.placed, 0);
+    s.refuse_filter = 0;
+
+    /* a new run: new region, no filters, no counts until written again */
+    deliver_item(other_item(READER_HELLO));
+    CHECK(dispatch_event_counts(td, ev(EV_T_ALL), &checked, &passed) == -1);
+    dispatch_flush(td);
+    CHECK(s.state[EV_T_ALL] & DAPTO_STATE_FILTER);
+    CHECK(dispatch_event_counts(td, ev(EV_T_ALL), &checked, &passed) == 0);
+    end();
+    registry_free(reg);
+}
+
 int main(void)
 {
     test_states();
@@ -1290,5 +1542,6 @@ int main(void)
     test_direct();
     test_stop();
     test_post();
+    test_filters();
     return unit_done("dispatch-test");
 }
