@@ -43,6 +43,7 @@ static void info_events(struct interp *in, int verbose)
 {
     struct registry *reg = interface(in);
     unsigned int i, j, k;
+    uint64_t checked, passed;
 
     for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
         struct registry_aspect *a = registry_aspect_at(reg, i);
@@ -57,6 +58,15 @@ static void info_events(struct interp *in, int verbose)
             for (k = 0; verbose && k < e->nparams; k++)
                 interp_sayf(in, "        %s: %s\n", e->params[k].name,
                             e->params[k].doc);
+            /* <protocol#counters>: what the program's filter did */
+            if (verbose &&
+                dispatch_event_counts(in->dispatch, e, &checked, &passed) ==
+                    0)
+                interp_sayf(in, "        conditions in the program: %llu "
+                            "checked, %llu went on (recorded, stopped at or "
+                            "kept for errors)\n",
+                            (unsigned long long)checked,
+                            (unsigned long long)passed);
         }
     }
 }
@@ -188,7 +198,8 @@ static const struct command commands[] = {
      .max_args = -1,
      .usage = "info events|aspects|operations|breakpoints|handlers|program",
      .summary = "what noosa knows about the program",
-     .help = "What noosa knows about the program (info events -v: with parameter docs).",
+     .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
+            "and what the program's conditions on each event checked and passed).",
      .complete = COMMAND_COMPLETE_INFO,
      .flags = COMMAND_MERGED,
      .proc = cmd_info},

@@ -21,7 +21,7 @@ run() {
         -e 'set hits {}' -e run \
         -e 'while {$n(status) eq "stopped"} {lappend hits $ev(i); cont}' \
         -e 'puts "hits [llength $hits]: [join [lsort -integer $hits] ,]"' \
-        -e 'info breakpoints' "$CV" "$@"
+        -e 'info breakpoints' -e 'info events -v' "$CV" "$@"
 }
 
 same() {
@@ -42,6 +42,8 @@ same tp tn
 stops=$(sed -n 's/^hits \([0-9]*\):.*/\1/p' "$WORK/tp.out")
 has tp "condition runs in the program: $((T * N)) checked, $stops passed"
 has tp "^threads: $T x $N samples\$"
+has tp "conditions in the program: $((T * N)) checked, $((T * N)) went on"
+count tn 0 'conditions in the program:'
 
 # Hit counting, with and without a condition.
 for spec in 'if {$n > 0} every 3' 'if {$n > 0} after 5 count 4' \
