@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * screen-breaks.c - the breakpoints window: each breakpoint with its
- * number, whether it is enabled, its hits, its event and condition.  Its
+ * number, whether it is enabled, its hits, its event and condition, and
+ * where the condition runs (in the program, with its counts, or in
+ * noosa).  Its
  * actions are the commands break, delete, enable and disable, echoed in
  * the transcript.  Its state is the list's scroll and choice.
  */
@@ -42,7 +44,7 @@ static void bw_draw(struct screen *s, void *w,
     int focused = s->focus == UI_PANE_WINDOW, rows = r->h - 1;
     unsigned int n = breaks_count(s->in->breaks);
     size_t i;
-    char *line;
+    char *line, *where;
 
     screen_draw_title(s, title, " Breakpoints ", focused);
     line = xasprintf(" %-4s %-4s %6s  %-24s %s", "Num", "Enb", "Hits",
@@ -64,9 +66,14 @@ static void bw_draw(struct screen *s, void *w,
             break;
         if (i == bw->sel)
             a = focused ? A_REVERSE : A_BOLD;
-        line = xasprintf(" %-4d %-4s %6lu  %-24s %s", info.id,
+        where = breaks_where(s->in->breaks, (unsigned int)i);
+        line = xasprintf(" %-4d %-4s %6lu  %-24s %s%s%s%s%s", info.id,
                          info.enabled ? "y" : "n", info.hits, info.event,
-                         info.cond != NULL ? info.cond : "");
+                         info.cond != NULL ? info.cond : "",
+                         *info.counting != '\0' ? " " : "", info.counting,
+                         where != NULL ? "  -- " : "",
+                         where != NULL ? where : "");
+        free(where);
         attrset((attr_t)a);
         mvhline(r->y + 1 + (int)(i - bw->top), r->x, ' ', r->w);
         attrset(A_NORMAL);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # breaks.sh - the breakpoints window: a breakpoint added there (the
-# prompt offers the chosen event), its condition, its hits counted as the
-# program stops, disabled and enabled, deleted; each change echoed as the
+# prompt offers the chosen event), its condition and where it runs (in
+# the program, with its counts), its hits counted as the program stops, disabled and enabled, deleted; each change echoed as the
 # command it runs, and the status line counting the active ones.
 
 . "$srcdir/tests/screen/lib.sh"
@@ -19,7 +19,7 @@ type_text 'printed if {$text ne "50"}'
 keys Enter
 wait_for '(noosa) break printed if {$text ne "50"}'
 wait_for 'Breakpoint 1 on event printed if $text ne "50"'
-wait_for ' 1    y         0  printed                  $text ne "50"'
+wait_for ' 1    y         0  printed                  $text ne "50"  -- in the program, once it runs'
 wait_row 0 "1 breakpoint"
 # the window has the focus again after its prompt: a second one
 keys a
@@ -37,6 +37,8 @@ keys F5
 wait_row 0 'stopped at breakpoint 1 for event "printed"'
 wait_for 'text="10! = 3628800"'
 wait_for ' 1    y         1  printed'
+# the condition ran in the program, which counted it
+wait_for 'printed                  $text ne "50"  -- in the program: 2 checked, 1 passed'
 keys F5
 wait_for ' 1    y         2  printed'
 # enable the second again, delete the first
