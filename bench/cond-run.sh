@@ -5,6 +5,8 @@
 # loop of bench/front-loop.c, which times each of its iterations itself:
 #
 #   (a) no monitor: the baseline;
+#   (a') noosa without a breakpoint: what its defaults cost (the
+#       post-mortem trail of `errors last 10` takes every event);
 #   (b) noosa, the condition in the program (`conditions program`, the
 #       default): break hit if {$n < 0}
 #   (b') the same with `errors last 0`, without the post-mortem trail;
@@ -64,12 +66,19 @@ line() {
 bench() {
     place=$1 cpu=$2
     echo "== $place: noosa and gdb on CPU 0, the program on CPU $cpu"
-    a= b= bl= c= d=
+    a= an= b= bl= c= d=
     for r in 1 2 3; do
         f=$work/a$r
         LOOP_CPU=$cpu taskset -c 0 "$LOOP" "$N_PROG" "$f"
         line "(a) no monitor, round $r" "$f"
         a="$a $(field trim_ns "$f")"
+
+        f=$work/an$r
+        LOOP_CPU=$cpu taskset -c 0 "$NOOSA" -b -n -e run \
+            "$LOOP" "$N_PROG" "$f" >"$f.log" 2>&1 || die "(a')" "$f.log"
+        ran_clean "$f.log" || die "(a')" "$f.log"
+        line "(a') noosa, no breakpoint, round $r" "$f"
+        an="$an $(field trim_ns "$f")"
 
         f=$work/b$r
         LOOP_CPU=$cpu taskset -c 0 "$NOOSA" -b -n \
@@ -111,10 +120,11 @@ bench() {
             d="$d $(field trim_ns "$f")"
         fi
     done
-    a=$(median3 $a) b=$(median3 $b) bl=$(median3 $bl) c=$(median3 $c)
+    a=$(median3 $a) an=$(median3 $an) b=$(median3 $b) bl=$(median3 $bl) c=$(median3 $c)
     [ -z "$have_gdb" ] || d=$(median3 $d)
     echo "  medians of 3 rounds, ns per hit above the baseline (a) = $a ns:"
-    awk -v a="$a" -v b="$b" -v bl="$bl" -v c="$c" -v d="$d" 'BEGIN {
+    awk -v a="$a" -v an="$an" -v b="$b" -v bl="$bl" -v c="$c" -v d="$d" 'BEGIN {
+        printf "    (a'\'') no breakpoint %+10.1f\n", an - a
         printf "    (b) in the program  %+10.1f\n", b - a
         printf "    (b'\'') errors last 0 %+10.1f\n", bl - a
         printf "    (c) in noosa        %+10.1f\n", c - a
