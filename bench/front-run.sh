@@ -4,8 +4,11 @@
 # breakpoint whose condition is false costs per hit when noosa evaluates
 # the condition, through `noosa --batch`:
 #
+#     conditions noosa
 #     break hit if {$n < 0}
 #
+# (without `conditions noosa` the program would evaluate this condition
+# itself: make bench-cond measures that)
 # against gdb's conditional breakpoint on the same loop, in the same
 # invocation:
 #
@@ -43,7 +46,7 @@ echo "no monitor: median $(field median_ns "$work/plain") ns per iteration"
 
 noosa_medians=
 for i in 1 2 3; do
-    "$NOOSA" -b -n -e 'break hit if {$n < 0}' -e run \
+    "$NOOSA" -b -n -e 'conditions noosa' -e 'break hit if {$n < 0}' -e run \
         "$LOOP" "$N_NOOSA" "$work/noosa$i" >"$work/noosa$i.log" 2>&1
     # the condition was evaluated at every hit and never held
     if grep -q '^Stopped' "$work/noosa$i.log" ||

@@ -9,6 +9,7 @@ include bench/runtime.mk
 include bench/monitor.mk
 include bench/profile.mk
 include bench/front.mk
+include bench/cond.mk
 include bench/screen.mk
 
 bench: $(BENCH_TARGETS)
