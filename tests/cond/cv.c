@@ -7,11 +7,13 @@
  *
  * Each sample's values come from a small generator (xorshift), chosen to
  * hit the edges: equal values, negatives, large longs, the empty string,
- * words with glob characters, null and non-null addresses.
+ * words with glob characters, null and non-null addresses.  LT_CPU=N in
+ * the environment keeps the program on CPU N (as tests/load's lt).
  */
 #include "config.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,15 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
+    const char *cpu = getenv("LT_CPU");
+
+    if (cpu != NULL) {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     if (argc == 4 && strcmp(argv[1], "samples") == 0) {
         samples(atol(argv[2]), strtoull(argv[3], NULL, 10), 0);
         printf("samples: %s\n", argv[2]);

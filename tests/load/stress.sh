@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # stress.sh - `make check-stress`: the races of tests/load many times over,
 # with noosa and the program on one CPU and on two: one stop per event
-# over many laps of the ring (ring.sh's shape), and threads that come and
-# go under a handler and a rare breakpoint (threads.sh's).  RUNS (default
-# 100) runs of each shape on each placement; the first failure's output is
-# shown.  Not part of `make check`; .ci/run runs it with fewer RUNS.
+# over many laps of the ring (ring.sh's shape), threads that come and go
+# under a handler and a rare breakpoint (threads.sh's), and filters
+# rewritten in the program while its threads read them (tests/cond's
+# swap.sh).  RUNS (default 100) runs of each shape on each placement; the
+# first failure's output is shown.  Not part of `make check`; .ci/run runs
+# it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
 
 RUNS=${RUNS:-100}
@@ -68,8 +70,22 @@ for p in $placements; do
             fail "$name"
             show "$name"
         fi
+
+        # filters rewritten under threads reading them (tests/cond/swap.sh)
+        name=swap-$p-$i
+        if place "$p" env COND_SEED=$i SWAP_N=1500 \
+            srcdir="$abs_top_srcdir" top_builddir="$abs_top_builddir" \
+            abs_top_srcdir="$abs_top_srcdir" abs_top_builddir="$abs_top_builddir" \
+            timeout -k 5 120 sh "$abs_top_srcdir/tests/cond/swap.sh" \
+            >"$WORK/$name.out" 2>&1; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            tail -40 "$WORK/$name.out"
+        fi
     done
-    echo "$p CPU: $ok of $((2 * RUNS)) runs passed"
+    echo "$p CPU: $ok of $((3 * RUNS)) runs passed"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish
