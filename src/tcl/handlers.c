@@ -450,6 +450,17 @@ static char *handler_where(struct handlers *hs, struct hevent *he,
     return guard_where(h->guard, hs->in, hs->consumer, h->tag, ev);
 }
 
+char *handlers_where(struct handlers *hs, const char *event,
+                     const char *name)
+{
+    struct hevent *he = find_event(hs, event);
+    struct handler *h = find_handler(he, name, NULL);
+
+    if (h == NULL || h->guard == NULL)
+        return NULL;
+    return handler_where(hs, he, h);
+}
+
 static void list_event(struct handlers *hs, struct hevent *he)
 {
     struct interp *in = hs->in;
