@@ -20,7 +20,8 @@
  *
  * A subscription -on EVENT BODY followed by -if CONDITION holds only where
  * CONDITION does: a guard (guard.h), listed as a clause for the program to
- * evaluate where its shape allows, tagged with the subscription's own tag.
+ * evaluate where its shape allows, tagged with the subscription's own tag
+ * <monitors#conditions>.
  */
 #include "config.h"
 
