@@ -2,9 +2,10 @@
 /*
  * screen-handlers.c - the handlers window: on the left the events
  * (marked * when they have handlers, B when they have breakpoints); on
- * the right the handlers of the chosen event (marked [x] when enabled),
- * the event's parameters with their descriptions, and the chosen
- * handler's code.  Its actions are `handler ...` commands, echoed in the
+ * the right the handlers of the chosen event (marked [x] when enabled,
+ * "if" when they have a condition), the event's parameters with their
+ * descriptions, and the chosen handler's condition (and where it runs)
+ * and code.  Its actions are `handler ...` commands, echoed in the
  * transcript: new, rename, remove, enable and disable, edit (screen-edit.c),
  * save and load.
  *
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "handlers.h"
 #include "interp.h"
 #include "screen.h"
 #include "ui-text.h"
@@ -39,6 +41,8 @@ struct handlers_handler {
     char *name;
     int enabled;
     char *body;
+    char *cond;  /* NULL: always */
+    char *where; /* where COND runs, or NULL */
 };
 
 /* The window's state. */
@@ -72,6 +76,8 @@ static void forget(struct handlers_window *hw)
         free(hw->h[i].event);
         free(hw->h[i].name);
         free(hw->h[i].body);
+        free(hw->h[i].cond);
+        free(hw->h[i].where);
     }
     free(hw->h);
     hw->h = NULL;
@@ -190,7 +196,7 @@ static void reload(struct screen *s, struct handlers_window *hw)
 
     /* the chosen event's handlers, in the order they run */
     for (i = 0; hw->nev > 0 && i < nall; i++) {
-        Tcl_Obj *f[4];
+        Tcl_Obj *f[4], *c = NULL;
         int j, en = 0;
 
         for (j = 0; j < 4; j++) {
@@ -207,6 +213,12 @@ static void reload(struct screen *s, struct handlers_window *hw)
         hw->h[hw->nh].name = xstrdup(Tcl_GetString(f[1]));
         hw->h[hw->nh].enabled = en;
         hw->h[hw->nh].body = xstrdup(Tcl_GetString(f[3]));
+        Tcl_ListObjIndex(NULL, hv[i], 4, &c);
+        hw->h[hw->nh].cond = c != NULL ? xstrdup(Tcl_GetString(c)) : NULL;
+        hw->h[hw->nh].where =
+            c != NULL ? handlers_where(in->handlers, hw->h[hw->nh].event,
+                                       hw->h[hw->nh].name)
+                      : NULL;
         hw->nh++;
     }
     ui_list_set(&hw->handlers, hw->nh, hw->handlers.rows);
@@ -309,6 +321,18 @@ static void draw_details(struct handlers_window *hw, int y, int x, int w,
     }
     if (hh == NULL || y >= end)
         return;
+    if (hh->cond != NULL) {
+        text = xasprintf("Runs only if %s", hh->cond);
+        screen_draw_text(y++, x, w, text, strlen(text), A_BOLD);
+        free(text);
+        if (hh->where != NULL && y < end) {
+            text = xasprintf("  condition runs %s", hh->where);
+            screen_draw_text(y++, x, w, text, strlen(text), A_DIM);
+            free(text);
+        }
+        if (y >= end)
+            return;
+    }
     text = xasprintf("Code of %s:", hh->name);
     screen_draw_text(y++, x, w, text, strlen(text), A_BOLD);
     free(text);
@@ -400,7 +424,8 @@ static void hw_draw(struct screen *s, void *w,
         const struct handlers_handler *hh = &hw->h[i];
         int row = y + (int)(i - hw->handlers.top);
         int a = A_NORMAL;
-        char *text = xasprintf("[%c] %s", hh->enabled ? 'x' : ' ', hh->name);
+        char *text = xasprintf("[%c] %s%s", hh->enabled ? 'x' : ' ', hh->name,
+                               hh->cond != NULL ? " (if)" : "");
 
         if (i == hw->handlers.sel)
             a = focused && hw->column == 1 ? A_REVERSE : A_BOLD;

@@ -73,6 +73,8 @@ static unsigned int bp_clauses(void *arg, const struct registry_event *ev,
 
         if (!bp->enabled || !registry_event_named(ev, bp->event))
             continue;
+        if (k == max)
+            guard_unlisted(bp->guard, ev); /* noosa evaluates it */
         if (guard_always(bp->guard) || k == max ||
             !guard_clause(bp->guard, b->in, ev,
                           DAPTO_STATE_RECORD | DAPTO_STATE_STOP,
@@ -311,21 +313,12 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     if (cond != NULL) {
         /* reject a condition that is not an expression now, not at the
-         * first hit: parse it (compiling would not do: Tcl compiles a bad
-         * expression into code that fails when run) */
-        Tcl_Parse parse;
-        int len;
-        const char *text = Tcl_GetStringFromObj(cond, &len);
-
+         * first hit */
         Tcl_IncrRefCount(cond);
-        if (Tcl_ParseExpr(tcl, text, len, &parse) != TCL_OK) {
-            Tcl_SetObjResult(tcl, Tcl_ObjPrintf("bad condition \"%s\": %s",
-                                                text,
-                                                Tcl_GetStringResult(tcl)));
+        if (guard_check(tcl, cond) != TCL_OK) {
             Tcl_DecrRefCount(cond);
             return TCL_ERROR;
         }
-        Tcl_FreeParse(&parse);
     }
     bp = xcalloc(1, sizeof *bp);
     bp->id = b->next_id++;

@@ -48,6 +48,22 @@ struct guard {
 static const unsigned char always_prog[] = {
     DAPTO_FOP_CONST, 1, 0, 0, 0, 0, 0, 0, 0, DAPTO_FOP_END};
 
+int guard_check(Tcl_Interp *tcl, Tcl_Obj *cond)
+{
+    Tcl_Parse parse;
+    int len;
+    const char *text;
+
+    text = Tcl_GetStringFromObj(cond, &len);
+    if (Tcl_ParseExpr(tcl, text, len, &parse) != TCL_OK) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("bad condition \"%s\": %s", text,
+                                            Tcl_GetStringResult(tcl)));
+        return TCL_ERROR;
+    }
+    Tcl_FreeParse(&parse);
+    return TCL_OK;
+}
+
 struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
                            uint32_t count)
 {
@@ -103,6 +119,51 @@ int guard_always(const struct guard *g)
 {
     return g->cond == NULL && g->every == 0 && g->after == 0 &&
            g->count == 0;
+}
+
+/* Whether EV gives a variable NAME (LEN bytes). */
+static int event_gives(const struct registry_event *ev, const char *name,
+                       int len)
+{
+    static const char *const builtin[] = {"n_ename", "n_time", "n_thread"};
+    unsigned int i;
+
+    for (i = 0; i < ev->nparams; i++) {
+        if ((int)strlen(ev->params[i].name) == len &&
+            memcmp(ev->params[i].name, name, (size_t)len) == 0)
+            return 1;
+    }
+    for (i = 0; i < sizeof builtin / sizeof builtin[0]; i++) {
+        if ((int)strlen(builtin[i]) == len &&
+            memcmp(builtin[i], name, (size_t)len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int guard_reads_event(const struct guard *g,
+                      const struct registry_event *ev)
+{
+    Tcl_Parse parse;
+    int len, i, ok = 1;
+    const char *text;
+
+    if (g->cond == NULL)
+        return 1;
+    text = Tcl_GetStringFromObj(g->cond, &len);
+    if (Tcl_ParseExpr(NULL, text, len, &parse) != TCL_OK)
+        return 1; /* guard_check() keeps this from happening */
+    for (i = 0; ok && i + 1 < parse.numTokens; i++) {
+        const Tcl_Token *v = &parse.tokenPtr[i], *n = v + 1;
+
+        if (v->type != TCL_TOKEN_VARIABLE || n->type != TCL_TOKEN_TEXT)
+            continue;
+        if (n->size >= 2 && memchr(n->start, ':', (size_t)n->size) != NULL)
+            continue;
+        ok = event_gives(ev, n->start, n->size);
+    }
+    Tcl_FreeParse(&parse);
+    return ok;
 }
 
 /* Whether hit number H fires, as the program counts <protocol#filter>. */
@@ -181,6 +242,14 @@ int guard_clause(struct guard *g, struct interp *in,
         cl->count = g->count;
     }
     return 1;
+}
+
+void guard_unlisted(struct guard *g, const struct registry_event *ev)
+{
+    struct gprog *p = gprog_for(g, ev->code, 0);
+
+    if (p != NULL)
+        p->index = -1;
 }
 
 /* The condition of G as a lambda over E's parameters. */

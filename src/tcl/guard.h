@@ -23,6 +23,11 @@
 struct interp;
 struct guard;
 
+/* Check that COND parses as a Tcl expression: TCL_OK, or TCL_ERROR with
+ * "bad condition ..." in TCL's result.  Compiling would not do: Tcl
+ * compiles a bad expression into code that fails when run. */
+int guard_check(Tcl_Interp *tcl, Tcl_Obj *cond);
+
 /* A guard of condition COND (NULL: always; a reference is taken) with
  * hit counting EVERY (0: none), AFTER and COUNT (0: no limit).  The
  * caller has checked that COND parses as an expression. */
@@ -39,6 +44,14 @@ const char *guard_counting(const struct guard *g);
  * hit counting. */
 int guard_always(const struct guard *g);
 
+/* Whether every variable G's condition reads directly (not inside a
+ * command substitution) is one EV gives it: a parameter, n_ename, n_time
+ * or n_thread (names with "::" are left out: they are not the event's).
+ * When not, the condition cannot hold at EV: reading the variable is an
+ * error.  1 without a condition. */
+int guard_reads_event(const struct guard *g,
+                      const struct registry_event *ev);
+
 /* For the clauses hook: fill *CL with G's clause on EV (program, BITS,
  * TAG, hit counting) and return 1 when the program can evaluate it, or
  * return 0 when noosa must (the reason is kept for guard_where()).  INDEX
@@ -48,6 +61,10 @@ int guard_clause(struct guard *g, struct interp *in,
                  const struct registry_event *ev, unsigned char bits,
                  unsigned int tag, unsigned int index,
                  struct dispatch_clause *cl);
+
+/* For the clauses hook: G is not among the clauses listed for EV this
+ * time (there was no room), so noosa evaluates it there. */
+void guard_unlisted(struct guard *g, const struct registry_event *ev);
 
 /* Whether G holds for the event being delivered in DE: from the bits the
  * program set when it evaluated G's clause, else by evaluating the

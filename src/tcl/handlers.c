@@ -19,6 +19,7 @@
 
 #include "dapto.h"
 #include "command.h"
+#include "guard.h"
 #include "handlers.h"
 #include "interp.h"
 #include "xmalloc.h"
@@ -36,6 +37,8 @@ struct handler {
     int enabled;
     enum handler_mode mode;
     int needs_stop; /* AUTO: as last computed */
+    struct guard *guard; /* its condition (-if), or NULL: always */
+    unsigned int tag;    /* its clauses' name in the dispatcher */
     Tcl_Obj *body;
     Tcl_Obj *lambda;  /* cached; NULL until built */
     Tcl_Obj *params;  /* the parameters the lambda was built for */
@@ -50,6 +53,7 @@ struct hevent {
 struct handlers {
     struct interp *in;
     struct consumer *consumer;
+    unsigned int next_tag; /* of the next handler installed */
     struct hevent *events;
     unsigned int nevents;
 };
@@ -59,6 +63,7 @@ static void handler_unref(struct handler *h)
     if (--h->refs > 0)
         return;
     free(h->name);
+    guard_free(h->guard);
     Tcl_DecrRefCount(h->body);
     if (h->lambda != NULL)
         Tcl_DecrRefCount(h->lambda);
@@ -94,6 +99,16 @@ static struct handler *find_handler(struct hevent *he, const char *name,
     return NULL;
 }
 
+/* The state bits handler H wants at its events. */
+static unsigned char handler_bits(struct handlers *hs, struct handler *h)
+{
+    if (h->mode == HANDLER_STOP ||
+        (h->mode == HANDLER_AUTO &&
+         (h->needs_stop = interp_needs_stop(hs->in, h->body))))
+        return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
+    return DAPTO_STATE_RECORD;
+}
+
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct handlers *hs = arg;
@@ -106,18 +121,50 @@ static unsigned char want(void *arg, const struct registry_event *ev)
         if (!registry_event_named(ev, he->event))
             continue;
         for (j = 0; j < he->n; j++) {
-            struct handler *h = he->list[j];
-
-            if (!h->enabled)
-                continue;
-            state |= DAPTO_STATE_RECORD;
-            if (h->mode == HANDLER_STOP ||
-                (h->mode == HANDLER_AUTO &&
-                 (h->needs_stop = interp_needs_stop(hs->in, h->body))))
-                state |= DAPTO_STATE_STOP;
+            if (he->list[j]->enabled)
+                state |= handler_bits(hs, he->list[j]);
         }
     }
     return state;
+}
+
+/* The conditions of the handlers of EV, for the program <protocol#filter>:
+ * one clause per handler with a condition the program can evaluate
+ * (tagged with the handler's tag), the others unconditional. */
+static unsigned int clauses(void *arg, const struct registry_event *ev,
+                            unsigned char *uncond, struct dispatch_clause *cl,
+                            unsigned int max)
+{
+    struct handlers *hs = arg;
+    unsigned int i, j, k = 0;
+
+    *uncond = 0;
+    for (i = 0; i < hs->nevents; i++) {
+        struct hevent *he = &hs->events[i];
+
+        if (!registry_event_named(ev, he->event))
+            continue;
+        for (j = 0; j < he->n; j++) {
+            struct handler *h = he->list[j];
+            unsigned char bits;
+
+            if (!h->enabled)
+                continue;
+            bits = handler_bits(hs, h);
+            if (h->guard == NULL) {
+                *uncond |= bits;
+            } else if (k == max) {
+                guard_unlisted(h->guard, ev);
+                *uncond |= bits;
+            } else if (guard_clause(h->guard, hs->in, ev, bits, h->tag, k,
+                                    &cl[k])) {
+                k++;
+            } else {
+                *uncond |= bits;
+            }
+        }
+    }
+    return k;
 }
 
 /* The lambda of H for event E, built when E's parameters differ from the
@@ -170,7 +217,20 @@ static void deliver(void *arg, struct dispatch_event *de)
         }
     }
     for (i = 0; i < n; i++) {
+        int yes;
+
         h = run[i];
+        if (h->guard != NULL &&
+            (yes = guard_holds(h->guard, in, de)) <= 0) {
+            if (yes < 0) {
+                /* the handler does not run; the others do */
+                interp_error(in, "in the condition of handler \"%s\" for "
+                             "event \"%s\": %s", h->name, de->event->name,
+                             Tcl_GetStringResult(in->tcl));
+                Tcl_ResetResult(in->tcl);
+            }
+            continue;
+        }
         if (interp_run_for(in, "handler", h->name, lambda(h, de->event), de) !=
             TCL_OK)
             break; /* the event's other handlers are skipped */
@@ -180,9 +240,10 @@ static void deliver(void *arg, struct dispatch_event *de)
     free(run);
 }
 
-static const struct consumer_ops handler_ops = {
-    "handlers", want, deliver, NULL
-};
+static const struct consumer_ops handler_ops = {.name = "handlers",
+                                                .want = want,
+                                                .deliver = deliver,
+                                                .clauses = clauses};
 
 struct handlers *handlers_create(struct interp *in)
 {
@@ -219,10 +280,11 @@ static int check_event(struct handlers *hs, const char *event)
 }
 
 /* Install a handler at position INDEX (clamped) of EVENT's list,
- * replacing one of the same name. */
+ * replacing one of the same name; it runs only where COND holds (NULL:
+ * always; the caller has checked it with guard_check()). */
 static void install(struct handlers *hs, const char *event, int index,
                     const char *name, int enabled, enum handler_mode mode,
-                    Tcl_Obj *body)
+                    Tcl_Obj *body, Tcl_Obj *cond)
 {
     struct hevent *he = find_event(hs, event);
     struct handler *h;
@@ -247,6 +309,9 @@ static void install(struct handlers *hs, const char *event, int index,
     h->name = xstrdup(name);
     h->enabled = enabled;
     h->mode = mode;
+    h->tag = hs->next_tag++;
+    if (cond != NULL)
+        h->guard = guard_create(cond, 0, 0, 0);
     h->body = body;
     Tcl_IncrRefCount(body);
     if (index < 0 || (unsigned int)index > he->n)
@@ -259,7 +324,7 @@ static void install(struct handlers *hs, const char *event, int index,
     dispatch_changed(hs->in->dispatch);
 }
 
-/* n_install_handler {EVENT INDEX NAME ENABLED {BODY}} */
+/* n_install_handler {EVENT INDEX NAME ENABLED {BODY} ?{CONDITION}?} */
 static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
                        Tcl_Obj *const objv[])
 {
@@ -268,15 +333,16 @@ static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
     int nf, index, enabled;
 
     if (objc != 2) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "{EVENT INDEX NAME ENABLED BODY}");
+        Tcl_WrongNumArgs(tcl, 1, objv,
+                         "{EVENT INDEX NAME ENABLED BODY ?CONDITION?}");
         return TCL_ERROR;
     }
     if (Tcl_ListObjGetElements(tcl, objv[1], &nf, &f) != TCL_OK)
         return TCL_ERROR;
-    if (nf != 5) {
+    if (nf != 5 && nf != 6) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
             "n_install_handler: expected a list {EVENT INDEX NAME ENABLED "
-            "BODY} of 5 elements, got %d", nf));
+            "BODY ?CONDITION?} of 5 or 6 elements, got %d", nf));
         return TCL_ERROR;
     }
     if (Tcl_GetIntFromObj(NULL, f[1], &index) != TCL_OK) {
@@ -293,8 +359,10 @@ static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     if (check_event(hs, Tcl_GetString(f[0])) != TCL_OK)
         return TCL_ERROR;
+    if (nf == 6 && guard_check(tcl, f[5]) != TCL_OK)
+        return TCL_ERROR;
     install(hs, Tcl_GetString(f[0]), index, Tcl_GetString(f[2]), enabled,
-            HANDLER_AUTO, f[4]);
+            HANDLER_AUTO, f[4], nf == 6 ? f[5] : NULL);
     return TCL_OK;
 }
 
@@ -317,21 +385,23 @@ static struct handler *lookup(struct handlers *hs, Tcl_Interp *tcl,
     return h;
 }
 
-/* Write the handlers of HE to F as n_install_handler lines. */
+/* Write the handlers of HE to F as n_install_handler lines (with a sixth
+ * element, the condition, for those that have one). */
 static void save_event(FILE *f, struct hevent *he)
 {
     unsigned int i;
 
     for (i = 0; i < he->n; i++) {
         struct handler *h = he->list[i];
-        Tcl_Obj *l[5], *line, *outer;
+        Tcl_Obj *l[6], *line, *outer;
 
         l[0] = Tcl_NewStringObj(he->event, -1);
         l[1] = Tcl_NewIntObj((int)i);
         l[2] = Tcl_NewStringObj(h->name, -1);
         l[3] = Tcl_NewIntObj(h->enabled);
         l[4] = h->body;
-        line = Tcl_NewListObj(5, l);
+        l[5] = h->guard != NULL ? guard_cond(h->guard) : NULL;
+        line = Tcl_NewListObj(h->guard != NULL ? 6 : 5, l);
         outer = Tcl_NewListObj(1, &line);
         Tcl_IncrRefCount(outer);
         fprintf(f, "n_install_handler %s\n", Tcl_GetString(outer));
@@ -367,8 +437,33 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
     return TCL_OK;
 }
 
-static void list_event(struct interp *in, struct hevent *he)
+/* Where the condition of handler H of HE runs (caller frees). */
+static char *handler_where(struct handlers *hs, struct hevent *he,
+                           struct handler *h)
 {
+    struct registry *reg = session_registry(hs->in->session);
+    const struct registry_event *ev;
+
+    if (reg == NULL || (ev = registry_event_by_name(reg, he->event)) == NULL)
+        return xstrdup("where it runs is known once the program's "
+                       "interface is");
+    return guard_where(h->guard, hs->in, hs->consumer, h->tag, ev);
+}
+
+char *handlers_where(struct handlers *hs, const char *event,
+                     const char *name)
+{
+    struct hevent *he = find_event(hs, event);
+    struct handler *h = find_handler(he, name, NULL);
+
+    if (h == NULL || h->guard == NULL)
+        return NULL;
+    return handler_where(hs, he, h);
+}
+
+static void list_event(struct handlers *hs, struct hevent *he)
+{
+    struct interp *in = hs->in;
     unsigned int i;
 
     for (i = 0; i < he->n; i++) {
@@ -382,6 +477,13 @@ static void list_event(struct interp *in, struct hevent *he)
         interp_sayf(in, "%s %d \"%s\" %s, %s: %s\n", he->event, i, h->name,
                     h->enabled ? "enabled" : "disabled", mode,
                     Tcl_GetString(h->body));
+        if (h->guard != NULL) {
+            char *where = handler_where(hs, he, h);
+
+            interp_sayf(in, "    if %s\n    condition runs %s\n",
+                        Tcl_GetString(guard_cond(h->guard)), where);
+            free(where);
+        }
     }
 }
 
@@ -411,27 +513,40 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
     switch (sub) {
     case ADD: {
         enum handler_mode mode = HANDLER_AUTO;
+        Tcl_Obj *cond = NULL;
+        int k;
 
-        if (objc == 6) {
-            const char *m = Tcl_GetString(objv[5]);
+        if (objc < 5) {
+            Tcl_WrongNumArgs(tcl, 2, objv,
+                             "EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION?");
+            return TCL_ERROR;
+        }
+        for (k = 5; k < objc; k++) {
+            const char *m = Tcl_GetString(objv[k]);
 
-            if (strcmp(m, "-stop") == 0)
+            if (strcmp(m, "-stop") == 0) {
                 mode = HANDLER_STOP;
-            else if (strcmp(m, "-nostop") == 0)
+            } else if (strcmp(m, "-nostop") == 0) {
                 mode = HANDLER_RECORD;
-            else {
+            } else if (strcmp(m, "-if") == 0 && k + 1 < objc) {
+                cond = objv[++k];
+            } else if (strcmp(m, "-if") == 0) {
+                Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                    "handler add: -if needs a condition", -1));
+                return TCL_ERROR;
+            } else {
                 Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                    "handler add: expected -stop or -nostop, got \"%s\"", m));
+                    "handler add: expected -stop, -nostop or -if, got \"%s\"",
+                    m));
                 return TCL_ERROR;
             }
-        } else if (objc != 5) {
-            Tcl_WrongNumArgs(tcl, 2, objv, "EVENT NAME BODY ?-stop|-nostop?");
-            return TCL_ERROR;
         }
         if (check_event(hs, Tcl_GetString(objv[2])) != TCL_OK)
             return TCL_ERROR;
+        if (cond != NULL && guard_check(tcl, cond) != TCL_OK)
+            return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,
-                mode, objv[4]);
+                mode, objv[4], cond);
         return TCL_OK;
     }
     case REMOVE:
@@ -517,17 +632,22 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
             if (objc == 3 && strcmp(he->event, Tcl_GetString(objv[2])) != 0)
                 continue;
             for (at = 0; at < he->n; at++) {
-                Tcl_Obj *l[4];
+                struct handler *g = he->list[at];
+                Tcl_Obj *l[5];
 
                 l[0] = Tcl_NewStringObj(he->event, -1);
-                l[1] = Tcl_NewStringObj(he->list[at]->name, -1);
-                l[2] = Tcl_NewIntObj(he->list[at]->enabled);
-                l[3] = he->list[at]->body;
-                Tcl_ListObjAppendElement(NULL, result, Tcl_NewListObj(4, l));
+                l[1] = Tcl_NewStringObj(g->name, -1);
+                l[2] = Tcl_NewIntObj(g->enabled);
+                l[3] = g->body;
+                l[4] = g->guard != NULL ? guard_cond(g->guard) : NULL;
+                Tcl_ListObjAppendElement(NULL, result, Tcl_NewListObj(
+                                                           l[4] != NULL ? 5
+                                                                        : 4,
+                                                           l));
                 any = 1;
             }
             if (sub == LIST)
-                list_event(in, he);
+                list_event(hs, he);
         }
         if (sub == GET)
             Tcl_SetObjResult(tcl, result);
@@ -586,27 +706,33 @@ static const struct command commands[] = {
      .summary = "Tcl code run on events",
      .help = "Handlers: Tcl code run on each event, with the event's parameters (and\n"
             "n_ename, n_time, n_thread) as variables.\n"
-            "  handler add EVENT NAME BODY ?-stop|-nostop?   add (run first)\n"
+            "  handler add EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION?\n"
+            "                                                add (run first); with -if,\n"
+            "                                                only where CONDITION holds\n"
             "  handler remove EVENT NAME\n"
             "  handler enable|disable EVENT NAME\n"
             "  handler rename EVENT NAME NEWNAME\n"
             "  handler body EVENT NAME ?BODY?                show or change the code\n"
             "  handler list ?EVENT?                          print them\n"
-            "  handler get ?EVENT?                           as a list {EVENT NAME ENABLED BODY}\n"
+            "  handler get ?EVENT?                           as a list {EVENT NAME ENABLED BODY\n"
+            "                                                ?CONDITION?}\n"
             "  handler save FILE ?EVENT?                     as n_install_handler lines\n"
             "  handler load FILE\n"
             "A handler stops the program at its event only when it needs to (it calls\n"
             "n_send or n_break, or was added with -stop); others run while the program\n"
-            "goes on.",
+            "goes on.  CONDITION is a Tcl expression over the same variables, as for\n"
+            "break: evaluated in the program itself where its shape allows (see\n"
+            "conditions), otherwise in noosa; handler list says where.",
      .complete = COMMAND_COMPLETE_HANDLER,
      .proc = cmd_handler},
     {.name = "n_install_handler",
      .min_args = 1,
      .max_args = 1,
-     .usage = "n_install_handler {EVENT INDEX NAME ENABLED BODY}",
+     .usage = "n_install_handler {EVENT INDEX NAME ENABLED BODY ?CONDITION?}",
      .summary = "add a handler (in saved handler files)",
      .help = "Add handler NAME of EVENT, at place INDEX of its handlers, enabled or\n"
-            "not, running BODY: the lines handler save writes.",
+            "not, running BODY (only where CONDITION holds, when given): the lines\n"
+            "handler save writes.",
      .complete = COMMAND_COMPLETE_NONE,
      .flags = COMMAND_API,
      .proc = cmd_install},

@@ -20,4 +20,10 @@ struct handlers *handlers_create(struct interp *in);
 void handlers_free(struct handlers *h);
 void handlers_init_commands(struct handlers *h);
 
+/* Where the condition of handler NAME of EVENT runs ("in the program: N
+ * checked, M passed", "in noosa: WHY"), or NULL when it has none or there
+ * is no such handler; caller frees. */
+char *handlers_where(struct handlers *hs, const char *event,
+                     const char *name);
+
 #endif /* NOOSA_HANDLERS_H */

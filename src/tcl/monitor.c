@@ -17,6 +17,11 @@
  * for an artificial event (-post) n_ename, n_args and n_from (the monitor
  * that posted it, or "" for the user); for a notice n_notice.  See
  * monitor.h.
+ *
+ * A subscription -on EVENT BODY followed by -if CONDITION holds only where
+ * CONDITION does: a guard (guard.h), listed as a clause for the program to
+ * evaluate where its shape allows, tagged with the subscription's own tag
+ * <monitors#conditions>.
  */
 #include "config.h"
 
@@ -27,6 +32,7 @@
 
 #include "dapto.h"
 #include "command.h"
+#include "guard.h"
 #include "interp.h"
 #include "monitor.h"
 #include "xmalloc.h"
@@ -38,6 +44,8 @@ struct mon_on {
     Tcl_Obj *lambda; /* for program events: built for PARAMS */
     Tcl_Obj *params;
     Tcl_Obj *post_lambda; /* for artificial events */
+    struct guard *guard;  /* its condition (-if), or NULL: always */
+    unsigned int tag;     /* its clauses' name in the dispatcher */
 };
 
 struct tclmon {
@@ -68,6 +76,7 @@ struct monitors {
     unsigned int nb;
     int library;            /* loading the library: monitors start off */
     struct tclmon *running; /* whose body runs now (n_post's sender) */
+    unsigned int next_tag;  /* of the next subscription defined */
 };
 
 /* --- monitors ------------------------------------------------------------- */
@@ -82,6 +91,7 @@ static void on_clear(struct mon_on *o)
         Tcl_DecrRefCount(o->params);
     if (o->post_lambda != NULL)
         Tcl_DecrRefCount(o->post_lambda);
+    guard_free(o->guard);
 }
 
 static void mon_definition_free(struct tclmon *t)
@@ -199,6 +209,14 @@ static Tcl_Obj *event_lambda(struct tclmon *t, struct mon_on *o,
     return o->lambda;
 }
 
+/* The state bits monitor T wants for subscription O. */
+static unsigned char on_bits(struct tclmon *t, const struct mon_on *o)
+{
+    if (t->force_stop || interp_needs_stop(t->m->in, o->body))
+        return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
+    return DAPTO_STATE_RECORD;
+}
+
 static unsigned char mon_want(void *arg, const struct registry_event *ev)
 {
     struct tclmon *t = arg;
@@ -208,11 +226,42 @@ static unsigned char mon_want(void *arg, const struct registry_event *ev)
     for (i = 0; i < t->non; i++) {
         if (t->on[i].post || !on_event(t->on[i].pattern, ev))
             continue;
-        state |= DAPTO_STATE_RECORD;
-        if (t->force_stop || interp_needs_stop(t->m->in, t->on[i].body))
-            state |= DAPTO_STATE_STOP;
+        state |= on_bits(t, &t->on[i]);
     }
     return state;
+}
+
+/* The conditions of T's subscriptions to EV, for the program
+ * <protocol#filter>: one clause per subscription with a condition it can
+ * evaluate, the others unconditional. */
+static unsigned int mon_clauses(void *arg, const struct registry_event *ev,
+                                unsigned char *uncond,
+                                struct dispatch_clause *cl, unsigned int max)
+{
+    struct tclmon *t = arg;
+    unsigned int i, k = 0;
+
+    *uncond = 0;
+    for (i = 0; i < t->non; i++) {
+        struct mon_on *o = &t->on[i];
+        unsigned char bits;
+
+        if (o->post || !on_event(o->pattern, ev))
+            continue;
+        bits = on_bits(t, o);
+        if (o->guard == NULL) {
+            *uncond |= bits;
+        } else if (k == max) {
+            guard_unlisted(o->guard, ev);
+            *uncond |= bits;
+        } else if (guard_clause(o->guard, t->m->in, ev, bits, o->tag, k,
+                                &cl[k])) {
+            k++;
+        } else {
+            *uncond |= bits;
+        }
+    }
+    return k;
 }
 
 static void mon_deliver(void *arg, struct dispatch_event *de)
@@ -230,6 +279,19 @@ static void mon_deliver(void *arg, struct dispatch_event *de)
 
         if (o->post || !on_event(o->pattern, de->event))
             continue;
+        if (o->guard != NULL) {
+            int yes = guard_holds(o->guard, in, de);
+
+            if (yes < 0) {
+                /* this subscription does not run; the others do */
+                interp_error(in, "in the condition of monitor \"%s\" for "
+                             "event \"%s\": %s", t->name, de->event->name,
+                             Tcl_GetStringResult(in->tcl));
+                Tcl_ResetResult(in->tcl);
+            }
+            if (yes <= 0)
+                continue;
+        }
         if (interp_run_for(in, "monitor", t->name,
                            event_lambda(t, o, de->event), de) != TCL_OK)
             break;
@@ -369,12 +431,14 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
     struct tclmon *t, fresh;
     const char *name;
     int i, enabled = -1, created = 0;
+    int on_end = -1; /* the last word of the last -on EVENT BODY */
     Tcl_Obj *script;
 
     if (objc < 2) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
             "wrong # args: should be \"n_monitor NAME ?-description TEXT? "
-            "?-on EVENT BODY ...? ?-post NAME BODY ...? ?-notice BODY? "
+            "?-on EVENT BODY ?-if CONDITION? ...? ?-post NAME BODY ...? "
+            "?-notice BODY? "
             "?-enabled BOOL? ?-stop?\"",
             -1));
         return TCL_ERROR;
@@ -421,7 +485,31 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
             o->pattern = xstrdup(Tcl_GetString(objv[i + 1]));
             o->body = objv[i + 2];
             Tcl_IncrRefCount(o->body);
+            o->tag = m->next_tag++;
             i += 2;
+            on_end = o->post ? -1 : i;
+            continue;
+        }
+        if (strcmp(opt, "-if") == 0) {
+            struct mon_on *o = fresh.non > 0 ? &fresh.on[fresh.non - 1]
+                                             : NULL;
+
+            if (o == NULL || on_end != i - 1) {
+                Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                    "n_monitor: -if CONDITION follows -on EVENT BODY", -1));
+                goto fail;
+            }
+            if (i + 1 >= objc) {
+                Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                    "n_monitor: -if needs a condition", -1));
+                goto fail;
+            }
+            if (guard_check(tcl, objv[i + 1]) != TCL_OK) {
+                Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                    "n_monitor: %s", Tcl_GetStringResult(tcl)));
+                goto fail;
+            }
+            o->guard = guard_create(objv[++i], 0, 0, 0);
             continue;
         }
         if (i + 1 >= objc) {
@@ -449,7 +537,7 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
         } else {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
                 "n_monitor: unknown option \"%s\": should be -description, "
-                "-on, -post, -notice, -enabled or -stop", opt));
+                "-on, -if, -post, -notice, -enabled or -stop", opt));
             goto fail;
         }
     }
@@ -477,6 +565,7 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
         t->ops.want = mon_want;
         t->ops.deliver = mon_deliver;
         t->ops.notice = mon_notice;
+        t->ops.clauses = mon_clauses;
         m->list = xreallocarray(m->list, m->n + 1, sizeof *m->list);
         m->list[m->n++] = t;
         created = 1;
@@ -612,6 +701,34 @@ static char *wanted(struct monitors *m, struct consumer *c)
     return s;
 }
 
+/* The condition of T's subscription O, and where it runs at each event
+ * it applies to. */
+static void list_condition(struct monitors *m, struct tclmon *t,
+                           struct mon_on *o)
+{
+    struct registry *reg = session_registry(m->in->session);
+    unsigned int code;
+
+    interp_sayf(m->in, "    %s if %s\n", o->pattern,
+                Tcl_GetString(guard_cond(o->guard)));
+    if (reg == NULL) {
+        interp_say(m->in, "      where it runs is known once the program's "
+                          "interface is\n");
+        return;
+    }
+    for (code = 0; code < registry_event_limit(reg); code++) {
+        const struct registry_event *ev = registry_event(reg, code);
+        char *where;
+
+        if (ev == NULL || !on_event(o->pattern, ev))
+            continue;
+        where = guard_where(o->guard, m->in, t->c, o->tag, ev);
+        interp_sayf(m->in, "      at %s: condition runs %s\n", ev->name,
+                    where);
+        free(where);
+    }
+}
+
 static void list(struct monitors *m, int all)
 {
     struct interp *in = m->in;
@@ -642,6 +759,10 @@ static void list(struct monitors *m, int all)
             interp_sayf(in, " %s%s", t->on[j].post ? "post " : "",
                         t->on[j].pattern);
         interp_say(in, t->non == 0 ? " nothing\n" : "\n");
+        for (j = 0; j < t->non; j++) {
+            if (t->on[j].guard != NULL)
+                list_condition(m, t, &t->on[j]);
+        }
         if (t->file != NULL)
             interp_sayf(in, "    from %s\n", t->file);
     }
@@ -846,6 +967,9 @@ static const struct command commands[] = {
             "  -on EVENT BODY      run BODY on each EVENT of the program (NAME,\n"
             "                      ASPECT.NAME or a glob pattern); its parameters are\n"
             "                      variables, with n_ename, n_time, n_thread\n"
+            "  -if CONDITION       after -on EVENT BODY: only where CONDITION, a Tcl\n"
+            "                      expression over the same variables, holds (in the\n"
+            "                      program where its shape allows; monitor list says)\n"
             "  -post NAME BODY     run BODY on each artificial event NAME (or glob)\n"
             "                      posted by another monitor; variables n_ename, n_args\n"
             "                      (a list) and n_from (the monitor, \"\" for the user)\n"

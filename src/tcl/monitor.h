@@ -5,13 +5,14 @@
  * the trace) and monitors written in Tcl, each declaring the events it
  * wants and its handlers:
  *
- *     n_monitor NAME ?-description TEXT? ?-on EVENT BODY ...?
+ *     n_monitor NAME ?-description TEXT? ?-on EVENT BODY ?-if COND? ...?
  *                    ?-post NAME BODY ...? ?-notice BODY? ?-enabled BOOL?
  *                    ?-stop?
  *
  * Each monitor is a consumer of the coordinator, so the program emits only
  * the union of what the enabled monitors want, and each event goes only to
- * the monitors that asked for it.  A disabled monitor gets no events and
+ * the monitors that asked for it (and, for a subscription with -if, only
+ * where its condition holds, evaluated in the program where it can be).  A disabled monitor gets no events and
  * is told (its -notice body runs with n_notice "disable", then "enable"
  * when it is enabled again).  Monitors post artificial events to each
  * other by name (n_post NAME ?ARG ...?); -post NAME receives them.

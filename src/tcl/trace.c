@@ -3,15 +3,24 @@
  * trace.c - the event trace and the `trace` command:
  *
  *     trace                   whether it is on, and its filter
- *     trace on ?REGEX?        show every event (whose name, NAME or
+ *     trace on ?REGEX? ?-if CONDITION?
+ *                             show every event (whose name, NAME or
  *                             ASPECT.NAME, matches REGEX, a Tcl regular
- *                             expression)
+ *                             expression; where CONDITION holds)
  *     trace off
  *
  * `monitor disable trace` and `monitor enable trace` do the same as off
  * and on (keeping the filter).  Values from the program are shown as
  * data: strings quoted and escaped, never scanned for browsable values;
  * values of user types through n_say_val, so that they can be browsed.
+ *
+ * The condition is a guard (guard.h) on every event the trace shows,
+ * compiled for each in turn: where the program can evaluate it, it does.
+ * An event that lacks a variable the condition reads (a parameter of
+ * other events) is not traced at all, so the program does not even emit
+ * it; one the condition reads through a command substitution makes the
+ * condition fail in noosa, and the event is not traced either (quietly:
+ * the first other error of the condition is reported).
  */
 #include "config.h"
 
@@ -20,6 +29,7 @@
 
 #include "dapto.h"
 #include "command.h"
+#include "guard.h"
 #include "interp.h"
 #include "monitor.h"
 #include "trace.h"
@@ -30,7 +40,12 @@ struct trace {
     struct interp *in;
     struct consumer *c;
     Tcl_Obj *filter; /* NULL: every event */
+    struct guard *guard; /* the condition (-if), or NULL */
+    int reported;        /* errors of the condition since trace on */
 };
+
+/* The tag of the trace's clause: it has one per event. */
+#define TRACE_TAG 0
 
 /* Whether the filter matches EV. */
 static int matches(struct trace *t, const struct registry_event *ev)
@@ -53,14 +68,56 @@ static int matches(struct trace *t, const struct registry_event *ev)
     return rc == 1;
 }
 
+/* Whether the trace shows EV (when its condition holds). */
+static int traced(struct trace *t, const struct registry_event *ev)
+{
+    return matches(t, ev) &&
+           (t->guard == NULL || guard_reads_event(t->guard, ev));
+}
+
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
-    return matches(arg, ev) ? DAPTO_STATE_RECORD : 0;
+    return traced(arg, ev) ? DAPTO_STATE_RECORD : 0;
+}
+
+/* The condition on EV as a clause, when the program can evaluate it. */
+static unsigned int clauses(void *arg, const struct registry_event *ev,
+                            unsigned char *uncond, struct dispatch_clause *cl,
+                            unsigned int max)
+{
+    struct trace *t = arg;
+
+    *uncond = 0;
+    if (t->guard != NULL && max > 0 &&
+        guard_clause(t->guard, t->in, ev, DAPTO_STATE_RECORD, TRACE_TAG, 0,
+                     cl))
+        return 1;
+    *uncond = DAPTO_STATE_RECORD;
+    return 0;
 }
 
 static void say_plain(struct interp *in, const char *s)
 {
     transcript_append_plain(in->transcript, s, strlen(s));
+}
+
+/* Whether the error in TCL is reading a variable that does not exist. */
+static int lookup_error(Tcl_Interp *tcl)
+{
+    Tcl_Obj *opts = Tcl_GetReturnOptions(tcl, TCL_ERROR);
+    Tcl_Obj *key = Tcl_NewStringObj("-errorcode", -1), *code = NULL;
+    int yes;
+
+    Tcl_IncrRefCount(opts);
+    Tcl_IncrRefCount(key);
+    Tcl_DictObjGet(NULL, opts, key, &code);
+    /* Tcl 8.6 says TCL READ VARNAME, later ones TCL LOOKUP VARNAME */
+    yes = code != NULL &&
+          (strncmp(Tcl_GetString(code), "TCL READ VARNAME", 16) == 0 ||
+           strncmp(Tcl_GetString(code), "TCL LOOKUP VARNAME", 18) == 0);
+    Tcl_DecrRefCount(key);
+    Tcl_DecrRefCount(opts);
+    return yes;
 }
 
 static void deliver(void *arg, struct dispatch_event *de)
@@ -70,7 +127,17 @@ static void deliver(void *arg, struct dispatch_event *de)
     const struct reader_item *item = de->item;
     const struct registry_event *e = de->event;
     unsigned int i;
+    int yes;
 
+    if (t->guard != NULL && (yes = guard_holds(t->guard, in, de)) <= 0) {
+        if (yes < 0 && !lookup_error(in->tcl) && !t->reported++)
+            interp_error(in, "in the condition of the trace at event "
+                         "\"%s\": %s (not traced; further errors of the "
+                         "condition are not reported)", e->name,
+                         Tcl_GetStringResult(in->tcl));
+        Tcl_ResetResult(in->tcl);
+        return;
+    }
     if (transcript_partial(in->transcript))
         interp_say(in, "\n");
     say_plain(in, e->name);
@@ -117,25 +184,60 @@ static const struct consumer_ops trace_ops = {
     .name = "trace",
     .want = want,
     .deliver = deliver,
+    .clauses = clauses,
 };
+
+/* "trace is on: ..." with where the condition runs at each event. */
+static Tcl_Obj *status(struct trace *t)
+{
+    struct registry *reg = session_registry(t->in->session);
+    Tcl_Obj *s;
+    unsigned int code;
+
+    if (!dispatch_enabled(t->c))
+        return Tcl_NewStringObj("trace is off", -1);
+    if (t->filter == NULL)
+        s = Tcl_NewStringObj("trace is on: every event", -1);
+    else
+        s = Tcl_ObjPrintf("trace is on: events matching %s",
+                          Tcl_GetString(t->filter));
+    if (t->guard == NULL)
+        return s;
+    Tcl_AppendPrintfToObj(s, " if %s", Tcl_GetString(guard_cond(t->guard)));
+    if (reg == NULL) {
+        Tcl_AppendToObj(s, "\n  where it runs is known once the program's "
+                           "interface is", -1);
+        return s;
+    }
+    for (code = 0; code < registry_event_limit(reg); code++) {
+        const struct registry_event *ev = registry_event(reg, code);
+        char *where;
+
+        if (ev == NULL || !matches(t, ev))
+            continue;
+        if (!traced(t, ev)) {
+            Tcl_AppendPrintfToObj(s, "\n  %s: not traced (no variable the "
+                                  "condition reads)", ev->name);
+            continue;
+        }
+        where = guard_where(t->guard, t->in, t->c, TRACE_TAG, ev);
+        Tcl_AppendPrintfToObj(s, "\n  %s: condition runs %s", ev->name,
+                              where);
+        free(where);
+    }
+    return s;
+}
 
 static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
                      Tcl_Obj *const objv[])
 {
     struct trace *t = cd;
     const char *sub;
+    Tcl_Obj *cond = NULL;
     int on;
 
     if (objc == 1) {
-        if (!dispatch_enabled(t->c))
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj("trace is off", -1));
-        else if (t->filter == NULL)
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj("trace is on: every event",
-                                                   -1));
-        else
-            Tcl_SetObjResult(tcl, Tcl_ObjPrintf("trace is on: events "
-                                                "matching %s",
-                                                Tcl_GetString(t->filter)));
+        Tcl_SetObjResult(tcl, status(t));
         return TCL_OK;
     }
     sub = Tcl_GetString(objv[1]);
@@ -154,9 +256,17 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
         dispatch_enable(t->in->dispatch, t->c, 0);
         return TCL_OK;
     }
+    /* trace on ?REGEX? ?-if CONDITION? */
+    if (objc >= 4 && strcmp(Tcl_GetString(objv[objc - 2]), "-if") == 0) {
+        cond = objv[objc - 1];
+        objc -= 2;
+        if (guard_check(tcl, cond) != TCL_OK)
+            return TCL_ERROR;
+    }
     if (objc > 3) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-            "wrong # args: should be \"trace on ?REGEX?\"", -1));
+            "wrong # args: should be \"trace on ?REGEX? ?-if CONDITION?\"",
+            -1));
         return TCL_ERROR;
     }
     if (objc == 3) {
@@ -182,6 +292,9 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
         Tcl_DecrRefCount(t->filter);
         t->filter = NULL;
     }
+    guard_free(t->guard);
+    t->guard = cond != NULL ? guard_create(cond, 0, 0, 0) : NULL;
+    t->reported = 0;
     dispatch_enable(t->in->dispatch, t->c, 1);
     dispatch_changed(t->in->dispatch);
     return TCL_OK;
@@ -205,18 +318,24 @@ void trace_free(struct trace *t)
         return;
     if (t->filter != NULL)
         Tcl_DecrRefCount(t->filter);
+    guard_free(t->guard);
     free(t);
 }
 
 static const struct command commands[] = {
     {.name = "trace",
      .max_args = -1,
-     .usage = "trace ?on ?REGEX?|off?",
+     .usage = "trace ?on ?REGEX? ?-if CONDITION?|off?",
      .summary = "show every event as it happens",
      .help = "Show every event (or those whose name, NAME or ASPECT.NAME, matches the\n"
             "Tcl regular expression REGEX) in the transcript with its parameters:\n"
             "  EVENT param=\"value\" ...\n"
             "Events that do not match are not emitted by the program for the trace.\n"
+            "With -if, only the events where CONDITION, a Tcl expression over the\n"
+            "event's parameters (and n_ename, n_time, n_thread) as for break, holds:\n"
+            "evaluated in the program where its shape allows, else in noosa; an event\n"
+            "without a parameter the condition reads is not traced.  `trace` says\n"
+            "where the condition runs for each event.\n"
             "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"
             "own trace command keeps its meaning inside procedures (noosa's is\n"
             "::noosa::cmd::trace there).",

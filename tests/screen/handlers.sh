@@ -4,8 +4,9 @@
 # handlers.sh - the handlers window: the events with their marks, a
 # handler's code edited in $EDITOR (a script here that rewrites the file)
 # and in the inline editor, a new handler, enable and disable, rename,
-# save to a file, delete (asked), load the file back; each action echoed
-# as the `handler` command it runs, and the edited handler running.
+# save to a file, delete (asked), load the file back; a handler with a
+# condition, which the window shows; each action echoed as the `handler`
+# command it runs, and the edited handler running.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -22,6 +23,7 @@ NOOSA_ENV="EDITOR='$work/editor.sh'"
 
 start 100 40 "$calc" "$examples/demo.calc"
 wait_for "(noosa)"
+cmd 'handler add printed guarded {n_say "guarded saw $text\n"} -if {$text eq "50"}'
 cmd 'handler add printed show {n_say "original: $text\n"}'
 keys F2
 wait_for "Handlers: events"
@@ -33,6 +35,15 @@ wait_for "[x] show"
 wait_for 'printed(str text) - The program has printed a line'
 wait_for '  text: The line, without its newline'
 wait_for 'n_say "original: $text\n"'
+
+# a handler with a condition: marked, with its condition and where it runs
+wait_for "[x] guarded (if)"
+keys Right Down
+wait_for 'Runs only if $text eq "50"'
+wait_for '  condition runs in the program'
+wait_for 'n_say "guarded saw $text\n"'
+keys Up Left
+wait_for 'Code of show:'
 
 # edit in $EDITOR
 keys Right e
@@ -112,6 +123,7 @@ wait_gone "Handlers: events"
 keys F5
 wait_row 0 'stopped at breakpoint 1 for event "printed"'
 wait_for "edited handler saw: 50"
+wait_for "guarded saw 50"
 wait_for "inline line"
 cmd 'quit'
 wait_for "kill it and quit?"
