@@ -6,6 +6,7 @@ EXTRA_DIST += bench/README
 BENCH_TARGETS =
 include bench/dapto.mk
 include bench/runtime.mk
+include bench/filter.mk
 include bench/monitor.mk
 include bench/profile.mk
 include bench/front.mk

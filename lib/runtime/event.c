@@ -99,15 +99,16 @@ void dapto_event_end(struct dapto_out *o)
     rec->code = (uint16_t)(a->event_base + o->index);
     rec->flags = o->truncated ? DAPTO_RECF_TRUNC : 0;
     rec->tid = rt_thread();
-    rec->time = rt_now();
     rec->aux = 0;
     rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
     if (st & DAPTO_STATE_FILTER) {
-        /* <protocol#filter>: the filter decides where it goes */
+        /* <protocol#filter>: the filter decides where it goes (before
+         * the clock is read: an event it drops costs no timestamp) */
         st = rtfilter_event(rec, rec->code, st);
         if (st == 0)
             return;
     }
+    rec->time = rt_now();
     if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
         /* the common case, without a call (the monitor keeps what the
          * trail would) */
@@ -138,7 +139,6 @@ static void emit_name(unsigned int ev, const char *name)
         u.rec.code = (uint16_t)ev;
         u.rec.flags = 0;
         u.rec.tid = rt_thread();
-        u.rec.time = rt_now();
         u.rec.aux = 0;
         u.rec.len = 5;
         u.b[DAPTO_RECORD_HEADER] = DAPTO_K_ISTR;
@@ -148,6 +148,7 @@ static void emit_name(unsigned int ev, const char *name)
             if (st == 0)
                 return;
         }
+        u.rec.time = rt_now();
         if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
             rt_busy = 1;
             ring_put_inline(&runtime.ring, &u.rec);

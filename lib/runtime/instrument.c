@@ -54,7 +54,6 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     u.rec.code = code;
     u.rec.flags = 0;
     u.rec.tid = rt_thread();
-    u.rec.time = rt_now();
     u.rec.aux = 0;
     u.rec.len = FN_RECORD_LEN;
     u.b[DAPTO_RECORD_HEADER] = DAPTO_K_PTR;
@@ -74,6 +73,7 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
             return;
         }
     }
+    u.rec.time = rt_now();
     /* never stop: a stop is for events (and operations a user runs) */
     if (st & DAPTO_STATE_STOP)
         st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;

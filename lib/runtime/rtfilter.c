@@ -25,9 +25,21 @@
  * forked child. */
 RT_TLS __thread uint64_t *rt_cnt;
 
-/* Keep the compiler from reading a field again from the area after it was
- * copied out and checked. */
-#define SETTLE() __asm__ volatile("" ::: "memory")
+/* A filter's header and a clause, each read from the area as whole
+ * 8-aligned words with single loads, so that the copy checked is the copy
+ * used, whatever the program writes meanwhile. */
+union fhead {
+    uint64_t w;
+    struct dapto_filter h;
+};
+
+union fclause {
+    uint64_t w[3];
+    struct dapto_clause c;
+};
+
+_Static_assert(sizeof(struct dapto_filter) == 8, "a filter header is a word");
+_Static_assert(sizeof(struct dapto_clause) == 24, "a clause is three words");
 
 enum { T_INT = 1, T_DBL = 2, T_STR = 3 };
 
@@ -280,6 +292,57 @@ static int str_eq(const struct fval *a, const struct fval *b)
     return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
 }
 
+/* Integer value K of the record (INT, LONG or PTR) into *V: 0, or -1 when
+ * there is none. */
+static inline int arg_int(const struct run *r, unsigned int k, int64_t *v)
+{
+    const unsigned char *p = k == 0 ? r->vals : value_at(r, k);
+    int32_t i32;
+    size_t room;
+
+    if (p == NULL || p >= r->vend)
+        return -1;
+    room = (size_t)(r->vend - p);
+    if (*p == DAPTO_K_INT && room >= 5) {
+        memcpy(&i32, p + 1, 4);
+        *v = i32;
+        return 0;
+    }
+    if ((*p == DAPTO_K_LONG || *p == DAPTO_K_PTR) && room >= 9) {
+        memcpy(v, p + 1, 8);
+        return 0;
+    }
+    return -1;
+}
+
+/* The commonest program, `ARG k, CONST v, CMPI/CMPU c, END` (a parameter
+ * against a constant), without the machine: 1 or 0 when PC (N bytes) is
+ * one, -1 when it is not. */
+static inline __attribute__((always_inline)) int
+compare_arg(const struct run *r, const unsigned char *pc, uint32_t n)
+{
+    int64_t a, v;
+    unsigned int op;
+
+    if (n != 13 || pc[0] != DAPTO_FOP_ARG || pc[2] != DAPTO_FOP_CONST ||
+        pc[12] != DAPTO_FOP_END)
+        return -1;
+    op = pc[11];
+    if (op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE) {
+        if (arg_int(r, pc[1], &a) != 0)
+            return 0;
+        memcpy(&v, pc + 3, 8);
+        return cmp_result((int)(op & 7), a < v, a == v);
+    }
+    if (op - DAPTO_FOP_CMPU <= DAPTO_FCMP_GE) {
+        if (arg_int(r, pc[1], &a) != 0)
+            return 0;
+        memcpy(&v, pc + 3, 8);
+        return cmp_result((int)(op & 7), (uint64_t)a < (uint64_t)v, a == v);
+    }
+    return -1;
+}
+
 /* Run program [PC, END): 1 when it holds, 0 when not or when it goes
  * wrong. */
 static int run_program(const struct run *r, const unsigned char *pc,
@@ -460,11 +523,13 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
                            unsigned int st, uint16_t *flags)
 {
     const unsigned char *area = env->area, *f;
-    struct dapto_filter fh;
-    struct dapto_clause cl;
+    union fhead fh;
+    union fclause cl;
     struct run r;
     uint32_t ncodes, off, fsize, i;
     unsigned int out, fired = 0;
+    const unsigned char *p;
+    int held;
 
     if (area == NULL || env->size < sizeof(struct dapto_filter_area))
         goto none;
@@ -477,33 +542,39 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
     if (off == 0 || off % 8 != 0 || off > env->size - sizeof fh)
         goto none;
     f = area + off;
-    memcpy(&fh, f, sizeof fh);
-    SETTLE();
-    fsize = fh.size;
+    fh.w = __atomic_load_n((const uint64_t *)(const void *)f, __ATOMIC_RELAXED);
+    fsize = fh.h.size;
     if (fsize > DAPTO_FILTER_MAX || fsize > env->size - off ||
-        fh.nclauses > DAPTO_FILTER_CLAUSES ||
-        sizeof fh + (size_t)fh.nclauses * sizeof cl > fsize)
+        fh.h.nclauses > DAPTO_FILTER_CLAUSES ||
+        sizeof fh + (size_t)fh.h.nclauses * sizeof cl > fsize)
         goto none;
 
     r.vals = vals;
     r.vend = vals + len;
     r.env = env;
-    out = fh.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
-    count(env, fh.checked);
-    for (i = 0; i < fh.nclauses; i++) {
-        memcpy(&cl, f + sizeof fh + i * sizeof cl, sizeof cl);
-        SETTLE();
-        count(env, cl.checked);
-        if ((uint32_t)cl.prog_off + cl.prog_len > fsize ||
-            !run_program(&r, f + cl.prog_off, f + cl.prog_off + cl.prog_len) ||
-            !hit_fires(env, &cl))
+    out = fh.h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+    count(env, fh.h.checked);
+    for (i = 0; i < fh.h.nclauses; i++) {
+        const uint64_t *w = (const uint64_t *)(const void *)(f + sizeof fh + i * sizeof cl);
+
+        cl.w[0] = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+        cl.w[1] = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
+        cl.w[2] = __atomic_load_n(&w[2], __ATOMIC_RELAXED);
+        count(env, cl.c.checked);
+        if ((uint32_t)cl.c.prog_off + cl.c.prog_len > fsize)
             continue;
-        count(env, cl.passed);
+        p = f + cl.c.prog_off;
+        held = compare_arg(&r, p, cl.c.prog_len);
+        if (held < 0)
+            held = run_program(&r, p, p + cl.c.prog_len);
+        if (!held || !hit_fires(env, &cl.c))
+            continue;
+        count(env, cl.c.passed);
         fired |= 1u << i;
-        out |= cl.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+        out |= cl.c.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
     }
     if (out != 0) {
-        count(env, fh.passed);
+        count(env, fh.h.passed);
         *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
     }
     return out;

@@ -54,7 +54,7 @@ tests_runtime_rt_target_static_LDADD = lib/libchannel.la -lpthread -lm
 check_PROGRAMS += tests/runtime/rt-e2e
 TESTS += tests/runtime/rt-e2e
 tests_runtime_rt_e2e_SOURCES = tests/runtime/rt-e2e.c tests/runtime/tmon.c \
-	tests/runtime/tmon.h
+	tests/runtime/tmon.h tests/runtime/fbuild.c tests/runtime/fbuild.h
 tests_runtime_rt_e2e_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_rt_e2e_LDADD = lib/libchannel.la -lm
 $(tests_runtime_rt_target_OBJECTS) $(tests_runtime_rt_target_v99_OBJECTS) \

@@ -5,8 +5,8 @@
  * checks what arrives: hello and version fields, a version mismatch both
  * ways, aspect descriptions, every value type, stops with operations that
  * succeed, fail and crash, order before a stop, several threads,
- * interning, the trail, fork, overwrite mode, a program without monitor
- * and malformed channels.
+ * interning, the trail, fork, overwrite mode, a program without monitor,
+ * malformed channels, and filters evaluated in the program.
  *
  *   rt-e2e [TEST...]     run the named tests (all by default)
  */
@@ -23,6 +23,8 @@
 #include <time.h>
 
 #include "dapto.h"
+#include "fbuild.h"
+#include "filter.h"
 #include "mailbox.h"
 #include "tmon.h"
 #include "unit.h"
@@ -984,6 +986,173 @@ static void test_version(void)
     tmon_close(&tm);
 }
 
+/* Filters <protocol#filter>: the monitor puts a filter for an event and
+ * sets its state to FILTER; only the events where a clause holds reach
+ * the ring, flagged with the clauses that fired, and the counters say how
+ * many were checked and passed. */
+struct fctx {
+    struct tmon *tm;
+    struct filter_space fs;
+    struct filter_entry entries[64];
+    const char *event; /* the event to filter */
+    int put;           /* filters put */
+};
+
+/* tick: $n == 7 || $n > 98 records (clause 0); $n < 3 goes to the trail
+ * (clause 1).  enter: $name eq "beta" records. */
+static unsigned char filter_policy(void *ctx, const char *a, const char *e)
+{
+    struct fctx *fc_ = ctx;
+    struct tm_event *ev;
+    unsigned char f[DAPTO_FILTER_MAX];
+    struct fprog p[2];
+    struct fclause c[2];
+    const char *cause = NULL;
+    char msg[200];
+    size_t len;
+    uint32_t j;
+    int code = tmon_event_code(fc_->tm, a, e);
+
+    if (strcmp(e, fc_->event) != 0 || code < 0)
+        return DAPTO_STATE_RECORD;
+    ev = &tmon_aspect(fc_->tm, a)->ev[code - (int)tmon_aspect(fc_->tm, a)->event_base];
+    fp_init(&p[0]);
+    if (strcmp(e, "tick") == 0) {
+        fp_arg(&p[0], DAPTO_FOP_ARG, 0);
+        fp_const(&p[0], 7);
+        fp_op(&p[0], DAPTO_FOP_CMPI + DAPTO_FCMP_EQ);
+        j = fp_jump(&p[0], DAPTO_FOP_JT);
+        fp_arg(&p[0], DAPTO_FOP_ARG, 0);
+        fp_const(&p[0], 98);
+        fp_op(&p[0], DAPTO_FOP_CMPI + DAPTO_FCMP_GT);
+        fp_land(&p[0], j);
+        fp_op(&p[0], DAPTO_FOP_END);
+        fp_init(&p[1]);
+        fp_cmp_arg(&p[1], 0, DAPTO_FCMP_LT, 3);
+        c[0] = fc(DAPTO_STATE_RECORD, &p[0]);
+        c[0].checked = 3;
+        c[0].passed = 4;
+        c[1] = fc(DAPTO_STATE_TRAIL, &p[1]);
+        c[1].passed = 5;
+        len = fbuild(f, 0, 1, 2, c, 2);
+    } else {
+        fp_arg(&p[0], DAPTO_FOP_ARGS, 0);
+        fp_consts(&p[0], "beta");
+        fp_op(&p[0], DAPTO_FOP_SEQ);
+        fp_op(&p[0], DAPTO_FOP_END);
+        c[0] = fc(DAPTO_STATE_RECORD, &p[0]);
+        len = fbuild(f, 0, 1, 2, c, 1);
+    }
+    if (filter_check(f, len, ev->kinds, (unsigned int)ev->nparams, msg, sizeof msg) != 0 ||
+        filter_put(&fc_->fs, (uint32_t)code, f, len, &cause) != 0) {
+        fprintf(stderr, "filter for %s refused: %s\n", e, msg[0] ? msg : cause);
+        return DAPTO_STATE_RECORD;
+    }
+    fc_->put++;
+    return DAPTO_STATE_FILTER;
+}
+
+static void test_filter(void)
+{
+    static struct fctx ctx;
+    struct tmon tm;
+    struct tval v[4];
+    struct dapto_record h;
+    char *argv[] = {target_path, "basic", NULL};
+    const char *cause = NULL;
+    int n, t_code = -1, k = 0, ok = 1, none = 0;
+    static const int want[4] = {7, 99, 100, 101};
+    long len;
+
+    CHECK(tmon_create(&tm, NULL) == 0);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.tm = &tm;
+    ctx.event = "tick";
+    CHECK(filter_space_init(&ctx.fs, &tm.reg, 64, ctx.entries, &cause) == 0);
+    tm.policy = filter_policy;
+    tm.ctx = &ctx;
+    CHECK(tmon_spawn(&tm, argv, NULL) == 0);
+    while ((len = tmon_next(&tm, buf, TIMEOUT)) > 0) {
+        h = head_of(buf);
+        if (t_code < 0)
+            t_code = tmon_event_code(&tm, "t", "tick");
+        if ((int)h.code == tmon_event_code(&tm, "t", "none")) {
+            none++;
+            ok &= h.flags == 0;
+        }
+        if ((int)h.code != t_code)
+            continue;
+        n = tmon_values(&tm, buf, (size_t)len, v, 4);
+        if (n != 1 || k >= 4 || v[0].i != want[k] ||
+            h.flags != (DAPTO_RECF_FILTERED | 1 << DAPTO_RECF_CLAUSE_SHIFT)) {
+            fprintf(stderr, "filter: tick %lld flags %#x\n", (long long)v[0].i, h.flags);
+            ok = 0;
+            continue;
+        }
+        k++;
+    }
+    CHECK(ok);
+    CHECK(ctx.put == 1 && none == 1);
+    CHECK_EQ_INT(k, 4);
+    check_output(&tm, "filter");
+    CHECK_EQ_INT(filter_counter(&tm.reg, 1), 101); /* checked */
+    CHECK_EQ_INT(filter_counter(&tm.reg, 2), 6);   /* went somewhere */
+    CHECK_EQ_INT(filter_counter(&tm.reg, 3), 101);
+    CHECK_EQ_INT(filter_counter(&tm.reg, 4), 4);   /* recorded */
+    CHECK_EQ_INT(filter_counter(&tm.reg, 5), 2);   /* to the trail */
+    CHECK_EQ_INT(tm.reg.hdr->lost, 0);
+    tmon_close(&tm);
+}
+
+/* A filter on the name of enter, sent as an intern id. */
+static void test_filter_intern(void)
+{
+    static struct fctx ctx;
+    struct tmon tm;
+    struct tval v[4];
+    struct dapto_record h;
+    char *argv[] = {target_path, "intern", NULL};
+    const char *cause = NULL, *name;
+    int n, enters = 0, istr = 0, ok = 1;
+    long len;
+
+    CHECK(tmon_create(&tm, NULL) == 0);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.tm = &tm;
+    ctx.event = "enter";
+    CHECK(filter_space_init(&ctx.fs, &tm.reg, 64, ctx.entries, &cause) == 0);
+    tm.policy = filter_policy;
+    tm.ctx = &ctx;
+    CHECK(tmon_spawn(&tm, argv, NULL) == 0);
+    while ((len = tmon_next(&tm, buf, TIMEOUT)) > 0) {
+        h = head_of(buf);
+        if (h.code != DAPTO_EV_ENTER)
+            continue;
+        n = tmon_values(&tm, buf, (size_t)len, v, 4);
+        if (n != 1) {
+            ok = 0;
+            continue;
+        }
+        if (v[0].kind == DAPTO_K_ISTR) {
+            istr++;
+            name = v[0].i > 0 && v[0].i < TMON_INTERN ? tm.intern[v[0].i] : NULL;
+        } else {
+            name = v[0].s;
+        }
+        ok &= name != NULL && strcmp(name, "beta") == 0 &&
+              h.flags == (DAPTO_RECF_FILTERED | 1 << DAPTO_RECF_CLAUSE_SHIFT);
+        enters++;
+    }
+    CHECK(ok);
+    CHECK(ctx.put == 1);
+    CHECK_EQ_INT(enters, 1000);
+    CHECK(istr == 1000); /* every one of them went as an intern id */
+    check_output(&tm, "filter-intern");
+    CHECK_EQ_INT(filter_counter(&tm.reg, 1), 1000 + 1000 + 5000 + 1);
+    CHECK_EQ_INT(filter_counter(&tm.reg, 2), 1000);
+    tmon_close(&tm);
+}
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -993,7 +1162,8 @@ static const struct {
     {"threads", test_threads}, {"intern", test_intern},
     {"trail", test_trail}, {"fork", test_fork},   {"overwrite", test_overwrite},
     {"nomon", test_nomon}, {"malformed", test_malformed},
-    {"version", test_version},
+    {"version", test_version}, {"filter", test_filter},
+    {"filter-intern", test_filter_intern},
 };
 
 static void run(const char *name)
