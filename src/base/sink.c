@@ -17,16 +17,21 @@ void sink_say(struct sink *s, const char *text)
     transcript_append(s->transcript, text, strlen(text));
 }
 
+void sink_vsayf(struct sink *s, const char *fmt, va_list ap)
+{
+    char *text = xvasprintf(fmt, ap);
+
+    sink_say(s, text);
+    free(text);
+}
+
 void sink_sayf(struct sink *s, const char *fmt, ...)
 {
     va_list ap;
-    char *text;
 
     va_start(ap, fmt);
-    text = xvasprintf(fmt, ap);
+    sink_vsayf(s, fmt, ap);
     va_end(ap);
-    sink_say(s, text);
-    free(text);
 }
 
 void sink_fresh_line(struct sink *s)
@@ -35,15 +40,20 @@ void sink_fresh_line(struct sink *s)
         sink_say(s, "\n");
 }
 
-void sink_error(struct sink *s, const char *fmt, ...)
+void sink_verror(struct sink *s, const char *fmt, va_list ap)
 {
-    va_list ap;
-    char *text;
+    char *text = xvasprintf(fmt, ap);
 
-    va_start(ap, fmt);
-    text = xvasprintf(fmt, ap);
-    va_end(ap);
     sink_fresh_line(s);
     sink_sayf(s, "error: %s\n", text);
     free(text);
+}
+
+void sink_error(struct sink *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    sink_verror(s, fmt, ap);
+    va_end(ap);
 }

@@ -10,6 +10,8 @@
 #ifndef NOOSA_SINK_H
 #define NOOSA_SINK_H
 
+#include <stdarg.h>
+
 struct transcript;
 
 struct sink {
@@ -21,11 +23,15 @@ struct sink {
 void sink_say(struct sink *s, const char *text);
 void sink_sayf(struct sink *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void sink_vsayf(struct sink *s, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Start a new line unless the transcript is at the start of one. */
 void sink_fresh_line(struct sink *s);
 /* Report an error on a line of its own ("error: ..."); it counts as a
  * failure only where the caller adds to failed. */
 void sink_error(struct sink *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void sink_verror(struct sink *s, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 #endif /* NOOSA_SINK_H */

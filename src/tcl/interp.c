@@ -47,25 +47,19 @@ void interp_say(struct interp *in, const char *text)
 void interp_sayf(struct interp *in, const char *fmt, ...)
 {
     va_list ap;
-    char *text;
 
     va_start(ap, fmt);
-    text = xvasprintf(fmt, ap);
+    sink_vsayf(&in->noosa->sink, fmt, ap);
     va_end(ap);
-    interp_say(in, text);
-    free(text);
 }
 
 void interp_error(struct interp *in, const char *fmt, ...)
 {
     va_list ap;
-    char *text;
 
     va_start(ap, fmt);
-    text = xvasprintf(fmt, ap);
+    sink_verror(&in->noosa->sink, fmt, ap);
     va_end(ap);
-    sink_error(&in->noosa->sink, "%s", text);
-    free(text);
 }
 
 /* The directory of noosa's Tcl files: $NOOSA_LIBRARY, else the source tree

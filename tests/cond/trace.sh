@@ -12,42 +12,22 @@ seed=${COND_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 echo "seed $seed (COND_SEED=$seed repeats this run)"
 N=400
 
-# run NAME WHERE REGEX COND: the trace of cv with filter REGEX and
+# run NAME WHERE REGEX|COND: the trace of cv with filter REGEX and
 # condition COND evaluated WHERE; its status after the run.
 run() {
-    batch "$1" -e "conditions $2" -e "trace on {$3} -if {$4}" -e run \
+    regex=${3%%|*}
+    cond=${3#*|}
+    batch "$1" -e "conditions $2" -e "trace on {$regex} -if {$cond}" -e run \
         -e 'puts [::noosa::cmd::trace]' "$CV" samples $N "$seed"
 }
 
-# traced NAME: the events run NAME traced, as EVENT:I, on one line.
-traced() {
+# result NAME: the events run NAME traced, as EVENT:I, on one line.
+result() {
     sed -n 's/^\(sample\|other\) i="\([0-9]*\)".*/\1:\2/p' "$WORK/$1.out" |
         paste -sd, -
 }
 
-# compare WHERE: each "REGEX|COND" on standard input traces the same
-# events with "conditions program" (where it runs WHERE at sample) and
-# with "conditions noosa".
-k=0
-compare() {
-    while IFS='|' read -r regex cond; do
-        [ -n "$cond" ] || continue
-        k=$((k + 1))
-        run "p$k" program "$regex" "$cond"
-        run "n$k" noosa "$regex" "$cond"
-        status "p$k" 0
-        status "n$k" 0
-        a=$(traced "p$k")
-        b=$(traced "n$k")
-        if [ -n "$a" ] && [ "$a" = "$b" ]; then
-            echo "ok: $regex {$cond}: $a" | cut -c1-100
-        else
-            fail "$regex {$cond}: in the program $a; in noosa $b"
-        fi
-        has "p$k" "^  sample: condition runs in (the )?$1"
-        has "n$k" '^  sample: condition runs in noosa'
-    done
-}
+WHERE_PREFIX='^  sample: '
 
 compare program <<'CONDS'
 sample|$n == 3
@@ -62,19 +42,19 @@ CONDS
 # Events without a parameter the condition reads are not traced; other
 # (which has i) is traced where the condition holds, in the program.
 for where in program noosa; do
-    run "lacks-$where" "$where" . '$n == 3 || $i == 30'
+    run "lacks-$where" "$where" '.|$n == 3 || $i == 30'
     status "lacks-$where" 0
     has "lacks-$where" '^  other: not traced \(no variable the condition reads\)'
     count "lacks-$where" 0 '^other '
 done
 has lacks-program '^  sample: condition runs in the program: 400 checked'
-run reads program . '$i == 30'
+run reads program '.|$i == 30'
 status reads 0
 has reads '^other i="30"$'
 has reads '^  other: condition runs in the program: 40 checked, 1 passed'
 # read inside a command substitution: the events without i (init, exit)
 # fail in noosa, quietly, and are not traced
-run subst program . '[set i] < 2'
+run subst program '.|[set i] < 2'
 status subst 0
 count subst 3 '^(sample|other) i='
 count subst 0 'error'
