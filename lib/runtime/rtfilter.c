@@ -25,6 +25,12 @@
  * forked child. */
 RT_TLS __thread uint64_t *rt_cnt;
 
+/* The thread's cache of filters <protocol#filter-gen>, and whether an
+ * evaluation uses it (a signal handler's evaluation then goes without);
+ * both reset in a forked child (rtfilter_fork_child). */
+static RT_TLS __thread struct rtfilter_cache rt_fcache;
+static RT_TLS __thread int rt_fcache_busy;
+
 /* A filter's header and a clause, each read from the area as whole
  * 8-aligned words with single loads, so that the copy checked is the copy
  * used, whatever the program writes meanwhile. */
@@ -316,31 +322,41 @@ static inline int arg_int(const struct run *r, unsigned int k, int64_t *v)
 }
 
 /* The commonest program, `ARG k, CONST v, CMPI/CMPU c, END` (a parameter
- * against a constant), without the machine: 1 or 0 when PC (N bytes) is
- * one, -1 when it is not. */
-static inline __attribute__((always_inline)) int
-compare_arg(const struct run *r, const unsigned char *pc, uint32_t n)
-{
-    int64_t a, v;
-    unsigned int op;
+ * against a constant): 0 and its parameter, comparison and constant in
+ * *D when PC (N bytes) is one, -1 when it is not. */
+struct cmp_arg {
+    unsigned int arg, op;
+    int64_t value;
+};
 
+static inline __attribute__((always_inline)) int
+decode_cmp(const unsigned char *pc, uint32_t n, struct cmp_arg *d)
+{
     if (n != 13 || pc[0] != DAPTO_FOP_ARG || pc[2] != DAPTO_FOP_CONST ||
         pc[12] != DAPTO_FOP_END)
         return -1;
-    op = pc[11];
-    if (op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE) {
-        if (arg_int(r, pc[1], &a) != 0)
-            return 0;
-        memcpy(&v, pc + 3, 8);
-        return cmp_result((int)(op & 7), a < v, a == v);
-    }
-    if (op - DAPTO_FOP_CMPU <= DAPTO_FCMP_GE) {
-        if (arg_int(r, pc[1], &a) != 0)
-            return 0;
-        memcpy(&v, pc + 3, 8);
-        return cmp_result((int)(op & 7), (uint64_t)a < (uint64_t)v, a == v);
-    }
-    return -1;
+    d->op = pc[11];
+    if (d->op - DAPTO_FOP_CMPI > DAPTO_FCMP_GE &&
+        d->op - DAPTO_FOP_CMPU > DAPTO_FCMP_GE)
+        return -1;
+    d->arg = pc[1];
+    memcpy(&d->value, pc + 3, 8);
+    return 0;
+}
+
+/* Whether such a comparison D holds on the record (not when the parameter
+ * is not an integer), without the machine. */
+static inline __attribute__((always_inline)) int
+compare_arg(const struct run *r, const struct cmp_arg *d)
+{
+    int64_t a;
+
+    if (arg_int(r, d->arg, &a) != 0)
+        return 0;
+    if (d->op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE)
+        return cmp_result((int)(d->op & 7), a < d->value, a == d->value);
+    return cmp_result((int)(d->op & 7), (uint64_t)a < (uint64_t)d->value,
+                      a == d->value);
 }
 
 /* Run program [PC, END): 1 when it holds, 0 when not or when it goes
@@ -518,27 +534,86 @@ static int hit_fires(const struct rtfilter_env *env, const struct dapto_clause *
     return k % cl->every == 0 && (cl->count == 0 || k / cl->every <= cl->count);
 }
 
+/* The end of an evaluation that read a filter: the clauses that fired
+ * FIRED, the state OUT it goes on with; counts in PASSED (the filter's). */
+static unsigned int eval_done(const struct rtfilter_env *env, unsigned int out,
+                              unsigned int fired, unsigned int passed,
+                              uint16_t *flags)
+{
+    if (out != 0) {
+        count(env, passed);
+        *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
+    }
+    return out;
+}
+
+/* Evaluate cached filter CE (its directory entry and the area's
+ * generation unchanged since it was checked) <protocol#filter-gen>: no
+ * byte of the area is read. */
+static unsigned int eval_cached(const struct rtfilter_env *env,
+                                const struct rtfilter_cached *ce,
+                                const struct run *r, uint16_t *flags)
+{
+    struct cmp_arg d;
+    unsigned int out = ce->uncond, fired = 0;
+
+    count(env, ce->checked);
+    count(env, ce->cl.c.checked);
+    d.arg = ce->arg;
+    d.op = ce->op;
+    d.value = ce->value;
+    if (compare_arg(r, &d) && hit_fires(env, &ce->cl.c)) {
+        count(env, ce->cl.c.passed);
+        fired = 1;
+        out |= ce->cl.c.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+    }
+    return eval_done(env, out, fired, ce->passed, flags);
+}
+
 unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
                            const unsigned char *vals, uint32_t len,
                            unsigned int st, uint16_t *flags)
 {
     const unsigned char *area = env->area, *f;
+    const struct dapto_filter_area *fa = (const struct dapto_filter_area *)(const void *)area;
+    struct rtfilter_cache *cache = env->cache;
+    struct rtfilter_cached *ce = NULL;
     union fhead fh;
     union fclause cl;
     struct run r;
-    uint32_t ncodes, off, fsize, i;
+    struct cmp_arg d = {0, 0, 0};
+    uint32_t ncodes, off, fsize, i, gen = 0;
     unsigned int out, fired = 0;
     const unsigned char *p;
-    int held;
+    int held, fast = 0;
 
     if (area == NULL || env->size < sizeof(struct dapto_filter_area))
         goto none;
-    ncodes = __atomic_load_n((const uint32_t *)(const void *)area, __ATOMIC_RELAXED);
+    r.vals = vals;
+    r.vend = vals + len;
+    r.env = env;
+    if (cache != NULL && code < (env->size - 8) / 4) {
+        if (cache->area != area) {
+            memset(cache, 0, sizeof *cache);
+            cache->area = area;
+        }
+        ce = &cache->e[code % RTFILTER_CACHED];
+        if (ce->key == code + 1) {
+            /* <protocol#filter-gen>: the entry, then the generation */
+            off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+            gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
+            if (off == ce->off && gen == ce->gen)
+                return eval_cached(env, ce, &r, flags);
+        }
+    }
+    ncodes = __atomic_load_n(&fa->ncodes, __ATOMIC_RELAXED);
     if (code >= ncodes || code >= (env->size - 8) / 4)
         goto none;
     /* <protocol#filter>: the directory entry last, with acquire */
-    off = __atomic_load_n(&((const struct dapto_filter_area *)(const void *)area)->dir[code],
-                          __ATOMIC_ACQUIRE);
+    off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+    /* <protocol#filter-gen>: the generation before the filter's bytes */
+    if (ce != NULL)
+        gen = __atomic_load_n(&fa->gen, __ATOMIC_ACQUIRE);
     if (off == 0 || off % 8 != 0 || off > env->size - sizeof fh)
         goto none;
     f = area + off;
@@ -549,9 +624,6 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
         sizeof fh + (size_t)fh.h.nclauses * sizeof cl > fsize)
         goto none;
 
-    r.vals = vals;
-    r.vend = vals + len;
-    r.env = env;
     out = fh.h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
     count(env, fh.h.checked);
     for (i = 0; i < fh.h.nclauses; i++) {
@@ -564,20 +636,38 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
         if ((uint32_t)cl.c.prog_off + cl.c.prog_len > fsize)
             continue;
         p = f + cl.c.prog_off;
-        held = compare_arg(&r, p, cl.c.prog_len);
-        if (held < 0)
+        if (decode_cmp(p, cl.c.prog_len, &d) == 0) {
+            held = compare_arg(&r, &d);
+            fast = fh.h.nclauses == 1;
+        } else {
             held = run_program(&r, p, p + cl.c.prog_len);
+        }
         if (!held || !hit_fires(env, &cl.c))
             continue;
         count(env, cl.c.passed);
         fired |= 1u << i;
         out |= cl.c.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
     }
-    if (out != 0) {
-        count(env, fh.h.passed);
-        *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
+    if (fast && ce != NULL && gen != 0 && gen % 2 == 0) {
+        /* checked whole while the generation stayed even: keep it for
+         * the next events of CODE */
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&fa->gen, __ATOMIC_RELAXED) == gen) {
+            ce->key = 0;
+            ce->off = off;
+            ce->gen = gen;
+            ce->uncond = (uint8_t)(fh.h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
+                                                  DAPTO_STATE_STOP));
+            ce->arg = (uint8_t)d.arg;
+            ce->op = (uint8_t)d.op;
+            ce->value = d.value;
+            ce->checked = fh.h.checked;
+            ce->passed = fh.h.passed;
+            memcpy(&ce->cl, &cl, sizeof ce->cl);
+            ce->key = code + 1;
+        }
     }
-    return out;
+    return eval_done(env, out, fired, fh.h.passed, flags);
 
 none:
     return st & ~(unsigned int)DAPTO_STATE_FILTER;
@@ -622,6 +712,23 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
     env.mine = rt_cnt;
     env.tid = rec->tid;
     env.istr = istr_name;
-    return rtfilter_eval(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
-                         rec->len, st, &rec->flags);
+    if (rt_fcache_busy) {
+        env.cache = NULL;
+        return rtfilter_eval(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
+                             rec->len, st, &rec->flags);
+    }
+    env.cache = &rt_fcache;
+    rt_fcache_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    st = rtfilter_eval(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
+                       rec->len, st, &rec->flags);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_fcache_busy = 0;
+    return st;
+}
+
+void rtfilter_fork_child(void)
+{
+    memset(&rt_fcache, 0, sizeof rt_fcache);
+    rt_fcache_busy = 0;
 }

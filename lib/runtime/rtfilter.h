@@ -19,6 +19,34 @@
 
 #include "protocol.h"
 
+/* A filter of the commonest shape, one clause `ARG k, CONST v, CMPI/CMPU
+ * c, END` (a parameter against a constant), as a thread checked it once
+ * <protocol#filter-gen>: the copy of its header and clause and the decoded
+ * program are used for as long as the directory entry and the area's
+ * generation stay what they were.  Written and read by one thread only. */
+struct rtfilter_cached {
+    uint32_t key;   /* event code + 1; 0: empty */
+    uint32_t off;   /* the directory entry it was read at */
+    uint32_t gen;   /* the area's generation then (even, not 0) */
+    uint8_t uncond; /* the header's, masked */
+    uint8_t arg;    /* the parameter compared */
+    uint8_t op;     /* DAPTO_FOP_CMPI or _CMPU + DAPTO_FCMP_* */
+    uint8_t unused;
+    uint16_t checked, passed; /* the filter's counters */
+    int64_t value;  /* the constant */
+    union {
+        uint64_t w[3];
+        struct dapto_clause c;
+    } cl;
+};
+
+#define RTFILTER_CACHED 4 /* entries, by event code modulo */
+
+struct rtfilter_cache {
+    const unsigned char *area; /* the area its entries are from */
+    struct rtfilter_cached e[RTFILTER_CACHED];
+};
+
 /* What one evaluation reads and counts in. */
 struct rtfilter_env {
     const unsigned char *area; /* the filter area; NULL: no filters */
@@ -30,6 +58,9 @@ struct rtfilter_env {
      * when interned names cannot be resolved (a clause reading one then
      * does not hold). */
     const char *(*istr)(uint32_t id, uint32_t *len);
+    /* The caller's cache, or NULL: none.  Never used by two evaluations
+     * at once (a signal handler's evaluation passes NULL). */
+    struct rtfilter_cache *cache;
 };
 
 /* Evaluate the filter of event CODE on the record values VALS (LEN bytes,
@@ -61,5 +92,8 @@ uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
  * count).  Returns the state to deliver REC with; sets REC's flags. */
 unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
                             unsigned int st);
+
+/* Forget the calling thread's cached filters: in a forked child. */
+void rtfilter_fork_child(void);
 
 #endif /* NOOSA_RTFILTER_H */
