@@ -21,19 +21,23 @@
 
 /* A filter of the commonest shape, one clause `ARG k, CONST v, CMPI/CMPU
  * c, END` (a parameter against a constant), as a thread checked it once
- * <protocol#filter-gen>: the copy of its header and clause and the decoded
- * program are used for as long as the directory entry and the area's
- * generation stay what they were.  Written and read by one thread only. */
+ * <protocol#filter-gen>: the comparison decoded into a range, the
+ * counters the thread counts in, and the copy of the header and clause
+ * read, used for as long as the directory entry and the area's generation
+ * stay what they were.  Written and read by one thread only. */
 struct rtfilter_cached {
     uint32_t key;   /* event code + 1; 0: empty */
     uint32_t off;   /* the directory entry it was read at */
     uint32_t gen;   /* the area's generation then (even, not 0) */
     uint8_t uncond; /* the header's, masked */
     uint8_t arg;    /* the parameter compared */
-    uint8_t op;     /* DAPTO_FOP_CMPI or _CMPU + DAPTO_FCMP_* */
-    uint8_t unused;
-    uint16_t checked, passed; /* the filter's counters */
-    int64_t value;  /* the constant */
+    uint8_t neg;    /* 1: the clause holds when the value is outside */
+    uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
+    /* the clause holds when (uint64_t)value - lo <= span, xor neg */
+    uint64_t lo, span;
+    /* the filter's and the clause's "checked" in the slot, or NULL */
+    uint64_t *checked[2];
+    uint16_t passed; /* the filter's "passed" counter */
     union {
         uint64_t w[3];
         struct dapto_clause c;
@@ -58,8 +62,9 @@ struct rtfilter_env {
      * when interned names cannot be resolved (a clause reading one then
      * does not hold). */
     const char *(*istr)(uint32_t id, uint32_t *len);
-    /* The caller's cache, or NULL: none.  Never used by two evaluations
-     * at once (a signal handler's evaluation passes NULL). */
+    /* The caller's cache, or NULL: none.  It belongs to one thread and
+     * to the slot MINE; never used by two evaluations at once (a signal
+     * handler's evaluation passes NULL). */
     struct rtfilter_cache *cache;
 };
 

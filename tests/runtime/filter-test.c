@@ -725,10 +725,68 @@ static void cache_rewrite(int keep_gen, int cmp)
                         DAPTO_STATE_FILTER | DAPTO_STATE_TRAIL, &flags) == DAPTO_STATE_TRAIL);
 }
 
+/* A kept comparison decides as the machine does, at the edges of the
+ * integers too: signed and unsigned, every comparison, as parameter 0 or
+ * 1, on INT, LONG and PTR values. */
+static void cache_same(void)
+{
+    static const int64_t v[] = {INT64_MIN, INT64_MIN + 1, -5, -1, 0, 1, 5,
+                                INT32_MAX, INT64_MAX - 1, INT64_MAX};
+    const size_t nv = sizeof v / sizeof v[0];
+    struct rtfilter_cache cache;
+    struct rtfilter_env env, plain;
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t f0, f1, f2;
+    unsigned int want, op, k, kind;
+    size_t i, j;
+
+    env_init(&plain, NULL);
+    env_init(&env, NULL);
+    env.cache = &cache;
+    for (op = 0; op < 12; op++)
+        for (k = 0; k < 2; k++)
+            for (i = 0; i < nv; i++) {
+                fp_init(&p);
+                fp_arg(&p, DAPTO_FOP_ARG, k);
+                fp_const(&p, v[i]);
+                fp_op(&p, (op < 6 ? DAPTO_FOP_CMPI : DAPTO_FOP_CMPU) + (int)(op % 6));
+                fp_op(&p, DAPTO_FOP_END);
+                c = fc(DAPTO_STATE_RECORD, &p);
+                memset(&cache, 0, sizeof cache);
+                for (j = 0; j < nv; j++)
+                    for (kind = 0; kind < 3; kind++) {
+                        rec_begin(&r);
+                        if (k == 1)
+                            rec_int(&r, 0);
+                        if (kind == 0)
+                            rec_int(&r, (int)v[j]);
+                        else if (kind == 1)
+                            rec_long(&r, (long)v[j]);
+                        else
+                            rec_ptr(&r, (uint64_t)v[j]);
+                        if (j == 0 && kind == 0)
+                            put(3, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1),
+                                &r, 1);
+                        f0 = f1 = f2 = 0;
+                        want = rtfilter_eval(&plain, 3, rec_vals(&r), rec_len(&r),
+                                             DAPTO_STATE_FILTER, &f0);
+                        CHECK(rtfilter_eval(&env, 3, rec_vals(&r), rec_len(&r),
+                                            DAPTO_STATE_FILTER, &f1) == want);
+                        CHECK(cache.e[3 % RTFILTER_CACHED].key == 4);
+                        CHECK(rtfilter_eval(&env, 3, rec_vals(&r), rec_len(&r),
+                                            DAPTO_STATE_FILTER, &f2) == want);
+                        CHECK(f0 == f1 && f1 == f2);
+                    }
+            }
+}
+
 static void test_cache(void)
 {
     cache_rewrite(1, DAPTO_FCMP_GE);
     cache_rewrite(0, DAPTO_FCMP_GT);
+    cache_same();
 }
 
 static void test_space(void)
