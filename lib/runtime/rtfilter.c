@@ -11,6 +11,11 @@
  * their sizes; every push, pop and type is checked as the program runs.
  * A clause whose program goes wrong does not hold.  No allocation, no
  * stdio, no system call; errno is untouched.
+ *
+ * A filter of the commonest shape, once checked, is kept by the thread
+ * <protocol#filter-gen> and evaluated from what was kept for as long as
+ * its directory entry and the area's generation stay the same: the hot
+ * path of a false condition reads two words of the area.
  */
 #include "config.h"
 

@@ -75,7 +75,8 @@ struct rtfilter_env {
  * when there is no filter for CODE that can be read, ST's bits without
  * DAPTO_STATE_FILTER.  When a filter was read and the result is not 0,
  * ORs DAPTO_RECF_FILTERED and the fired clauses' bits into *FLAGS.  Counts
- * in ENV's slots. */
+ * in ENV's slots.  With ENV's cache, keeps a filter it can there and uses
+ * one it kept while it is still the one in effect <protocol#filter-gen>. */
 unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
                            const unsigned char *vals, uint32_t len,
                            unsigned int st, uint16_t *flags);
