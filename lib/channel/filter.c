@@ -24,6 +24,30 @@ static uint32_t *dir_of(const struct filter_space *fs)
     return ((struct dapto_filter_area *)(void *)fs->area)->dir;
 }
 
+static uint32_t *gen_of(const struct filter_space *fs)
+{
+    return &((struct dapto_filter_area *)(void *)fs->area)->gen;
+}
+
+/* <protocol#filter-gen>: the generation goes odd before any byte of a
+ * filter is written, so that a thread that cached a filter sees that it
+ * may have changed. */
+static void gen_begin(struct filter_space *fs)
+{
+    uint32_t g = __atomic_load_n(gen_of(fs), __ATOMIC_RELAXED);
+
+    __atomic_store_n(gen_of(fs), g | 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+/* ... and even again (never 0) once they are written. */
+static void gen_end(struct filter_space *fs)
+{
+    uint32_t g = (__atomic_load_n(gen_of(fs), __ATOMIC_RELAXED) | 1) + 1;
+
+    __atomic_store_n(gen_of(fs), g != 0 ? g : 2, __ATOMIC_RELEASE);
+}
+
 int filter_space_init(struct filter_space *fs, const struct region *r,
                       uint32_t ncodes, struct filter_entry *entries,
                       const char **cause)
@@ -52,9 +76,12 @@ int filter_space_init(struct filter_space *fs, const struct region *r,
     fs->entries = entries;
     memset(entries, 0, (size_t)ncodes * sizeof *entries);
     fa = (struct dapto_filter_area *)(void *)fs->area;
+    /* a new generation: caches of filters an earlier monitor wrote go */
+    gen_begin(fs);
     for (i = 0; i < ncodes; i++)
         __atomic_store_n(&fa->dir[i], 0, __ATOMIC_RELAXED);
     __atomic_store_n(&fa->ncodes, ncodes, __ATOMIC_RELEASE);
+    gen_end(fs);
     return 0;
 }
 
@@ -108,12 +135,13 @@ int filter_put(struct filter_space *fs, uint32_t code, const void *filter,
         return -1;
     }
     need = align8((uint32_t)len);
+    gen_begin(fs);
     if (fs->used + need > fs->half) {
         if (switch_half(fs, cause) != 0)
-            return -1;
+            goto refused;
         if (fs->used + need > fs->half) {
             *cause = "the filter area is full";
-            return -1;
+            goto refused;
         }
     }
     off = fs->base + fs->cur * fs->half + fs->used;
@@ -123,7 +151,12 @@ int filter_put(struct filter_space *fs, uint32_t code, const void *filter,
     fs->entries[code].off = off;
     fs->entries[code].size = (uint32_t)len;
     fs->used += need;
+    gen_end(fs);
     return 0;
+
+refused:
+    gen_end(fs);
+    return -1;
 }
 
 void filter_remove(struct filter_space *fs, uint32_t code)

@@ -210,7 +210,9 @@ struct dapto_record {
 
 struct dapto_filter_area {
     uint32_t ncodes;    /* entries in dir */
-    uint32_t pad;
+    /* <protocol#filter-gen>: odd while the monitor writes filters, bumped
+     * again (even, never 0) after; 0 from a monitor that does not keep it */
+    uint32_t gen;
     uint32_t dir[];     /* ncodes offsets; then the filters */
 };
 

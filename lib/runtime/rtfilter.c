@@ -11,6 +11,11 @@
  * their sizes; every push, pop and type is checked as the program runs.
  * A clause whose program goes wrong does not hold.  No allocation, no
  * stdio, no system call; errno is untouched.
+ *
+ * A filter of the commonest shape, once checked, is kept by the thread
+ * <protocol#filter-gen> and evaluated from what was kept for as long as
+ * its directory entry and the area's generation stay the same: the hot
+ * path of a false condition reads two words of the area.
  */
 #include "config.h"
 
@@ -24,6 +29,12 @@
 /* The thread's counter slot; NULL until it first counts, and reset in a
  * forked child. */
 RT_TLS __thread uint64_t *rt_cnt;
+
+/* The thread's cache of filters <protocol#filter-gen>, and whether an
+ * evaluation uses it (a signal handler's evaluation then goes without);
+ * both reset in a forked child (rtfilter_fork_child). */
+static RT_TLS __thread struct rtfilter_cache rt_fcache;
+static RT_TLS __thread int rt_fcache_busy;
 
 /* A filter's header and a clause, each read from the area as whole
  * 8-aligned words with single loads, so that the copy checked is the copy
@@ -294,7 +305,8 @@ static int str_eq(const struct fval *a, const struct fval *b)
 
 /* Integer value K of the record (INT, LONG or PTR) into *V: 0, or -1 when
  * there is none. */
-static inline int arg_int(const struct run *r, unsigned int k, int64_t *v)
+static inline __attribute__((always_inline)) int
+arg_int(const struct run *r, unsigned int k, int64_t *v)
 {
     const unsigned char *p = k == 0 ? r->vals : value_at(r, k);
     int32_t i32;
@@ -316,31 +328,41 @@ static inline int arg_int(const struct run *r, unsigned int k, int64_t *v)
 }
 
 /* The commonest program, `ARG k, CONST v, CMPI/CMPU c, END` (a parameter
- * against a constant), without the machine: 1 or 0 when PC (N bytes) is
- * one, -1 when it is not. */
-static inline __attribute__((always_inline)) int
-compare_arg(const struct run *r, const unsigned char *pc, uint32_t n)
-{
-    int64_t a, v;
-    unsigned int op;
+ * against a constant): 0 and its parameter, comparison and constant in
+ * *D when PC (N bytes) is one, -1 when it is not. */
+struct cmp_arg {
+    unsigned int arg, op;
+    int64_t value;
+};
 
+static inline __attribute__((always_inline)) int
+decode_cmp(const unsigned char *pc, uint32_t n, struct cmp_arg *d)
+{
     if (n != 13 || pc[0] != DAPTO_FOP_ARG || pc[2] != DAPTO_FOP_CONST ||
         pc[12] != DAPTO_FOP_END)
         return -1;
-    op = pc[11];
-    if (op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE) {
-        if (arg_int(r, pc[1], &a) != 0)
-            return 0;
-        memcpy(&v, pc + 3, 8);
-        return cmp_result((int)(op & 7), a < v, a == v);
-    }
-    if (op - DAPTO_FOP_CMPU <= DAPTO_FCMP_GE) {
-        if (arg_int(r, pc[1], &a) != 0)
-            return 0;
-        memcpy(&v, pc + 3, 8);
-        return cmp_result((int)(op & 7), (uint64_t)a < (uint64_t)v, a == v);
-    }
-    return -1;
+    d->op = pc[11];
+    if (d->op - DAPTO_FOP_CMPI > DAPTO_FCMP_GE &&
+        d->op - DAPTO_FOP_CMPU > DAPTO_FCMP_GE)
+        return -1;
+    d->arg = pc[1];
+    memcpy(&d->value, pc + 3, 8);
+    return 0;
+}
+
+/* Whether such a comparison D holds on the record (not when the parameter
+ * is not an integer), without the machine. */
+static inline __attribute__((always_inline)) int
+compare_arg(const struct run *r, const struct cmp_arg *d)
+{
+    int64_t a;
+
+    if (arg_int(r, d->arg, &a) != 0)
+        return 0;
+    if (d->op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE)
+        return cmp_result((int)(d->op & 7), a < d->value, a == d->value);
+    return cmp_result((int)(d->op & 7), (uint64_t)a < (uint64_t)d->value,
+                      a == d->value);
 }
 
 /* Run program [PC, END): 1 when it holds, 0 when not or when it goes
@@ -518,27 +540,165 @@ static int hit_fires(const struct rtfilter_env *env, const struct dapto_clause *
     return k % cl->every == 0 && (cl->count == 0 || k / cl->every <= cl->count);
 }
 
-unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
-                           const unsigned char *vals, uint32_t len,
-                           unsigned int st, uint16_t *flags)
+/* The end of an evaluation that read a filter: the clauses that fired
+ * FIRED, the state OUT it goes on with; counts in PASSED (the filter's). */
+static unsigned int eval_done(const struct rtfilter_env *env, unsigned int out,
+                              unsigned int fired, unsigned int passed,
+                              uint16_t *flags)
+{
+    if (out != 0) {
+        count(env, passed);
+        *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
+    }
+    return out;
+}
+
+/* Add 1 to counter C of a cached filter (NULL: none), atomically when
+ * ATOMIC (slot 0) <protocol#counters>. */
+static inline __attribute__((always_inline)) void bump(uint64_t *c, int atomic)
+{
+    if (c == NULL)
+        return;
+    if (atomic)
+        __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
+}
+
+/* The rest of a cached filter's evaluation once its clause held (HELD) or
+ * not, with counter slots SHARED and MINE. */
+static __attribute__((noinline)) unsigned int
+cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
+            int held, uint16_t *flags)
+{
+    struct rtfilter_env env;
+    unsigned int out = ce->uncond, fired = 0;
+
+    env.shared = shared;
+    env.mine = mine;
+    if (held && hit_fires(&env, &ce->cl.c)) {
+        count(&env, ce->cl.c.passed);
+        fired = 1;
+        out |= ce->cl.c.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+    }
+    return eval_done(&env, out, fired, ce->passed, flags);
+}
+
+/* Evaluate cached filter CE (its directory entry and the area's
+ * generation unchanged since it was checked) on values VALS (LEN bytes)
+ * <protocol#filter-gen>: no byte of the area is read. */
+static inline __attribute__((always_inline)) unsigned int
+eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
+            const unsigned char *vals, uint32_t len, uint16_t *flags)
+{
+    /* all of it first: the counters might alias it for all the compiler
+     * knows */
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1];
+    uint64_t lo = ce->lo, span = ce->span;
+    unsigned int arg = ce->arg, neg = ce->neg, uncond = ce->uncond;
+    int atomic = ce->atomic, held;
+    struct run r;
+    int64_t a;
+
+    bump(c0, atomic);
+    bump(c1, atomic);
+    r.vals = vals;
+    r.vend = vals + len;
+    held = arg_int(&r, arg, &a) == 0 && (((uint64_t)a - lo <= span) ^ neg);
+    if (DAPTO_LIKELY(!held && uncond == 0))
+        return 0;
+    return cached_rest(shared, mine, ce, held, flags);
+}
+
+/* Keep filter D of event CODE, read at OFF in generation GEN with header
+ * FH and clause CL, in CE for ENV's thread. */
+static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *ce,
+                       uint32_t code, uint32_t off, uint32_t gen,
+                       const union fhead *fh, const union fclause *cl,
+                       const struct cmp_arg *d)
+{
+    uint64_t v = (uint64_t)d->value, lo, hi;
+    int sgn = d->op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE, empty = 0;
+    /* the least and greatest values, as unsigned (offset for signed) */
+    uint64_t min = sgn ? (uint64_t)1 << 63 : 0, max = min - 1;
+
+    ce->key = 0;
+    ce->neg = 0;
+    switch (d->op & 7) {
+    case DAPTO_FCMP_EQ:
+    case DAPTO_FCMP_NE:
+        lo = hi = v;
+        ce->neg = (d->op & 7) == DAPTO_FCMP_NE;
+        break;
+    case DAPTO_FCMP_LT:
+        empty = v == min;
+        lo = min;
+        hi = v - 1;
+        break;
+    case DAPTO_FCMP_LE:
+        lo = min;
+        hi = v;
+        break;
+    case DAPTO_FCMP_GT:
+        empty = v == max;
+        lo = v + 1;
+        hi = max;
+        break;
+    default:
+        lo = v;
+        hi = max;
+        break;
+    }
+    if (empty) {
+        /* nothing is in it: everything is outside the whole range */
+        lo = 0;
+        hi = UINT64_MAX;
+        ce->neg = 1;
+    }
+    ce->lo = lo;
+    ce->span = hi - lo;
+    ce->off = off;
+    ce->gen = gen;
+    ce->uncond = (uint8_t)(fh->h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
+                                           DAPTO_STATE_STOP));
+    ce->arg = (uint8_t)d->arg;
+    ce->atomic = env->mine == env->shared;
+    ce->checked[0] = fh->h.checked < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                         ? env->mine + fh->h.checked : NULL;
+    ce->checked[1] = cl->c.checked < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                         ? env->mine + cl->c.checked : NULL;
+    ce->passed = fh->h.passed;
+    memcpy(&ce->cl, cl, sizeof ce->cl);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    ce->key = code + 1;
+}
+
+/* The filter of event CODE read from the area, checked and evaluated, as
+ * rtfilter_eval() says; kept in CE when it can be and CE is not NULL. */
+static __attribute__((noinline)) unsigned int
+eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
+          unsigned int st, uint16_t *flags, struct rtfilter_cached *ce)
 {
     const unsigned char *area = env->area, *f;
+    const struct dapto_filter_area *fa = (const struct dapto_filter_area *)(const void *)area;
     union fhead fh;
     union fclause cl;
-    struct run r;
-    uint32_t ncodes, off, fsize, i;
+    struct run r = *rp;
+    struct cmp_arg d = {0, 0, 0};
+    uint32_t ncodes, off, fsize, i, gen = 0;
     unsigned int out, fired = 0;
     const unsigned char *p;
-    int held;
+    int held, fast = 0;
 
-    if (area == NULL || env->size < sizeof(struct dapto_filter_area))
-        goto none;
-    ncodes = __atomic_load_n((const uint32_t *)(const void *)area, __ATOMIC_RELAXED);
+    ncodes = __atomic_load_n(&fa->ncodes, __ATOMIC_RELAXED);
     if (code >= ncodes || code >= (env->size - 8) / 4)
         goto none;
     /* <protocol#filter>: the directory entry last, with acquire */
-    off = __atomic_load_n(&((const struct dapto_filter_area *)(const void *)area)->dir[code],
-                          __ATOMIC_ACQUIRE);
+    off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+    /* <protocol#filter-gen>: the generation before the filter's bytes */
+    if (ce != NULL)
+        gen = __atomic_load_n(&fa->gen, __ATOMIC_ACQUIRE);
     if (off == 0 || off % 8 != 0 || off > env->size - sizeof fh)
         goto none;
     f = area + off;
@@ -549,9 +709,6 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
         sizeof fh + (size_t)fh.h.nclauses * sizeof cl > fsize)
         goto none;
 
-    r.vals = vals;
-    r.vend = vals + len;
-    r.env = env;
     out = fh.h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
     count(env, fh.h.checked);
     for (i = 0; i < fh.h.nclauses; i++) {
@@ -564,23 +721,69 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
         if ((uint32_t)cl.c.prog_off + cl.c.prog_len > fsize)
             continue;
         p = f + cl.c.prog_off;
-        held = compare_arg(&r, p, cl.c.prog_len);
-        if (held < 0)
+        if (decode_cmp(p, cl.c.prog_len, &d) == 0) {
+            held = compare_arg(&r, &d);
+            fast = fh.h.nclauses == 1;
+        } else {
             held = run_program(&r, p, p + cl.c.prog_len);
+        }
         if (!held || !hit_fires(env, &cl.c))
             continue;
         count(env, cl.c.passed);
         fired |= 1u << i;
         out |= cl.c.bits & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
     }
-    if (out != 0) {
-        count(env, fh.h.passed);
-        *flags |= (uint16_t)(DAPTO_RECF_FILTERED | fired << DAPTO_RECF_CLAUSE_SHIFT);
+    if (fast && ce != NULL && gen != 0 && gen % 2 == 0) {
+        /* checked whole while the generation stayed even: keep it for
+         * the next events of CODE */
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&fa->gen, __ATOMIC_RELAXED) == gen)
+            cache_keep(env, ce, code, off, gen, &fh, &cl, &d);
     }
-    return out;
+    return eval_done(env, out, fired, fh.h.passed, flags);
 
 none:
     return st & ~(unsigned int)DAPTO_STATE_FILTER;
+}
+
+/* rtfilter_eval(), with the cached filters inline: the event path's hot
+ * part. */
+static inline __attribute__((always_inline)) unsigned int
+eval_inline(const struct rtfilter_env *env, uint32_t code, const unsigned char *vals,
+            uint32_t len, unsigned int st, uint16_t *flags)
+{
+    const struct dapto_filter_area *fa = (const struct dapto_filter_area *)(const void *)env->area;
+    struct rtfilter_cache *cache = env->cache;
+    struct rtfilter_cached *ce = NULL;
+    struct run r;
+    uint32_t off, gen;
+
+    if (fa == NULL || env->size < sizeof(struct dapto_filter_area))
+        return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    r.vals = vals;
+    r.vend = vals + len;
+    r.env = env;
+    if (cache != NULL && code < (env->size - 8) / 4) {
+        ce = &cache->e[code % RTFILTER_CACHED];
+        if (DAPTO_LIKELY(cache->area == env->area && ce->key == code + 1)) {
+            /* <protocol#filter-gen>: the entry, then the generation */
+            off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+            gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
+            if (DAPTO_LIKELY(off == ce->off && gen == ce->gen))
+                return eval_cached(env->shared, env->mine, ce, vals, len, flags);
+        } else if (cache->area != env->area) {
+            memset(cache, 0, sizeof *cache);
+            cache->area = env->area;
+        }
+    }
+    return eval_read(env, code, &r, st, flags, ce);
+}
+
+unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
+                           const unsigned char *vals, uint32_t len,
+                           unsigned int st, uint16_t *flags)
+{
+    return eval_inline(env, code, vals, len, st, flags);
 }
 
 uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
@@ -606,13 +809,13 @@ static const char *istr_name(uint32_t id, uint32_t *len)
     return s;
 }
 
-unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
-                            unsigned int st)
+/* rtfilter_event() reading the filter from the area, with the thread's
+ * cache when CACHED (keeping the filter there if it can). */
+static __attribute__((noinline)) unsigned int
+event_read(struct dapto_record *rec, uint32_t code, unsigned int st, int cached)
 {
     struct rtfilter_env env;
 
-    if (runtime.filt == NULL)
-        return st & ~(unsigned int)DAPTO_STATE_FILTER;
     env.area = runtime.filt;
     env.size = runtime.filt_size;
     env.shared = runtime.cnt;
@@ -622,6 +825,47 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
     env.mine = rt_cnt;
     env.tid = rec->tid;
     env.istr = istr_name;
-    return rtfilter_eval(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
-                         rec->len, st, &rec->flags);
+    env.cache = cached ? &rt_fcache : NULL;
+    return eval_inline(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
+                       rec->len, st, &rec->flags);
+}
+
+unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
+                            unsigned int st)
+{
+    const struct dapto_filter_area *fa =
+        (const struct dapto_filter_area *)(const void *)runtime.filt;
+    struct rtfilter_cached *ce;
+    uint32_t off, gen;
+
+    if (fa == NULL)
+        return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    if (rt_fcache_busy)
+        return event_read(rec, code, st, 0);
+    rt_fcache_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    ce = &rt_fcache.e[code % RTFILTER_CACHED];
+    if (DAPTO_LIKELY(ce->key == code + 1 && rt_fcache.area == runtime.filt)) {
+        /* <protocol#filter-gen>: the entry, then the generation (the
+         * code is below the area's directory since it was kept) */
+        off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+        gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
+        if (DAPTO_LIKELY(off == ce->off && gen == ce->gen))
+            st = eval_cached(runtime.cnt, rt_cnt, ce,
+                             (const unsigned char *)rec + DAPTO_RECORD_HEADER,
+                             rec->len, &rec->flags);
+        else
+            st = event_read(rec, code, st, 1);
+    } else {
+        st = event_read(rec, code, st, 1);
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_fcache_busy = 0;
+    return st;
+}
+
+void rtfilter_fork_child(void)
+{
+    memset(&rt_fcache, 0, sizeof rt_fcache);
+    rt_fcache_busy = 0;
 }

@@ -19,6 +19,38 @@
 
 #include "protocol.h"
 
+/* A filter of the commonest shape, one clause `ARG k, CONST v, CMPI/CMPU
+ * c, END` (a parameter against a constant), as a thread checked it once
+ * <protocol#filter-gen>: the comparison decoded into a range, the
+ * counters the thread counts in, and the copy of the header and clause
+ * read, used for as long as the directory entry and the area's generation
+ * stay what they were.  Written and read by one thread only. */
+struct rtfilter_cached {
+    uint32_t key;   /* event code + 1; 0: empty */
+    uint32_t off;   /* the directory entry it was read at */
+    uint32_t gen;   /* the area's generation then (even, not 0) */
+    uint8_t uncond; /* the header's, masked */
+    uint8_t arg;    /* the parameter compared */
+    uint8_t neg;    /* 1: the clause holds when the value is outside */
+    uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
+    /* the clause holds when (uint64_t)value - lo <= span, xor neg */
+    uint64_t lo, span;
+    /* the filter's and the clause's "checked" in the slot, or NULL */
+    uint64_t *checked[2];
+    uint16_t passed; /* the filter's "passed" counter */
+    union {
+        uint64_t w[3];
+        struct dapto_clause c;
+    } cl;
+};
+
+#define RTFILTER_CACHED 4 /* entries, by event code modulo */
+
+struct rtfilter_cache {
+    const unsigned char *area; /* the area its entries are from */
+    struct rtfilter_cached e[RTFILTER_CACHED];
+};
+
 /* What one evaluation reads and counts in. */
 struct rtfilter_env {
     const unsigned char *area; /* the filter area; NULL: no filters */
@@ -30,6 +62,10 @@ struct rtfilter_env {
      * when interned names cannot be resolved (a clause reading one then
      * does not hold). */
     const char *(*istr)(uint32_t id, uint32_t *len);
+    /* The caller's cache, or NULL: none.  It belongs to one thread and
+     * to the slot MINE; never used by two evaluations at once (a signal
+     * handler's evaluation passes NULL). */
+    struct rtfilter_cache *cache;
 };
 
 /* Evaluate the filter of event CODE on the record values VALS (LEN bytes,
@@ -39,7 +75,8 @@ struct rtfilter_env {
  * when there is no filter for CODE that can be read, ST's bits without
  * DAPTO_STATE_FILTER.  When a filter was read and the result is not 0,
  * ORs DAPTO_RECF_FILTERED and the fired clauses' bits into *FLAGS.  Counts
- * in ENV's slots. */
+ * in ENV's slots.  With ENV's cache, keeps a filter it can there and uses
+ * one it kept while it is still the one in effect <protocol#filter-gen>. */
 unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
                            const unsigned char *vals, uint32_t len,
                            unsigned int st, uint16_t *flags);
@@ -61,5 +98,8 @@ uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
  * count).  Returns the state to deliver REC with; sets REC's flags. */
 unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
                             unsigned int st);
+
+/* Forget the calling thread's cached filters: in a forked child. */
+void rtfilter_fork_child(void);
 
 #endif /* NOOSA_RTFILTER_H */

@@ -22,6 +22,7 @@
 #include "dapto.h"
 #include "iface.h"
 #include "protocol.h"
+#include "rtfilter.h"
 #include "rtlog.h"
 #include "runtime.h"
 #include "stop.h"
@@ -304,6 +305,7 @@ static void fork_child(void)
 {
     rt_tid = 0;
     rt_cnt = NULL;
+    rtfilter_fork_child();
     if (!rt_is_attached())
         return;
     __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);

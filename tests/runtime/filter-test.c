@@ -114,6 +114,7 @@ static void env_init(struct rtfilter_env *env, uint64_t *mine)
     env->mine = mine;
     env->tid = 4242;
     env->istr = istr;
+    env->cache = NULL;
 }
 
 /* Put filter FBUF (LEN bytes) for CODE after checking it against R's
@@ -605,8 +606,14 @@ static void *count_thread(void *arg)
     uint16_t flags;
     int i;
 
+    struct rtfilter_cache cache;
+
     (void)arg;
     env_init(&env, rtfilter_take_slot(reg.hdr, slot0(), reg.geom.cnt_slots));
+    /* every other thread with a cache: the counts are the same */
+    memset(&cache, 0, sizeof cache);
+    if (((uintptr_t)env.mine / 8 / DAPTO_CNT_PER_SLOT) % 2)
+        env.cache = &cache;
     for (i = 0; i < PER_THREAD; i++) {
         rec_begin(&r);
         rec_int(&r, i % 10);
@@ -656,6 +663,132 @@ static void test_counters(void)
 
 /* The space policy: filling a half, then the other, filters in effect
  * copied over; an area too full says so. */
+/* A thread's cache of checked filters <protocol#filter-gen>: used while
+ * the directory entry and the generation stay, never after a filter was
+ * rewritten in place, never with a monitor that keeps no generation. */
+static void cache_rewrite(int keep_gen, int cmp)
+{
+    struct dapto_filter_area *fa = (struct dapto_filter_area *)(void *)fs.area;
+    struct rtfilter_cache cache;
+    struct rtfilter_env env;
+    struct fprog p;
+    struct fclause c;
+    struct rec pos, neg;
+    uint16_t flags = 0;
+    uint32_t off, g;
+    size_t len;
+
+    rec_begin(&pos);
+    rec_int(&pos, 5);
+    rec_begin(&neg);
+    rec_int(&neg, -1);
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, DAPTO_FCMP_LT, 0);
+    c = fc(DAPTO_STATE_RECORD, &p);
+    put(2, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), &pos, 0);
+    env_init(&env, NULL);
+    memset(&cache, 0, sizeof cache);
+    env.cache = &cache;
+    if (!keep_gen)
+        __atomic_store_n(&fa->gen, 0, __ATOMIC_RELAXED);
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&pos), rec_len(&pos), DAPTO_STATE_FILTER, &flags) == 0);
+    CHECK(cache.e[2 % RTFILTER_CACHED].key == (keep_gen ? 3u : 0u));
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&neg), rec_len(&neg), DAPTO_STATE_FILTER, &flags) ==
+          DAPTO_STATE_RECORD);
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&pos), rec_len(&pos), DAPTO_STATE_FILTER, &flags) == 0);
+    /* the same offset, another program: as filter_put writes, or not */
+    fp_init(&p);
+    fp_cmp_arg(&p, 0, cmp, 0);
+    c = fc(DAPTO_STATE_RECORD, &p);
+    len = fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1);
+    off = __atomic_load_n(&fa->dir[2], __ATOMIC_RELAXED);
+    g = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
+    if (keep_gen)
+        __atomic_store_n(&fa->gen, g | 1, __ATOMIC_RELEASE);
+    memcpy(fs.area + off, fbuf, len);
+    if (keep_gen)
+        __atomic_store_n(&fa->gen, (g | 1) + 1, __ATOMIC_RELEASE);
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&pos), rec_len(&pos), DAPTO_STATE_FILTER, &flags) ==
+          DAPTO_STATE_RECORD);
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&neg), rec_len(&neg), DAPTO_STATE_FILTER, &flags) == 0);
+    /* an odd generation: the monitor is writing, nothing is cached */
+    if (keep_gen) {
+        memset(&cache, 0, sizeof cache);
+        __atomic_store_n(&fa->gen, (g | 1) + 2, __ATOMIC_RELEASE);
+        CHECK(rtfilter_eval(&env, 2, rec_vals(&pos), rec_len(&pos), DAPTO_STATE_FILTER,
+                            &flags) == DAPTO_STATE_RECORD);
+        CHECK(cache.e[2 % RTFILTER_CACHED].key == 0);
+        __atomic_store_n(&fa->gen, (g | 1) + 3, __ATOMIC_RELEASE);
+    }
+    filter_remove(&fs, 2);
+    CHECK(rtfilter_eval(&env, 2, rec_vals(&pos), rec_len(&pos),
+                        DAPTO_STATE_FILTER | DAPTO_STATE_TRAIL, &flags) == DAPTO_STATE_TRAIL);
+}
+
+/* A kept comparison decides as the machine does, at the edges of the
+ * integers too: signed and unsigned, every comparison, as parameter 0 or
+ * 1, on INT, LONG and PTR values. */
+static void cache_same(void)
+{
+    static const int64_t v[] = {INT64_MIN, INT64_MIN + 1, -5, -1, 0, 1, 5,
+                                INT32_MAX, INT64_MAX - 1, INT64_MAX};
+    const size_t nv = sizeof v / sizeof v[0];
+    struct rtfilter_cache cache;
+    struct rtfilter_env env, plain;
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t f0, f1, f2;
+    unsigned int want, op, k, kind;
+    size_t i, j;
+
+    env_init(&plain, NULL);
+    env_init(&env, NULL);
+    env.cache = &cache;
+    for (op = 0; op < 12; op++)
+        for (k = 0; k < 2; k++)
+            for (i = 0; i < nv; i++) {
+                fp_init(&p);
+                fp_arg(&p, DAPTO_FOP_ARG, k);
+                fp_const(&p, v[i]);
+                fp_op(&p, (op < 6 ? DAPTO_FOP_CMPI : DAPTO_FOP_CMPU) + (int)(op % 6));
+                fp_op(&p, DAPTO_FOP_END);
+                c = fc(DAPTO_STATE_RECORD, &p);
+                memset(&cache, 0, sizeof cache);
+                for (j = 0; j < nv; j++)
+                    for (kind = 0; kind < 3; kind++) {
+                        rec_begin(&r);
+                        if (k == 1)
+                            rec_int(&r, 0);
+                        if (kind == 0)
+                            rec_int(&r, (int)v[j]);
+                        else if (kind == 1)
+                            rec_long(&r, (long)v[j]);
+                        else
+                            rec_ptr(&r, (uint64_t)v[j]);
+                        if (j == 0 && kind == 0)
+                            put(3, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1),
+                                &r, 1);
+                        f0 = f1 = f2 = 0;
+                        want = rtfilter_eval(&plain, 3, rec_vals(&r), rec_len(&r),
+                                             DAPTO_STATE_FILTER, &f0);
+                        CHECK(rtfilter_eval(&env, 3, rec_vals(&r), rec_len(&r),
+                                            DAPTO_STATE_FILTER, &f1) == want);
+                        CHECK(cache.e[3 % RTFILTER_CACHED].key == 4);
+                        CHECK(rtfilter_eval(&env, 3, rec_vals(&r), rec_len(&r),
+                                            DAPTO_STATE_FILTER, &f2) == want);
+                        CHECK(f0 == f1 && f1 == f2);
+                    }
+            }
+}
+
+static void test_cache(void)
+{
+    cache_rewrite(1, DAPTO_FCMP_GE);
+    cache_rewrite(0, DAPTO_FCMP_GT);
+    cache_same();
+}
+
 static void test_space(void)
 {
     struct fprog p;
@@ -1031,6 +1164,7 @@ static void test_random(uint64_t seed, long rounds)
 {
     const uint32_t asize = 16384;
     struct rtfilter_env env;
+    struct rtfilter_cache cache;
     struct rec r[4];
     struct fprog p[4];
     struct fclause c[4];
@@ -1105,6 +1239,8 @@ static void test_random(uint64_t seed, long rounds)
     env.mine = slot0() + DAPTO_CNT_PER_SLOT;
     env.tid = 7;
     env.istr = istr;
+    env.cache = NULL;
+    memset(&cache, 0, sizeof cache);
     memcpy(area, clean, asize);
     for (code = 0; code < 8; code++)
         for (i = 0; i < 4; i++)
@@ -1142,6 +1278,10 @@ static void test_random(uint64_t seed, long rounds)
         code = (uint32_t)(rnd() % 10);
         i = (int)(rnd() % 4);
         flags = 0;
+        /* the generation as a monitor keeps it, or anything */
+        if (rnd() % 2 == 0)
+            ((struct dapto_filter_area *)(void *)area)->gen = (uint32_t)(rnd() % 3) * 2;
+        env.cache = rnd() % 2 ? &cache : NULL;
         went += rtfilter_eval(&env, code, vals[i], vlen[i],
                               DAPTO_STATE_FILTER | DAPTO_STATE_RECORD, &flags) != 0;
     }
@@ -1164,6 +1304,7 @@ int main(int argc, char **argv)
     test_hits();
     test_clauses();
     test_counters();
+    test_cache();
     test_space();
     test_check();
     test_random(seed, rounds);
