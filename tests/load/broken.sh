@@ -52,4 +52,21 @@ count terminate 1 'protocol error'
 has terminate '^Terminating the program \(errors terminate\)\.$'
 has terminate '^Program killed by SIGKILL\.$'
 count terminate 0 '^scribble: done$'
+# A program that scribbles over the filters noosa wrote in its region
+# and their counters <protocol#filter>: the program checks what it reads
+# and neither crashes nor reads out of bounds; noosa never reads filters
+# back, so it goes on as if nothing happened: no protocol error, and the
+# counts it shows are numbers, whatever they are.  Conditions that can
+# never hold and one that holds at the first tick of each half.
+batch filters -e 'break tick if {$i == 0 || $i == 2000}' \
+    -e 'handler add tick h {global n; incr n} -if {$label eq "none"}' \
+    -e 'trace on tick -if {$i < 0}' -e run \
+    -e 'while {$n(status) eq "stopped"} {cont}' -e 'info breakpoints' \
+    "$LT" scribble-filters 2000
+status filters 0
+has filters '^Stopped at breakpoint 1 for event "tick": i=0 label="before"'
+has filters '^scribble-filters: done$'
+has filters '^Program exited with status 0\.$'
+has filters 'condition runs in the program: [0-9]+ checked, [0-9]+ passed'
+count filters 0 'protocol error|error:'
 finish

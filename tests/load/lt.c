@@ -8,6 +8,8 @@
  *                                a rare event every thousandth
  *   lt scribble N                N ticks, a commit word of impossible size
  *                                written at the ring's head, N ticks more
+ *   lt scribble-filters N        N ticks, its filter and counter areas
+ *                                overwritten with random bytes, N more
  *   lt stopped                   one tick, to stop at and send operations
  *   lt stopped-old               the same, its runtime hiding the way to
  *                                interrupt operations (as before 1.0.1)
@@ -159,6 +161,32 @@ static int scribble(long n)
     return 0;
 }
 
+/* A wild pointer over the filters noosa wrote and their counters
+ * <protocol#filter>: random bytes over both areas, between ticks. */
+static int scribble_filters(long n)
+{
+    struct dapto_region *h = runtime.region.hdr;
+    uint64_t x = 88172645463325252ull;
+
+    loop(n, "before", 0);
+    if (h != NULL) {
+        unsigned char *base = (unsigned char *)h;
+        uint32_t i;
+
+        for (i = 0; i < h->filt_size; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            base[h->filt_off + i] = (unsigned char)x;
+        }
+        for (i = 0; i < h->cnt_slots * DAPTO_CNT_PER_SLOT * 8u; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            base[h->cnt_off + i] = (unsigned char)x;
+        }
+    }
+    loop(n, "after", 0);
+    printf("scribble-filters: done\n");
+    return 0;
+}
+
 static int daemonize(int secs, const char *file)
 {
     pid_t child, w;
@@ -195,7 +223,7 @@ static int daemonize(int secs, const char *file)
 static void usage(void)
 {
     fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
-                    "scribble N | stopped | stopped-old | daemon SECS FILE | "
+                    "scribble N | scribble-filters N | stopped | stopped-old | daemon SECS FILE | "
                     "exec PROG ARG... | flood | null | big MB\n");
     exit(2);
 }
@@ -229,6 +257,8 @@ int main(int argc, char **argv)
         return threads(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 3 && strcmp(argv[1], "scribble") == 0)
         return scribble(atol(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "scribble-filters") == 0)
+        return scribble_filters(atol(argv[2]));
     if (argc == 2 && strcmp(argv[1], "stopped-old") == 0) {
         if (runtime.region.hdr != NULL)
             runtime.region.hdr->rt_interrupt = 0;
