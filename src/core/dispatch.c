@@ -362,8 +362,9 @@ static struct evcount *event_counters(struct dispatch *d, unsigned int code)
     return &d->evcount[code];
 }
 
-static struct placed *find_placed(struct dispatch *d, const struct consumer *c,
-                                  unsigned int code, unsigned int tag)
+static struct placed *find_placed(const struct dispatch *d,
+                                  const struct consumer *c, unsigned int code,
+                                  unsigned int tag)
 {
     unsigned int i;
 
@@ -376,10 +377,21 @@ static struct placed *find_placed(struct dispatch *d, const struct consumer *c,
     return NULL;
 }
 
+/* Clause P (for consumer C's TAG) gets counters of its own. */
+static void place_as(struct dispatch *d, struct placed *p,
+                     const struct consumer *c, unsigned int tag)
+{
+    p->c = c;
+    p->tag = tag;
+    p->checked = counter_id(d);
+    p->passed = counter_id(d);
+    p->hits = counter_id(d);
+}
+
 /* The slot of consumer C's clause TAG in event CODE's filter: the one it
- * had, else one never used in this run, else one freed longest ago; or
- * NULL when all DAPTO_FILTER_CLAUSES are taken.  USED marks the slots of
- * this rebuild so far. */
+ * had, else one never used in this run, else one whose clause is gone; or
+ * NULL when all DAPTO_FILTER_CLAUSES are taken (or C gave TAG twice).
+ * USED marks the slots of this rebuild so far. */
 static struct placed *place(struct dispatch *d, const struct consumer *c,
                             unsigned int code, unsigned int tag,
                             const unsigned char *used)
@@ -388,8 +400,8 @@ static struct placed *place(struct dispatch *d, const struct consumer *c,
     unsigned char taken[DAPTO_FILTER_CLAUSES];
     unsigned int i, slot;
 
-    if (p != NULL && !used[p->slot])
-        return p;
+    if (p != NULL)
+        return used[p->slot] ? NULL : p;
     memset(taken, 0, sizeof taken);
     for (i = 0; i < d->nplaced; i++) {
         struct placed *q = &d->placed[i];
@@ -406,28 +418,16 @@ static struct placed *place(struct dispatch *d, const struct consumer *c,
             break;
     }
     if (slot == DAPTO_FILTER_CLAUSES) {
-        if (old == NULL)
-            return NULL;
-        /* the old clause's counters stay with it; the slot is new */
-        old->c = c;
-        old->tag = tag;
-        old->checked = counter_id(d);
-        old->passed = counter_id(d);
-        old->hits = counter_id(d);
+        /* the gone clause's counts are not the new one's */
+        if (old != NULL)
+            place_as(d, old, c, tag);
         return old;
     }
-    if (p == NULL) {
-        d->placed = xreallocarray(d->placed, d->nplaced + 1,
-                                  sizeof *d->placed);
-        p = &d->placed[d->nplaced++];
-        p->c = c;
-        p->code = code;
-        p->tag = tag;
-        p->checked = counter_id(d);
-        p->passed = counter_id(d);
-        p->hits = counter_id(d);
-    }
+    d->placed = xreallocarray(d->placed, d->nplaced + 1, sizeof *d->placed);
+    p = &d->placed[d->nplaced++];
+    p->code = code;
     p->slot = (unsigned char)slot;
+    place_as(d, p, c, tag);
     return p;
 }
 
@@ -856,7 +856,7 @@ int dispatch_clause_counts(const struct dispatch *d, const struct consumer *c,
                            const struct registry_event *ev, unsigned int tag,
                            uint64_t *checked, uint64_t *passed)
 {
-    struct placed *p = find_placed((struct dispatch *)d, c, ev->code, tag);
+    struct placed *p = find_placed(d, c, ev->code, tag);
 
     if (p == NULL || d->session == NULL ||
         !(dispatch_state(d, ev) & DAPTO_STATE_FILTER))
