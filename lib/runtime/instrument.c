@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "dapto.h"
-#include "rtfilter.h"
 #include "runtime.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -62,17 +61,12 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     memcpy(u.b + DAPTO_RECORD_HEADER + 10, &s, 8);
     memset(u.b + DAPTO_RECORD_HEADER + FN_RECORD_LEN, 0,
            FN_RECORD_SIZE - DAPTO_RECORD_HEADER - FN_RECORD_LEN);
-    if (st & DAPTO_STATE_FILTER) {
-        /* the filter of enter or leave; its values are the function's
-         * and the call site's addresses, not the name <protocol#filter> */
-        st = rtfilter_event(&u.rec, code == DAPTO_REC_FNENTER ? DAPTO_EV_ENTER
-                                                              : DAPTO_EV_LEAVE,
-                            st);
-        if (st == 0) {
-            errno = saved;
-            return;
-        }
-    }
+    /* <protocol#filter>: conditions on enter and leave read the name,
+     * which a function record does not carry (it has two addresses, the
+     * name is noosa's to find): noosa decides for it, so it goes there
+     * unfiltered */
+    if (st & DAPTO_STATE_FILTER)
+        st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD;
     u.rec.time = rt_now();
     /* never stop: a stop is for events (and operations a user runs) */
     if (st & DAPTO_STATE_STOP)
