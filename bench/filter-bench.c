@@ -127,13 +127,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "filter-bench: %s\n", tm.err);
             break;
         }
-        if (len == 0 && k == 0) {
-            if (tm.exited)
-                break;
-            if (!ring_wait(&tm.ring, 50) &&
-                waitpid(tm.pid, &tm.status, WNOHANG) == tm.pid)
-                tm.exited = 1;
-        }
+        if (len == 0 && k == 0 && tmon_idle(&tm))
+            break;
     }
     st = tmon_finish(&tm, out, sizeof out, 60000);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strstr(out, "monitored 1") == NULL ||

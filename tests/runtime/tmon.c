@@ -582,3 +582,13 @@ void tmon_close(struct tmon *tm)
     }
     region_close(&tm->reg);
 }
+
+int tmon_idle(struct tmon *tm)
+{
+    if (tm->exited)
+        return 1;
+    if (!ring_wait(&tm->ring, 50) &&
+        waitpid(tm->pid, &tm->status, WNOHANG) == tm->pid)
+        tm->exited = 1;
+    return 0;
+}

@@ -100,6 +100,9 @@ int tmon_start(struct tmon *tm, const struct region_geom *g, char *const argv[],
  * states written and acknowledged before they are returned; INTERN
  * records are remembered. */
 long tmon_next(struct tmon *tm, unsigned char *buf, int timeout_ms);
+/* Nothing came: wait up to 50 ms for more, and say (1) when the program
+ * has ended and nothing more will come. */
+int tmon_idle(struct tmon *tm);
 
 /* Decode the values of record REC (N bytes) into V (at most MAX).  Returns
  * the count, or -1 (tm->err) when a value is malformed. */
