@@ -61,4 +61,17 @@ done
 has hp5 '^hits 2: 0,1$'
 # every 7 after 3: samples 9, 16, 23, ... (the 10th, 17th, ... hits)
 has hp4 '^hits 42: 9,16,23,'
+# Bad words are refused with a message, and nothing is set.
+batch bad -e 'conditions elsewhere' -e 'break sample if {$n > 0} every 0' \
+    -e 'break sample every x' -e 'break sample after -1' \
+    -e 'break sample if {$n > 0} count 4294967296' -e 'info breakpoints' \
+    -e conditions "$CV" samples 1 1
+status bad 1
+has bad 'bad place "elsewhere": must be program or noosa'
+has bad 'break: every wants a number from 1 to 4294967295, got "0"'
+has bad 'break: every wants a number from 1 to 4294967295, got "x"'
+has bad 'break: after wants a number from 0 to 4294967295, got "-1"'
+has bad 'break: count wants a number from 0 to 4294967295, got "4294967296"'
+has bad '^No breakpoints\.$'
+has bad '^program$'
 finish
