@@ -419,8 +419,14 @@ int filter_check(const void *filter, size_t len, const unsigned char *kinds,
         memcpy(&cl, f + sizeof fh + i * sizeof cl, sizeof cl);
         if (cl.bits & ~bits)
             return fail(&k, -1, "unknown state bits 0x%x", (unsigned int)cl.bits);
-        if (cl.flags & ~DAPTO_CL_HITS)
+        if (cl.flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART))
             return fail(&k, -1, "unknown flags 0x%x", (unsigned int)cl.flags);
+        if ((cl.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) &&
+            ((cl.flags & DAPTO_CL_HITS) || cl.bits != 0 ||
+             (cl.flags & DAPTO_CL_QUESTION && cl.flags & DAPTO_CL_QSTART) ||
+             cl.every > DAPTO_Q_MAX))
+            return fail(&k, -1, "a question's clause with state bits, hit "
+                                "counting or question %u", (unsigned int)cl.every);
         if (!counter_ok(cl.checked) || !counter_ok(cl.passed) ||
             !counter_ok(cl.hits))
             return fail(&k, -1, "a counter id is out of range");

@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 2
+#define DAPTO_PROTO_MINOR 3
 
 /* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
  * file descriptors inherited by the program.  The runtime removes it and
@@ -79,7 +79,9 @@ struct dapto_region {
     uint32_t filt_size;
     uint32_t cnt_off;   /* counter slots */
     uint32_t cnt_slots; /* of DAPTO_CNT_PER_SLOT uint64_t each */
-    uint32_t geom_pad[2];
+    /* Questions <protocol#question> (minor 3; 0 without them). */
+    uint32_t q_off;     /* question area (struct dapto_question_area) */
+    uint32_t q_size;
 
     /* Written by the runtime at attach, read-only after. */
     uint64_t rt_tsc0; /* a TSC reading and the CLOCK_MONOTONIC ns taken */
@@ -232,6 +234,12 @@ struct dapto_filter {
  * program held) when h > after, (h - after) % every == 0, and, with
  * count, (h - after) / every <= count. */
 #define DAPTO_CL_HITS 0x1    /* every, after and count apply; hits counts */
+/* A clause of a question <protocol#question> (minor 3): when it fires it
+ * adds no state bit (bits is 0) but counts the event into the question
+ * `every` - 1 of the question area (QUESTION), or marks the start of one
+ * of its durations (QSTART).  Never with DAPTO_CL_HITS. */
+#define DAPTO_CL_QUESTION 0x2
+#define DAPTO_CL_QSTART 0x4
 
 struct dapto_clause {
     uint8_t bits;        /* DAPTO_STATE_{TRAIL,RECORD,STOP} when it fires */
@@ -280,6 +288,115 @@ enum dapto_filter_op {
 enum dapto_filter_cmp {
     DAPTO_FCMP_EQ = 0, DAPTO_FCMP_NE = 1, DAPTO_FCMP_LT = 2,
     DAPTO_FCMP_LE = 3, DAPTO_FCMP_GT = 4, DAPTO_FCMP_GE = 5
+};
+
+/*
+ * Questions <protocol#question> (minor 3): aggregations the program keeps
+ * itself.  The monitor writes the definitions; each thread keeps its own
+ * table of each question in a slot of its own, which only it writes, and
+ * the monitor reads and merges them.  The runtime trusts no definition:
+ * every offset and size is checked against its slot before use.
+ *
+ * The area: a header, DAPTO_Q_MAX definitions at defs_off, and nthreads
+ * slots of slot_size bytes at tabs_off.  A thread takes slot n = next++
+ * at its first question event; when n >= nthreads it keeps no table and
+ * counts its question events in no_slot.
+ */
+#define DAPTO_Q_MAX 32       /* definitions */
+#define DAPTO_Q_STACK 32     /* enter/leave nesting a table keeps */
+#define DAPTO_Q_HIST 129     /* histogram buckets, see below */
+#define DAPTO_Q_TEXT 32      /* bytes of a string key kept in an entry */
+
+struct dapto_question_area {
+    uint32_t nquestions; /* definitions at defs_off, <= DAPTO_Q_MAX */
+    uint32_t nthreads;   /* slots at tabs_off */
+    uint32_t slot_size;  /* bytes, a multiple of 64 */
+    uint32_t defs_off;   /* from the area's start */
+    uint32_t tabs_off;
+    uint32_t pad[11];
+    _Alignas(64) uint32_t next; /* slots handed out (monotonic) */
+    uint32_t pad1;
+    uint64_t no_slot;    /* question events of threads without a slot */
+};
+
+/* What a question aggregates (`value`). */
+enum dapto_q_value {
+    DAPTO_QV_NONE = 0,   /* nothing: counts only */
+    DAPTO_QV_INT = 1,    /* parameter value_arg: INT, LONG or PTR */
+    DAPTO_QV_DOUBLE = 2, /* parameter value_arg: DOUBLE (or INT, LONG) */
+    DAPTO_QV_SINCE = 3,  /* ns since the thread's last QSTART mark */
+    DAPTO_QV_NEST = 4    /* ns since the matching QSTART of key 0's
+                            parameter (enter to leave) */
+};
+
+/* What a question groups by (`key`). */
+enum dapto_q_key {
+    DAPTO_QK_NONE = 0,
+    DAPTO_QK_INT = 1,  /* parameter key_arg: INT, LONG or PTR */
+    DAPTO_QK_STR = 2,  /* parameter key_arg: STR or ISTR */
+    DAPTO_QK_TID = 3   /* the thread */
+};
+
+#define DAPTO_QF_HIST 0x1 /* entries keep a histogram of the value */
+
+/* One definition, 64 bytes.  The monitor stores epoch 0, writes the rest,
+ * then stores a new epoch (never reused) with release ordering; 0: no
+ * question.  Reset and redefinition take a new epoch. */
+struct dapto_question {
+    uint32_t epoch;
+    uint8_t value;      /* enum dapto_q_value */
+    uint8_t value_arg;
+    uint8_t flags;      /* DAPTO_QF_* */
+    uint8_t nkeys;      /* 0..2 */
+    uint8_t key[2];     /* enum dapto_q_key */
+    uint8_t key_arg[2];
+    uint32_t tab_off;   /* the question's table in each slot */
+    uint32_t tab_size;
+    uint32_t nent;      /* entries, a power of two */
+    uint32_t ent_size;  /* bytes of an entry, a multiple of 8, >= 64 */
+    uint32_t hist_off;  /* in an entry, with DAPTO_QF_HIST */
+    uint32_t text_off;  /* in an entry: DAPTO_Q_TEXT bytes per string key */
+    uint64_t mult;      /* durations: ns = ticks * mult >> 32 */
+    uint64_t pad[2];
+};
+
+/* A thread's table of one question: this header, then nent entries.  A
+ * thread finding `check` different from DAPTO_Q_CHECK(epoch, tab_off) of
+ * the definition it read clears the table first; the monitor reads a
+ * table only when its check is the definition's. */
+#define DAPTO_Q_CHECK(epoch, off) \
+    ((uint64_t)(epoch) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(off) ^ 0x5155455354ull)
+
+struct dapto_qtable {
+    uint64_t check;
+    uint32_t tid;       /* the thread */
+    uint32_t depth;     /* enter/leave nesting (may pass DAPTO_Q_STACK) */
+    uint64_t overflow;  /* events whose key found no free entry */
+    uint64_t unmatched; /* durations with no start, or deeper than the stack */
+    uint64_t since;     /* the last QSTART mark's time; 0: none */
+    uint64_t pad[3];
+    struct {
+        uint64_t key;   /* hash of the QSTART event's key */
+        uint64_t time;
+    } stack[DAPTO_Q_STACK];
+};
+
+/* An entry, 64 bytes and then its texts and histogram.  The thread makes
+ * seq odd, updates, makes it even again (release); a reader copies an
+ * entry between two equal even readings of seq, and takes one read odd
+ * many times over as torn (the thread died or stopped while updating).
+ * hash 0: free.  A string key is its hash (in hash) and length (in key[i])
+ * and its first DAPTO_Q_TEXT bytes at text_off + i * DAPTO_Q_TEXT.
+ * Histogram bucket b: 64 for 0; 64 + k for values in [2^(k-1), 2^k);
+ * 64 - k for values in (-2^k, -2^(k-1)]; doubles by their integer part. */
+struct dapto_qentry {
+    uint32_t seq;
+    uint32_t pad;
+    uint64_t hash;      /* of the keys, | 1 */
+    uint64_t key[2];
+    uint64_t count;
+    uint64_t sum;       /* int64_t, or a double's bits (QV_DOUBLE) */
+    uint64_t min, max;  /* likewise */
 };
 
 /* Mailbox states <protocol#stop>. */

@@ -40,6 +40,7 @@ void region_geom_default(struct region_geom *g)
     g->mbox_count = REGION_DEFAULT_MBOX;
     g->filt_size = REGION_DEFAULT_FILTER;
     g->cnt_slots = REGION_DEFAULT_CNT;
+    g->q_size = REGION_DEFAULT_QUESTION;
 }
 
 /* Bytes of the counter area of G. */
@@ -67,6 +68,10 @@ static const char *geom_sizes(const struct region_geom *g)
         return "filter area size is not 0 or a multiple of 8 from 256 to 2^24";
     if (g->cnt_slots > REGION_CNT_MAX)
         return "counter slots are more than 4096";
+    if (g->q_size != 0 &&
+        (g->q_size < REGION_QUESTION_MIN || g->q_size > REGION_QUESTION_MAX ||
+         g->q_size % 64 != 0))
+        return "question area size is not 0 or a multiple of 64 from 4096 to 2^30";
     return NULL;
 }
 
@@ -94,6 +99,8 @@ int region_geom_layout(struct region_geom *g, const char **cause)
     off = align_up(off + g->filt_size, 64);
     g->cnt_off = g->cnt_slots != 0 ? (uint32_t)off : 0;
     off = align_up(off + cnt_bytes(g), PAGE);
+    g->q_off = g->q_size != 0 ? (uint32_t)off : 0;
+    off = align_up(off + g->q_size, PAGE);
     if (off > UINT32_MAX) {
         *cause = "region would be larger than 4 GiB";
         errno = EINVAL;
@@ -120,11 +127,13 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h)
     g->filt_size = __atomic_load_n(&h->filt_size, __ATOMIC_RELAXED);
     g->cnt_off = __atomic_load_n(&h->cnt_off, __ATOMIC_RELAXED);
     g->cnt_slots = __atomic_load_n(&h->cnt_slots, __ATOMIC_RELAXED);
+    g->q_off = __atomic_load_n(&h->q_off, __ATOMIC_RELAXED);
+    g->q_size = __atomic_load_n(&h->q_size, __ATOMIC_RELAXED);
 }
 
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 {
-    uint64_t lo[6], hi[6];
+    uint64_t lo[7], hi[7];
     const char *why;
     int i, j, n = 4;
 
@@ -134,7 +143,7 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
         return why;
     if (g->ring_off % 8 != 0 || g->iface_off % 8 != 0 ||
         g->trail_off % 8 != 0 || g->mbox_off % 8 != 0 ||
-        g->filt_off % 8 != 0 || g->cnt_off % 8 != 0)
+        g->filt_off % 8 != 0 || g->cnt_off % 8 != 0 || g->q_off % 64 != 0)
         return "an area is not 8-byte aligned";
     lo[0] = g->ring_off;
     hi[0] = lo[0] + g->ring_size;
@@ -152,6 +161,10 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->cnt_slots != 0) {
         lo[n] = g->cnt_off;
         hi[n++] = g->cnt_off + cnt_bytes(g);
+    }
+    if (g->q_size != 0) {
+        lo[n] = g->q_off;
+        hi[n++] = (uint64_t)g->q_off + g->q_size;
     }
     for (i = 0; i < n; i++) {
         if (lo[i] < sizeof(struct dapto_region) || hi[i] > g->size)
@@ -221,6 +234,8 @@ int region_create(struct region *r, const struct region_geom *g,
     h->filt_size = geom.filt_size;
     h->cnt_off = geom.cnt_off;
     h->cnt_slots = geom.cnt_slots;
+    h->q_off = geom.q_off;
+    h->q_size = geom.q_size;
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;

@@ -39,6 +39,8 @@ struct region_geom {
     uint32_t filt_size;   /* 0: no filters (a monitor of minor < 2) */
     uint32_t cnt_off;     /* counter slots <protocol#counters> */
     uint32_t cnt_slots;   /* of DAPTO_CNT_PER_SLOT counters; 0: none */
+    uint32_t q_off;       /* question area <protocol#question>; 0 with q_size 0 */
+    uint32_t q_size;      /* 0: no questions (a monitor of minor < 3) */
 };
 
 #define REGION_RING_MIN 4096u
@@ -49,6 +51,8 @@ struct region_geom {
 #define REGION_FILTER_MIN 256u      /* bytes, when there is a filter area */
 #define REGION_FILTER_MAX (1u << 24)
 #define REGION_CNT_MAX 4096u        /* counter slots */
+#define REGION_QUESTION_MIN 4096u   /* bytes, when there is a question area */
+#define REGION_QUESTION_MAX (1u << 30)
 
 /* Defaults of region_geom_default(). */
 #define REGION_DEFAULT_RING (1u << 20)
@@ -57,6 +61,9 @@ struct region_geom {
 #define REGION_DEFAULT_MBOX 8u
 #define REGION_DEFAULT_FILTER (64u << 10)
 #define REGION_DEFAULT_CNT 32u
+/* 64 threads' tables of 1 MiB, after a page of definitions; pages the
+ * program never touches cost nothing. */
+#define REGION_DEFAULT_QUESTION (4096u + (64u << 20))
 
 /* A mapped region and its two descriptors. */
 struct region {
@@ -68,12 +75,12 @@ struct region {
 };
 
 /* Fill G with the default sizes (ring, interface area, trail, mailboxes,
- * filter area, counter slots) and flags 0; offsets and size are left 0 for region_geom_layout(). */
+ * filter area, counter slots, question area) and flags 0; offsets and size are left 0 for region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count, filt_size, cnt_slots; flags kept): set the offsets and the
- * total size.  A filter area or counter area of size 0 gets offset 0.  Returns 0,
+ * mbox_count, filt_size, cnt_slots, q_size; flags kept): set the offsets and the
+ * total size.  A filter, counter or question area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 

@@ -185,6 +185,42 @@ static int load_arg(const struct run *r, int op, unsigned int k, struct fval *v)
     }
 }
 
+/* rtq_arg_fn over a struct run: parameter K's kind and value. */
+static int question_arg(const void *ctx, unsigned int k, int *kind, int64_t *i,
+                        double *d, struct rtq_str *s)
+{
+    const struct run *r = ctx;
+    struct fval v;
+    const unsigned char *p = value_at(r, k);
+
+    if (p == NULL)
+        return -1;
+    *kind = *p & ~DAPTO_K_TRUNC;
+    switch (*kind) {
+    case DAPTO_K_INT:
+    case DAPTO_K_LONG:
+    case DAPTO_K_PTR:
+        if (load_arg(r, DAPTO_FOP_ARG, k, &v) != 0)
+            return -1;
+        *i = v.u.i;
+        return 0;
+    case DAPTO_K_DOUBLE:
+        if (load_arg(r, DAPTO_FOP_ARGD, k, &v) != 0)
+            return -1;
+        *d = v.u.d;
+        return 0;
+    case DAPTO_K_STR:
+    case DAPTO_K_ISTR:
+        if (load_arg(r, DAPTO_FOP_ARGS, k, &v) != 0)
+            return -1;
+        s->s = v.s;
+        s->n = v.n;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 static int cmp_result(int c, int lt, int eq)
 {
     switch (c) {
@@ -727,6 +763,16 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
         } else {
             held = run_program(&r, p, p + cl.c.prog_len);
         }
+        if (cl.c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) {
+            /* <protocol#question>: counted in the program, sent nowhere */
+            fast = 0;
+            if (held && env->q != NULL && cl.c.every >= 1) {
+                count(env, cl.c.passed);
+                rtq_fire(env->q, cl.c.every - 1u, cl.c.flags, env->tid,
+                         question_arg, &r);
+            }
+            continue;
+        }
         if (!held || !hit_fires(env, &cl.c))
             continue;
         count(env, cl.c.passed);
@@ -826,6 +872,7 @@ event_read(struct dapto_record *rec, uint32_t code, unsigned int st, int cached)
     env.tid = rec->tid;
     env.istr = istr_name;
     env.cache = cached ? &rt_fcache : NULL;
+    env.q = runtime.q.area != NULL ? &runtime.q : NULL;
     return eval_inline(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
                        rec->len, st, &rec->flags);
 }
@@ -866,6 +913,7 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
 
 void rtfilter_fork_child(void)
 {
+    rtq_fork_child();
     memset(&rt_fcache, 0, sizeof rt_fcache);
     rt_fcache_busy = 0;
 }

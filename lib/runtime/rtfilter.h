@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "protocol.h"
+#include "rtquestion.h"
 
 /* A filter of the commonest shape, one clause `ARG k, CONST v, CMPI/CMPU
  * c, END` (a parameter against a constant), as a thread checked it once
@@ -66,6 +67,9 @@ struct rtfilter_env {
      * to the slot MINE; never used by two evaluations at once (a signal
      * handler's evaluation passes NULL). */
     struct rtfilter_cache *cache;
+    /* Questions <protocol#question>: where a question's clause counts;
+     * NULL: its clauses do nothing. */
+    const struct rtq_env *q;
 };
 
 /* Evaluate the filter of event CODE on the record values VALS (LEN bytes,

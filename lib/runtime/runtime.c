@@ -193,6 +193,12 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* rt_now() for questions' durations. */
+static uint64_t rt_now_fn(void)
+{
+    return rt_now();
+}
+
 /* Attach to the region named by DAPTO_CHANNEL, if any and sound.  Returns
  * 1 when attached (HELLO written), else 0. */
 static int attach(void)
@@ -265,6 +271,14 @@ static int attach(void)
             runtime.cnt = (uint64_t *)(void *)((unsigned char *)h + g->cnt_off);
             runtime.cnt_slots = g->cnt_slots;
         }
+        /* <protocol#question>: with a monitor of minor 3 */
+        if (g->q_size != 0 &&
+            __atomic_load_n(&h->id.minor, __ATOMIC_RELAXED) >= 3) {
+            runtime.q.area = (unsigned char *)h + g->q_off;
+            runtime.q.size = g->q_size;
+            runtime.q.slot = NULL; /* each thread's own */
+            runtime.q.now = rt_now_fn;
+        }
     }
     ring_init(&runtime.ring, &runtime.region);
     trail_init(&runtime.trail, &runtime.region);
@@ -312,6 +326,7 @@ static void fork_child(void)
     states_off();
     runtime.filt = NULL;
     runtime.cnt = NULL;
+    runtime.q.area = NULL;
     region_unmap(&runtime.region);
     close(runtime.region.memfd);
     close(runtime.region.eventfd);

@@ -17,6 +17,7 @@
 #include "protocol.h"
 #include "region.h"
 #include "ring.h"
+#include "rtquestion.h"
 #include "trail.h"
 
 /* The protocol version this runtime speaks; a test builds a copy with
@@ -54,6 +55,9 @@ struct runtime {
     uint32_t filt_size;
     uint64_t *cnt;
     uint32_t cnt_slots;
+    /* The question area <protocol#question>; area NULL without one
+     * (minor below 3).  Set at attach, read-only after. */
+    struct rtq_env q;
 };
 
 /* The one runtime; see the comment of each field for when it changes. */

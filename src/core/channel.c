@@ -27,6 +27,7 @@
 #include "clock.h"
 #include "cond.h"
 #include "filter.h"
+#include "qarea.h"
 #include "dapto.h"
 #include "mailbox.h"
 #include "protocol.h"
@@ -92,6 +93,11 @@ struct channel {
     struct filter_entry *fentries;
     const char *no_filters;
 
+    /* questions <protocol#question>: the area as noosa fills it, or why
+     * there is none */
+    struct qarea qarea;
+    const char *no_questions;
+
     /* operation results */
     unsigned char *res_data;
     struct decode_value *res_values;
@@ -138,6 +144,8 @@ int channel_create(struct channel **out, const struct channel_opts *opts,
     if (filter_space_init(&ch->fspace, &ch->region, CHANNEL_FILTER_CODES,
                           ch->fentries, &why) != 0)
         ch->no_filters = "the channel has no room for conditions";
+    if (qarea_init(&ch->qarea, &ch->region, &why) != 0)
+        ch->no_questions = why;
     *out = ch;
     return 0;
 }
@@ -224,6 +232,26 @@ void channel_clear_filter(struct channel *ch, unsigned int code)
     if (ch->no_filters == NULL && code < CHANNEL_FILTER_CODES &&
         ch->fentries[code].off != 0)
         filter_remove(&ch->fspace, code);
+}
+
+struct qarea *channel_questions(struct channel *ch, const char **why)
+{
+    struct dapto_region_id id;
+    const char *no = ch->no_questions;
+
+    if (no == NULL)
+        channel_filters(ch, &no);
+    if (no == NULL && region_runtime_id(&ch->region, &id) && id.rt_minor < 3)
+        no = "the program's runtime is older than questions in the program "
+             "(protocol 1.0.3)";
+    if (why != NULL)
+        *why = no;
+    return no == NULL ? &ch->qarea : NULL;
+}
+
+double channel_ns_per_tick(const struct channel *ch)
+{
+    return ch->clock.ns_per_tick;
 }
 
 uint64_t channel_counter(const struct channel *ch, uint16_t id)

@@ -30,6 +30,7 @@
 
 struct target;
 struct channel;
+struct qarea;
 struct region;
 
 struct channel_opts {
@@ -178,6 +179,14 @@ int channel_set_filter(struct channel *ch, const struct registry_event *ev,
                        char **cause);
 /* Event CODE has no filter (after its state has dropped the filter bit). */
 void channel_clear_filter(struct channel *ch, unsigned int code);
+/* The question area of the program <protocol#question>, or NULL with
+ * *why (static) when the program cannot answer questions (no area, not
+ * attached, an older runtime, no longer monitored). */
+struct qarea *channel_questions(struct channel *ch, const char **why);
+
+/* Nanoseconds in one unit of the program's timestamps (1 without TSC). */
+double channel_ns_per_tick(const struct channel *ch);
+
 /* A counter's value <protocol#counters>. */
 uint64_t channel_counter(const struct channel *ch, uint16_t id);
 

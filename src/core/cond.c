@@ -653,13 +653,17 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
     }
     total = sizeof f + n * sizeof dc;
     for (i = 0; i < n; i++) {
-        if ((cl[i].bits & ~states) != 0 || cl[i].bits == 0) {
+        int question = (cl[i].flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0;
+
+        /* <protocol#question>: a question's clause counts, and sets no bit */
+        if ((cl[i].bits & ~states) != 0 || (cl[i].bits == 0) != question) {
             xcause(cause, "clause %u: bits 0x%x are not state bits", i,
                    cl[i].bits);
             return -1;
         }
-        if ((cl[i].flags & ~DAPTO_CL_HITS) != 0 ||
-            ((cl[i].flags & DAPTO_CL_HITS) && cl[i].every == 0)) {
+        if ((cl[i].flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0 ||
+            ((cl[i].flags & DAPTO_CL_HITS) && (cl[i].every == 0 || question)) ||
+            (question && (cl[i].every == 0 || cl[i].every > DAPTO_Q_MAX))) {
             xcause(cause, "clause %u: bad hit counting", i);
             return -1;
         }
@@ -694,7 +698,8 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
         dc.checked = cl[i].checked;
         dc.passed = cl[i].passed;
         dc.hits = cl[i].hits;
-        dc.every = cl[i].flags & DAPTO_CL_HITS ? cl[i].every : 1;
+        dc.every = cl[i].flags & (DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART)
+                       ? cl[i].every : 1;
         dc.after = cl[i].after;
         dc.count = cl[i].count;
         memcpy(out + sizeof f + i * sizeof dc, &dc, sizeof dc);

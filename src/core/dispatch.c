@@ -466,6 +466,7 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
         if (filters && c->ops->clauses != NULL) {
             unsigned char u = 0;
 
+            memset(cl, 0, sizeof cl);
             k = c->ops->clauses(c->arg, ev, &u, cl, DISPATCH_CLAUSES);
             if (k > DISPATCH_CLAUSES)
                 k = DISPATCH_CLAUSES;
@@ -477,7 +478,7 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
 
             /* the clauses are placed in order; once one does not fit,
              * the consumer evaluates the rest itself */
-            if (fs.nplaced == j && cl[j].bits != 0)
+            if (fs.nplaced == j && (cl[j].bits != 0 || cl[j].qflags != 0))
                 p = place(d, c, ev->code, cl[j].tag, used);
             if (p == NULL) {
                 cu |= cl[j].bits;
@@ -492,6 +493,13 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
             fc[p->slot].prog_len = cl[j].len;
             fc[p->slot].flags = cl[j].every != 0 ? DAPTO_CL_HITS : 0;
             fc[p->slot].every = cl[j].every != 0 ? cl[j].every : 1;
+            if (cl[j].qflags != 0) {
+                /* <protocol#question>: counted there, no state bits */
+                fc[p->slot].bits = 0;
+                fc[p->slot].flags = cl[j].qflags &
+                                    (DAPTO_CL_QUESTION | DAPTO_CL_QSTART);
+                fc[p->slot].every = cl[j].question + 1u;
+            }
             fc[p->slot].after = cl[j].after;
             fc[p->slot].count = cl[j].count;
             fc[p->slot].checked = p->checked;

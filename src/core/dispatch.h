@@ -52,6 +52,11 @@ struct dispatch_clause {
     uint32_t every;            /* hit counting: 0 none, else >= 1 */
     uint32_t after;
     uint32_t count;
+    /* A question's clause <protocol#question>: DAPTO_CL_QUESTION or
+     * DAPTO_CL_QSTART (bits then 0, no hit counting), and the question's
+     * index in the program's question area. */
+    unsigned char qflags;
+    unsigned int question;
 };
 
 /* At most this many clauses of one consumer for one event. */

@@ -14,6 +14,7 @@
 #include "fault.h"
 #include "noosa.h"
 #include "profile.h"
+#include "question.h"
 #include "reader.h"
 #include "registry.h"
 #include "stacks.h"
@@ -141,6 +142,7 @@ static void on_state(void *arg)
         else
             sink_sayf(&n->sink, "Program exited with status %d.\n", status);
         profile_ended(n->profile);
+        questions_ended(n->questions);
     } else if (state == SESSION_STOPPED) {
         const struct target_event *f = session_fault(n->session);
 
@@ -192,6 +194,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
                                 &n->sink);
     n->faults = fault_create(n->session, n->dispatch, n->stacks, &n->sink,
                              n->batch, &n->where);
+    n->questions = questions_create(n->session, n->dispatch, &n->sink);
     return n;
 }
 
@@ -208,6 +211,7 @@ void noosa_free(struct noosa *n)
         return;
     noosa_end(n);
     fault_free(n->faults);
+    questions_free(n->questions);
     profile_free(n->profile);
     stacks_free(n->stacks);
     dispatch_free(n->dispatch);

@@ -27,6 +27,7 @@ struct dispatch;
 struct transcript;
 struct stacks;
 struct profile;
+struct questions;
 struct faults;
 struct reader_item;
 struct registry_param;
@@ -82,6 +83,7 @@ struct noosa {
     struct dispatch *dispatch;
     struct stacks *stacks;         /* component stacks (profiles, errors) */
     struct profile *profile;       /* frequency and time profiles */
+    struct questions *questions;   /* questions answered in the program */
     struct faults *faults;         /* run-time errors */
     int batch;
 

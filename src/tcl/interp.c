@@ -533,6 +533,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     in->transcript = n->transcript;
     in->stacks = n->stacks;
     in->profile = n->profile;
+    in->questions = n->questions;
     in->faults = n->faults;
     in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
@@ -580,6 +581,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     handlers_init_commands(in->handlers);
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
+    cmd_question_init(in);
     cmd_fault_init(in);
     screen_cmd_register(in);
     trace_init_commands(in->trace);

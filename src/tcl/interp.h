@@ -25,6 +25,7 @@ struct breaks;
 struct faults;
 struct stacks;
 struct profile;
+struct questions;
 struct trace;
 struct monitors;
 struct speed;
@@ -45,6 +46,7 @@ struct interp {
     struct faults *faults;   /* run-time errors (fault.h) */
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
+    struct questions *questions; /* questions answered in the program */
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
@@ -155,6 +157,7 @@ void cmd_send_init(struct interp *in);
 void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
+void cmd_question_init(struct interp *in);
 void cmd_fault_init(struct interp *in);
 /* The screen's commands, bind and screen, which exist without it: in
  * batch mode screen says there is none (screen-cmd.c). */

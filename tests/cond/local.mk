@@ -6,7 +6,8 @@
 # like tests/load's program: -g -O0, no sanitizers, the runtime compiled
 # in.
 
-EXTRA_DIST += tests/cond/cv.dapto tests/cond/cv.h tests/cond/lib.sh
+EXTRA_DIST += tests/cond/cv.dapto tests/cond/cv.h tests/cond/lib.sh \
+	tests/cond/questions.tcl
 tests/cond/cv_dapto.h tests/cond/cv_dapto.db: tests/cond/cv_dapto.c
 tests/cond/cv_dapto.c: $(srcdir)/tests/cond/cv.dapto src/dapto/dapto$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) tests/cond && \
@@ -25,7 +26,7 @@ $(tests_cond_cv_OBJECTS): tests/cond/cv_dapto.h
 
 COND_TESTS = tests/cond/equiv.sh tests/cond/counts.sh tests/cond/swap.sh \
 	tests/cond/handlers.sh tests/cond/trace.sh tests/cond/monitors.sh \
-	tests/cond/functions.sh
+	tests/cond/functions.sh tests/cond/questions.sh
 TESTS += $(COND_TESTS)
 EXTRA_DIST += $(COND_TESTS)
 

@@ -115,6 +115,7 @@ static void env_init(struct rtfilter_env *env, uint64_t *mine)
     env->tid = 4242;
     env->istr = istr;
     env->cache = NULL;
+    env->q = NULL;
 }
 
 /* Put filter FBUF (LEN bytes) for CODE after checking it against R's
@@ -932,8 +933,11 @@ static void test_check(void)
     SET_CLAUSE(bits, 0x08);
     CHECK(refused(len, kinds, 6, "clause 0: unknown state bits"));
     REBUILD(&good);
-    SET_CLAUSE(flags, 0x02);
+    SET_CLAUSE(flags, 0x40);
     CHECK(refused(len, kinds, 6, "unknown flags"));
+    REBUILD(&good);
+    SET_CLAUSE(flags, DAPTO_CL_QUESTION);
+    CHECK(refused(len, kinds, 6, "a question's clause with state bits"));
     REBUILD(&good);
     SET_CLAUSE(hits, 600);
     CHECK(refused(len, kinds, 6, "counter id"));
@@ -1240,6 +1244,7 @@ static void test_random(uint64_t seed, long rounds)
     env.tid = 7;
     env.istr = istr;
     env.cache = NULL;
+    env.q = NULL;
     memset(&cache, 0, sizeof cache);
     memcpy(area, clean, asize);
     for (code = 0; code < 8; code++)

@@ -81,3 +81,11 @@ tests_runtime_filter_test_SOURCES = tests/runtime/filter-test.c \
 	tests/runtime/fbuild.c tests/runtime/fbuild.h $(lib_libdapto_la_SOURCES)
 tests_runtime_filter_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_filter_test_LDADD = lib/libchannel.la -lpthread -lm
+
+# Questions, both sides: the monitor's area and the runtime's counting.
+check_PROGRAMS += tests/runtime/question-test
+TESTS += tests/runtime/question-test
+tests_runtime_question_test_SOURCES = tests/runtime/question-test.c \
+	$(lib_libdapto_la_SOURCES)
+tests_runtime_question_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_question_test_LDADD = lib/libchannel.la -lpthread -lm

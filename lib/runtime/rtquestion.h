@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtquestion.h - the runtime's side of questions <protocol#question>:
+ * counting an event into the calling thread's table of a question, or
+ * marking the start of a duration, when a question's clause of the
+ * event's filter fires (rtfilter.c).  The monitor's side is
+ * lib/channel/qarea.h.
+ *
+ * rtq_fire() trusts nothing it reads from the area: the header and the
+ * definition are copied once and checked against the area's size and the
+ * slot's before any table is touched.  No allocation, no stdio, no system
+ * call; async-signal-safe in the sense that an evaluation interrupted by
+ * a signal handler's own is left alone (the handler's is not counted).
+ */
+#ifndef NOOSA_RTQUESTION_H
+#define NOOSA_RTQUESTION_H
+
+#include <stdint.h>
+
+#include "protocol.h"
+
+/* What counting reads and writes. */
+struct rtq_env {
+    unsigned char *area; /* the question area; NULL: none */
+    uint32_t size;       /* its bytes */
+    /* Where the calling thread keeps its slot (NULL until taken,
+     * RTQ_NO_SLOT when there was none left); NULL: in the runtime's own
+     * thread-local variable. */
+    unsigned char **slot;
+    uint64_t (*now)(void); /* a timestamp (record time units) */
+};
+
+#define RTQ_NO_SLOT ((unsigned char *)1)
+
+/* The string a parameter holds (resolved from an intern id when needed),
+ * as the filter reads it. */
+struct rtq_str {
+    const unsigned char *s;
+    uint32_t n;
+};
+
+/* One parameter of the event, as the filter found it: *KIND is its tag
+ * (enum dapto_kind), and its integer, double or string in *I, *D or *S.
+ * Returns 0, or -1 when there is no such parameter. */
+typedef int (*rtq_arg_fn)(const void *ctx, unsigned int k, int *kind,
+                          int64_t *i, double *d, struct rtq_str *s);
+
+/* Clause flags FLAGS (DAPTO_CL_QUESTION or DAPTO_CL_QSTART) of question
+ * Q fired on an event of thread TID whose parameters ARG reads (with
+ * CTX). */
+void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
+              uint32_t tid, rtq_arg_fn arg, const void *ctx);
+
+/* The histogram bucket of integer V <protocol#question>. */
+unsigned int rtq_bucket(int64_t v);
+
+/* Forget the calling thread's slot: in a forked child. */
+void rtq_fork_child(void);
+
+#endif /* NOOSA_RTQUESTION_H */

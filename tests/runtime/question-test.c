@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * question-test.c - questions <protocol#question>, both sides: the
+ * monitor's area (lib/channel/qarea.c: layout, definitions, room for
+ * tables, reading entries) and the runtime's counting
+ * (lib/runtime/rtquestion.c): counts, sums, minimums, maximums and
+ * histograms of integers and doubles, integer, string and thread keys,
+ * overflow of a table, durations since a start and enter to leave with
+ * mismatches and too deep nesting, reset and redefinition, threads
+ * without a slot, an entry read in the middle of an update, and the
+ * counting code on random and scribbled areas between guard pages.
+ *
+ *   question-test [SEED [ROUNDS]]
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "dapto.h"
+#include "qarea.h"
+#include "region.h"
+#include "rtquestion.h"
+#include "unit.h"
+
+/* An event's parameters, as the filter would give them. */
+struct ev {
+    int kind[4];
+    int64_t i[4];
+    double d[4];
+    const char *s[4];
+};
+
+static int ev_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, double *d,
+                  struct rtq_str *s)
+{
+    const struct ev *e = ctx;
+
+    if (k >= 4 || e->kind[k] == 0)
+        return -1;
+    *kind = e->kind[k];
+    *i = e->i[k];
+    *d = e->d[k];
+    if (e->s[k] != NULL) {
+        s->s = (const unsigned char *)e->s[k];
+        s->n = (uint32_t)strlen(e->s[k]);
+    }
+    return 0;
+}
+
+static uint64_t clock_now;
+
+static uint64_t fake_now(void)
+{
+    return clock_now;
+}
+
+/* A region with only a question area, in memory of its own. */
+static unsigned char *mem;
+static struct region reg;
+static struct qarea qa;
+
+static void area_make(uint32_t size)
+{
+    const char *cause = NULL;
+
+    free(mem);
+    mem = calloc(1, sizeof(struct dapto_region) + size);
+    memset(&reg, 0, sizeof reg);
+    reg.hdr = (struct dapto_region *)(void *)mem;
+    reg.geom.q_off = sizeof(struct dapto_region);
+    reg.geom.q_size = size;
+    CHECK(qarea_init(&qa, &reg, &cause) == 0);
+}
+
+static struct rtq_env env_for(unsigned char **slot)
+{
+    struct rtq_env e;
+
+    e.area = mem + sizeof(struct dapto_region);
+    e.size = reg.geom.q_size;
+    e.slot = slot;
+    e.now = fake_now;
+    return e;
+}
+
+static void define(unsigned int index, struct dapto_question *d, uint32_t nent)
+{
+    const char *cause = NULL;
+
+    CHECK(qarea_shape(d, nent) == 0);
+    d->mult = 1ull << 32; /* ns */
+    CHECK(qarea_define(&qa, index, d, &cause) == 0);
+}
+
+/* Entries of question Q in slot S: the one whose key[0] is K (or any
+ * when ANY), copied into E; 1 when found. */
+static int entry(unsigned int q, uint32_t s, uint64_t k, int any, unsigned char *e)
+{
+    uint32_t i;
+    int torn;
+
+    for (i = 0; i < qa.def[q].nent; i++)
+        if (qarea_entry(&qa, q, s, i, e, &torn) &&
+            (any || ((struct dapto_qentry *)(void *)e)->key[0] == k))
+            return 1;
+    return 0;
+}
+
+static void test_counts(void)
+{
+    struct dapto_question d;
+    unsigned char *slot = NULL;
+    struct rtq_env env;
+    struct ev e;
+    unsigned char buf[4096];
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;
+    struct dapto_qtable t;
+    uint64_t *hist;
+    int64_t sum[3] = {0, 0, 0}, v;
+    int k;
+
+    area_make(4096 + (1u << 20));
+    env = env_for(&slot);
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.value_arg = 0;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_INT;
+    d.key_arg[0] = 1;
+    d.flags = DAPTO_QF_HIST;
+    define(0, &d, 16);
+    memset(&e, 0, sizeof e);
+    e.kind[0] = DAPTO_K_LONG;
+    e.kind[1] = DAPTO_K_INT;
+    for (k = 0; k < 300; k++) {
+        v = (int64_t)(k * 37 % 101) - 50;
+        e.i[0] = v;
+        e.i[1] = k % 3;
+        sum[k % 3] += v;
+        rtq_fire(&env, 0, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    CHECK(slot != NULL && slot != RTQ_NO_SLOT);
+    CHECK_EQ_INT(qarea_threads(&qa), 1);
+    CHECK(qarea_table(&qa, 0, 0, &t) == 1);
+    CHECK_EQ_INT(t.tid, 7);
+    CHECK_EQ_INT(t.overflow, 0);
+    for (k = 0; k < 3; k++) {
+        CHECK(entry(0, 0, (uint64_t)k, 0, buf));
+        CHECK_EQ_INT(qe->count, 100);
+        CHECK_EQ_INT((int64_t)qe->sum, sum[k]);
+        CHECK((int64_t)qe->min >= -50 && (int64_t)qe->max <= 50);
+        hist = (uint64_t *)(void *)(buf + qa.def[0].hist_off);
+        {
+            uint64_t total = 0;
+            unsigned int b;
+
+            for (b = 0; b < DAPTO_Q_HIST; b++)
+                total += hist[b];
+            CHECK_EQ_INT(total, 100);
+        }
+    }
+    /* buckets */
+    CHECK_EQ_INT(rtq_bucket(0), 64);
+    CHECK_EQ_INT(rtq_bucket(1), 65);
+    CHECK_EQ_INT(rtq_bucket(3), 66);
+    CHECK_EQ_INT(rtq_bucket(4), 67);
+    CHECK_EQ_INT(rtq_bucket(-1), 63);
+    CHECK_EQ_INT(rtq_bucket(-3), 62);
+    CHECK_EQ_INT(rtq_bucket(INT64_MIN), 0);
+    CHECK_EQ_INT(rtq_bucket(INT64_MAX), 127);
+
+    /* a table too small: the events that do not fit are counted */
+    memset(&d, 0, sizeof d);
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_INT;
+    d.key_arg[0] = 1;
+    define(1, &d, 4);
+    for (k = 0; k < 100; k++) {
+        e.i[1] = k % 10;
+        rtq_fire(&env, 1, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    CHECK(qarea_table(&qa, 1, 0, &t) == 1);
+    CHECK_EQ_INT(t.overflow, 60);
+
+    /* doubles, string keys (longer than the text kept) and the thread */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_DOUBLE;
+    d.value_arg = 2;
+    d.nkeys = 2;
+    d.key[0] = DAPTO_QK_STR;
+    d.key_arg[0] = 3;
+    d.key[1] = DAPTO_QK_TID;
+    define(2, &d, 64);
+    e.kind[2] = DAPTO_K_DOUBLE;
+    e.kind[3] = DAPTO_K_STR;
+    for (k = 0; k < 40; k++) {
+        e.d[2] = k * 0.5;
+        e.s[3] = k % 2 ? "short" : "a string longer than thirty-two bytes, cut";
+        rtq_fire(&env, 2, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    CHECK(entry(2, 0, 5, 0, buf)); /* "short": its length */
+    CHECK_EQ_INT(qe->count, 20);
+    CHECK_EQ_INT(qe->key[1], 7);
+    CHECK(memcmp(buf + qa.def[2].text_off, "short", 5) == 0);
+    {
+        double s;
+
+        memcpy(&s, &qe->sum, 8);
+        CHECK(s == 200.0); /* 0.5 + 1.5 + ... + 19.5 */
+    }
+    CHECK(entry(2, 0, 42, 0, buf));
+    CHECK(memcmp(buf + qa.def[2].text_off, "a string longer than thirty-two b", 32) == 0);
+    /* an event without the key's parameter is not counted */
+    e.kind[3] = 0;
+    rtq_fire(&env, 2, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    CHECK(entry(2, 0, 5, 0, buf));
+    CHECK_EQ_INT(qe->count, 20);
+}
+
+static void test_durations(void)
+{
+    struct dapto_question d;
+    unsigned char *slot = NULL, buf[256];
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;
+    struct rtq_env env;
+    struct dapto_qtable t;
+    struct ev e;
+    int k;
+
+    area_make(4096 + (1u << 20));
+    env = env_for(&slot);
+    memset(&e, 0, sizeof e);
+    /* since a start: two of three ends have one */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_SINCE;
+    define(0, &d, 1);
+    for (k = 0; k < 30; k++) {
+        clock_now = 1000 + (uint64_t)k * 100;
+        if (k % 3 != 0)
+            rtq_fire(&env, 0, DAPTO_CL_QSTART, 1, ev_arg, &e);
+        clock_now += 40;
+        rtq_fire(&env, 0, DAPTO_CL_QUESTION, 1, ev_arg, &e);
+    }
+    CHECK(entry(0, 0, 0, 1, buf));
+    CHECK_EQ_INT(qe->count, 20);
+    CHECK_EQ_INT(qe->sum, 800);
+    CHECK_EQ_INT(qe->min, 40);
+    CHECK_EQ_INT(qe->max, 40);
+    CHECK(qarea_table(&qa, 0, 0, &t) == 1);
+    CHECK_EQ_INT(t.unmatched, 10);
+
+    /* enter to leave, by name: nesting, a leave skipping an inner one,
+     * a leave without enter, and deeper than the stack */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_NEST;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_STR;
+    d.key_arg[0] = 0;
+    define(1, &d, 16);
+    e.kind[0] = DAPTO_K_STR;
+#define ENTER(name, at) (e.s[0] = (name), clock_now = (at), \
+                         rtq_fire(&env, 1, DAPTO_CL_QSTART, 1, ev_arg, &e))
+#define LEAVE(name, at) (e.s[0] = (name), clock_now = (at), \
+                         rtq_fire(&env, 1, DAPTO_CL_QUESTION, 1, ev_arg, &e))
+    ENTER("outer", 10);
+    ENTER("inner", 20);
+    LEAVE("inner", 25);
+    ENTER("inner", 30);
+    LEAVE("outer", 100); /* pops inner, then outer */
+    LEAVE("stray", 110);
+    CHECK(entry(1, 0, 5, 0, buf)); /* inner */
+    CHECK_EQ_INT(qe->count, 1);
+    CHECK_EQ_INT(qe->sum, 5);
+    CHECK(entry(1, 0, 5 + 0, 0, buf));
+    {
+        int found_outer = 0;
+        uint32_t i;
+        int torn;
+
+        for (i = 0; i < qa.def[1].nent; i++)
+            if (qarea_entry(&qa, 1, 0, i, buf, &torn) && qe->count == 1 && qe->sum == 90)
+                found_outer = 1;
+        CHECK(found_outer);
+    }
+    CHECK(qarea_table(&qa, 1, 0, &t) == 1);
+    CHECK_EQ_INT(t.unmatched, 1);
+    CHECK_EQ_INT(t.depth, 0);
+    for (k = 0; k < DAPTO_Q_STACK + 5; k++)
+        ENTER("r", 1000 + k);
+    for (k = 0; k < DAPTO_Q_STACK + 5; k++)
+        LEAVE("r", 2000 + k);
+    CHECK(qarea_table(&qa, 1, 0, &t) == 1);
+    CHECK_EQ_INT(t.unmatched, 1 + 5);
+    CHECK_EQ_INT(t.depth, 0);
+#undef ENTER
+#undef LEAVE
+}
+
+static void test_lifecycle(void)
+{
+    struct dapto_question d;
+    unsigned char *a = NULL, *b = NULL, buf[256];
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;
+    struct rtq_env ea, eb;
+    struct dapto_qtable t;
+    struct ev e;
+    const char *cause = NULL;
+    uint32_t i, s;
+    int k, torn;
+
+    /* room for one thread's slot only */
+    area_make(4096 + 65536);
+    CHECK_EQ_INT(qa.nthreads, 1);
+    ea = env_for(&a);
+    eb = env_for(&b);
+    memset(&e, 0, sizeof e);
+    memset(&d, 0, sizeof d);
+    define(0, &d, 1);
+    for (k = 0; k < 5; k++) {
+        rtq_fire(&ea, 0, DAPTO_CL_QUESTION, 1, ev_arg, &e);
+        rtq_fire(&eb, 0, DAPTO_CL_QUESTION, 2, ev_arg, &e);
+    }
+    CHECK(b == RTQ_NO_SLOT);
+    CHECK_EQ_INT(qarea_no_slot(&qa), 5);
+    CHECK(entry(0, 0, 0, 1, buf));
+    CHECK_EQ_INT(qe->count, 5);
+    /* reset: nothing to read until the thread counts again, from 0 */
+    qarea_reset(&qa, 0);
+    CHECK(qarea_table(&qa, 0, 0, &t) == 0);
+    rtq_fire(&ea, 0, DAPTO_CL_QUESTION, 1, ev_arg, &e);
+    CHECK(entry(0, 0, 0, 1, buf));
+    CHECK_EQ_INT(qe->count, 1);
+    /* an entry found in the middle of an update, every time */
+    s = 0;
+    {
+        unsigned char *tab = mem + sizeof(struct dapto_region) + QAREA_HEAD +
+                             qa.def[0].tab_off + sizeof(struct dapto_qtable);
+        struct dapto_qentry *live = (struct dapto_qentry *)(void *)tab;
+
+        live->seq |= 1;
+        CHECK(qarea_entry(&qa, 0, s, 0, buf, &torn) == 1);
+        CHECK(torn == 1);
+        live->seq++;
+        CHECK(qarea_entry(&qa, 0, s, 0, buf, &torn) == 1);
+        CHECK(torn == 0);
+    }
+    /* room: a table larger than what is left is refused */
+    memset(&d, 0, sizeof d);
+    CHECK(qarea_shape(&d, 1u << 20) == 0);
+    CHECK(qarea_define(&qa, 1, &d, &cause) == -1);
+    /* deleted: its room is given again, its old table never read */
+    qarea_undefine(&qa, 0);
+    memset(&d, 0, sizeof d);
+    define(2, &d, 1);
+    CHECK_EQ_INT(qa.def[2].tab_off, 0);
+    for (i = 0; i < 1; i++)
+        CHECK(qarea_table(&qa, 2, i, &t) == 0);
+    rtq_fire(&ea, 0, DAPTO_CL_QUESTION, 1, ev_arg, &e); /* question 0 is gone */
+    CHECK(qarea_table(&qa, 2, 0, &t) == 0);
+    rtq_fire(&ea, 2, DAPTO_CL_QUESTION, 1, ev_arg, &e);
+    CHECK(entry(2, 0, 0, 1, buf));
+    CHECK_EQ_INT(qe->count, 1);
+}
+
+/* Random and scribbled areas between guard pages: counting never reads
+ * or writes outside the area, whatever it holds. */
+static void test_scribbles(unsigned int seed, int rounds)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t size = 4096 + 65536, span = ((size + (size_t)page - 1) / (size_t)page) * (size_t)page;
+    unsigned char *m = mmap(NULL, span + 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned char *area, *slot;
+    struct rtq_env env;
+    struct ev e;
+    int r, k;
+
+    CHECK(m != MAP_FAILED);
+    if (m == MAP_FAILED)
+        return;
+    mprotect(m, (size_t)page, PROT_NONE);
+    mprotect(m + (size_t)page + span, (size_t)page, PROT_NONE);
+    area = m + (size_t)page + span - size;
+    srand(seed);
+    memset(&e, 0, sizeof e);
+    e.kind[0] = DAPTO_K_INT;
+    e.kind[1] = DAPTO_K_STR;
+    e.s[1] = "key";
+    e.kind[2] = DAPTO_K_DOUBLE;
+    for (r = 0; r < rounds; r++) {
+        struct dapto_question_area *h = (struct dapto_question_area *)(void *)area;
+        struct dapto_question *d;
+
+        memset(area, 0, size);
+        h->nquestions = DAPTO_Q_MAX;
+        h->nthreads = 1;
+        h->slot_size = 65536;
+        h->defs_off = sizeof *h;
+        h->tabs_off = 4096;
+        d = (struct dapto_question *)(void *)(area + h->defs_off);
+        d->epoch = 1;
+        d->value = (uint8_t)(rand() % 6);
+        d->nkeys = (uint8_t)(rand() % 3);
+        d->key[0] = (uint8_t)(rand() % 4);
+        d->key[1] = (uint8_t)(rand() % 4);
+        d->flags = (uint8_t)(rand() % 2);
+        qarea_shape(d, 1u << (rand() % 8));
+        d->mult = 1ull << 32;
+        /* flip bytes of the header and definition, or of the table */
+        for (k = 0; k < 1 + rand() % 8; k++) {
+            size_t at = rand() % 2 ? (size_t)(rand() % 128)
+                                   : sizeof *h + (size_t)(rand() % 64);
+            area[at] = (unsigned char)rand();
+        }
+        env.area = area;
+        env.size = (uint32_t)size;
+        slot = NULL;
+        env.slot = &slot;
+        env.now = fake_now;
+        for (k = 0; k < 20; k++) {
+            e.i[0] = rand();
+            rtq_fire(&env, (unsigned int)(rand() % 3), rand() % 2 ? DAPTO_CL_QUESTION
+                                                                  : DAPTO_CL_QSTART,
+                     3, ev_arg, &e);
+            if (k == 10)
+                area[4096 + (size_t)(rand() % 65536)] = (unsigned char)rand();
+        }
+    }
+    munmap(m, span + 2 * (size_t)page);
+    CHECK(1);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned int seed = argc > 1 ? (unsigned int)strtoul(argv[1], NULL, 10)
+                                 : (unsigned int)getpid();
+    int rounds = argc > 2 ? atoi(argv[2]) : 20000;
+
+    printf("seed %u\n", seed);
+    test_counts();
+    test_durations();
+    test_lifecycle();
+    test_scribbles(seed, rounds);
+    free(mem);
+    return unit_done("question-test");
+}
