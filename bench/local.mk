@@ -11,6 +11,7 @@ include bench/monitor.mk
 include bench/profile.mk
 include bench/front.mk
 include bench/cond.mk
+include bench/question.mk
 include bench/screen.mk
 
 bench: $(BENCH_TARGETS)

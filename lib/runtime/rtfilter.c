@@ -401,6 +401,10 @@ compare_arg(const struct run *r, const struct cmp_arg *d)
                       a == d->value);
 }
 
+/* The program that always holds: `CONST 1, END`. */
+static const unsigned char always_prog[] = {DAPTO_FOP_CONST, 1, 0, 0, 0, 0, 0, 0, 0,
+                                            DAPTO_FOP_END};
+
 /* Run program [PC, END): 1 when it holds, 0 when not or when it goes
  * wrong. */
 static int run_program(const struct run *r, const unsigned char *pc,
@@ -604,15 +608,35 @@ static inline __attribute__((always_inline)) void bump(uint64_t *c, int atomic)
 
 /* The rest of a cached filter's evaluation once its clause held (HELD) or
  * not, with counter slots SHARED and MINE. */
+static const char *istr_name(uint32_t id, uint32_t *len);
+
 static __attribute__((noinline)) unsigned int
 cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
-            int held, uint16_t *flags)
+            int held, uint16_t *flags, const struct rtfilter_env *outer,
+            uint32_t tid, const unsigned char *vals, uint32_t len)
 {
     struct rtfilter_env env;
     unsigned int out = ce->uncond, fired = 0;
 
     env.shared = shared;
     env.mine = mine;
+    if (ce->question) {
+        /* <protocol#question>: counted, sent nowhere */
+        const struct rtq_env *q = outer != NULL ? outer->q
+                                  : runtime.q.area != NULL ? &runtime.q : NULL;
+        struct run r;
+
+        if (held && q != NULL) {
+            env.tid = tid;
+            env.istr = outer != NULL ? outer->istr : istr_name;
+            r.vals = vals;
+            r.vend = vals + len;
+            r.env = &env;
+            count(&env, ce->cl.c.passed);
+            rtq_fire(q, ce->cl.c.every - 1u, ce->cl.c.flags, tid, question_arg, &r);
+        }
+        return out;
+    }
     if (held && hit_fires(&env, &ce->cl.c)) {
         count(&env, ce->cl.c.passed);
         fired = 1;
@@ -626,7 +650,8 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
  * <protocol#filter-gen>: no byte of the area is read. */
 static inline __attribute__((always_inline)) unsigned int
 eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
-            const unsigned char *vals, uint32_t len, uint16_t *flags)
+            const unsigned char *vals, uint32_t len, uint16_t *flags,
+            const struct rtfilter_env *outer, uint32_t tid)
 {
     /* all of it first: the counters might alias it for all the compiler
      * knows */
@@ -641,10 +666,11 @@ eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
     bump(c1, atomic);
     r.vals = vals;
     r.vend = vals + len;
-    held = arg_int(&r, arg, &a) == 0 && (((uint64_t)a - lo <= span) ^ neg);
+    held = ce->always ||
+           (arg_int(&r, arg, &a) == 0 && (((uint64_t)a - lo <= span) ^ neg));
     if (DAPTO_LIKELY(!held && uncond == 0))
         return 0;
-    return cached_rest(shared, mine, ce, held, flags);
+    return cached_rest(shared, mine, ce, held, flags, outer, tid, vals, len);
 }
 
 /* Keep filter D of event CODE, read at OFF in generation GEN with header
@@ -652,7 +678,7 @@ eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
 static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *ce,
                        uint32_t code, uint32_t off, uint32_t gen,
                        const union fhead *fh, const union fclause *cl,
-                       const struct cmp_arg *d)
+                       const struct cmp_arg *d, int always)
 {
     uint64_t v = (uint64_t)d->value, lo, hi;
     int sgn = d->op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE, empty = 0;
@@ -694,6 +720,8 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
     }
     ce->lo = lo;
     ce->span = hi - lo;
+    ce->always = (uint8_t)(always != 0);
+    ce->question = (cl->c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0;
     ce->off = off;
     ce->gen = gen;
     ce->uncond = (uint8_t)(fh->h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
@@ -725,7 +753,7 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
     uint32_t ncodes, off, fsize, i, gen = 0;
     unsigned int out, fired = 0;
     const unsigned char *p;
-    int held, fast = 0;
+    int held, fast = 0, always = 0;
 
     ncodes = __atomic_load_n(&fa->ncodes, __ATOMIC_RELAXED);
     if (code >= ncodes || code >= (env->size - 8) / 4)
@@ -760,12 +788,17 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
         if (decode_cmp(p, cl.c.prog_len, &d) == 0) {
             held = compare_arg(&r, &d);
             fast = fh.h.nclauses == 1;
+        } else if (cl.c.prog_len == sizeof always_prog &&
+                   memcmp(p, always_prog, sizeof always_prog) == 0) {
+            /* a clause without a condition (a question's) */
+            held = 1;
+            always = 1;
+            fast = fh.h.nclauses == 1;
         } else {
             held = run_program(&r, p, p + cl.c.prog_len);
         }
         if (cl.c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) {
             /* <protocol#question>: counted in the program, sent nowhere */
-            fast = 0;
             if (held && env->q != NULL && cl.c.every >= 1) {
                 count(env, cl.c.passed);
                 rtq_fire(env->q, cl.c.every - 1u, cl.c.flags, env->tid,
@@ -784,7 +817,7 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
          * the next events of CODE */
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (__atomic_load_n(&fa->gen, __ATOMIC_RELAXED) == gen)
-            cache_keep(env, ce, code, off, gen, &fh, &cl, &d);
+            cache_keep(env, ce, code, off, gen, &fh, &cl, &d, always);
     }
     return eval_done(env, out, fired, fh.h.passed, flags);
 
@@ -816,7 +849,8 @@ eval_inline(const struct rtfilter_env *env, uint32_t code, const unsigned char *
             off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
             gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
             if (DAPTO_LIKELY(off == ce->off && gen == ce->gen))
-                return eval_cached(env->shared, env->mine, ce, vals, len, flags);
+                return eval_cached(env->shared, env->mine, ce, vals, len, flags,
+                                   env, env->tid);
         } else if (cache->area != env->area) {
             memset(cache, 0, sizeof *cache);
             cache->area = env->area;
@@ -900,7 +934,7 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
         if (DAPTO_LIKELY(off == ce->off && gen == ce->gen))
             st = eval_cached(runtime.cnt, rt_cnt, ce,
                              (const unsigned char *)rec + DAPTO_RECORD_HEADER,
-                             rec->len, &rec->flags);
+                             rec->len, &rec->flags, NULL, rec->tid);
         else
             st = event_read(rec, code, st, 1);
     } else {

@@ -34,6 +34,8 @@ struct rtfilter_cached {
     uint8_t arg;    /* the parameter compared */
     uint8_t neg;    /* 1: the clause holds when the value is outside */
     uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
+    uint8_t always; /* the clause has no condition (a question's) */
+    uint8_t question; /* the clause counts into a question <protocol#question> */
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
     uint64_t lo, span;
     /* the filter's and the clause's "checked" in the slot, or NULL */

@@ -18,18 +18,29 @@
 /* The area's header at least, to read anything. */
 #define QAREA_MIN_SIZE sizeof(struct dapto_question_area)
 
+#define RT_QTLS __attribute__((tls_model("initial-exec")))
+
 /* The thread's slot <protocol#question>; reset in a forked child. */
-static __attribute__((tls_model("initial-exec"))) __thread unsigned char *rt_qslot;
+static RT_QTLS __thread unsigned char *rt_qslot;
 
 void rtq_fork_child(void)
 {
     rt_qslot = NULL;
+    rtq_forget();
 }
+
 
 /* A definition as copied and checked. */
 struct qdef {
     struct dapto_question d;
     uint32_t nstr; /* string keys */
+    /* The plan of the fast path (count_fast), once the general path has
+     * found the table in SLOT: NULL until then. */
+    unsigned char *slot;
+    struct dapto_qtable *t;
+    unsigned char *ents;
+    uint64_t check;
+    int fast;      /* the shape count_fast() counts */
 };
 
 /* FNV-1a over N bytes at S. */
@@ -70,15 +81,28 @@ unsigned int rtq_bucket(int64_t v)
 static int read_def(const unsigned char *defs, unsigned int q, uint32_t slot_size,
                     struct qdef *qd)
 {
-    const uint64_t *w = (const uint64_t *)(const void *)(defs + (size_t)q * 64);
+    const struct dapto_question *w =
+        (const struct dapto_question *)(const void *)(defs + (size_t)q * 64);
     struct dapto_question *d = &qd->d;
-    uint64_t words[8];
     unsigned int i;
 
-    words[0] = __atomic_load_n(&w[0], __ATOMIC_ACQUIRE);
-    for (i = 1; i < 8; i++)
-        words[i] = __atomic_load_n(&w[i], __ATOMIC_RELAXED);
-    memcpy(d, words, sizeof *d);
+    /* field by field, each read once: the copy checked is the copy used */
+    d->epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
+    d->value = __atomic_load_n(&w->value, __ATOMIC_RELAXED);
+    d->value_arg = __atomic_load_n(&w->value_arg, __ATOMIC_RELAXED);
+    d->flags = __atomic_load_n(&w->flags, __ATOMIC_RELAXED);
+    d->nkeys = __atomic_load_n(&w->nkeys, __ATOMIC_RELAXED);
+    for (i = 0; i < 2; i++) {
+        d->key[i] = __atomic_load_n(&w->key[i], __ATOMIC_RELAXED);
+        d->key_arg[i] = __atomic_load_n(&w->key_arg[i], __ATOMIC_RELAXED);
+    }
+    d->tab_off = __atomic_load_n(&w->tab_off, __ATOMIC_RELAXED);
+    d->tab_size = __atomic_load_n(&w->tab_size, __ATOMIC_RELAXED);
+    d->nent = __atomic_load_n(&w->nent, __ATOMIC_RELAXED);
+    d->ent_size = __atomic_load_n(&w->ent_size, __ATOMIC_RELAXED);
+    d->hist_off = __atomic_load_n(&w->hist_off, __ATOMIC_RELAXED);
+    d->text_off = __atomic_load_n(&w->text_off, __ATOMIC_RELAXED);
+    d->mult = __atomic_load_n(&w->mult, __ATOMIC_RELAXED);
     if (d->epoch == 0 || d->value > DAPTO_QV_NEST || d->nkeys > 2 ||
         d->tab_off % 8 != 0 || d->tab_size < sizeof(struct dapto_qtable) ||
         d->tab_off > slot_size || d->tab_size > slot_size - d->tab_off ||
@@ -287,38 +311,186 @@ static void update(unsigned char *e, const struct dapto_question *d, int64_t iv,
         hist[rtq_bucket(iv)]++;
 }
 
+/* The area's header as a thread checked it (read once per area). */
+struct geom {
+    uint32_t nq, nthreads, slot_size, defs_off, tabs_off;
+};
+
+static int read_geom(const struct rtq_env *env, struct geom *g)
+{
+    const struct dapto_question_area *h =
+        (const struct dapto_question_area *)(const void *)env->area;
+
+    g->nq = __atomic_load_n(&h->nquestions, __ATOMIC_RELAXED);
+    g->nthreads = __atomic_load_n(&h->nthreads, __ATOMIC_RELAXED);
+    g->slot_size = __atomic_load_n(&h->slot_size, __ATOMIC_RELAXED);
+    g->defs_off = __atomic_load_n(&h->defs_off, __ATOMIC_RELAXED);
+    g->tabs_off = __atomic_load_n(&h->tabs_off, __ATOMIC_RELAXED);
+    if (g->nq > DAPTO_Q_MAX || g->defs_off % 64 != 0 || g->defs_off < sizeof *h ||
+        g->defs_off > env->size || (uint64_t)g->nq * 64 > env->size - g->defs_off ||
+        g->tabs_off % 64 != 0 || g->slot_size % 64 != 0 || g->slot_size == 0 ||
+        g->tabs_off > env->size ||
+        (uint64_t)g->nthreads * g->slot_size > env->size - g->tabs_off)
+        return -1;
+    return 0;
+}
+
+/* The thread's checked copies of the header and of a few definitions,
+ * used while the definition's epoch stays the same (epochs are not
+ * reused <protocol#question>); a program scribbling on the area meanwhile
+ * only changes what its own tables count, never where they are. */
+#define RTQ_CACHED 4
+
+static RT_QTLS __thread struct {
+    const unsigned char *area; /* the area they are from */
+    struct geom g;
+    unsigned int qi[RTQ_CACHED];
+    struct qdef e[RTQ_CACHED];
+} rt_qc;
+static RT_QTLS __thread int rt_qc_busy;
+
+void rtq_forget(void)
+{
+    memset(&rt_qc, 0, sizeof rt_qc);
+    rt_qc_busy = 0;
+}
+
+static void count_event(const struct rtq_env *env, const struct geom *g,
+                        struct qdef *qd, unsigned int flags, uint32_t tid,
+                        rtq_arg_fn arg, const void *ctx);
+static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
+                      const void *ctx);
+
 void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
               uint32_t tid, rtq_arg_fn arg, const void *ctx)
 {
+    const struct dapto_question *w;
+    struct geom gl;
+    struct qdef ql;
+    const struct geom *g = &gl;
+    struct qdef *qd = &ql;
+    uint32_t epoch;
+    unsigned int c = q % RTQ_CACHED;
+
+    if (env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
+        return;
+    if (rt_qc_busy) {
+        /* a signal handler's event inside another: no cache */
+        memset(&ql, 0, sizeof ql);
+        if (read_geom(env, &gl) != 0 || q >= gl.nq ||
+            read_def(env->area + gl.defs_off, q, gl.slot_size, &ql) != 0)
+            return;
+        count_event(env, g, qd, flags, tid, arg, ctx);
+        ql.t = NULL;
+        return;
+    }
+    rt_qc_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (rt_qc.area != env->area) {
+        memset(&rt_qc, 0, sizeof rt_qc);
+        if (read_geom(env, &rt_qc.g) != 0)
+            goto out;
+        rt_qc.area = env->area;
+    }
+    g = &rt_qc.g;
+    if (q >= g->nq)
+        goto out;
+    w = (const struct dapto_question *)(const void *)(env->area + g->defs_off) + q;
+    epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
+    if (epoch == 0)
+        goto out;
+    if (rt_qc.qi[c] != q + 1 || rt_qc.e[c].d.epoch != epoch) {
+        rt_qc.qi[c] = 0;
+        rt_qc.e[c].t = NULL;
+        if (read_def(env->area + g->defs_off, q, g->slot_size, &rt_qc.e[c]) != 0)
+            goto out;
+        rt_qc.qi[c] = q + 1;
+    }
+    qd = &rt_qc.e[c];
+    if (qd->t != NULL && flags == DAPTO_CL_QUESTION &&
+        *(env->slot != NULL ? env->slot : &rt_qslot) == qd->slot &&
+        count_fast(qd, tid, arg, ctx) == 0)
+        goto out;
+    count_event(env, g, qd, flags, tid, arg, ctx);
+out:
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qc_busy = 0;
+}
+
+/* The hash of no key at all. */
+#define HASH0 (0x9e3779b97f4a7c15ull | 1)
+
+/* Count an event of a question of the commonest shapes (no key, or one
+ * integer or thread key; no value, or an integer one) into an entry that
+ * holds its key at the first probe, from the plan QD keeps: 0, or -1 when
+ * the general path must (a new key, a collision, a table cleared). */
+static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
+                      const void *ctx)
+{
+    const struct dapto_question *d = &qd->d;
+    struct dapto_qentry *e;
+    struct rtq_str s;
+    uint64_t kw = 0, hash = HASH0;
+    int64_t iv = 0, v;
+    double dv;
+    int kind;
+    uint32_t seq;
+
+    if (!qd->fast || __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check)
+        return -1;
+    if (d->nkeys == 1) {
+        if (d->key[0] == DAPTO_QK_TID) {
+            kw = tid;
+        } else if (arg(ctx, d->key_arg[0], &kind, &v, &dv, &s) != 0 ||
+                   (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)) {
+            return -1;
+        } else {
+            kw = (uint64_t)v;
+        }
+        hash = mix(0x9e3779b97f4a7c15ull ^ kw) | 1;
+    }
+    if (d->value == DAPTO_QV_INT &&
+        (arg(ctx, d->value_arg, &kind, &iv, &dv, &s) != 0 ||
+         (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)))
+        return -1;
+    e = (struct dapto_qentry *)(void *)(qd->ents + (size_t)(mix(hash) & (d->nent - 1)) *
+                                                       d->ent_size);
+    if (e->hash != hash || (d->nkeys == 1 && e->key[0] != kw))
+        return -1;
+    seq = e->seq;
+    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    e->count++;
+    if (d->value == DAPTO_QV_INT) {
+        e->sum += (uint64_t)iv;
+        if (iv < (int64_t)e->min)
+            e->min = (uint64_t)iv;
+        if (iv > (int64_t)e->max)
+            e->max = (uint64_t)iv;
+        if (d->flags & DAPTO_QF_HIST)
+            ((uint64_t *)(void *)((unsigned char *)e + d->hist_off))[rtq_bucket(iv)]++;
+    }
+    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static void count_event(const struct rtq_env *env, const struct geom *g,
+                        struct qdef *qd, unsigned int flags, uint32_t tid,
+                        rtq_arg_fn arg, const void *ctx)
+{
     struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
-    uint32_t nq, nthreads, slot_size, defs_off, tabs_off, idx, n, t_i;
-    struct qdef qd;
-    const struct dapto_question *d = &qd.d;
+    const struct dapto_question *d = &qd->d;
     struct dapto_qtable *t;
     unsigned char *slot, *ents, *e;
     struct kv k[2];
     uint64_t hash, check;
     int64_t iv = 0;
     double dv = 0;
+    uint32_t idx, n, t_i;
     unsigned int i;
     int fresh;
 
-    if (h == NULL || env->size < QAREA_MIN_SIZE)
-        return;
-    nq = __atomic_load_n(&h->nquestions, __ATOMIC_RELAXED);
-    nthreads = __atomic_load_n(&h->nthreads, __ATOMIC_RELAXED);
-    slot_size = __atomic_load_n(&h->slot_size, __ATOMIC_RELAXED);
-    defs_off = __atomic_load_n(&h->defs_off, __ATOMIC_RELAXED);
-    tabs_off = __atomic_load_n(&h->tabs_off, __ATOMIC_RELAXED);
-    if (q >= nq || q >= DAPTO_Q_MAX || defs_off % 64 != 0 ||
-        defs_off < sizeof *h || defs_off > env->size ||
-        (uint64_t)nq * 64 > env->size - defs_off || tabs_off % 64 != 0 ||
-        slot_size % 64 != 0 || slot_size == 0 || tabs_off > env->size ||
-        (uint64_t)nthreads * slot_size > env->size - tabs_off)
-        return;
-    if (read_def(env->area + defs_off, q, slot_size, &qd) != 0)
-        return;
-    slot = thread_slot(env, h, nthreads, slot_size, tabs_off);
+    slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
     if (slot == NULL)
         return;
     t = (struct dapto_qtable *)(void *)(slot + d->tab_off);
@@ -332,6 +504,13 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
         t->tid = tid;
         __atomic_store_n(&t->check, check, __ATOMIC_RELEASE);
     }
+    /* the plan of the fast path */
+    qd->slot = slot;
+    qd->t = t;
+    qd->ents = ents;
+    qd->check = check;
+    qd->fast = d->nkeys <= 1 && (d->nkeys == 0 || d->key[0] != DAPTO_QK_STR) &&
+               (d->value == DAPTO_QV_NONE || d->value == DAPTO_QV_INT);
     for (i = 0; i < d->nkeys; i++)
         if (key_value(d, i, tid, arg, ctx, &k[i]) != 0)
             return; /* the event gives no such key: not this question's */
@@ -353,7 +532,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
     hash = 0x9e3779b97f4a7c15ull;
     for (i = 0; i < d->nkeys; i++)
         hash = mix(hash ^ k[i].hash) + i;
-    hash |= 1;
+    hash |= 1; /* HASH0 without keys, as count_fast() has it */
     idx = (uint32_t)(mix(hash) & (d->nent - 1));
     for (n = 0; n < d->nent; n++, idx = (idx + 1) & (d->nent - 1)) {
         e = ents + (size_t)idx * d->ent_size;

@@ -54,7 +54,12 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
 /* The histogram bucket of integer V <protocol#question>. */
 unsigned int rtq_bucket(int64_t v);
 
-/* Forget the calling thread's slot: in a forked child. */
+/* Forget the calling thread's slot and its checked copies: in a forked
+ * child. */
 void rtq_fork_child(void);
+
+/* Forget the calling thread's checked copies of definitions (an area
+ * laid out anew at the same address: tests). */
+void rtq_forget(void);
 
 #endif /* NOOSA_RTQUESTION_H */

@@ -69,6 +69,9 @@ static void area_make(uint32_t size)
     const char *cause = NULL;
 
     free(mem);
+    /* a new area, maybe where the last one was: the thread's checked
+     * copies of definitions are not for it */
+    rtq_forget();
     mem = calloc(1, sizeof(struct dapto_region) + size);
     memset(&reg, 0, sizeof reg);
     reg.hdr = (struct dapto_region *)(void *)mem;
@@ -419,6 +422,7 @@ static void test_scribbles(unsigned int seed, int rounds)
         }
         env.area = area;
         env.size = (uint32_t)size;
+        rtq_forget();
         slot = NULL;
         env.slot = &slot;
         env.now = fake_now;
