@@ -71,6 +71,29 @@ for p in $placements; do
             show "$name"
         fi
 
+        # a question counted by 16 threads, read while the others count:
+        # never going back, exact at the end
+        name=question-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n \
+            -e 'set N 4000; set last 0; set back 0; set stops 0' \
+            -e 'question print off' -e 'question add q tock i -by th' \
+            -e 'break rare if {$i == 1999}' -e run \
+            -e 'while {$n(status) eq "stopped"} {incr stops; set t 0; foreach d [question get q] {incr t [dict get $d count]}; if {$t < $last} {incr back}; set last $t; cont}' \
+            -e 'set w 0; foreach d [question get q] {if {[dict get $d count] != $N || [dict get $d sum] != $N * ($N - 1) / 2} {incr w}}' \
+            -e 'puts "stops $stops groups [llength [question get q]] wrong $w back $back"' \
+            -e 'question show q' "$LT" threads 16 4000 5 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^stops 16 groups 16 wrong 0 back 0$' "$WORK/$name.out" &&
+            ! grep -q 'middle of an update\|not counted' "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -85,7 +108,7 @@ for p in $placements; do
             tail -40 "$WORK/$name.out"
         fi
     done
-    echo "$p CPU: $ok of $((3 * RUNS)) runs passed"
+    echo "$p CPU: $ok of $((4 * RUNS)) runs passed"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish
