@@ -473,6 +473,13 @@ const char *questions_name(const struct questions *qs, unsigned int i)
     return i < qs->n ? qs->q[i]->name : NULL;
 }
 
+/* Whether Q's key I is the component: the name of enter or leave. */
+static int is_component(const struct question *q, unsigned int i)
+{
+    return q->key[i] == QUESTION_KEY_PARAM && strcmp(q->keyparam[i], "name") == 0 &&
+           (strcmp(q->on, "leave") == 0 || strcmp(q->on, "enter") == 0);
+}
+
 char *questions_describe(const struct questions *qs, const char *name)
 {
     const struct question *q = find(qs, name);
@@ -495,7 +502,9 @@ char *questions_describe(const struct questions *qs, const char *name)
     }
     for (i = 0; i < q->nkeys; i++) {
         t = xasprintf("%s%s%s", s, i == 0 ? " by " : " and ",
-                      q->key[i] == QUESTION_KEY_THREAD ? "thread" : q->keyparam[i]);
+                      q->key[i] == QUESTION_KEY_THREAD ? "thread"
+                      : is_component(q, i)             ? "component"
+                                                       : q->keyparam[i]);
         free(s);
         s = t;
     }
@@ -722,10 +731,9 @@ static void answer_head(const struct question *q, struct question_answer *a)
     memset(a, 0, sizeof *a);
     a->nkeys = q->nkeys;
     for (i = 0; i < q->nkeys; i++)
-        a->keyname[i] = q->key[i] == QUESTION_KEY_THREAD ? "thread" : q->keyparam[i];
-    if (q->nest && q->nkeys > 0 && q->key[0] == QUESTION_KEY_PARAM &&
-        strcmp(q->keyparam[0], "name") == 0)
-        a->keyname[0] = "component";
+        a->keyname[i] = q->key[i] == QUESTION_KEY_THREAD ? "thread"
+                        : is_component(q, i)             ? "component"
+                                                         : q->keyparam[i];
     a->value = q->value;
     a->is_double = q->def.value == DAPTO_QV_DOUBLE;
     a->hist = q->hist;

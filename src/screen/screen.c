@@ -89,7 +89,7 @@ void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
 /* The optional windows: `screen window NAME` offers them in this order. */
 const struct screen_window_ops *const screen_windows[] = {
     &screen_window_handlers, &screen_window_breaks, &screen_window_help,
-    &screen_window_profile, NULL};
+    &screen_window_profile, &screen_window_questions, NULL};
 
 const struct screen_window_ops *screen_window_find(const char *name)
 {

@@ -88,6 +88,7 @@ extern const struct screen_window_ops screen_window_handlers;
 extern const struct screen_window_ops screen_window_breaks;
 extern const struct screen_window_ops screen_window_help;
 extern const struct screen_window_ops screen_window_profile;
+extern const struct screen_window_ops screen_window_questions;
 
 /* What the line being read on the command line is for. */
 enum screen_prompt {

@@ -28,6 +28,7 @@ for name in $names; do
     breakpoints) title=" Breakpoints " ;;
     help) title=" Help: keys and commands (Esc closes) " ;;
     profile) title=" Profile: time (off), flat, by self " ;;
+    questions) title=" Questions: 0, by count " ;;
     *) fail "window $name has no title known here: add it" ;;
     esac
     cmd "screen window $name"
@@ -39,7 +40,7 @@ for name in $names; do
     keys F12
     wait_for "window=none focus=command"
 done
-[ "$names" = "handlers breakpoints help profile" ] ||
+[ "$names" = "handlers breakpoints help profile questions" ] ||
     fail "windows offered: $names"
 
 # a unique prefix names a window; again with the focus there closes it
