@@ -90,7 +90,7 @@ bind F7 {::noosa::cmd::step} {step to the next visible event}
 bind F9 {::noosa::cmd::kill} {kill the program (noosa stays)}
 bind F10 {screen quit} {quit (asks while the program runs)}
 bind F11 {screen window profile} {open or close the profile window}
-bind S-F11 {screen window questions} {open or close the questions window}
+bind F8 {screen window questions} {open or close the questions window}
 bind C-c {screen interrupt} {interrupt the running program (it stops, it is not killed); else clear the command line}
 bind C-l {screen redraw} {redraw the screen}
 
@@ -149,7 +149,7 @@ proc ::noosa::screen::help_text {} {
     lappend t "" "Breakpoints window (F3): a add, d delete, Space enable/disable."
     lappend t "" "Profile window (F11): f time or frequency, t tree or flat, s sort,"
     lappend t "  o on/off (profile ... on|off), r reset; updated as the program runs."
-    lappend t "" "Questions window (S-F11): the answers of question add ..., read from the"
+    lappend t "" "Questions window (F8): the answers of question add ..., read from the"
     lappend t "  program as it runs; s sort, r reset all (question reset)."
     lappend t "" "Commands (help COMMAND for more):"
     foreach c [::noosa::commands] {

@@ -4,7 +4,7 @@
 # skipped without it): a question asked at the prompt, its answer in the
 # window once the program has run (the table and the histogram's bars),
 # the sort key changed from the window, reset from the window (the
-# command is echoed), and the window by its key (S-F11) and through
+# command is echoed), and the window by its key (F8) and through
 # `screen window questions`.
 
 . "$srcdir/tests/screen/lib.sh"
@@ -22,7 +22,7 @@ cmd run
 wait_for "Program exited with status 0."
 cmd 'question list'
 wait_for "in the program: 121 events checked, 121 counted (the run has ended)"
-keys S-F11
+keys F8
 wait_for "question comp: duration from enter to leave by component, histogram"
 wait_for "121 events counted by the program in 1 thread"
 wait_for "  a                            40 "
