@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# zlib-run.sh - the time profile on a real program we did not write (make
+# bench-zlib): zlib's minigzip, built in this bench's work directory from
+# ../shared/thirdparty/zlib.tar.gz (skipped with a message where it is
+# absent), compresses a large file (ZLIB_MB, default 32 MiB of this tree's
+# sources over and over).  Ways, interleaved round by round (ROUNDS,
+# default 3), the best time of each kept:
+#
+#   plain     minigzip built without -finstrument-functions
+#   hooks     built with it and linked with libdapto, not monitored
+#   noosa     under noosa with the time profile on, lean (errors last 0,
+#             profile timeline 0)
+#   uftrace   uftrace record --no-libcall --no-sched of the same binary
+#             (uftrace's hooks take the place of libdapto's)
+#
+# Before a time counts: every way's output is the plain build's, byte for
+# byte, and noosa's calls per function equal uftrace's.  Per-call
+# overhead = (time - plain) / calls; noosa's time includes its start
+# (the describe pass, Tcl), a few hundred milliseconds, hence the large
+# input.  Both placements: everything pinned
+# to CPU 0, and everything allowed CPUs 0 and 1.
+set -e
+B=${top_builddir:-.}
+NOOSA=$B/src/noosa
+LIBDIR=$(cd "$B/lib/.libs" && pwd)
+TARBALL=${ZLIB_TARBALL:-$(cd "${top_srcdir:-.}" && pwd)/../shared/thirdparty/zlib.tar.gz}
+MB=${ZLIB_MB:-32}
+ROUNDS=${ROUNDS:-3}
+UFTRACE=${UFTRACE:-uftrace}
+
+if [ ! -f "$TARBALL" ]; then
+    echo "bench-zlib: $TARBALL not found: skipped"
+    exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-zlib.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+tar xzf "$TARBALL" -C "$work"
+src=$work/zlib
+files="adler32.c compress.c crc32.c deflate.c gzclose.c gzlib.c gzread.c gzwrite.c
+  infback.c inffast.c inflate.c inftrees.c trees.c uncompr.c zutil.c test/minigzip.c"
+(cd "$src" && gcc -O2 -g -w -include unistd.h -I. $files -o "$work/plain" &&
+    gcc -O2 -g -w -include unistd.h -finstrument-functions -I. $files \
+        -o "$work/inst" -L"$LIBDIR" -ldapto -Wl,-rpath,"$LIBDIR")
+input=$work/input
+: >"$input"
+while [ "$(wc -c <"$input")" -lt $((MB * 1048576)) ]; do
+    cat "$B"/src/*/*.c "$B"/lib/*/*.c >>"$input" 2>/dev/null ||
+        cat "${top_srcdir:-.}"/src/*/*.c >>"$input"
+done
+head -c $((MB * 1048576)) "$input" >"$input.1" && mv "$input.1" "$input"
+"$work/plain" -c "$input" >"$work/want.gz"
+
+have_uftrace=0
+if [ "$UFTRACE" != no ] && command -v "$UFTRACE" >/dev/null 2>&1; then
+    have_uftrace=1
+else
+    echo "bench-zlib: uftrace not found: its way is skipped"
+fi
+
+now() { date +%s%N; }
+die() { echo "bench-zlib: $1"; [ -z "${2:-}" ] || tail -20 "$2"; exit 1; }
+
+# run CPUS WAY: one run; prints its nanoseconds
+run() {
+    cpus=$1 way=$2 out=$work/$2.gz log=$work/$2.log
+    t0=$(now)
+    case $way in
+    plain) taskset -c "$cpus" "$work/plain" -c "$input" >"$out" ;;
+    hooks) taskset -c "$cpus" "$work/inst" -c "$input" >"$out" ;;
+    noosa) taskset -c "$cpus" "$NOOSA" --batch -n -e 'errors last 0' \
+               -e 'profile timeline 0' -e 'profile time on' -e 'profile print off' \
+               -e "run -c $input > $out" \
+               -e 'foreach r [profile get time -flat] {puts "F [dict get $r name] [dict get $r calls]"}' \
+               "$work/inst" >"$log" 2>&1 || die "noosa failed" "$log" ;;
+    uftrace) rm -rf "$work/uft.data"
+        taskset -c "$cpus" "$UFTRACE" record --no-libcall --no-sched \
+            -d "$work/uft.data" "$work/inst" -c "$input" >"$out" 2>"$log" ||
+            die "uftrace failed" "$log" ;;
+    esac
+    t1=$(now)
+    cmp -s "$out" "$work/want.gz" || die "$way: output differs from the plain build's"
+    echo $((t1 - t0))
+}
+
+ways="plain hooks noosa"
+[ "$have_uftrace" = 0 ] || ways="$ways uftrace"
+
+bench() {
+    cpus=$1
+    echo "== CPUs $cpus: minigzip -c of $MB MiB, best of $ROUNDS"
+    for w in $ways; do eval "best_$w="; done
+    r=0
+    while [ $r -lt "$ROUNDS" ]; do
+        r=$((r + 1))
+        for w in $ways; do
+            t=$(run "$cpus" "$w")
+            eval "b=\$best_$w"
+            if [ -z "$b" ] || [ "$t" -lt "$b" ]; then eval "best_$w=$t"; fi
+        done
+    done
+    grep '^F ' "$work/noosa.log" | cut -c3- | sort >"$work/noosa.calls"
+    calls=$(awk '{ s += $2 } END { print s }' "$work/noosa.calls")
+    if [ "$have_uftrace" = 1 ]; then
+        "$UFTRACE" report -d "$work/uft.data" -f call --no-pager 2>/dev/null |
+            awk 'NR > 2 && $2 !~ /^linux:/ { print $2, $1 }' | sort >"$work/uft.calls"
+        cmp -s "$work/noosa.calls" "$work/uft.calls" ||
+            die "noosa's and uftrace's calls per function differ: $(diff "$work/noosa.calls" "$work/uft.calls" | head -5)"
+        echo "  calls: $calls, the same per function for noosa and uftrace"
+    else
+        echo "  calls: $calls (noosa's)"
+    fi
+    awk -v c="$calls" -v p="$best_plain" -v h="$best_hooks" -v n="$best_noosa" \
+        -v u="${best_uftrace:-}" 'BEGIN {
+        printf "  %-9s %8.3f s\n", "plain", p / 1e9
+        printf "  %-9s %8.3f s  %+7.1f ns a call\n", "hooks", h / 1e9, (h - p) / c
+        printf "  %-9s %8.3f s  %+7.1f ns a call\n", "noosa", n / 1e9, (n - p) / c
+        if (u != "") {
+            printf "  %-9s %8.3f s  %+7.1f ns a call\n", "uftrace", u / 1e9, (u - p) / c
+            if (n - p > 0)
+                printf "  uftrace / noosa overhead per call: %.2f (goal: at least 5)\n",
+                    (u - p) / (n - p)
+        }
+        printf "  goal: noosa at most 10 ns a call over hooks: %s\n",
+            (n - h) / c <= 10 ? "met" : "not met"
+    }'
+}
+
+bench 0
+bench 0,1
