@@ -128,6 +128,15 @@ else
     fail "c.csv: $(cat "$WORK/c.csv")"
 fi
 
+# A program that crashes after counting: the answer is read from its
+# tables after the fact, kept and printed.
+batch crash -e 'errors terminate' -e 'question add s step n' -e run \
+    -e 'puts "after [question get s]"' "$abs_top_builddir/tests/errors/et-errors" null
+has crash '^Program killed by SIGKILL\.$'
+has crash '^question s: n of step$'
+has crash '3 events counted by the program in 1 thread \(the run has ended\)'
+has crash '^after \{count 3 sum 6 min 1 max 3\}$'
+
 # Bad questions, each with its reason.
 batch bad -e 'catch {question add x nosuch} m; puts "1: $m"' \
     -e 'catch {question add x sample nosuch} m; puts "2: $m"' \
