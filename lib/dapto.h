@@ -65,6 +65,8 @@ extern "C" {
 #define DAPTO_STATE_RECORD 0x02 /* deliver asynchronously */
 #define DAPTO_STATE_STOP 0x04   /* deliver and wait for the monitor */
 #define DAPTO_STATE_FILTER 0x08 /* first ask the event's filter (monitor's) */
+#define DAPTO_STATE_PROFILE 0x10 /* enter/leave of functions: count them in
+                                    the program's own call tree (monitor's) */
 
 typedef volatile unsigned char dapto_state_t;
 

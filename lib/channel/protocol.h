@@ -325,9 +325,15 @@ enum dapto_q_value {
     DAPTO_QV_INT = 1,    /* parameter value_arg: INT, LONG or PTR */
     DAPTO_QV_DOUBLE = 2, /* parameter value_arg: DOUBLE (or INT, LONG) */
     DAPTO_QV_SINCE = 3,  /* ns since the thread's last QSTART mark */
-    DAPTO_QV_NEST = 4    /* ns since the matching QSTART of key 0's
+    DAPTO_QV_NEST = 4,   /* ns since the matching QSTART of key 0's
                             parameter (enter to leave) */
+    DAPTO_QV_CCT = 5     /* the calling-context tree of functions
+                            <protocol#cct>: question DAPTO_Q_CCT only */
 };
+
+/* The question the time profile's calling-context tree is kept in
+ * <protocol#cct>. */
+#define DAPTO_Q_CCT (DAPTO_Q_MAX - 1)
 
 /* What a question groups by (`key`). */
 enum dapto_q_key {

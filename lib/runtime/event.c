@@ -92,7 +92,7 @@ void dapto_event_end(struct dapto_out *o)
     if (a == NULL || o->index >= a->nevents)
         return;
     /* <protocol#states>: the state is read again as the event commits. */
-    st = *a->events[o->index].state;
+    st = *a->events[o->index].state & ~(unsigned int)DAPTO_STATE_PROFILE;
     if (st == 0 || !rt_is_attached())
         return;
     rec = (struct dapto_record *)(void *)o->base;
@@ -123,7 +123,8 @@ void dapto_event_end(struct dapto_out *o)
 /* enter/leave: NAME by its intern id when it has one <protocol#intern>. */
 static void emit_name(unsigned int ev, const char *name)
 {
-    unsigned int st = dapto_builtin_state[ev];
+    /* <protocol#cct>: the program's call tree is of functions only */
+    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_PROFILE;
     uint32_t id;
 
     if (st == 0 || !rt_is_attached())

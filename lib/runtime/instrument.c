@@ -83,12 +83,26 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     errno = saved;
 }
 
+/* <protocol#cct>: the function counted in the program's own call tree;
+ * what is left of state ST for the record. */
+static NOINSTR unsigned int in_program(unsigned int st, int enter, void *fn)
+{
+    if (rt_is_attached() && runtime.q.area != NULL)
+        rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_thread());
+    return st & ~(unsigned int)DAPTO_STATE_PROFILE;
+}
+
 DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
 {
     unsigned int st = dapto_builtin_state[DAPTO_EV_ENTER];
 
     if (DAPTO_LIKELY(st == 0))
         return;
+    if (st & DAPTO_STATE_PROFILE) {
+        st = in_program(st, 1, fn);
+        if (st == 0)
+            return;
+    }
     fn_record(st, DAPTO_REC_FNENTER, fn, site);
 }
 
@@ -98,5 +112,10 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
 
     if (DAPTO_LIKELY(st == 0))
         return;
+    if (st & DAPTO_STATE_PROFILE) {
+        st = in_program(st, 0, fn);
+        if (st == 0)
+            return;
+    }
     fn_record(st, DAPTO_REC_FNLEAVE, fn, site);
 }

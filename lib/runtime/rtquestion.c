@@ -103,7 +103,7 @@ static int read_def(const unsigned char *defs, unsigned int q, uint32_t slot_siz
     d->hist_off = __atomic_load_n(&w->hist_off, __ATOMIC_RELAXED);
     d->text_off = __atomic_load_n(&w->text_off, __ATOMIC_RELAXED);
     d->mult = __atomic_load_n(&w->mult, __ATOMIC_RELAXED);
-    if (d->epoch == 0 || d->value > DAPTO_QV_NEST || d->nkeys > 2 ||
+    if (d->epoch == 0 || d->value > DAPTO_QV_CCT || d->nkeys > 2 ||
         d->tab_off % 8 != 0 || d->tab_size < sizeof(struct dapto_qtable) ||
         d->tab_off > slot_size || d->tab_size > slot_size - d->tab_off ||
         d->nent == 0 || (d->nent & (d->nent - 1)) != 0 ||
@@ -378,7 +378,8 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
         /* a signal handler's event inside another: no cache */
         memset(&ql, 0, sizeof ql);
         if (read_geom(env, &gl) != 0 || q >= gl.nq ||
-            read_def(env->area + gl.defs_off, q, gl.slot_size, &ql) != 0)
+            read_def(env->area + gl.defs_off, q, gl.slot_size, &ql) != 0 ||
+            ql.d.value == DAPTO_QV_CCT)
             return;
         count_event(env, g, qd, flags, tid, arg, ctx);
         ql.t = NULL;
@@ -407,6 +408,8 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
         rt_qc.qi[c] = q + 1;
     }
     qd = &rt_qc.e[c];
+    if (qd->d.value == DAPTO_QV_CCT)
+        goto out; /* the call tree is counted by rtq_function() alone */
     if (qd->t != NULL && flags == DAPTO_CL_QUESTION &&
         *(env->slot != NULL ? env->slot : &rt_qslot) == qd->slot &&
         count_fast(qd, tid, arg, ctx) == 0)
@@ -565,4 +568,130 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
         update(e, d, iv, dv, fresh);
         __atomic_store_n(&qe->seq, seq + 2, __ATOMIC_RELEASE);
     }
+}
+
+/* ---- the calling-context tree of functions <protocol#cct> ---- */
+
+/* Entry NODE - 1 of the table at ENTS (NENT entries of ENT_SIZE bytes),
+ * or NULL for the root (0) and anything out of range. */
+static struct dapto_qentry *cct_entry(unsigned char *ents, const struct dapto_question *d,
+                                      uint64_t node)
+{
+    if (node == 0 || node > d->nent)
+        return NULL;
+    return (struct dapto_qentry *)(void *)(ents + (size_t)(node - 1) * d->ent_size);
+}
+
+/* Add the time since the table's last change to the self time of its
+ * current node. */
+static void cct_charge(struct dapto_qtable *t, unsigned char *ents,
+                       const struct dapto_question *d, uint64_t now)
+{
+    struct dapto_qentry *e = cct_entry(ents, d, t->depth);
+    uint32_t seq;
+
+    if (e != NULL && t->since != 0 && now > t->since) {
+        seq = e->seq;
+        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->sum += (uint64_t)(((unsigned __int128)(now - t->since) * d->mult) >> 32);
+        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    }
+    t->since = now;
+}
+
+void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
+{
+    struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
+    const struct dapto_question *w;
+    struct dapto_qtable *t;
+    struct dapto_qentry *e;
+    const struct geom *g;
+    struct qdef *qd;
+    unsigned char *slot, *ents;
+    uint64_t now, check, hash, node;
+    uint32_t epoch, idx, n, seq;
+    unsigned int c = DAPTO_Q_CCT % RTQ_CACHED;
+
+    if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL || rt_qc_busy)
+        return;
+    rt_qc_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (rt_qc.area != env->area) {
+        memset(&rt_qc, 0, sizeof rt_qc);
+        if (read_geom(env, &rt_qc.g) != 0)
+            goto out;
+        rt_qc.area = env->area;
+    }
+    g = &rt_qc.g;
+    if (DAPTO_Q_CCT >= g->nq)
+        goto out;
+    w = (const struct dapto_question *)(const void *)(env->area + g->defs_off) + DAPTO_Q_CCT;
+    epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
+    if (epoch == 0)
+        goto out;
+    if (rt_qc.qi[c] != DAPTO_Q_CCT + 1 || rt_qc.e[c].d.epoch != epoch) {
+        rt_qc.qi[c] = 0;
+        rt_qc.e[c].t = NULL;
+        if (read_def(env->area + g->defs_off, DAPTO_Q_CCT, g->slot_size, &rt_qc.e[c]) != 0 ||
+            rt_qc.e[c].d.value != DAPTO_QV_CCT)
+            goto out;
+        rt_qc.qi[c] = DAPTO_Q_CCT + 1;
+    }
+    qd = &rt_qc.e[c];
+    slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
+    if (slot == NULL)
+        goto out;
+    t = (struct dapto_qtable *)(void *)(slot + qd->d.tab_off);
+    ents = slot + qd->d.tab_off + sizeof *t;
+    check = DAPTO_Q_CHECK(qd->d.epoch, qd->d.tab_off);
+    if (t->check != check) {
+        __atomic_store_n(&t->check, 0, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        memset((unsigned char *)t + sizeof t->check, 0, qd->d.tab_size - sizeof t->check);
+        t->tid = tid;
+        __atomic_store_n(&t->check, check, __ATOMIC_RELEASE);
+    }
+    now = env->now();
+    cct_charge(t, ents, &qd->d, now);
+    if (!enter) {
+        /* back to the caller of the innermost FN on the stack (its
+         * callees were left without their exits); none: nothing */
+        node = t->depth;
+        for (n = 0; n < DAPTO_Q_CCT_DEPTH && (e = cct_entry(ents, &qd->d, node)) != NULL; n++) {
+            if (e->key[1] == fn) {
+                t->depth = (uint32_t)e->key[0];
+                goto out;
+            }
+            node = e->key[0];
+        }
+        t->unmatched++;
+        goto out;
+    }
+    /* the child FN of the current node: found, or made */
+    hash = mix((uint64_t)t->depth * 0x9e3779b97f4a7c15ull ^ fn) | 1;
+    idx = (uint32_t)(hash & (qd->d.nent - 1));
+    for (n = 0; n < qd->d.nent; n++, idx = (idx + 1) & (qd->d.nent - 1)) {
+        e = (struct dapto_qentry *)(void *)(ents + (size_t)idx * qd->d.ent_size);
+        if (e->hash == 0 || (e->hash == hash && e->key[0] == t->depth && e->key[1] == fn))
+            break;
+    }
+    if (n == qd->d.nent) {
+        t->overflow++;
+        goto out;
+    }
+    seq = e->seq;
+    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    if (e->hash == 0) {
+        e->key[0] = t->depth;
+        e->key[1] = fn;
+        e->hash = hash;
+    }
+    e->count++;
+    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    t->depth = idx + 1;
+out:
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qc_busy = 0;
 }

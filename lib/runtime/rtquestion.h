@@ -51,6 +51,13 @@ typedef int (*rtq_arg_fn)(const void *ctx, unsigned int k, int *kind,
 void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
               uint32_t tid, rtq_arg_fn arg, const void *ctx);
 
+/* Function FN was entered (ENTER) or left by thread TID: count it in the
+ * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */
+void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid);
+
+/* Parents a leave looks through for its function. */
+#define DAPTO_Q_CCT_DEPTH 4096
+
 /* The histogram bucket of integer V <protocol#question>. */
 unsigned int rtq_bucket(int64_t v);
 

@@ -6,6 +6,7 @@ src_libnoosa_la_SOURCES += \
 	src/profile/profile.c src/profile/profile.h src/profile/profile-int.h \
 	src/profile/profile-freq.c src/profile/profile-time.c \
 	src/profile/profile-view.c src/profile/profile-export.c \
+	src/profile/profile-program.c \
 	src/profile/question.c src/profile/question.h \
 	src/profile/question-view.c
 EXTRA_DIST += src/profile/README

@@ -52,9 +52,14 @@ int profile_export_folded(struct profile *p, FILE *f,
                           char **cause)
 {
     struct cct *cct = stacks_cct(p->st);
-    size_t n = cct_nnodes(cct), i, k, lines = 0;
-    uint64_t *v = xcalloc(n, sizeof *v);
+    size_t n, i, k, lines = 0;
+    uint64_t *v;
     int found = 0;
+
+    if (p->time.in_program)
+        ptime_program_read(p); /* (may add nodes) */
+    n = cct_nnodes(cct);
+    v = xcalloc(n, sizeof *v);
 
     if (metric == PROFILE_M_AUTO)
         metric = p->time.nthreads > 0 ? PROFILE_M_TIME : PROFILE_M_EVENTS;

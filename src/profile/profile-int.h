@@ -13,6 +13,7 @@
 #include "profile.h"
 #include "registry.h"
 
+struct channel;
 struct consumer;
 struct stacks;
 struct stacks_change;
@@ -66,6 +67,11 @@ struct ptime {
     size_t marks_limit;     /* 0: no timeline */
     uint64_t marks_dropped; /* past the limit */
     pid_t pid;              /* of the run the timeline is from */
+    /* <protocol#cct>: `profile time in program` asked for, the channel
+     * the program's tree is defined in, and what reading it found */
+    int in_program;
+    const struct channel *published;
+    uint64_t program_overflow, program_unmatched, program_torn;
 };
 
 struct profile {
@@ -97,5 +103,16 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
                    size_t n);
 /* Thread TID, or NULL. */
 struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
+/* Make TH's arrays cover NODE. */
+void ptime_cover(struct tthread *th, uint32_t node);
+int ptime_set_in_program(struct profile *p, int on);
+
+/* profile-program.c <protocol#cct> */
+/* Whether this run counts functions in the program (defining its tree
+ * there first when needed); when not, *WHY (static) says why. */
+int ptime_program(struct profile *p, const char **why);
+/* Read the program's trees into the threads (what is read last is kept
+ * when the program is gone). */
+void ptime_program_read(struct profile *p);
 
 #endif /* NOOSA_PROFILE_INT_H */

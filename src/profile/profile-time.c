@@ -52,7 +52,7 @@ struct tthread *ptime_thread(struct profile *p, pid_t tid, int add)
 }
 
 /* Make TH's arrays cover NODE. */
-static void cover(struct tthread *th, uint32_t node)
+void ptime_cover(struct tthread *th, uint32_t node)
 {
     size_t n = th->n > 0 ? th->n : 256;
 
@@ -98,7 +98,7 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
         if (th == NULL || th->tid != c[i].tid)
             th = ptime_thread(p, c[i].tid, 1);
         if (node >= th->n || th->cur >= th->n)
-            cover(th, th->cur > node ? th->cur : node);
+            ptime_cover(th, th->cur > node ? th->cur : node);
         if (th->last >= 0 && ns >= th->last)
             th->self[th->cur] += ns - th->last;
         if (c[i].what == STACKS_PUSH) {
@@ -117,11 +117,17 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
  * what they do with them. */
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
-    (void)arg;
+    struct profile *p = arg;
+
     if (ev->aspect != NULL && ev->aspect->event_base == 0 &&
         strcmp(ev->aspect->name, "dapto") == 0 &&
-        (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE))
+        (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE)) {
+        /* <protocol#cct>: functions counted in the program when asked
+         * for and it can; the records otherwise */
+        if (p->time.in_program && ptime_program(p, NULL))
+            return DAPTO_STATE_PROFILE;
         return DAPTO_STATE_RECORD;
+    }
     return 0;
 }
 
@@ -130,6 +136,8 @@ static void notice(void *arg, int on)
     struct profile *p = arg;
     size_t i;
 
+    /* the program's own tree needs no stacks in noosa */
+    on = on && !p->time.in_program;
     if (on != p->time.using) {
         p->time.using = on;
         stacks_use(p->st, on);
@@ -150,6 +158,10 @@ static void started(void *arg, const struct reader_item *item)
         p->time.threads[i].last = -1;
     }
     p->time.pid = session_pid(p->session);
+    /* a new run: the program's tree is defined again (a new channel may
+     * sit where the last one was) */
+    p->time.published = NULL;
+    dispatch_changed(p->dispatch);
 }
 
 static const struct consumer_ops time_ops = {
@@ -197,4 +209,17 @@ void ptime_reset(struct profile *p)
     t->marks = NULL;
     t->nmarks = t->marks_cap = 0;
     t->marks_dropped = 0;
+}
+
+int ptime_set_in_program(struct profile *p, int on)
+{
+    int enabled = dispatch_enabled(p->time.c);
+
+    if (on == p->time.in_program)
+        return 0;
+    p->time.in_program = on;
+    /* the stacks as the new place wants them */
+    notice(p, enabled);
+    dispatch_changed(p->dispatch);
+    return 0;
 }

@@ -465,8 +465,11 @@ int profile_rows(struct profile *p, const struct profile_query *q,
                  struct profile_rows *out, char **cause)
 {
     memset(out, 0, sizeof *out);
-    if (q->kind == PROFILE_TIME)
+    if (q->kind == PROFILE_TIME) {
+        if (p->time.in_program)
+            ptime_program_read(p);
         return time_rows(p, q, out, cause);
+    }
     return freq_rows(p, q, out, cause);
 }
 

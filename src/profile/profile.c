@@ -72,7 +72,10 @@ void profile_status(struct profile *p)
 {
     int64_t whole = 0;
     size_t i, k;
+    const char *why = NULL;
 
+    if (p->time.in_program)
+        ptime_program_read(p);
     for (i = 0; i < p->time.nthreads; i++) {
         for (k = 0; k < p->time.threads[i].n; k++)
             whole += p->time.threads[i].self[k];
@@ -84,6 +87,18 @@ void profile_status(struct profile *p)
               profile_enabled(p, PROFILE_TIME) ? "on" : "off",
               p->time.nthreads, p->time.nthreads == 1 ? "" : "s",
               (double)whole / 1e9);
+    if (p->time.in_program) {
+        sink_sayf(p->say, "time profile kept: in the program%s%s\n",
+                  ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
+                  why != NULL ? why : "");
+        if (p->time.program_overflow + p->time.program_unmatched != 0)
+            sink_sayf(p->say, "  %llu calls found no room in a thread's tree, "
+                      "%llu returns no call\n",
+                      (unsigned long long)p->time.program_overflow,
+                      (unsigned long long)p->time.program_unmatched);
+    } else {
+        sink_say(p->say, "time profile kept: in noosa, from the records\n");
+    }
     sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
               "dropped\n", p->time.nmarks, p->time.marks_limit,
               (unsigned long long)p->time.marks_dropped);
@@ -129,6 +144,16 @@ void profile_enable(struct profile *p, enum profile_kind kind, int on)
 int profile_enabled(const struct profile *p, enum profile_kind kind)
 {
     return dispatch_enabled(consumer((struct profile *)p, kind));
+}
+
+int profile_time_in_program(const struct profile *p)
+{
+    return p->time.in_program;
+}
+
+void profile_set_time_in_program(struct profile *p, int on)
+{
+    ptime_set_in_program(p, on != 0);
 }
 
 void profile_reset(struct profile *p, enum profile_kind kind)

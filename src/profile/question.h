@@ -24,7 +24,9 @@
 #include "session.h"
 #include "sink.h"
 
-#define QUESTION_MAX 32 /* questions at once (DAPTO_Q_MAX) */
+/* Questions at once: the question area's definitions but the last, which
+ * is the time profile's <protocol#cct>. */
+#define QUESTION_MAX 31
 
 enum question_value {
     QUESTION_COUNT,    /* counts only */

@@ -350,6 +350,20 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
         return show(p, tcl, kind, objc - 3, objv + 3);
     if (strcmp(sub, "get") == 0)
         return get(p, tcl, kind, objc - 3, objv + 3);
+    if (strcmp(sub, "in") == 0) {
+        /* <protocol#cct>: where the time profile of functions is kept */
+        const char *where = objc == 4 ? Tcl_GetString(objv[3]) : "";
+
+        if (kind != PROFILE_TIME || objc > 4 ||
+            (objc == 4 && strcmp(where, "program") != 0 && strcmp(where, "noosa") != 0))
+            return bad(tcl, "wrong # args: should be \"profile time in "
+                            "?program|noosa?\"%s", "");
+        if (objc == 4)
+            profile_set_time_in_program(p, where[0] == 'p');
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                                  profile_time_in_program(p) ? "program" : "noosa", -1));
+        return TCL_OK;
+    }
     if (objc != 3)
         return bad(tcl, "wrong # args: should be \"profile %s on|off|reset\"",
                    Tcl_GetString(objv[1]));
@@ -376,6 +390,12 @@ static const struct command commands[] = {
             "                                         component stack, and the calls\n"
             "  profile time on|off|reset              self and total time, calls, per\n"
             "                                         component stack and thread\n"
+            "  profile time in ?program|noosa?        where the functions of a program\n"
+            "                                         built with -finstrument-functions\n"
+            "                                         are counted: by the program in its\n"
+            "                                         own call trees (no record crosses),\n"
+            "                                         or by noosa from their records (the\n"
+            "                                         default; also components, timeline)\n"
             "  profile show freq|time ?OPTION ...?    print (also: profile freq show ...)\n"
             "  profile get freq|time ?OPTION ...?     the rows as a list of dicts\n"
             "  profile export folded FILE ?-time|-calls|-events? ?-thread TID?\n"

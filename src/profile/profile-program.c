@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile-program.c - the time profile kept by the program itself
+ * <protocol#cct> (`profile time in program`): functions of a program
+ * built with -finstrument-functions are counted, by each thread, into a
+ * calling-context tree in its own table (calls and self time per call
+ * path), and no record crosses to noosa for them.  noosa reads the
+ * tables when a view is asked for and turns them into the same threads,
+ * nodes, self times and calls that the records path builds
+ * (profile-time.c), names through the program's symbols, excluded
+ * functions charged to their callers as the records path does, so every
+ * view and export of the time profile works on them.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cct.h"
+#include "channel.h"
+#include "dapto.h"
+#include "dispatch.h"
+#include "profile-int.h"
+#include "qarea.h"
+#include "session.h"
+#include "stacks.h"
+#include "symnames.h"
+#include "xmalloc.h"
+
+/* Call paths a thread's table holds. */
+#define PROGRAM_NODES 8192
+
+int ptime_program(struct profile *p, const char **why)
+{
+    struct channel *ch = session_channel(p->session);
+    struct dapto_question d;
+    struct qarea *qa;
+    const char *no = NULL;
+
+    if (ch == NULL) {
+        no = "the program does not run";
+    } else if ((qa = channel_questions(ch, &no)) != NULL && p->time.published != ch) {
+        memset(&d, 0, sizeof d);
+        d.value = DAPTO_QV_CCT;
+        qarea_shape(&d, PROGRAM_NODES);
+        d.mult = (uint64_t)(channel_ns_per_tick(ch) * 4294967296.0 + 0.5);
+        if (qarea_define(qa, DAPTO_Q_CCT, &d, &no) == 0)
+            p->time.published = ch;
+    }
+    if (why != NULL)
+        *why = no;
+    return no == NULL && p->time.published == ch;
+}
+
+/* Thread slot S's table, copied: entries in E (NENT of them, hash 0 for
+ * the free ones). */
+struct table {
+    struct dapto_qentry *e;
+    uint32_t *node;       /* the noosa node of each entry, 0: not yet */
+    unsigned char *state; /* 0 not seen, 1 resolving, 2 done */
+    uint32_t nent;
+};
+
+/* The node of entry I (its path resolved through its parents). */
+static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
+                        uint32_t i)
+{
+    struct cct *cct = stacks_cct(p->st);
+    const struct dapto_qentry *e = &t->e[i];
+    uint32_t parent;
+    const char *name;
+    size_t len;
+
+    if (t->state[i] == 2)
+        return t->node[i];
+    if (t->state[i] == 1 || e->hash == 0)
+        return CCT_ROOT; /* a loop (a scribbled table) or a free entry */
+    t->state[i] = 1;
+    parent = e->key[0] == 0 || e->key[0] > t->nent
+                 ? CCT_ROOT
+                 : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
+    name = symnames_name(sn, e->key[1], &len);
+    /* an excluded function's time is its caller's, as in the records */
+    t->node[i] = name == NULL ? parent
+                              : cct_child(cct, parent, cct_intern(cct, name, len));
+    t->state[i] = 2;
+    return t->node[i];
+}
+
+void ptime_program_read(struct profile *p)
+{
+    struct channel *ch = session_channel(p->session);
+    struct symnames *sn = dispatch_symnames(p->dispatch);
+    struct qarea *qa;
+    struct table t;
+    struct dapto_qtable head;
+    struct tthread *th;
+    uint32_t s, n, i, node;
+    size_t k;
+    int torn;
+
+    if (ch == NULL || p->time.published != ch ||
+        (qa = channel_questions(ch, NULL)) == NULL)
+        return; /* keep what was read last */
+    /* the tables hold everything since the start: read them afresh */
+    for (k = 0; k < p->time.nthreads; k++) {
+        th = &p->time.threads[k];
+        if (th->n > 0) {
+            memset(th->self, 0, th->n * sizeof *th->self);
+            memset(th->calls, 0, th->n * sizeof *th->calls);
+        }
+    }
+    p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
+    t.nent = qa->def[DAPTO_Q_CCT].nent;
+    t.e = xcalloc(t.nent, sizeof *t.e);
+    t.node = xcalloc(t.nent, sizeof *t.node);
+    t.state = xcalloc(t.nent, 1);
+    n = qarea_threads(qa);
+    for (s = 0; s < n; s++) {
+        unsigned char buf[sizeof(struct dapto_qentry)];
+
+        if (!qarea_table(qa, DAPTO_Q_CCT, s, &head))
+            continue;
+        p->time.program_overflow += head.overflow;
+        p->time.program_unmatched += head.unmatched;
+        memset(t.state, 0, t.nent);
+        for (i = 0; i < t.nent; i++) {
+            if (!qarea_entry(qa, DAPTO_Q_CCT, s, i, buf, &torn))
+                memset(&t.e[i], 0, sizeof t.e[i]);
+            else
+                memcpy(&t.e[i], buf, sizeof t.e[i]);
+            p->time.program_torn += torn != 0;
+        }
+        th = ptime_thread(p, (pid_t)head.tid, 1);
+        for (i = 0; i < t.nent; i++) {
+            if (t.e[i].hash == 0)
+                continue;
+            node = resolve(p, &t, sn, i);
+            ptime_cover(th, node);
+            th->self[node] += (int64_t)t.e[i].sum;
+            /* an excluded function's calls are not counted */
+            if (symnames_name(sn, t.e[i].key[1], &k) != NULL)
+                th->calls[node] += t.e[i].count;
+        }
+    }
+    free(t.e);
+    free(t.node);
+    free(t.state);
+}
