@@ -15,6 +15,8 @@
 #                 post-mortem trail of the last events and the timeline
 #                 for export chrome on)
 #   noosa lean    the same with the trail and the timeline off
+#   program       the time profile kept by the program (profile time in
+#                 program): no function record crosses
 #   uftrace       uftrace record of the same executable (uftrace's hooks
 #                 take the place of libdapto's), and of the -pg build
 #
@@ -57,6 +59,16 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     lean) "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
               -e 'profile time on' -e 'profile print off' -e run \
               "$INST" "$N" >"$out" 2>&1 ;;
+    program) "$NOOSA" --batch -n -e 'errors last 0' -e 'profile time in program' \
+                 -e 'profile time on' -e 'profile print off' -e run \
+                 -e 'foreach r [profile get time -flat] {if {[dict get $r name] eq "fib"} {puts "counted=[dict get $r calls]"}}' \
+                 "$INST" "$N" >"$out" 2>&1
+             # the program's own count of fib's calls, before a time counts
+             grep -q "^counted=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^calls=/) print substr($i, 7) }' "$out")\$" "$out" || {
+                 echo "bench-profile: the program's tree did not count every call:" >&2
+                 cat "$out" >&2
+                 exit 1
+             } ;;
     uftrace) "$UFTRACE" record -d "$TMP/uftrace.data" "$INST" "$N" >"$out" 2>&1 ;;
     uftrace-pg) "$UFTRACE" record -d "$TMP/uftrace.data" "$PG" "$N" >"$out" 2>&1 ;;
     esac
@@ -70,7 +82,7 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     calls=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^calls=/) print substr($i, 7) }' "$out")
 }
 
-ways="plain hooks trail noosa lean"
+ways="plain hooks trail noosa lean program"
 [ $have_uftrace = 1 ] && ways="$ways uftrace uftrace-pg"
 : >"$TMP/times"
 r=0
@@ -90,6 +102,7 @@ awk -v calls="$calls" -v ways="$ways" '
         label["trail"] = "noosa, only the trail on"
         label["noosa"] = "noosa, time profile on"
         label["lean"] = "noosa, time profile on, lean"
+        label["program"] = "noosa, time profile in the program"
         label["uftrace"] = "uftrace record (-finstrument-functions)"
         label["uftrace-pg"] = "uftrace record (-pg)"
         n = split(ways, w, " ")
@@ -104,6 +117,8 @@ awk -v calls="$calls" -v ways="$ways" '
             printf "  overhead ratio uftrace / noosa: %.2f (-pg: %.2f); lean: %.2f (-pg: %.2f)\n",
                 over["uftrace"] / over["noosa"], over["uftrace-pg"] / over["noosa"],
                 over["uftrace"] / over["lean"], over["uftrace-pg"] / over["lean"]
+            printf "  in the program: uftrace / noosa %.2f (goal: at least 5); %.1f ns a call over the instrumented build (goal: at most 10)\n",
+                over["uftrace"] / over["program"], over["program"] - over["hooks"]
         } else {
             print "  uftrace: not found, not compared"
         }
