@@ -96,8 +96,6 @@ void profile_status(struct profile *p)
                       "%llu returns no call\n",
                       (unsigned long long)p->time.program_overflow,
                       (unsigned long long)p->time.program_unmatched);
-    } else {
-        sink_say(p->say, "time profile kept: in noosa, from the records\n");
     }
     sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
               "dropped\n", p->time.nmarks, p->time.marks_limit,
