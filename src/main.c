@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "dump.h"
 #include "protocol.h"
 #include "rawtrace.h"
+#include "recorder.h"
 #include "screen.h"
 #include "xmalloc.h"
 
@@ -25,6 +27,8 @@ static void usage(FILE *f)
 "Usage: noosa [OPTION...] PROGRAM [ARG...]\n"
 "       noosa --batch [OPTION...] [PROGRAM [ARG...]]\n"
 "       noosa --raw-trace|--describe [OPTION...] PROGRAM [ARG...]\n"
+"       noosa record [-o DIR] [OPTION...] PROGRAM [ARG...]\n"
+"       noosa dump [OPTION...] DIR\n"
 "Run PROGRAM under the Noosa execution monitor: stop at its events, run Tcl\n"
 "handlers on them, browse its values, profile it.\n"
 "\n"
@@ -105,6 +109,12 @@ int main(int argc, char **argv)
     struct noosa_opts o;
     size_t nbrowsers = 0;
     int mode = 0, batch = 0, c, rc;
+
+    /* the subcommands: noosa record, noosa dump */
+    if (argc > 1 && strcmp(argv[1], "record") == 0)
+        return recorder_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "dump") == 0)
+        return dump_main(argc - 1, argv + 1);
 
     memset(&o, 0, sizeof o);
     o.max_lines = 100000;
