@@ -18,6 +18,7 @@
 #include "protocol.h"
 #include "rawtrace.h"
 #include "recorder.h"
+#include "recread.h"
 #include "screen.h"
 #include "xmalloc.h"
 
@@ -29,6 +30,7 @@ static void usage(FILE *f)
 "       noosa --raw-trace|--describe [OPTION...] PROGRAM [ARG...]\n"
 "       noosa record [-o DIR] [OPTION...] PROGRAM [ARG...]\n"
 "       noosa dump [OPTION...] DIR\n"
+"       noosa [--batch] [OPTION...] --replay DIR   (or noosa DIR)\n"
 "Run PROGRAM under the Noosa execution monitor: stop at its events, run Tcl\n"
 "handlers on them, browse its values, profile it.\n"
 "\n"
@@ -40,6 +42,9 @@ static void usage(FILE *f)
 "                       standard input\n"
 "  --raw-trace          record every event and print each on one line\n"
 "  --describe           print the program's interface without running it\n"
+"  --replay=DIR         play the recording DIR (noosa record) as the\n"
+"                       program, in the screen or batch mode; so does a\n"
+"                       PROGRAM that is a recording's directory\n"
 "\n"
 "Options:\n"
 "  -x, --command=FILE   run the commands in FILE (repeatable)\n"
@@ -85,7 +90,8 @@ static unsigned long number(const char *name, const char *arg,
 int main(int argc, char **argv)
 {
     enum { OPT_RAW = 256, OPT_DESCRIBE, OPT_STOP_AT, OPT_SEND, OPT_TIMEOUT,
-           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES };
+           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES,
+           OPT_REPLAY };
     static const struct option longopts[] = {
         {"batch", no_argument, NULL, 'b'},
         {"command", required_argument, NULL, 'x'},
@@ -95,6 +101,7 @@ int main(int argc, char **argv)
         {"lines", required_argument, NULL, OPT_LINES},
         {"raw-trace", no_argument, NULL, OPT_RAW},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
+        {"replay", required_argument, NULL, OPT_REPLAY},
         {"output", required_argument, NULL, 'o'},
         {"stop-at", required_argument, NULL, OPT_STOP_AT},
         {"send", required_argument, NULL, OPT_SEND},
@@ -154,6 +161,9 @@ int main(int argc, char **argv)
         case 'o':
             o.output = optarg;
             break;
+        case OPT_REPLAY:
+            o.replay = optarg;
+            break;
         case OPT_STOP_AT:
             o.stop_at = optarg;
             break;
@@ -193,6 +203,25 @@ int main(int argc, char **argv)
         }
     }
     signal(SIGPIPE, SIG_IGN);
+
+    /* a recording: noosa --replay DIR, or noosa DIR */
+    if (o.replay == NULL && mode == 0 && optind < argc &&
+        recread_is_recording(argv[optind]))
+        o.replay = argv[optind];
+    if (o.replay != NULL) {
+        static char *replay_argv[2];
+
+        if (mode != 0 || (optind < argc && argv[optind] != o.replay) ||
+            (optind < argc && optind + 1 != argc)) {
+            fprintf(stderr, "noosa: a recording is played alone: no "
+                    "program, no arguments\n");
+            return 2;
+        }
+        replay_argv[0] = (char *)o.replay;
+        argv = replay_argv;
+        argc = 1;
+        optind = 0;
+    }
 
     if (mode != 0) {
         if (optind >= argc) {

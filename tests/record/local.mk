@@ -7,11 +7,13 @@
 #                   recording cut short, corrupt packets
 #   babeltrace.sh   babeltrace2 reads a recording as it is
 #   export.sh       Chrome JSON and Perfetto protobuf (protoc --decode)
+#   replay.sh       a recording played in batch mode: trace, handlers,
+#                   breakpoints, step, step back, goto, profiles
 #
 # The programs are tests/profile's (pt, queens).
 
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
-	tests/record/babeltrace.sh tests/record/export.sh
+	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto
 
