@@ -292,6 +292,9 @@ int dump_main(int argc, char **argv)
     if (recread_lost(r) > 0)
         printf("# %llu events lost in all\n",
                (unsigned long long)recread_lost(r));
+    if (recread_dropped(r) > 0)
+        printf("# a flight recording: %llu earlier events not kept\n",
+               (unsigned long long)recread_dropped(r));
     fflush(stdout);
     recread_free(r);
     free(d.events);

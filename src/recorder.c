@@ -33,7 +33,37 @@ struct recorder {
     int functions;       /* --functions */
     int done;
     int status;          /* of the program, as batch mode says it */
+    const char *dir;
+    int flight;          /* --flight: dumped at a run-time error */
 };
+
+/* A size: bytes, or with a suffix k, M, G. */
+static int recorder_size(const char *arg, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(arg, &end, 10);
+
+    if (end == arg)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm': case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g': case 'G':
+        v <<= 30;
+        end++;
+        break;
+    }
+    if (*end != '\0' || v == 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
 
 static const char *recorder_fname(void *arg, uint64_t addr)
 {
@@ -128,6 +158,19 @@ static void recorder_target(struct recorder *r, const struct target_event *ev)
         break;
     case TARGET_EV_FAULT:
         recorder_drain(r);
+        if (r->flight) {
+            char *cause = NULL;
+
+            if (recwrite_dump(r->w, &cause) != 0) {
+                fprintf(stderr, "noosa: %s\n", cause);
+                free(cause);
+            } else {
+                fprintf(stderr, "noosa: %s in thread %d: the flight "
+                        "recording is in %s\n",
+                        target_signal_name(ev->signo, sig, sizeof sig),
+                        (int)ev->tid, r->dir);
+            }
+        }
         target_fault_pass(r->t, ev->tid, NULL);
         break;
     case TARGET_EV_INTERRUPTED:
@@ -147,7 +190,8 @@ static void recorder_target(struct recorder *r, const struct target_event *ev)
 static void recorder_usage(FILE *f)
 {
     fprintf(f,
-"Usage: noosa record [-o DIR] [--events=LIST] [--functions] [--overwrite]\n"
+"Usage: noosa record [-o DIR] [--events=LIST] [--functions] [--flight=SIZE]\n"
+"                    [--overwrite]\n"
 "                    [--ring-size=BYTES] [--no-tsc] PROGRAM [ARG...]\n"
 "Run PROGRAM with its events recorded to DIR (default noosa.rec), a CTF\n"
 "trace directory; read it with `noosa dump DIR' or `noosa --replay DIR'.\n"
@@ -157,6 +201,9 @@ static void recorder_usage(FILE *f)
 "                       separated by commas); default: every event\n"
 "  --functions          with --events: enter and leave too (and so the\n"
 "                       functions of -finstrument-functions builds)\n"
+"  --flight=SIZE        keep only about the last SIZE bytes (k, M, G) of\n"
+"                       each thread's events, written when the program\n"
+"                       hits a run-time error or ends\n"
 "  --overwrite          never make the program wait: a full ring loses\n"
 "                       events, counted in the recording\n"
 "  --ring-size=BYTES    size of the event ring (a power of two)\n"
@@ -168,11 +215,12 @@ static void recorder_usage(FILE *f)
 int recorder_main(int argc, char **argv)
 {
     enum { OPT_EVENTS = 256, OPT_FUNCTIONS, OPT_OVERWRITE, OPT_RING,
-           OPT_NO_TSC };
+           OPT_NO_TSC, OPT_FLIGHT };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"events", required_argument, NULL, OPT_EVENTS},
         {"functions", no_argument, NULL, OPT_FUNCTIONS},
+        {"flight", required_argument, NULL, OPT_FLIGHT},
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"ring-size", required_argument, NULL, OPT_RING},
         {"no-tsc", no_argument, NULL, OPT_NO_TSC},
@@ -186,7 +234,7 @@ int recorder_main(int argc, char **argv)
     char *list = NULL, *cause = NULL;
     char *env[2];
     int fds[2], c, rc = 1;
-    size_t nev = 0;
+    size_t nev = 0, flight = 0;
 
     memset(&r, 0, sizeof r);
     memset(&copts, 0, sizeof copts);
@@ -204,6 +252,13 @@ int recorder_main(int argc, char **argv)
             break;
         case OPT_OVERWRITE:
             copts.overwrite = 1;
+            break;
+        case OPT_FLIGHT:
+            if (recorder_size(optarg, &flight) != 0) {
+                fprintf(stderr, "noosa: --flight wants a size (bytes, or "
+                        "with k, M, G), got \"%s\"\n", optarg);
+                return 2;
+            }
             break;
         case OPT_RING: {
             char *end;
@@ -246,6 +301,9 @@ int recorder_main(int argc, char **argv)
     memset(&wopts, 0, sizeof wopts);
     wopts.argv = argv + optind;
     wopts.overwrite = copts.overwrite;
+    wopts.flight = flight;
+    r.flight = flight > 0;
+    r.dir = dir;
     wopts.function_name = recorder_fname;
     wopts.arg = &r;
     r.names = symnames_create();

@@ -293,8 +293,6 @@ static void reader_aspect(struct reader *r, const struct dapto_record *h,
     if (item->aspect == NULL)
         goto bad;
     item->kind = READER_ASPECT;
-    item->desc = r->desc;
-    item->desc_len = len;
     return;
 
 bad:
@@ -375,8 +373,6 @@ void reader_record(struct reader *r, const void *rec, size_t size,
             item->pid = 0;
             item->ring_mode = 0;
             item->aspect = NULL;
-            item->desc = NULL;
-            item->desc_len = 0;
             item->lost = 0;
             memcpy(&item->function, b + DAPTO_RECORD_HEADER + 1, 8);
             memcpy(&item->call_site, b + DAPTO_RECORD_HEADER + 10, 8);

@@ -57,8 +57,6 @@ struct reader_item {
 
     /* READER_ASPECT */
     struct registry_aspect *aspect;
-    const void *desc;   /* the description as posted (for recordings) */
-    size_t desc_len;
 
     /* READER_LOST */
     uint64_t lost;

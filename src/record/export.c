@@ -195,6 +195,17 @@ static void pf_track(struct export *e, pid_t tid)
     for (size_t i = 0; i < e->ntracks; i++)
         if (e->tracks[i] == tid)
             return;
+    if (e->ntracks == 0) {
+        /* the process's track, first */
+        snprintf(name, sizeof name, "process %d", (int)e->pid);
+        e->msg.len = e->sub.len = 0;
+        pb_uint(&e->sub, PF_PD_PID, (uint64_t)e->pid);
+        pb_bytes(&e->sub, PF_PD_NAME, name, strlen(name));
+        pb_uint(&e->msg, PF_TD_UUID, PF_PROCESS_UUID(e->pid));
+        pb_message(&e->msg, PF_TD_PROCESS, &e->sub);
+        pb_message(&e->pkt, PF_TRACK_DESCRIPTOR, &e->msg);
+        pf_packet(e);
+    }
     e->tracks = xgrow(e->tracks, e->ntracks, &e->tracks_cap,
                       sizeof *e->tracks);
     e->tracks[e->ntracks++] = tid;
@@ -372,22 +383,15 @@ int export_open(struct export **out, enum export_kind kind, const char *path,
     e->fname = fname;
     e->arg = arg;
     e->first = 1;
-    if (kind == EXPORT_CHROME) {
+    if (kind == EXPORT_CHROME)
         fputs("{\"traceEvents\":[", f);
-    } else {
-        /* the process's track */
-        char name[32];
-
-        snprintf(name, sizeof name, "process %d", (int)pid);
-        pb_uint(&e->sub, PF_PD_PID, (uint64_t)pid);
-        pb_bytes(&e->sub, PF_PD_NAME, name, strlen(name));
-        pb_uint(&e->msg, PF_TD_UUID, PF_PROCESS_UUID(pid));
-        pb_message(&e->msg, PF_TD_PROCESS, &e->sub);
-        pb_message(&e->pkt, PF_TRACK_DESCRIPTOR, &e->msg);
-        pf_packet(e);
-    }
     *out = e;
     return 0;
+}
+
+void export_set_pid(struct export *e, pid_t pid)
+{
+    e->pid = pid;
 }
 
 uint64_t export_count(const struct export *e)

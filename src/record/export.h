@@ -32,6 +32,9 @@ int export_open(struct export **out, enum export_kind kind, const char *path,
                 char **cause);
 /* Write ITEM (events and functions; the rest is ignored). */
 void export_item(struct export *e, const struct reader_item *item);
+/* The process's pid, when it was not known at the start (before the
+ * first event). */
+void export_set_pid(struct export *e, pid_t pid);
 /* Events written so far. */
 uint64_t export_count(const struct export *e);
 /* Finish and close; -1 with *cause when something could not be written. */

@@ -40,6 +40,7 @@ struct rstream {
     size_t size;
     struct rpacket *packets;
     size_t npackets;
+    uint64_t discarded; /* events before the packets kept (flight) */
 
     /* the cursor */
     size_t pi;          /* packet being read */
@@ -88,6 +89,7 @@ struct recread {
     pid_t pid;
     int ended, status, signo;
     uint64_t lost;
+    uint64_t dropped; /* not kept by a flight recorder */
 
     struct rstream *cur; /* the stream of the last event given */
     uint64_t seq;
@@ -270,6 +272,9 @@ static void rstream_packets(struct recread *r, struct rstream *s)
             seq++;
             continue;
         }
+        if (s->tid != 0 &&
+            recfile_get64(p + RECFILE_OFF_DISCARDED) > s->discarded)
+            s->discarded = recfile_get64(p + RECFILE_OFF_DISCARDED);
         s->packets = xgrow(s->packets, s->npackets, &cap, sizeof *s->packets);
         s->packets[s->npackets].off = off;
         s->packets[s->npackets].len = (size_t)len;
@@ -907,8 +912,15 @@ int recread_open(struct recread **out, const char *dir,
     clock_init(&r->clock, 0);
     r->clock.start_ns = 0;
     r->reader = reader_create(r->reg, &r->clock, 0);
-    for (size_t i = 0; i < r->nstreams; i++)
+    for (size_t i = 0; i < r->nstreams; i++) {
         rstream_packets(r, &r->streams[i]);
+        if (r->streams[i].discarded > 0) {
+            rnote(r, "%s: its %llu earlier events were not kept (a flight "
+                  "recording)", r->streams[i].name,
+                  (unsigned long long)r->streams[i].discarded);
+            r->dropped += r->streams[i].discarded;
+        }
+    }
     rdefinitions(r, &r->streams[0]);
     if (r->lost > 0)
         rnote(r, "the recording says %llu events were lost",
@@ -978,6 +990,11 @@ int recread_ended(const struct recread *r, int *status, int *signo)
 uint64_t recread_lost(const struct recread *r)
 {
     return r->lost;
+}
+
+uint64_t recread_dropped(const struct recread *r)
+{
+    return r->dropped;
 }
 
 const char *recread_function(const struct recread *r, uint64_t addr)

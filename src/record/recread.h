@@ -51,6 +51,8 @@ const char *recread_env(struct recread *r, const char *key);
 pid_t recread_pid(const struct recread *r);
 int recread_ended(const struct recread *r, int *status, int *signo);
 uint64_t recread_lost(const struct recread *r);
+/* Events a flight recorder let go before the ones it kept. */
+uint64_t recread_dropped(const struct recread *r);
 
 /* The name of the function at ADDR of an -finstrument-functions record,
  * as the recorder found it, or NULL. */

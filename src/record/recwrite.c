@@ -27,9 +27,20 @@
 #include "registry.h"
 #include "xmalloc.h"
 
+/* A packet kept in memory by the flight recorder. */
+struct wkept {
+    unsigned char *buf;
+    size_t len;
+    unsigned int nevents;
+};
+
 struct wstream {
     pid_t tid;
     int fd;
+    /* the flight recorder: the last packets, oldest first */
+    struct wkept *kept;
+    size_t nkept, kept_cap, kept_bytes;
+    uint64_t dropped;     /* events of the packets let go */
     unsigned char *buf;
     size_t len, cap;
     uint64_t ts_begin, ts_last;
@@ -84,6 +95,7 @@ struct recwrite {
     struct wfunc *funcs;  /* open addressing by address */
     size_t nfuncs, funcs_cap;
 
+    size_t packet_target; /* a packet is written at this size */
     uint64_t lost;
     uint64_t ts_max;      /* the latest event's time */
     uint64_t nevents;     /* recorded */
@@ -374,13 +386,55 @@ static struct wstream *wstream_new(struct recwrite *w, pid_t tid)
     if (s->fd < 0)
         wfail(w, name, errno);
     free(path);
-    s->cap = RECFILE_PACKET_TARGET + 4096;
+    s->cap = w->packet_target + 4096;
     s->buf = xmalloc(s->cap);
     s->len = RECFILE_PACKET_HEADER;
     return s;
 }
 
 static void wstream_flush(struct recwrite *w, struct wstream *s);
+static size_t wpacket_target(size_t flight);
+
+/* The flight recorder: keep the packet in S's buffer, letting the oldest
+ * go while the stream keeps more than its share. */
+static void wkeep(struct recwrite *w, struct wstream *s)
+{
+    struct wkept *k;
+
+    (void)w;
+    s->kept = xgrow(s->kept, s->nkept, &s->kept_cap, sizeof *s->kept);
+    k = &s->kept[s->nkept++];
+    k->buf = xmalloc(s->len);
+    memcpy(k->buf, s->buf, s->len);
+    k->len = s->len;
+    k->nevents = s->nevents;
+    s->kept_bytes += s->len;
+    while (s->nkept > 1 && s->kept_bytes > w->opts.flight) {
+        s->kept_bytes -= s->kept[0].len;
+        s->dropped += s->kept[0].nevents;
+        free(s->kept[0].buf);
+        memmove(s->kept, s->kept + 1, --s->nkept * sizeof *s->kept);
+    }
+}
+
+/* Write S's kept packets in place of what its file held, each saying how
+ * many events went before it (events_discarded). */
+static void wdump_stream(struct recwrite *w, struct wstream *s)
+{
+    if (s->fd < 0)
+        return;
+    wstream_flush(w, s);
+    if (w->error == NULL && ftruncate(s->fd, 0) != 0)
+        wfail(w, "thread stream", errno);
+    for (size_t i = 0; i < s->nkept; i++) {
+        unsigned char *b = s->kept[i].buf;
+
+        recfile_put64(b + RECFILE_OFF_DISCARDED, s->dropped);
+        recfile_put32(b + RECFILE_OFF_CHECK, 0);
+        recfile_put32(b + RECFILE_OFF_CHECK, recfile_check(b, s->kept[i].len));
+        wwrite(w, s->fd, "thread stream", b, s->kept[i].len);
+    }
+}
 
 /* Write out packet P of stream S (noosa's stream first). */
 static void wstream_flush(struct recwrite *w, struct wstream *s)
@@ -405,7 +459,9 @@ static void wstream_flush(struct recwrite *w, struct wstream *s)
     recfile_put32(b + RECFILE_OFF_TID, (uint32_t)s->tid);
     recfile_put32(b + RECFILE_OFF_CHECK, 0);
     recfile_put32(b + RECFILE_OFF_CHECK, recfile_check(b, s->len));
-    if (s->fd >= 0)
+    if (w->opts.flight > 0 && s != w->noosa)
+        wkeep(w, s);
+    else if (s->fd >= 0)
         wwrite(w, s->fd, s->tid == 0 ? RECFILE_NOOSA_STREAM : "thread stream",
                b, s->len);
     s->seq++;
@@ -458,7 +514,7 @@ static unsigned char *wevent(struct recwrite *w, struct wstream *s,
     uint64_t ts = ns < 0 ? 0 : (uint64_t)ns;
     unsigned char *p;
 
-    if (s->len + need > RECFILE_PACKET_TARGET && s->nevents > 0)
+    if (s->len + need > w->packet_target && s->nevents > 0)
         wstream_flush(w, s);
     if (s->len + need > s->cap) {
         s->cap = s->len + need;
@@ -736,6 +792,29 @@ static void wevent_item(struct recwrite *w, const struct reader_item *it)
     }
 }
 
+void recwrite_aspect(struct recwrite *w, const struct registry_aspect *a,
+                     int64_t ns)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t nlen = strlen(a->name);
+    const unsigned char *d = a->desc;
+    unsigned char *p;
+
+    if (d == NULL)
+        return;
+    wmeta_aspect(w, a);
+    p = wevent(w, w->noosa, RECFILE_ASPECT, ns, nlen + 1 + 2 * a->desc_len + 1);
+    memcpy(p, a->name, nlen + 1);
+    p += nlen + 1;
+    for (size_t i = 0; i < a->desc_len; i++) {
+        *p++ = (unsigned char)hex[d[i] >> 4];
+        *p++ = (unsigned char)hex[d[i] & 15];
+    }
+    *p = '\0';
+    /* the aspect on disk before any event of it */
+    wstream_flush(w, w->noosa);
+}
+
 void recwrite_item(struct recwrite *w, const struct reader_item *it)
 {
     unsigned char *p;
@@ -759,26 +838,7 @@ void recwrite_item(struct recwrite *w, const struct reader_item *it)
         recfile_put32(p + 4, (uint32_t)it->ring_mode);
         break;
     case READER_ASPECT:
-        if (it->desc == NULL)
-            break;
-        wmeta_aspect(w, it->aspect);
-        {
-            static const char hex[] = "0123456789abcdef";
-            size_t nlen = strlen(it->aspect->name);
-            const unsigned char *d = it->desc;
-
-            p = wevent(w, w->noosa, RECFILE_ASPECT, it->ns,
-                       nlen + 1 + 2 * it->desc_len + 1);
-            memcpy(p, it->aspect->name, nlen + 1);
-            p += nlen + 1;
-            for (size_t i = 0; i < it->desc_len; i++) {
-                *p++ = (unsigned char)hex[d[i] >> 4];
-                *p++ = (unsigned char)hex[d[i] & 15];
-            }
-            *p = '\0';
-        }
-        /* the aspect on disk before any event of it */
-        wstream_flush(w, w->noosa);
+        recwrite_aspect(w, it->aspect, it->ns);
         break;
     case READER_LOST:
         w->lost += it->lost;
@@ -821,6 +881,36 @@ void recwrite_end(struct recwrite *w, int status, int signo)
     recfile_put32(p + 4, (uint32_t)signo);
 }
 
+static size_t wpacket_target(size_t flight)
+{
+    if (flight == 0)
+        return RECFILE_PACKET_TARGET;
+    return flight / 4 < 1024 ? 1024
+           : flight / 4 > RECFILE_PACKET_TARGET ? RECFILE_PACKET_TARGET
+                                                : flight / 4;
+}
+
+void recwrite_set_flight(struct recwrite *w, size_t flight)
+{
+    w->opts.flight = flight;
+    w->packet_target = wpacket_target(flight);
+}
+
+int recwrite_dump(struct recwrite *w, char **cause)
+{
+    if (w->opts.flight == 0)
+        return recwrite_flush(w, cause);
+    wstream_flush(w, w->noosa);
+    for (size_t i = 0; i < w->streams_cap; i++)
+        if (w->streams[i] != NULL)
+            wdump_stream(w, w->streams[i]);
+    if (w->error != NULL) {
+        xcause(cause, "%s", w->error);
+        return -1;
+    }
+    return 0;
+}
+
 int recwrite_flush(struct recwrite *w, char **cause)
 {
     wstream_flush(w, w->noosa);
@@ -850,13 +940,17 @@ static void wstream_free(struct wstream *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
+    for (size_t i = 0; i < s->nkept; i++)
+        free(s->kept[i].buf);
+    free(s->kept);
     free(s->buf);
     free(s);
 }
 
 int recwrite_close(struct recwrite *w, char **cause)
 {
-    int rc = recwrite_flush(w, cause);
+    int rc = w->opts.flight > 0 ? recwrite_dump(w, cause)
+                                : recwrite_flush(w, cause);
 
     for (size_t i = 0; i < w->streams_cap; i++)
         wstream_free(w->streams[i]);
@@ -902,6 +996,8 @@ int recwrite_open(struct recwrite **out, const char *dir,
     w->dir = xstrdup(dir);
     w->meta_fd = fd;
     w->opts = *opts;
+    /* the flight recorder keeps a few packets a thread at least */
+    w->packet_target = wpacket_target(opts->flight);
     w->classes = xcalloc(DAPTO_EVENT_CODE_MAX + 1, 1);
     w->events = xcalloc(DAPTO_EVENT_CODE_MAX + 1, sizeof *w->events);
     if (wmeta_start(w) != 0 && w->error == NULL)

@@ -21,6 +21,10 @@ struct recwrite;
 struct recwrite_opts {
     char *const *argv;  /* the program and its arguments (for the env) */
     int overwrite;      /* the ring may lose records (said in the env) */
+    size_t flight;      /* > 0: the flight recorder: keep only about the
+                           last FLIGHT bytes of each thread's events in
+                           memory, written by recwrite_dump() (and at the
+                           close); noosa's own stream is written as usual */
     /* The name of the function at ADDR for -finstrument-functions
      * records, or NULL; asked once per address.  May be NULL. */
     const char *(*function_name)(void *arg, uint64_t addr);
@@ -36,6 +40,12 @@ int recwrite_open(struct recwrite **out, const char *dir,
  * ignored). */
 void recwrite_item(struct recwrite *w, const struct reader_item *item);
 
+/* Record aspect A (its events' classes and its description), at time NS;
+ * recwrite_item() does it for an ASPECT item. */
+struct registry_aspect;
+void recwrite_aspect(struct recwrite *w, const struct registry_aspect *a,
+                     int64_t ns);
+
 /* Record N function records of the direct path (channel_direct); returns
  * N (the recorder always takes them). */
 unsigned int recwrite_functions(struct recwrite *w,
@@ -49,7 +59,15 @@ void recwrite_end(struct recwrite *w, int status, int signo);
  * failed write (which stops the recording). */
 int recwrite_flush(struct recwrite *w, char **cause);
 
-/* Flush, close and free.  -1 with *cause when something could not be
+/* The flight recorder: write what each thread's window holds now, in
+ * place of what an earlier dump wrote (without it: recwrite_flush()).
+ * -1 with *cause. */
+int recwrite_dump(struct recwrite *w, char **cause);
+
+/* Turn the flight recorder on (FLIGHT bytes) before any event. */
+void recwrite_set_flight(struct recwrite *w, size_t flight);
+
+/* Flush (or dump), close and free.  -1 with *cause when something could not be
  * written (the recording holds what was written before). */
 int recwrite_close(struct recwrite *w, char **cause);
 

@@ -9,11 +9,14 @@
 #   export.sh       Chrome JSON and Perfetto protobuf (protoc --decode)
 #   replay.sh       a recording played in batch mode: trace, handlers,
 #                   breakpoints, step, step back, goto, profiles
+#   live.sh         the record command: a session recorded, live exports
+#   flight.sh       the flight recorder: the last events at a crash
 #
 # The programs are tests/profile's (pt, queens).
 
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
-	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh
+	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
+	tests/record/live.sh tests/record/flight.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto
 
