@@ -63,6 +63,8 @@ struct session {
 
     struct session_source source; /* next != NULL: a recording */
     uint64_t seq;  /* the number of the last item of the source given */
+    int direct;    /* session_direct() is on */
+    const struct registry_aspect *builtin; /* the replay's, once seen */
 };
 
 static int replay_run(struct session *s);
@@ -747,6 +749,7 @@ struct target *session_target(const struct session *s)
 
 void session_direct(struct session *s, int on)
 {
+    s->direct = on;
     /* (a new run's channel starts without) */
     if (s->channel != NULL)
         channel_direct(s->channel, on ? s->hooks.functions : NULL,
@@ -877,17 +880,96 @@ static int replay_prepare(void *arg)
     return s->state == SESSION_RUNNING ? 0 : -1;
 }
 
+/* Whether ITEM of a recording is the built-in enter or leave with an
+ * interned name, for the direct path. */
+static int replay_named(struct session *s, const struct reader_item *item)
+{
+    const struct registry_event *e = item->event;
+
+    if (item->kind != READER_EVENT ||
+        (item->code != DAPTO_EV_ENTER && item->code != DAPTO_EV_LEAVE) ||
+        item->nvalues != 1 || item->values[0].kind != DAPTO_K_STR ||
+        !item->values[0].interned || item->truncated)
+        return 0;
+    if (e->aspect != s->builtin) {
+        if (strcmp(e->aspect->name, "dapto") != 0 || e->aspect->event_base != 0)
+            return 0;
+        s->builtin = e->aspect;
+    }
+    return 1;
+}
+
+#define REPLAY_FNS 256
+
+/* A run of enter/leave items held for the direct path. */
+struct replay_run {
+    struct reader_fn fns[REPLAY_FNS];
+    struct reader_item items[REPLAY_FNS];
+    struct decode_value values[REPLAY_FNS];
+    unsigned int n;
+};
+
+/* Hand the held run to the functions hook, or as items when it takes
+ * none (the direct path was turned off).  Returns 1 when the session
+ * stopped at one of them. */
+static int replay_flush(struct session *s, struct replay_run *run)
+{
+    unsigned int taken = 0, i;
+
+    if (run->n == 0)
+        return 0;
+    if (s->direct && s->hooks.functions != NULL)
+        taken = s->hooks.functions(s->hooks.arg, run->fns, run->n);
+    for (i = taken; i < run->n; i++) {
+        run->items[i].values = &run->values[i];
+        if (deliver(s, &run->items[i])) {
+            /* stopped there: the items after it are read again next */
+            uint64_t at = s->seq - (run->n - 1 - i);
+
+            s->source.seek(s->source.arg, at + 1);
+            s->seq = at;
+            s->stop = -1;
+            run->n = 0;
+            return 1;
+        }
+    }
+    run->n = 0;
+    return 0;
+}
+
 static void replay_finish(void *arg)
 {
     struct session *s = arg;
+    static struct replay_run run; /* (one loop, one replay at a time) */
     struct reader_item item;
     unsigned int n;
 
-    for (n = 0; s->state == SESSION_RUNNING && n < SESSION_BATCH; n++) {
+    for (n = 0; s->state == SESSION_RUNNING && n < SESSION_DIRECT_BATCH;
+         n++) {
         if (!s->source.next(s->source.arg, &item, &s->seq)) {
+            if (replay_flush(s, &run))
+                return;
             replay_ended(s, 0);
             return;
         }
+        if (s->direct && replay_named(s, &item)) {
+            struct reader_fn *f = &run.fns[run.n];
+
+            f->function = 0;
+            f->name = item.values[0].s;
+            f->len = item.values[0].len;
+            f->ns = item.ns;
+            f->tid = item.tid;
+            f->enter = item.code == DAPTO_EV_ENTER;
+            run.items[run.n] = item;
+            run.items[run.n].stop = 0;
+            run.values[run.n] = item.values[0];
+            if (++run.n == REPLAY_FNS && replay_flush(s, &run))
+                return;
+            continue;
+        }
+        if (replay_flush(s, &run))
+            return;
         /* every event may stop the replay */
         if (item.kind == READER_EVENT)
             item.stop = 0;
@@ -895,7 +977,10 @@ static void replay_finish(void *arg)
             s->stop = -1;
             return;
         }
+        if (n >= SESSION_BATCH && !s->direct)
+            break;
     }
+    replay_flush(s, &run);
 }
 
 static void replay_watch(struct session *s, int on)

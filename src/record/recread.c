@@ -46,6 +46,7 @@ struct rstream {
     size_t pi;          /* packet being read */
     size_t pos, end;    /* in the map */
     int have;           /* item holds the stream's next event */
+    uint32_t func;      /* with a function's item: its id */
     uint64_t ts;
     struct reader_item item;
     struct decode_value *values;
@@ -60,6 +61,7 @@ struct rname {
 struct rfunc {
     uint64_t addr;
     char *name;
+    uint32_t len;
 };
 
 struct recread {
@@ -90,6 +92,9 @@ struct recread {
     int ended, status, signo;
     uint64_t lost;
     uint64_t dropped; /* not kept by a flight recorder */
+
+    /* the built-in aspect, when its enter and leave carry name ids */
+    const struct registry_aspect *builtin;
 
     struct rstream *cur; /* the stream of the last event given */
     uint64_t seq;
@@ -326,6 +331,7 @@ static void rdefine_func(struct recread *r, uint32_t id, uint64_t addr,
     free(r->funcs[id].name);
     r->funcs[id].addr = addr;
     r->funcs[id].name = xstrndup(s, len);
+    r->funcs[id].len = (uint32_t)len;
 }
 
 /* The bytes of the hexadecimal text S (LEN digits), or NULL. */
@@ -509,8 +515,7 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
         it->nvalues = e->nparams;
         it->values = v;
         if ((e->code == DAPTO_EV_ENTER || e->code == DAPTO_EV_LEAVE) &&
-            strcmp(e->aspect->name, "dapto") == 0 && e->nparams == 1 &&
-            e->params[0].kind == DAPTO_K_STR) {
+            e->aspect == r->builtin) {
             uint32_t len;
 
             if (body < 4) {
@@ -622,6 +627,7 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
             xcause(why, "function id %u is not defined", f);
             return -1;
         }
+        s->func = f;
         it->kind = READER_FUNCTION;
         it->enter = id == RECFILE_FNENTER;
         it->code = it->enter ? DAPTO_REC_FNENTER : DAPTO_REC_FNLEAVE;
@@ -922,6 +928,20 @@ int recread_open(struct recread **out, const char *dir,
         }
     }
     rdefinitions(r, &r->streams[0]);
+    {
+        const struct registry_event *e =
+            registry_event(r->reg, DAPTO_EV_ENTER);
+
+        if (e != NULL && strcmp(e->aspect->name, "dapto") == 0 &&
+            e->nparams == 1 && e->params[0].kind == DAPTO_K_STR) {
+            const struct registry_event *l =
+                registry_event(r->reg, DAPTO_EV_LEAVE);
+
+            if (l != NULL && l->aspect == e->aspect && l->nparams == 1 &&
+                l->params[0].kind == DAPTO_K_STR)
+                r->builtin = e->aspect;
+        }
+    }
     if (r->lost > 0)
         rnote(r, "the recording says %llu events were lost",
               (unsigned long long)r->lost);
@@ -995,6 +1015,18 @@ uint64_t recread_lost(const struct recread *r)
 uint64_t recread_dropped(const struct recread *r)
 {
     return r->dropped;
+}
+
+const char *recread_item_function(const struct recread *r, uint32_t *len)
+{
+    const struct rfunc *f;
+
+    if (r->cur == NULL || r->cur->item.kind != READER_FUNCTION ||
+        r->cur->func >= r->nfuncs)
+        return NULL;
+    f = &r->funcs[r->cur->func];
+    *len = f->len;
+    return f->name;
 }
 
 const char *recread_function(const struct recread *r, uint64_t addr)

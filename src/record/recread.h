@@ -58,6 +58,10 @@ uint64_t recread_dropped(const struct recread *r);
  * as the recorder found it, or NULL. */
 const char *recread_function(const struct recread *r, uint64_t addr);
 
+/* The name of the function of the item recread_next() gave last, when
+ * it is a function's entry or exit (cheaper than by its address). */
+const char *recread_item_function(const struct recread *r, uint32_t *len);
+
 /* The next event in time order: 1 with *item (valid until the next call;
  * events of the program, functions, hello, aspects, losses), 0 at the
  * end.  *seq counts events from 0 (its number for goto). */

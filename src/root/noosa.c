@@ -269,6 +269,7 @@ static int replay_next(void *arg, struct reader_item *item, uint64_t *seq)
     struct noosa *n = arg;
     const struct registry_event *ev;
     const char *name;
+    uint32_t len;
 
     if (!recread_next(n->replay, item, seq))
         return 0;
@@ -276,14 +277,13 @@ static int replay_next(void *arg, struct reader_item *item, uint64_t *seq)
         return 1;
     ev = registry_event(recread_registry(n->replay),
                         item->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
-    name = recread_function(n->replay, item->function);
+    name = recread_item_function(n->replay, &len);
     if (ev == NULL || name == NULL || ev->nparams != 1)
         return 1;
-    memset(n->replay_name, 0, sizeof *n->replay_name);
     n->replay_name->kind = DAPTO_K_STR;
     n->replay_name->interned = 1;
     n->replay_name->s = name;
-    n->replay_name->len = (uint32_t)strlen(name);
+    n->replay_name->len = len;
     item->kind = READER_EVENT;
     item->code = ev->code;
     item->event = ev;

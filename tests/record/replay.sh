@@ -64,6 +64,22 @@ OUT
 grep -v '^Recording ' moves.out >moves.got
 diff -u moves.want moves.got || fail "moves"
 
+# a breakpoint on enter with the time profile on (the profile alone takes
+# enter and leave in batches; with the breakpoint, as events)
+cat >brk.tcl <<'TCL'
+profile time on
+profile print off
+break enter if {$name eq "b"}
+run
+continue
+continue
+continue
+TCL
+replay brk -x brk.tcl nest
+[ "$(count brk.out 'Stopped at breakpoint 1 for event "enter" \(event (7|17|27)\): name="b"')" = 3 ] ||
+    fail "break enter with the profile on: 3 stops"
+has brk.out "Program exited with status 0."
+
 # what needs the live program
 cat >live.tcl <<'TCL'
 break tick
