@@ -3,7 +3,8 @@
 # record.sh - noosa record and noosa dump: a run of pt recorded whole and
 # printed back event by event (values, names of enter and leave, threads,
 # how it ended); --events and --functions choose what is recorded;
-# lossless with a tiny ring (every event there); -finstrument-functions
+# lossless with a tiny ring (every event there); --overwrite with it
+# (losses counted and said); -finstrument-functions
 # records with their functions' names; at most 16 bytes an enter or leave
 # event on disk, packet headers included; a directory that holds a
 # recording is not overwritten.
@@ -62,6 +63,28 @@ record threads "$PT" threads 3 50
 [ "$(ls threads | grep -c '^thread_')" = 4 ] ||
     fail "threads: 4 thread streams (main and 3 workers)"
 
+# dump's choices: by number, by time, by name, by thread
+"$NOOSA" dump --from=5 --to=9 nest >from.dump
+[ "$(grep -E '^[0-9]' from.dump | awk '{print $1}' | tr '\n' ' ')" = "5 6 7 8 9 " ] ||
+    fail "--from=5 --to=9: $(grep -E '^[0-9]' from.dump | awk '{print $1}' | tr '\n' ' ')"
+t=$(awk '$1 == 10 { print $2 }' nest.dump)
+"$NOOSA" dump --from="${t}ns" nest >fromt.dump
+[ "$(grep -E '^[0-9]' fromt.dump | head -1 | awk '{print $1}')" = 10 ] ||
+    fail "--from=${t}ns: the first event is not number 10"
+"$NOOSA" dump --events=tick,leave nest >ev.dump
+[ "$(count ev.dump '^[0-9]')" = "$(count nest.dump ' (tick|leave) ')" ] ||
+    fail "--events=tick,leave"
+[ "$(count ev.dump ' (enter|other) ')" = 0 ] || fail "--events: only those"
+tid=$(ls threads | grep '^thread_' | sed 's/thread_//' | sort -n | tail -1)
+"$NOOSA" dump --thread="$tid" threads >th.dump
+[ "$(count th.dump ' tick n=')" = 50 ] || fail "--thread: 50 ticks"
+[ "$(count th.dump "thread=$tid ")" = "$(count th.dump '^[0-9]')" ] ||
+    fail "--thread: only that thread"
+"$NOOSA" dump --from=soon nest >bad.dump 2>&1 && fail "--from=soon accepted"
+has bad.dump 'noosa dump: --from wants a number of events or a time with its unit (ns, us, ms, s), got "soon"'
+"$NOOSA" dump >none.dump 2>&1 && fail "dump without a recording"
+has none.dump "noosa dump: no recording given"
+
 # --events and --functions
 record some --events=tick "$PT" nest 5
 "$NOOSA" dump some >some.dump 2>&1
@@ -80,6 +103,19 @@ record tiny --ring-size=4096 "$PT" nest 2000
 [ "$(count tiny.dump '^[0-9]+ .* (enter|leave|tick|other) ')" = 20002 ] ||
     fail "lossless: 20002 events of pt nest 2000, $(count tiny.dump '^[0-9]+ .* (enter|leave|tick|other) ') found"
 grep -q lost tiny.dump tiny.err && fail "lossless: something lost"
+
+# --overwrite: a ring of 4 KiB cannot keep 2 million events from a
+# program that never waits: the losses are in the recording and said
+record ow --overwrite --ring-size=4096 "$PT" nest 200000
+"$NOOSA" dump ow >ow.dump 2>ow.err
+grep -q "^# [1-9][0-9]* events lost in all$" ow.dump || fail "overwrite: no losses said"
+grep -q "noosa: ow: the recording says [1-9][0-9]* events were lost" ow.err ||
+    fail "overwrite: the note ($(cat ow.err))"
+has ow.dump "# the program exited with status 0"
+if command -v babeltrace2 >/dev/null 2>&1; then
+    babeltrace2 ow 2>&1 >/dev/null | grep -q "discarded [1-9][0-9]* events" ||
+        fail "overwrite: babeltrace2 does not say the discarded events"
+fi
 
 # bytes an enter or leave event takes on disk: only enter and leave
 # recorded (no other event chosen), packet headers and all
