@@ -94,6 +94,11 @@ struct recwrite {
 
     struct wfunc *funcs;  /* open addressing by address */
     size_t nfuncs, funcs_cap;
+    struct {
+        uint64_t addr;
+        uint32_t id;
+        int used;
+    } fcache[NAME_CACHE]; /* the last functions, direct-mapped */
 
     size_t packet_target; /* a packet is written at this size */
     uint64_t lost;
@@ -606,8 +611,23 @@ static inline uint32_t wname_stable(struct recwrite *w, const char *s,
     return w->cache[slot].id;
 }
 
+static uint32_t wfunc_lookup(struct recwrite *w, uint64_t addr, int64_t ns);
+
 /* The recording's id of the function at ADDR. */
-static uint32_t wfunc_id(struct recwrite *w, uint64_t addr, int64_t ns)
+static inline uint32_t wfunc_id(struct recwrite *w, uint64_t addr, int64_t ns)
+{
+    size_t slot = (addr >> 4) & (NAME_CACHE - 1);
+
+    if (w->fcache[slot].used && w->fcache[slot].addr == addr)
+        return w->fcache[slot].id;
+    w->fcache[slot].addr = addr;
+    w->fcache[slot].used = 1;
+    w->fcache[slot].id = wfunc_lookup(w, addr, ns);
+    return w->fcache[slot].id;
+}
+
+/* wfunc_id() past its cache: the table, or a new id. */
+static uint32_t wfunc_lookup(struct recwrite *w, uint64_t addr, int64_t ns)
 {
     size_t mask, i;
     const char *name = NULL;
