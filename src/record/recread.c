@@ -64,6 +64,25 @@ struct rfunc {
     uint32_t len;
 };
 
+/* A field of an event class this reader does not know, from the
+ * metadata, for skipping its events (a newer minor's). */
+struct rfield {
+    int size;      /* bytes; -1 a string (to its NUL) */
+    int lenref;    /* >= 0: a sequence of elements of SIZE, as many as
+                      the value of that earlier field */
+    unsigned int count; /* an array's elements (1 for a scalar) */
+};
+
+#define RCLASS_FIELDS 32
+
+struct rclass {
+    unsigned int id;
+    char *name;
+    unsigned int nfields;
+    struct rfield fields[RCLASS_FIELDS];
+    int told;      /* its events' skipping said */
+};
+
 struct recread {
     char *dir;
     struct recread_opts opts;
@@ -92,6 +111,9 @@ struct recread {
     int ended, status, signo;
     uint64_t lost;
     uint64_t dropped; /* not kept by a flight recorder */
+
+    struct rclass *classes; /* described by the metadata, not known */
+    size_t nclasses;
 
     /* the built-in aspect, when its enter and leave carry name ids */
     const struct registry_aspect *builtin;
@@ -184,6 +206,196 @@ const char *recread_env(struct recread *r, const char *key)
         return out;
     }
     return NULL;
+}
+
+/* The size of a TSDL type this format uses, -1 for a string, 0 when it
+ * is not one of them. */
+static int rtype_size(const char *t, size_t n)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } types[] = {{"uint8_t", 1},  {"uint16_t", 2}, {"uint32_t", 4},
+                 {"uint64_t", 8}, {"int32_t", 4},  {"int64_t", 8},
+                 {"xptr_t", 8},   {"double_t", 8}, {"uint64_clock_t", 8},
+                 {"string", -1}};
+
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i].name) == n && memcmp(types[i].name, t, n) == 0)
+            return types[i].size;
+    return 0;
+}
+
+/* Read the classes of the metadata whose ids are noosa's (above the
+ * program's codes) and not this reader's own, with fields of the types
+ * the format uses, so that their events can be skipped exactly: the
+ * classes a newer minor version adds <design#recordings>. */
+static void rclasses(struct recread *r)
+{
+    const char *p = r->metadata;
+
+    while ((p = strstr(p, "\nevent {")) != NULL) {
+        const char *end = strstr(p + 1, "\n};");
+        const char *idp = strstr(p, "\n    id = ");
+        const char *np = strstr(p, "name = \"");
+        const char *fp = strstr(p, "fields := struct {");
+        struct rclass c;
+        const char *q, *fend;
+        unsigned long id;
+
+        p++;
+        if (end == NULL || idp == NULL || idp > end)
+            break;
+        id = strtoul(idp + 10, NULL, 10);
+        if (id <= DAPTO_EVENT_CODE_MAX || id <= RECFILE_CLASS_LAST ||
+            id > 0xffff)
+            continue;
+        memset(&c, 0, sizeof c);
+        c.id = (unsigned int)id;
+        if (np != NULL && np < end) {
+            const char *nq = strchr(np + 8, '"');
+
+            if (nq != NULL)
+                c.name = xstrndup(np + 8, (size_t)(nq - np - 8));
+        }
+        if (fp != NULL && fp < end) {
+            fend = strstr(fp, "};");
+            q = fp + 18;
+            while (fend != NULL && q < fend && c.nfields < RCLASS_FIELDS) {
+                const char *semi = memchr(q, ';', (size_t)(fend - q));
+                const char *t, *te, *nm, *ne, *br;
+                struct rfield *f = &c.fields[c.nfields];
+                int size;
+
+                if (semi == NULL)
+                    break;
+                for (t = q; t < semi && (*t == ' ' || *t == '\n'); t++)
+                    ;
+                for (te = t; te < semi && *te != ' '; te++)
+                    ;
+                for (nm = te; nm < semi && *nm == ' '; nm++)
+                    ;
+                for (ne = nm; ne < semi && *ne != '[' && *ne != ' '; ne++)
+                    ;
+                size = rtype_size(t, (size_t)(te - t));
+                if (size == 0 || nm == ne)
+                    goto bad;
+                f->size = size;
+                f->lenref = -1;
+                f->count = 1;
+                br = memchr(nm, '[', (size_t)(semi - nm));
+                if (br != NULL) {
+                    const char *rb = memchr(br, ']', (size_t)(semi - br));
+
+                    if (rb == NULL || size < 0)
+                        goto bad;
+                    if (br[1] >= '0' && br[1] <= '9') {
+                        f->count = (unsigned int)strtoul(br + 1, NULL, 10);
+                    } else {
+                        /* the length is an earlier field, by name */
+                        size_t ln = (size_t)(rb - br - 1);
+
+                        f->lenref = -2;
+                        /* find the declaration "TYPE NAME;" before it */
+                        {
+                            const char *d = fp + 18;
+                            unsigned int k = 0;
+
+                            while (k < c.nfields) {
+                                const char *ds = memchr(d, ';', (size_t)(fend - d));
+                                const char *dn;
+
+                                if (ds == NULL)
+                                    break;
+                                dn = ds;
+                                while (dn > d && dn[-1] != ' ')
+                                    dn--;
+                                if ((size_t)(ds - dn) == ln &&
+                                    memcmp(dn, br + 1, ln) == 0)
+                                    f->lenref = (int)k;
+                                d = ds + 1;
+                                k++;
+                            }
+                        }
+                        if (f->lenref < 0)
+                            goto bad;
+                    }
+                }
+                c.nfields++;
+                q = semi + 1;
+            }
+        }
+        r->classes = xreallocarray(r->classes, r->nclasses + 1,
+                                   sizeof *r->classes);
+        r->classes[r->nclasses++] = c;
+        continue;
+    bad:
+        free(c.name);
+    }
+}
+
+/* The size of the event of class C whose fields start at B (LEFT bytes),
+ * or -1 when it does not fit. */
+static long rclass_skip(const struct rclass *c, const unsigned char *b,
+                        size_t left)
+{
+    size_t n = 0;
+    uint64_t vals[RCLASS_FIELDS];
+
+    for (unsigned int i = 0; i < c->nfields; i++) {
+        const struct rfield *f = &c->fields[i];
+        uint64_t count = f->count;
+
+        vals[i] = 0;
+        if (f->size < 0) {
+            const unsigned char *z = memchr(b + n, '\0', left - n);
+
+            if (z == NULL)
+                return -1;
+            n = (size_t)(z - b) + 1;
+            continue;
+        }
+        if (f->lenref >= 0)
+            count = vals[f->lenref];
+        if (count > (left - n) / (uint64_t)f->size)
+            return -1;
+        if (count == 1 && f->lenref < 0 && f->size <= 8) {
+            uint64_t v = 0;
+
+            memcpy(&v, b + n, (size_t)f->size);
+            vals[i] = v;
+        }
+        n += (size_t)(count * (uint64_t)f->size);
+    }
+    return (long)n;
+}
+
+static struct rclass *rclass_of(struct recread *r, unsigned int id)
+{
+    for (size_t i = 0; i < r->nclasses; i++)
+        if (r->classes[i].id == id)
+            return &r->classes[i];
+    return NULL;
+}
+
+/* Skip an event of a class this reader does not know, when the metadata
+ * describes it: its size (the caller steps over it), or -1. */
+static long rskip_unknown(struct recread *r, const char *stream,
+                          unsigned int id, const unsigned char *b,
+                          size_t left)
+{
+    struct rclass *c = rclass_of(r, id);
+    long n;
+
+    if (c == NULL)
+        return -1;
+    n = rclass_skip(c, b, left);
+    if (n >= 0 && !c->told) {
+        c->told = 1;
+        rnote(r, "%s: events of class %s (%u), newer than this noosa, "
+              "skipped", stream, c->name != NULL ? c->name : "?", id);
+    }
+    return n;
 }
 
 /* Streams. */
@@ -441,11 +653,18 @@ static void rdefinitions(struct recread *r, struct rstream *s)
                 n = 12 + len + 1;
                 break;
             }
-            default:
+            default: {
+                long skip = rskip_unknown(r, s->name, id, b, body);
+
+                if (skip >= 0) {
+                    n = (size_t)skip;
+                    break;
+                }
                 rnote(r, "%s: an event of unknown class %u at byte %zu: the "
                       "rest of its packet skipped", s->name, id, pos);
                 pos = end;
                 continue;
+            }
             }
             pos += RECFILE_EVENT_HEADER + n;
             continue;
@@ -691,6 +910,12 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
         return (long)(RECFILE_EVENT_HEADER + 8 + len);
     }
     }
+    {
+        long skip = rskip_unknown(r, s->name, id, b, body);
+
+        if (skip >= 0)
+            return -(long)(RECFILE_EVENT_HEADER + (size_t)skip);
+    }
     xcause(why, "an event of unknown class %u", id);
     return -1;
 
@@ -927,6 +1152,7 @@ int recread_open(struct recread **out, const char *dir,
             r->dropped += r->streams[i].discarded;
         }
     }
+    rclasses(r);
     rdefinitions(r, &r->streams[0]);
     {
         const struct registry_event *e =
@@ -975,6 +1201,9 @@ void recread_free(struct recread *r)
         free(r->funcs[i].name);
     free(r->funcs);
     free(r->aspects);
+    for (size_t i = 0; i < r->nclasses; i++)
+        free(r->classes[i].name);
+    free(r->classes);
     reader_free(r->reader);
     registry_free(r->reg);
     free(r->raw);

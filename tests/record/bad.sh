@@ -3,7 +3,8 @@
 # bad.sh - what noosa dump says of what is not a readable recording: a
 # missing directory, a file, a directory that is not a recording, a
 # metadata that is not noosa's, a newer major or median (refused, both
-# versions named), a newer minor (read); a recording cut short (read up
+# versions named), a newer minor (read, the events of its new classes
+# skipped exactly); a recording cut short (read up
 # to its last whole packet, the loss said); a corrupt packet (skipped,
 # said, the packets after it read); garbage between packets.
 
@@ -57,6 +58,26 @@ has ver110.err "noosa: ver is a recording of format 1.1.0, newer than this noosa
 [ "$(cat ver107.rc)" = 0 ] || fail "minor 7: read"
 [ "$(count ver107.out '^[0-9]')" = "$all" ] || fail "minor 7: every event"
 has ver107.out "format 1.0.7"
+
+# a newer minor's event class: its events skipped exactly, those after
+# them in the same packet read
+rm -rf fut && cp -r rec fut
+sed -i "s/noosa_format_minor = 0;/noosa_format_minor = 1;/" fut/metadata
+tid=${tstream##*thread_}
+"$abs_top_builddir/tests/record/rec-inject" fut "thread_$tid" "$tid" ||
+    fail "rec-inject"
+dump_err fut fut
+[ "$(cat fut.rc)" = 0 ] || fail "future: status 0"
+has fut.err "noosa: fut: thread_$tid: events of class noosa_future (61696), newer than this noosa, skipped"
+grep -q "rest of its packet" fut.err && fail "future: a packet cut: $(cat fut.err)"
+[ "$(count fut.out '^[0-9]')" = $((all + 2)) ] ||
+    fail "future: $(count fut.out '^[0-9]') events, not $((all + 2))"
+[ "$(grep -E '^[0-9]' fut.out | tail -2 | grep -c ' exit$')" = 2 ] ||
+    fail "future: the two exits around it"
+if command -v babeltrace2 >/dev/null 2>&1; then
+    babeltrace2 fut 2>/dev/null | grep -q 'noosa_future: .*s = "future"' ||
+        fail "future: babeltrace2 reads the new class"
+fi
 
 # cut short: the last 1000 bytes of the thread's stream gone
 rm -rf cut && cp -r rec cut

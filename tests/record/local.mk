@@ -33,3 +33,8 @@ tests_record_fuzz_seeds_SOURCES = tests/record/fuzz-seeds.c $(REC_FUZZ_SOURCES)
 tests_record_fuzz_seeds_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"'
 tests_record_fuzz_seeds_LDADD = -lm
+
+# A recording made to look like a newer minor version's (bad.sh).
+check_PROGRAMS += tests/record/rec-inject
+tests_record_rec_inject_SOURCES = tests/record/rec-inject.c
+tests_record_rec_inject_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES)
