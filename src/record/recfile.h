@@ -65,9 +65,11 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define RECFILE_EVENT_HEADER 10
 enum recfile_class {
     RECFILE_HELLO = 0xf000,    /* i32 pid, i32 ring_mode */
-    RECFILE_ASPECT = 0xf001,   /* string name, string description: the
-                                  description the program posted
-                                  <protocol#iface>, in hexadecimal */
+    RECFILE_ASPECT = 0xf001,   /* string name, string interface (the
+                                  aspect in Dapto's words, for people),
+                                  string description: the description
+                                  the program posted <protocol#iface>,
+                                  in hexadecimal (for readers) */
     RECFILE_INTERN = 0xf002,   /* u32 id, string text: a name of enter or
                                   leave (the recording's ids) */
     RECFILE_FUNCTION = 0xf003, /* u32 id, u64 address, string name */

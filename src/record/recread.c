@@ -546,6 +546,23 @@ static void rdefine_func(struct recread *r, uint32_t id, uint64_t addr,
     r->funcs[id].len = (uint32_t)len;
 }
 
+/* The fields of a noosa_aspect event at B (BODY bytes): *OFF is where
+ * its description starts (after the name and the interface text), *LEN
+ * the description's digits.  -1 when it does not fit. */
+static int raspect_fields(const unsigned char *b, size_t body, size_t *off,
+                          size_t *len)
+{
+    size_t nlen, ilen;
+
+    if (rcheck_string(b, body, &nlen) != 0 ||
+        rcheck_string(b + nlen + 1, body - nlen - 1, &ilen) != 0 ||
+        rcheck_string(b + nlen + 1 + ilen + 1, body - nlen - 1 - ilen - 1,
+                      len) != 0)
+        return -1;
+    *off = nlen + 1 + ilen + 1;
+    return 0;
+}
+
 /* The bytes of the hexadecimal text S (LEN digits), or NULL. */
 static unsigned char *rhex(const unsigned char *s, size_t len)
 {
@@ -615,10 +632,10 @@ static void rdefinitions(struct recread *r, struct rstream *s)
                 size_t nlen, len;
                 unsigned char *desc;
 
-                if (rcheck_string(b, body, &nlen) != 0 ||
-                    rcheck_string(b + nlen + 1, body - nlen - 1, &len) != 0)
+                /* name, interface text (skipped), description */
+                if (raspect_fields(b, body, &nlen, &len) != 0)
                     goto bad;
-                desc = rhex(b + nlen + 1, len);
+                desc = rhex(b + nlen, len);
                 if (desc == NULL)
                     goto bad;
                 a = registry_add(r->reg, desc, len / 2, &why);
@@ -631,7 +648,7 @@ static void rdefinitions(struct recread *r, struct rstream *s)
                 r->aspects = xreallocarray(r->aspects, r->naspects + 1,
                                            sizeof *r->aspects);
                 r->aspects[r->naspects++] = a;
-                n = nlen + 1 + len + 1;
+                n = nlen + len + 1;
                 break;
             }
             case RECFILE_INTERN: {
@@ -815,8 +832,7 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
     case RECFILE_ASPECT: {
         size_t nlen, len;
 
-        if (rcheck_string(b, body, &nlen) != 0 ||
-            rcheck_string(b + nlen + 1, body - nlen - 1, &len) != 0)
+        if (raspect_fields(b, body, &nlen, &len) != 0)
             goto short_body;
         it->code = DAPTO_REC_ASPECT;
         if (r->aspect_next < r->naspects &&
@@ -825,7 +841,7 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
             it->aspect = r->aspects[r->aspect_next];
         }
         r->aspect_next++;
-        return (long)(RECFILE_EVENT_HEADER + nlen + 1 + len + 1);
+        return (long)(RECFILE_EVENT_HEADER + nlen + len + 1);
     }
     case RECFILE_INTERN:
     case RECFILE_FUNCTION: {

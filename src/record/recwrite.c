@@ -220,7 +220,8 @@ static const struct {
     const char *fields;
 } wnoosa_classes[] = {
     {RECFILE_HELLO, "noosa_hello", "int32_t _pid; int32_t _ring_mode;"},
-    {RECFILE_ASPECT, "noosa_aspect", "string _name; string _description;"},
+    {RECFILE_ASPECT, "noosa_aspect",
+     "string _name; string _interface; string _description;"},
     {RECFILE_INTERN, "noosa_intern", "uint32_t _id; string _text;"},
     {RECFILE_FUNCTION, "noosa_function",
      "uint32_t _id; xptr_t _address; string _name;"},
@@ -812,20 +813,71 @@ static void wevent_item(struct recwrite *w, const struct reader_item *it)
     }
 }
 
+/* The interface of aspect A as text, in the Dapto language's words. */
+static char *winterface(const struct registry_aspect *a, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+
+    if (f == NULL)
+        return NULL;
+    fprintf(f, "aspect %s; /* %s */\n", a->name, a->file);
+    for (unsigned int i = 0; i < a->nevents; i++) {
+        const struct registry_event *e = &a->events[i];
+
+        fprintf(f, "event %s%s(", e->name, e->visible ? "*" : "");
+        for (unsigned int j = 0; j < e->nparams; j++)
+            fprintf(f, "%s%s %s", j > 0 ? ", " : "", e->params[j].type,
+                    e->params[j].name);
+        if (e->doc[0] != '\0')
+            fprintf(f, "); /* %s */\n", e->doc);
+        else
+            fprintf(f, ");\n");
+    }
+    for (unsigned int i = 0; i < a->nops; i++) {
+        const struct registry_op *o = &a->ops[i];
+
+        fprintf(f, "operation %s(", o->name);
+        for (unsigned int j = 0; j < o->nparams; j++)
+            fprintf(f, "%s%s %s", j > 0 ? ", " : "", o->params[j].type,
+                    o->params[j].name);
+        fprintf(f, ")%s%s;\n", o->result_type[0] != '\0' ? ": " : "",
+                o->result_type);
+    }
+    fputs("end;\n", f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    /* a string of the trace: no NUL inside */
+    for (size_t i = 0; i < *len; i++)
+        if (text[i] == '\0')
+            text[i] = ' ';
+    return text;
+}
+
 void recwrite_aspect(struct recwrite *w, const struct registry_aspect *a,
                      int64_t ns)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t nlen = strlen(a->name);
+    size_t nlen = strlen(a->name), ilen = 0;
     const unsigned char *d = a->desc;
+    char *iface;
     unsigned char *p;
 
     if (d == NULL)
         return;
     wmeta_aspect(w, a);
-    p = wevent(w, w->noosa, RECFILE_ASPECT, ns, nlen + 1 + 2 * a->desc_len + 1);
+    iface = winterface(a, &ilen);
+    p = wevent(w, w->noosa, RECFILE_ASPECT, ns,
+               nlen + 1 + ilen + 1 + 2 * a->desc_len + 1);
     memcpy(p, a->name, nlen + 1);
     p += nlen + 1;
+    if (ilen > 0)
+        memcpy(p, iface, ilen);
+    p[ilen] = '\0';
+    p += ilen + 1;
+    free(iface);
     for (size_t i = 0; i < a->desc_len; i++) {
         *p++ = (unsigned char)hex[d[i] >> 4];
         *p++ = (unsigned char)hex[d[i] & 15];

@@ -21,6 +21,7 @@ has nest.bt 'text = "main"'
 has nest.bt 'noosa_hello: '
 has nest.bt 'noosa_aspect: '
 has nest.bt 'name = "pt"'
+has nest.bt 'interface = "aspect pt; /* ./tests/profile/pt.dapto */\nevent tick*(int n);'
 babeltrace2 --output-format=text --clock-seconds nest >/dev/null 2>&1 ||
     fail "babeltrace2 --clock-seconds"
 # the env block
