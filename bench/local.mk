@@ -17,3 +17,4 @@ include bench/screen.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench
+include bench/record.mk

@@ -32,3 +32,4 @@ fuzz-run: $(FUZZ_TARGETS)
 
 include fuzz/dapto.mk
 include fuzz/channel.mk
+include fuzz/recording.mk

@@ -8,7 +8,9 @@
 noinst_LTLIBRARIES += src/libnoosa.la
 src_libnoosa_la_SOURCES = \
 	src/batch.c src/batch.h \
-	src/rawtrace.c src/rawtrace.h
+	src/rawtrace.c src/rawtrace.h \
+	src/recorder.c src/recorder.h \
+	src/dump.c src/dump.h
 src_libnoosa_la_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) $(TCL_CFLAGS) \
 	$(CURSES_CFLAGS) $(READLINE_CFLAGS) \
 	-DNOOSA_PKGDATADIR='"$(pkgdatadir)"' \

@@ -14,8 +14,11 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "dump.h"
 #include "protocol.h"
 #include "rawtrace.h"
+#include "recorder.h"
+#include "recread.h"
 #include "screen.h"
 #include "xmalloc.h"
 
@@ -25,6 +28,9 @@ static void usage(FILE *f)
 "Usage: noosa [OPTION...] PROGRAM [ARG...]\n"
 "       noosa --batch [OPTION...] [PROGRAM [ARG...]]\n"
 "       noosa --raw-trace|--describe [OPTION...] PROGRAM [ARG...]\n"
+"       noosa record [-o DIR] [OPTION...] PROGRAM [ARG...]\n"
+"       noosa dump [OPTION...] DIR\n"
+"       noosa [--batch] [OPTION...] --replay DIR   (or noosa DIR)\n"
 "Run PROGRAM under the Noosa execution monitor: stop at its events, run Tcl\n"
 "handlers on them, browse its values, profile it.\n"
 "\n"
@@ -36,6 +42,9 @@ static void usage(FILE *f)
 "                       standard input\n"
 "  --raw-trace          record every event and print each on one line\n"
 "  --describe           print the program's interface without running it\n"
+"  --replay=DIR         play the recording DIR (noosa record) as the\n"
+"                       program, in the screen or batch mode; so does a\n"
+"                       PROGRAM that is a recording's directory\n"
 "\n"
 "Options:\n"
 "  -x, --command=FILE   run the commands in FILE (repeatable)\n"
@@ -81,7 +90,8 @@ static unsigned long number(const char *name, const char *arg,
 int main(int argc, char **argv)
 {
     enum { OPT_RAW = 256, OPT_DESCRIBE, OPT_STOP_AT, OPT_SEND, OPT_TIMEOUT,
-           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES };
+           OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES,
+           OPT_REPLAY };
     static const struct option longopts[] = {
         {"batch", no_argument, NULL, 'b'},
         {"command", required_argument, NULL, 'x'},
@@ -91,6 +101,7 @@ int main(int argc, char **argv)
         {"lines", required_argument, NULL, OPT_LINES},
         {"raw-trace", no_argument, NULL, OPT_RAW},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
+        {"replay", required_argument, NULL, OPT_REPLAY},
         {"output", required_argument, NULL, 'o'},
         {"stop-at", required_argument, NULL, OPT_STOP_AT},
         {"send", required_argument, NULL, OPT_SEND},
@@ -105,6 +116,12 @@ int main(int argc, char **argv)
     struct noosa_opts o;
     size_t nbrowsers = 0;
     int mode = 0, batch = 0, c, rc;
+
+    /* the subcommands: noosa record, noosa dump */
+    if (argc > 1 && strcmp(argv[1], "record") == 0)
+        return recorder_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "dump") == 0)
+        return dump_main(argc - 1, argv + 1);
 
     memset(&o, 0, sizeof o);
     o.max_lines = 100000;
@@ -143,6 +160,9 @@ int main(int argc, char **argv)
             break;
         case 'o':
             o.output = optarg;
+            break;
+        case OPT_REPLAY:
+            o.replay = optarg;
             break;
         case OPT_STOP_AT:
             o.stop_at = optarg;
@@ -183,6 +203,25 @@ int main(int argc, char **argv)
         }
     }
     signal(SIGPIPE, SIG_IGN);
+
+    /* a recording: noosa --replay DIR, or noosa DIR */
+    if (o.replay == NULL && mode == 0 && optind < argc &&
+        recread_is_recording(argv[optind]))
+        o.replay = argv[optind];
+    if (o.replay != NULL) {
+        static char *replay_argv[2];
+
+        if (mode != 0 || (optind < argc && argv[optind] != o.replay) ||
+            (optind < argc && optind + 1 != argc)) {
+            fprintf(stderr, "noosa: a recording is played alone: no "
+                    "program, no arguments\n");
+            return 2;
+        }
+        replay_argv[0] = (char *)o.replay;
+        argv = replay_argv;
+        argc = 1;
+        optind = 0;
+    }
 
     if (mode != 0) {
         if (optind >= argc) {

@@ -14,3 +14,4 @@ include tests/screen/local.mk
 include tests/load/local.mk
 include tests/cond/local.mk
 include tests/build/local.mk
+include tests/record/local.mk

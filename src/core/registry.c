@@ -54,6 +54,7 @@ static void registry_free_aspect(struct registry_aspect *a)
 {
     if (a == NULL)
         return;
+    free(a->desc);
     for (unsigned int i = 0; i < a->nevents; i++) {
         free(a->events[i].name);
         free(a->events[i].doc);
@@ -404,6 +405,9 @@ struct registry_aspect *registry_add(struct registry *reg, const void *buf,
                                  sizeof *reg->aspects);
     reg->aspects[reg->naspects++] = a;
     a->index = reg->naspects;
+    a->desc = xmalloc(len);
+    memcpy(a->desc, buf, len);
+    a->desc_len = len;
     return a;
 
 bad:

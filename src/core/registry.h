@@ -56,6 +56,8 @@ struct registry_aspect {
     unsigned int nops;
     struct registry_event *events;
     struct registry_op *ops;
+    unsigned char *desc;  /* the description as posted (for recordings) */
+    size_t desc_len;
 };
 
 struct registry;

@@ -60,7 +60,16 @@ struct session {
     int end_status;
     int end_signo;
     int killed;    /* the last run ended by session_kill() */
+
+    struct session_source source; /* next != NULL: a recording */
+    uint64_t seq;  /* the number of the last item of the source given */
+    int direct;    /* session_direct() is on */
+    const struct registry_aspect *builtin; /* the replay's, once seen */
 };
+
+static int replay_run(struct session *s);
+static void replay_stop(struct session *s, enum session_why why);
+static void replay_ended(struct session *s, int killed);
 
 static void free_argv(char **argv)
 {
@@ -218,7 +227,8 @@ static int deliver(struct session *s, const struct reader_item *item)
         channel_let_go(s->channel);
     if (item->stop < 0)
         return 0;
-    if (keep && s->target != NULL && target_alive(s->target)) {
+    if (keep && (s->source.next != NULL ||
+                 (s->target != NULL && target_alive(s->target)))) {
         s->state = SESSION_STOPPED;
         s->why = SESSION_AT_EVENT;
         s->stop = item->stop;
@@ -537,6 +547,8 @@ out:
 int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
                 char **cause)
 {
+    if (s->source.next != NULL)
+        return replay_run(s);
     if (s->state != SESSION_IDLE && session_kill(s, cause) != 0)
         return -1;
     discard(s);
@@ -564,6 +576,12 @@ int session_continue(struct session *s, char **cause)
                           ? "the program is already running"
                           : "the program is not running");
         return -1;
+    }
+    if (s->source.next != NULL) {
+        s->state = SESSION_RUNNING;
+        s->reading = 1;
+        changed(s);
+        return 0;
     }
     switch (s->why) {
     case SESSION_AT_EVENT:
@@ -616,6 +634,10 @@ int session_interrupt(struct session *s, char **cause)
                                                  "stopped");
         return -1;
     }
+    if (s->source.next != NULL) {
+        replay_stop(s, SESSION_INTERRUPTED);
+        return 0;
+    }
     return target_interrupt(s->target, cause);
 }
 
@@ -623,6 +645,10 @@ int session_kill(struct session *s, char **cause)
 {
     struct target_event ev;
 
+    if (s->source.next != NULL && s->state != SESSION_IDLE) {
+        replay_ended(s, 1);
+        return 0;
+    }
     if (s->state == SESSION_IDLE || s->target == NULL) {
         xcause(cause, "the program is not running");
         return -1;
@@ -640,6 +666,8 @@ int session_kill(struct session *s, char **cause)
 
 int session_can_send(const struct session *s)
 {
+    if (s->source.next != NULL)
+        return 0;
     return s->dispatching >= 0 ||
            (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT);
 }
@@ -650,6 +678,11 @@ int session_send(struct session *s, const char *op, int argc,
 {
     int stop = s->dispatching >= 0 ? s->dispatching : s->stop;
 
+    if (s->source.next != NULL) {
+        xcause(cause, "operations are not available in a recording (%s): "
+               "the program is not live", s->source.name);
+        return -1;
+    }
     if (!session_can_send(s)) {
         xcause(cause, "the program is not stopped at an event%s",
                s->state == SESSION_STOPPED ? " (it was interrupted)" : "");
@@ -677,6 +710,8 @@ enum session_why session_why(const struct session *s)
 
 pid_t session_pid(const struct session *s)
 {
+    if (s->source.next != NULL)
+        return s->source.pid;
     return s->target != NULL ? target_pid(s->target) : 0;
 }
 
@@ -697,6 +732,8 @@ int session_ended(const struct session *s, int *status, int *signo)
 
 struct registry *session_registry(const struct session *s)
 {
+    if (s->source.next != NULL)
+        return s->source.registry(s->source.arg);
     return s->channel != NULL ? channel_registry(s->channel) : NULL;
 }
 
@@ -712,6 +749,7 @@ struct target *session_target(const struct session *s)
 
 void session_direct(struct session *s, int on)
 {
+    s->direct = on;
     /* (a new run's channel starts without) */
     if (s->channel != NULL)
         channel_direct(s->channel, on ? s->hooks.functions : NULL,
@@ -828,5 +866,195 @@ int session_redirect(char **args, int fds[3], char **cause)
             break;
     }
     args[j] = NULL;
+    return 0;
+}
+
+/* Replay <design#replay>: a recording's items through the same hooks.
+ * The loop's hook takes a batch at each turn while running, so that a
+ * front end stays responsive over millions of events. */
+
+static int replay_prepare(void *arg)
+{
+    struct session *s = arg;
+
+    return s->state == SESSION_RUNNING ? 0 : -1;
+}
+
+/* Whether ITEM of a recording is the built-in enter or leave with an
+ * interned name, for the direct path. */
+static int replay_named(struct session *s, const struct reader_item *item)
+{
+    const struct registry_event *e = item->event;
+
+    if (item->kind != READER_EVENT ||
+        (item->code != DAPTO_EV_ENTER && item->code != DAPTO_EV_LEAVE) ||
+        item->nvalues != 1 || item->values[0].kind != DAPTO_K_STR ||
+        !item->values[0].interned || item->truncated)
+        return 0;
+    if (e->aspect != s->builtin) {
+        if (strcmp(e->aspect->name, "dapto") != 0 || e->aspect->event_base != 0)
+            return 0;
+        s->builtin = e->aspect;
+    }
+    return 1;
+}
+
+#define REPLAY_FNS 256
+
+/* A run of enter/leave items held for the direct path. */
+struct replay_run {
+    struct reader_fn fns[REPLAY_FNS];
+    struct reader_item items[REPLAY_FNS];
+    struct decode_value values[REPLAY_FNS];
+    unsigned int n;
+};
+
+/* Hand the held run to the functions hook, or as items when it takes
+ * none (the direct path was turned off).  Returns 1 when the session
+ * stopped at one of them. */
+static int replay_flush(struct session *s, struct replay_run *run)
+{
+    unsigned int taken = 0, i;
+
+    if (run->n == 0)
+        return 0;
+    if (s->direct && s->hooks.functions != NULL)
+        taken = s->hooks.functions(s->hooks.arg, run->fns, run->n);
+    for (i = taken; i < run->n; i++) {
+        run->items[i].values = &run->values[i];
+        if (deliver(s, &run->items[i])) {
+            /* stopped there: the items after it are read again next */
+            uint64_t at = s->seq - (run->n - 1 - i);
+
+            s->source.seek(s->source.arg, at + 1);
+            s->seq = at;
+            s->stop = -1;
+            run->n = 0;
+            return 1;
+        }
+    }
+    run->n = 0;
+    return 0;
+}
+
+static void replay_finish(void *arg)
+{
+    struct session *s = arg;
+    static struct replay_run run; /* (one loop, one replay at a time) */
+    struct reader_item item;
+    unsigned int n;
+
+    for (n = 0; s->state == SESSION_RUNNING && n < SESSION_DIRECT_BATCH;
+         n++) {
+        if (!s->source.next(s->source.arg, &item, &s->seq)) {
+            if (replay_flush(s, &run))
+                return;
+            replay_ended(s, 0);
+            return;
+        }
+        if (s->direct && replay_named(s, &item)) {
+            struct reader_fn *f = &run.fns[run.n];
+
+            f->function = 0;
+            f->name = item.values[0].s;
+            f->len = item.values[0].len;
+            f->ns = item.ns;
+            f->tid = item.tid;
+            f->enter = item.code == DAPTO_EV_ENTER;
+            run.items[run.n] = item;
+            run.items[run.n].stop = 0;
+            run.values[run.n] = item.values[0];
+            if (++run.n == REPLAY_FNS && replay_flush(s, &run))
+                return;
+            continue;
+        }
+        if (replay_flush(s, &run))
+            return;
+        /* every event may stop the replay */
+        if (item.kind == READER_EVENT)
+            item.stop = 0;
+        if (deliver(s, &item)) {
+            s->stop = -1;
+            return;
+        }
+        if (n >= SESSION_BATCH && !s->direct)
+            break;
+    }
+    replay_flush(s, &run);
+}
+
+static void replay_watch(struct session *s, int on)
+{
+    if (on && !s->watching)
+        loop_add_hook(s->loop, replay_prepare, replay_finish, s);
+    else if (!on && s->watching)
+        loop_remove_hook(s->loop, s);
+    s->watching = on;
+}
+
+static int replay_run(struct session *s)
+{
+    s->source.seek(s->source.arg, 0);
+    s->seq = 0;
+    s->state = SESSION_RUNNING;
+    s->reading = 1;
+    s->ended = 0;
+    s->killed = 0;
+    s->stop = -1;
+    replay_watch(s, 1);
+    changed(s);
+    return 0;
+}
+
+static void replay_stop(struct session *s, enum session_why why)
+{
+    s->state = SESSION_STOPPED;
+    s->why = why;
+    changed(s);
+}
+
+static void replay_ended(struct session *s, int killed)
+{
+    replay_watch(s, 0);
+    s->state = SESSION_IDLE;
+    s->ended = 1;
+    s->killed = killed;
+    s->end_status = killed ? 0 : s->source.status;
+    s->end_signo = killed ? 9 : s->source.signo;
+    changed(s);
+}
+
+void session_set_source(struct session *s, const struct session_source *src)
+{
+    discard(s);
+    s->source = *src;
+    s->seq = 0;
+}
+
+int session_replaying(const struct session *s)
+{
+    return s->source.next != NULL;
+}
+
+uint64_t session_position(const struct session *s)
+{
+    return s->seq;
+}
+
+int session_seek(struct session *s, uint64_t seq, char **cause)
+{
+    if (s->source.next == NULL) {
+        xcause(cause, "only a recording can go back or to an event");
+        return -1;
+    }
+    if (s->state == SESSION_IDLE) {
+        s->ended = 0;
+        s->killed = 0;
+        replay_watch(s, 1);
+    }
+    s->source.seek(s->source.arg, seq);
+    s->seq = seq;
+    if (s->state != SESSION_STOPPED)
+        replay_stop(s, SESSION_INTERRUPTED);
     return 0;
 }

@@ -145,6 +145,35 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
 void session_clear_filter(struct session *s, const struct registry_event *ev);
 uint64_t session_counter(const struct session *s, uint16_t id);
 
+/*
+ * A recording played as the program (<design#replay>): with a source,
+ * run, continue and step take its items in order instead of a program's,
+ * through the same hooks, until one is kept (every event may be: it is as
+ * if each waited) or the source ends; nothing can be sent, interrupted
+ * means paused.  The source's registry is the session's.
+ */
+struct session_source {
+    /* The next item (1), or 0 at the end; *SEQ numbers it from 0. */
+    int (*next)(void *arg, struct reader_item *item, uint64_t *seq);
+    /* Make the next item the one numbered SEQ (0: the first). */
+    void (*seek)(void *arg, uint64_t seq);
+    struct registry *(*registry)(void *arg);
+    pid_t pid;             /* the recorded program's */
+    int ended, status, signo; /* how it ended, as session_ended() says */
+    const char *name;      /* for messages: the recording */
+    void *arg;
+};
+
+/* Play SOURCE (copied; its arg must outlive the session) from now on. */
+void session_set_source(struct session *s, const struct session_source *src);
+/* Whether the session plays a recording. */
+int session_replaying(const struct session *s);
+/* The number of the last item given (the one stopped at). */
+uint64_t session_position(const struct session *s);
+/* Make the next item given the one numbered SEQ, without giving those
+ * in between; the session is stopped (a new run when idle). */
+int session_seek(struct session *s, uint64_t seq, char **cause);
+
 /* Take "< FILE", "> FILE", ">> FILE", "2> FILE" and "2>&1" (with or
  * without a space before FILE) out of the NULL-terminated ARGS (pointers
  * are moved; the strings are the caller's) and open the files.  Returns 0

@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dapto.h"
 #include "decode.h"
 #include "dispatch.h"
 #include "fault.h"
 #include "noosa.h"
 #include "profile.h"
 #include "question.h"
+#include "recread.h"
 #include "reader.h"
 #include "registry.h"
 #include "stacks.h"
@@ -75,6 +77,24 @@ static int on_item(void *arg, const struct reader_item *item)
     int keep;
 
     n->item_seq++;
+    if (n->stop_next && item->kind == READER_EVENT) {
+        /* goto: stop here whatever the consumers say */
+        n->stop_next = 0;
+        n->item = item;
+        keep = dispatch_item(n->dispatch, item, &where);
+        n->item = NULL;
+        if (!keep)
+            where = xstrdup(item->event->name);
+        noosa_set_where(n, where);
+        stopped_at(n, item);
+        sink_fresh_line(&n->sink);
+        sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
+                  (unsigned long long)session_position(n->session),
+                  item->event->nparams > 0 ? ":" : ".");
+        say_params(n, item);
+        sink_say(&n->sink, "\n");
+        return 1;
+    }
     switch (item->kind) {
     case READER_ASPECT:
         interface_changed(n);
@@ -88,8 +108,13 @@ static int on_item(void *arg, const struct reader_item *item)
             noosa_set_where(n, where);
             stopped_at(n, item);
             sink_fresh_line(&n->sink);
-            sink_sayf(&n->sink, "Stopped at %s%s", where,
-                      item->event->nparams > 0 ? ":" : ".");
+            if (n->replay != NULL)
+                sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
+                          (unsigned long long)session_position(n->session),
+                          item->event->nparams > 0 ? ":" : ".");
+            else
+                sink_sayf(&n->sink, "Stopped at %s%s", where,
+                          item->event->nparams > 0 ? ":" : ".");
             say_params(n, item);
             sink_say(&n->sink, "\n");
         }
@@ -195,6 +220,8 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     n->faults = fault_create(n->session, n->dispatch, n->stacks, &n->sink,
                              n->batch, &n->where);
     n->questions = questions_create(n->session, n->dispatch, &n->sink);
+    if (opts->replay != NULL)
+        n->replay_dir = xstrdup(opts->replay);
     return n;
 }
 
@@ -210,6 +237,9 @@ void noosa_free(struct noosa *n)
     if (n == NULL)
         return;
     noosa_end(n);
+    recread_free(n->replay);
+    free(n->replay_dir);
+    free(n->replay_name);
     fault_free(n->faults);
     questions_free(n->questions);
     profile_free(n->profile);
@@ -225,10 +255,120 @@ void noosa_set_client(struct noosa *n, const struct noosa_client *client)
     n->client = *client;
 }
 
+/* Replay <design#replay>: the recording as the session's source. */
+
+static void replay_note(void *arg, const char *text)
+{
+    struct noosa *n = arg;
+
+    sink_fresh_line(&n->sink);
+    sink_sayf(&n->sink, "note: %s\n", text);
+}
+
+/* The recording's items; a function's entry or exit becomes the built-in
+ * enter or leave with the name the recorder found (the program is gone:
+ * its addresses mean nothing now). */
+static int replay_next(void *arg, struct reader_item *item, uint64_t *seq)
+{
+    struct noosa *n = arg;
+    const struct registry_event *ev;
+    const char *name;
+    uint32_t len;
+
+    if (!recread_next(n->replay, item, seq))
+        return 0;
+    if (item->kind != READER_FUNCTION)
+        return 1;
+    ev = registry_event(recread_registry(n->replay),
+                        item->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
+    name = recread_item_function(n->replay, &len);
+    if (ev == NULL || name == NULL || ev->nparams != 1)
+        return 1;
+    n->replay_name->kind = DAPTO_K_STR;
+    n->replay_name->interned = 1;
+    n->replay_name->s = name;
+    n->replay_name->len = len;
+    item->kind = READER_EVENT;
+    item->code = ev->code;
+    item->event = ev;
+    item->nvalues = 1;
+    item->values = n->replay_name;
+    return 1;
+}
+
+static void replay_seek(void *arg, uint64_t seq)
+{
+    struct noosa *n = arg;
+    struct reader_item item;
+
+    recread_rewind(n->replay);
+    for (uint64_t i = 0; i < seq && recread_next(n->replay, &item, NULL); i++)
+        ;
+}
+
+static struct registry *replay_registry(void *arg)
+{
+    struct noosa *n = arg;
+
+    return recread_registry(n->replay);
+}
+
+static int noosa_replay(struct noosa *n, char **cause)
+{
+    struct recread_opts ro;
+    struct session_source src;
+    const char *prog, *args;
+    char *argv[2];
+
+    memset(&ro, 0, sizeof ro);
+    ro.note = replay_note;
+    ro.arg = n;
+    if (recread_open(&n->replay, n->replay_dir, &ro, cause) != 0)
+        return -1;
+    n->replay_name = xcalloc(1, sizeof *n->replay_name);
+    memset(&src, 0, sizeof src);
+    src.next = replay_next;
+    src.seek = replay_seek;
+    src.registry = replay_registry;
+    src.pid = recread_pid(n->replay);
+    recread_ended(n->replay, &src.status, &src.signo);
+    src.name = n->replay_dir;
+    src.arg = n;
+    session_set_source(n->session, &src);
+    prog = recread_env(n->replay, "program");
+    argv[0] = xstrdup(prog != NULL ? prog : n->replay_dir);
+    argv[1] = NULL;
+    session_set_program(n->session, argv);
+    args = recread_env(n->replay, "args");
+    sink_sayf(&n->sink, "Recording %s of %s%s%s (format %s): `run' plays it.\n",
+              n->replay_dir, argv[0], args != NULL && *args != '\0' ? " " : "",
+              args != NULL ? args : "", recread_version(n->replay));
+    free(argv[0]);
+    interface_changed(n);
+    dispatch_flush(n->dispatch);
+    return 0;
+}
+
+int noosa_goto(struct noosa *n, uint64_t seq, char **cause)
+{
+    if (n->replay == NULL) {
+        xcause(cause, "not a recording: only a recording goes back or to "
+               "an event");
+        return -1;
+    }
+    if (session_seek(n->session, seq, cause) != 0)
+        return -1;
+    n->stop_next = 1;
+    return session_continue(n->session, cause);
+}
+
 int noosa_load(struct noosa *n, char *const *argv, char **cause)
 {
     char *why = NULL;
     int rc;
+
+    if (n->replay_dir != NULL)
+        return noosa_replay(n, cause);
 
     session_set_program(n->session, argv);
     rc = session_describe(n->session, &why);

@@ -32,6 +32,7 @@ struct faults;
 struct reader_item;
 struct registry_param;
 struct decode_value;
+struct recread;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -56,6 +57,8 @@ struct noosa_opts {
     char **sends;                 /* "OP ARG ..." run at each stop */
     int nsends;
     int interrupt_after_ms;       /* interrupt, then kill; 0: never */
+    const char *replay;           /* a recording to play instead of a
+                                     program (noosa --replay DIR) */
 };
 
 /* What the root asks of its client (the Tcl layer); every member may be
@@ -93,6 +96,12 @@ struct noosa {
     int quit;                      /* quit was asked for */
     int quit_status;
 
+    /* a recording played (<design#replay>), else NULL */
+    char *replay_dir;
+    struct recread *replay;
+    struct decode_value *replay_name; /* a function's name as a value */
+    int stop_next;                 /* stop at the next event (goto) */
+
     struct noosa_client client;
 };
 
@@ -109,8 +118,14 @@ void noosa_set_client(struct noosa *n, const struct noosa_client *client);
 
 /* Set the program and its arguments, and learn its interface (the
  * describe pass); a program that cannot be described is noted in the
- * transcript and still runs.  -1 with *cause when it cannot be run. */
+ * transcript and still runs.  -1 with *cause when it cannot be run.
+ * With opts->replay, open that recording instead (ARGV is ignored): its
+ * interface is known at once, and `run' plays it. */
 int noosa_load(struct noosa *n, char *const *argv, char **cause);
+
+/* Go to event number SEQ of the recording being played and stop there
+ * (also backwards); -1 with *cause without a recording or past its end. */
+int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
 
 /* Set what the program is stopped at (WHERE taken; NULL: nothing). */
 void noosa_set_where(struct noosa *n, char *where);

@@ -89,12 +89,58 @@ static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
     return go_on(cd, tcl, 0);
 }
 
+/* Go to event SEQ of the recording being played and stop there. */
+static int go_to(struct interp *in, Tcl_Interp *tcl, uint64_t seq)
+{
+    char *cause = NULL;
+
+    breaks_cancel_step(in->breaks);
+    dispatch_flush(in->dispatch);
+    if (noosa_goto(in->noosa, seq, &cause) != 0)
+        return fail(tcl, cause);
+    wait_batch(in);
+    return TCL_OK;
+}
+
+/* step ?back? */
 static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
+    struct interp *in = cd;
+    uint64_t at;
+
+    if (objc == 1)
+        return go_on(cd, tcl, 1);
+    if (strcmp(Tcl_GetString(objv[1]), "back") != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "step: expected \"back\" or nothing, got \"%s\"",
+            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    at = session_position(in->session);
+    if (!session_replaying(in->session) ||
+        session_state(in->session) != SESSION_STOPPED || at == 0)
+        return fail(tcl, xstrdup(
+            !session_replaying(in->session)
+                ? "step back: only a recording goes back (noosa --replay)"
+                : "step back: not stopped after the first event"));
+    return go_to(in, tcl, at - 1);
+}
+
+/* goto N */
+static int cmd_goto(ClientData cd, Tcl_Interp *tcl, int objc,
+                    Tcl_Obj *const objv[])
+{
+    Tcl_WideInt n;
+
     (void)objc;
-    (void)objv;
-    return go_on(cd, tcl, 1);
+    if (Tcl_GetWideIntFromObj(NULL, objv[1], &n) != TCL_OK || n < 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "goto: expected an event number, got \"%s\"",
+            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    return go_to(cd, tcl, (uint64_t)n);
 }
 
 static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
@@ -170,15 +216,29 @@ static const struct command commands[] = {
      .proc = cmd_continue},
     {.name = "step",
      .aliases = (const char *const[]){"s", NULL},
-     .usage = "step",
+     .max_args = 1,
+     .usage = "step ?back?",
      .summary = "go on to the next visible event",
      .help = "Go on to the next visible event (marked * in its interface) "
              "and stop there\n"
              "(alias: s). Without a running program, start it and stop at "
              "its first\n"
-             "visible event.",
+             "visible event. In a recording, step back goes to the event "
+             "before.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_step},
+    {.name = "goto",
+     .min_args = 1,
+     .max_args = 1,
+     .usage = "goto N",
+     .summary = "go to event N of a recording",
+     .help = "In a recording (noosa --replay), go to event number N (as "
+             "noosa dump numbers\n"
+             "them), forwards or backwards, and stop there; the events in "
+             "between are not\n"
+             "handed to anything.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_goto},
     {.name = "stop",
      .usage = "stop",
      .summary = "interrupt the running program",

@@ -34,6 +34,12 @@ static int send(struct interp *in, Tcl_Interp *tcl, int objc,
         Tcl_WrongNumArgs(tcl, 1, objv, "OPERATION ?ARG ...?");
         return TCL_ERROR;
     }
+    if (session_replaying(in->session)) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "%s: not available in a recording: the program is not live",
+            name));
+        return TCL_ERROR;
+    }
     if (!session_can_send(in->session)) {
         if (in->noosa->item != NULL && in->running_handler != NULL)
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
@@ -142,7 +148,7 @@ static int cmd_n_break(ClientData cd, Tcl_Interp *tcl, int objc,
             "n_break: only a handler can ask to stop at its event", -1));
         return TCL_ERROR;
     }
-    if (!session_can_send(in->session)) {
+    if (!session_can_send(in->session) && !session_replaying(in->session)) {
         /* the event was recorded: its thread did not wait, nothing can
          * stop there any more */
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(

@@ -583,6 +583,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     cmd_profile_init(in);
     cmd_question_init(in);
     cmd_fault_init(in);
+    cmd_record_init(in);
     screen_cmd_register(in);
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);

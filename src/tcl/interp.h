@@ -159,6 +159,7 @@ void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
 void cmd_fault_init(struct interp *in);
+void cmd_record_init(struct interp *in);
 /* The screen's commands, bind and screen, which exist without it: in
  * batch mode screen says there is none (screen-cmd.c). */
 void screen_cmd_register(struct interp *in);

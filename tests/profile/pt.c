@@ -12,6 +12,9 @@
  *   pt mismatch        leaves that do not match their enters, twice over
  *   pt threads N K     N threads, each K x worker{step{tick}}
  *   pt recurse N       r{r{...{tick}...}} N + 1 deep, in main{}
+ *   pt crash N         pt nest N, then a null pointer (the flight
+ *                      recorder's tests, tests/record)
+ *   pt error N         pt nest N, then dapto_error()
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +22,8 @@
 #include <string.h>
 
 #include "pt_dapto.h"
+
+int *volatile pt_null;
 
 #define RS(x) ((unsigned)(x) & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP))
 
@@ -129,9 +134,17 @@ int main(int argc, char **argv)
         mismatch();
     else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
         threads(atoi(argv[2]), atoi(argv[3]));
-    else {
+    else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
+        nest(atoi(argv[2]));
+        _dapto_enter("crash");
+        *pt_null = 1;
+    } else if (argc >= 3 && strcmp(argv[1], "error") == 0) {
+        nest(atoi(argv[2]));
+        _dapto_enter("error");
+        dapto_error("pt gives up after %d steps", atoi(argv[2]));
+    } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
-                        "threads N K | recurse N\n");
+                        "threads N K | recurse N | crash N | error N\n");
         return 2;
     }
     return 0;

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dump.c - `noosa dump DIR`: a recording's events as text, one a line, in
+ * time order (the cheap dumper the telemetry design asks for), chosen by
+ * number or time (--from, --to), by name (--events) and by thread
+ * (--thread).  Also the exports of a recording (--chrome, --perfetto).
+ * What could not be read is said on standard error as it is met.
+ *
+ * Line format (numbers count events from 0; times are ns since the start
+ * of the run):
+ *     N TIME thread=TID NAME PARAM=VALUE ... [truncated]
+ *     N TIME thread=TID function-enter|function-leave function=NAME
+ *     # COMMENT  (the recording, the program, aspects, losses, its end)
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "export.h"
+#include "recread.h"
+#include "value.h"
+#include "xmalloc.h"
+
+struct dump {
+    const char *dir;
+    int64_t from_ns, to_ns;  /* INT64_MIN / MAX: none */
+    uint64_t from_n, to_n;
+    char **events;           /* NULL: every event */
+    long thread;             /* 0: every thread */
+};
+
+static void dump_note(void *arg, const char *text)
+{
+    fprintf(stderr, "noosa: %s: %s\n", (const char *)arg, text);
+}
+
+/* A bound: a number of events, or a time with a unit (ns, us, ms, s). */
+static int dump_bound(const char *arg, uint64_t *n, int64_t *ns)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    double scale;
+
+    if (end == arg || v < 0)
+        return -1;
+    if (*end == '\0') {
+        if (strchr(arg, '.') != NULL)
+            return -1;
+        *n = strtoull(arg, NULL, 10);
+        return 0;
+    }
+    if (strcmp(end, "ns") == 0)
+        scale = 1;
+    else if (strcmp(end, "us") == 0)
+        scale = 1e3;
+    else if (strcmp(end, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(end, "s") == 0)
+        scale = 1e9;
+    else
+        return -1;
+    *ns = (int64_t)(v * scale);
+    return 0;
+}
+
+static int dump_wants(const struct dump *d, const struct reader_item *it,
+                      uint64_t seq)
+{
+    if (seq < d->from_n || seq > d->to_n || it->ns < d->from_ns ||
+        it->ns > d->to_ns)
+        return 0;
+    if (d->thread != 0 && it->tid != d->thread)
+        return 0;
+    if (d->events != NULL) {
+        const char *name = NULL;
+
+        if (it->kind == READER_EVENT)
+            name = it->event->name;
+        else if (it->kind == READER_FUNCTION)
+            name = it->enter ? "function-enter" : "function-leave";
+        if (name == NULL)
+            return 0;
+        for (char **p = d->events; *p != NULL; p++)
+            if ((it->kind == READER_EVENT &&
+                 registry_event_named(it->event, *p)) ||
+                strcmp(*p, name) == 0)
+                return 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void dump_item(struct recread *r, const struct reader_item *it,
+                      uint64_t seq)
+{
+    switch (it->kind) {
+    case READER_EVENT: {
+        const struct registry_event *e = it->event;
+
+        printf("%llu %lld thread=%d %s", (unsigned long long)seq,
+               (long long)it->ns, (int)it->tid, e->name);
+        for (unsigned int i = 0; i < e->nparams; i++) {
+            if (i < it->nvalues) {
+                char *s = value_text(&it->values[i]);
+
+                printf(" %s=%s", e->params[i].name, s);
+                free(s);
+            } else {
+                printf(" %s=<missing>", e->params[i].name);
+            }
+        }
+        printf("%s\n", it->truncated ? " [truncated]" : "");
+        break;
+    }
+    case READER_FUNCTION: {
+        const char *name = recread_function(r, it->function);
+
+        printf("%llu %lld thread=%d %s function=", (unsigned long long)seq,
+               (long long)it->ns, (int)it->tid,
+               it->enter ? "function-enter" : "function-leave");
+        if (name != NULL)
+            printf("%s\n", name);
+        else
+            printf("0x%llx\n", (unsigned long long)it->function);
+        break;
+    }
+    case READER_HELLO:
+        printf("# hello pid=%d\n", (int)it->pid);
+        break;
+    case READER_ASPECT:
+        printf("# aspect %s: %u event%s\n", it->aspect->name,
+               it->aspect->nevents, it->aspect->nevents == 1 ? "" : "s");
+        break;
+    case READER_LOST:
+        printf("# lost %llu events\n", (unsigned long long)it->lost);
+        break;
+    default:
+        break;
+    }
+}
+
+static void dump_usage(FILE *f)
+{
+    fprintf(f,
+"Usage: noosa dump [--from=WHEN] [--to=WHEN] [--events=LIST] [--thread=TID]\n"
+"                  [--chrome=FILE] [--perfetto=FILE] DIR\n"
+"Print the events of the recording DIR, one a line, in time order.\n"
+"\n"
+"  --from=WHEN, --to=WHEN  the first and last event to print: a number of\n"
+"                       events (from 0) or a time since the start with\n"
+"                       its unit (ns, us, ms, s)\n"
+"  --events=LIST        only these events (names, comma-separated;\n"
+"                       function-enter, function-leave for functions)\n"
+"  --thread=TID         only this thread's events\n"
+"  --chrome=FILE        write the events as Chrome trace JSON instead\n"
+"  --perfetto=FILE      write them as a Perfetto protobuf trace instead\n");
+}
+
+int dump_main(int argc, char **argv)
+{
+    enum { OPT_FROM = 256, OPT_TO, OPT_EVENTS, OPT_THREAD, OPT_CHROME,
+           OPT_PERFETTO };
+    static const struct option longopts[] = {
+        {"from", required_argument, NULL, OPT_FROM},
+        {"to", required_argument, NULL, OPT_TO},
+        {"events", required_argument, NULL, OPT_EVENTS},
+        {"thread", required_argument, NULL, OPT_THREAD},
+        {"chrome", required_argument, NULL, OPT_CHROME},
+        {"perfetto", required_argument, NULL, OPT_PERFETTO},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    struct dump d;
+    struct recread *r;
+    struct recread_opts ro;
+    struct reader_item it;
+    uint64_t seq;
+    char *cause = NULL, *list = NULL;
+    const char *chrome = NULL, *perfetto = NULL;
+    size_t nev = 0;
+    int c, status, signo;
+
+    memset(&d, 0, sizeof d);
+    d.from_ns = INT64_MIN;
+    d.to_ns = INT64_MAX;
+    d.to_n = UINT64_MAX;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FROM:
+        case OPT_TO:
+            if (dump_bound(optarg, c == OPT_FROM ? &d.from_n : &d.to_n,
+                           c == OPT_FROM ? &d.from_ns : &d.to_ns) != 0) {
+                fprintf(stderr, "noosa dump: --%s wants a number of events "
+                        "or a time with its unit (ns, us, ms, s), got "
+                        "\"%s\"\n", c == OPT_FROM ? "from" : "to", optarg);
+                return 2;
+            }
+            break;
+        case OPT_EVENTS:
+            list = optarg;
+            break;
+        case OPT_THREAD: {
+            char *end;
+
+            d.thread = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || d.thread <= 0) {
+                fprintf(stderr, "noosa dump: --thread wants a thread id, "
+                        "got \"%s\"\n", optarg);
+                return 2;
+            }
+            break;
+        }
+        case OPT_CHROME:
+            chrome = optarg;
+            break;
+        case OPT_PERFETTO:
+            perfetto = optarg;
+            break;
+        case 'h':
+            dump_usage(stdout);
+            return 0;
+        default:
+            dump_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "noosa dump: %s\n",
+                optind >= argc ? "no recording given" : "one recording only");
+        dump_usage(stderr);
+        return 2;
+    }
+    d.dir = argv[optind];
+    if (list != NULL) {
+        for (char *w = strtok(list, ", "); w != NULL; w = strtok(NULL, ", ")) {
+            d.events = xreallocarray(d.events, nev + 2, sizeof *d.events);
+            d.events[nev++] = w;
+            d.events[nev] = NULL;
+        }
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.note = dump_note;
+    ro.arg = (void *)d.dir;
+    if (recread_open(&r, d.dir, &ro, &cause) != 0) {
+        fprintf(stderr, "noosa: %s\n", cause);
+        free(cause);
+        free(d.events);
+        return 1;
+    }
+    if (chrome != NULL || perfetto != NULL) {
+        int rc = 0;
+
+        if (chrome != NULL && export_recording(r, EXPORT_CHROME, chrome,
+                                               &cause) != 0)
+            rc = 1;
+        if (rc == 0 && perfetto != NULL &&
+            export_recording(r, EXPORT_PERFETTO, perfetto, &cause) != 0)
+            rc = 1;
+        if (rc != 0) {
+            fprintf(stderr, "noosa: %s\n", cause);
+            free(cause);
+        }
+        recread_free(r);
+        free(d.events);
+        return rc;
+    }
+    {
+        const char *prog = recread_env(r, "program");
+        char *p = xstrdup(prog != NULL ? prog : "?");
+        const char *args = recread_env(r, "args");
+
+        printf("# recording of %s%s%s, format %s\n", p,
+               args != NULL && *args != '\0' ? " " : "",
+               args != NULL ? args : "", recread_version(r));
+        free(p);
+    }
+    while (recread_next(r, &it, &seq))
+        if (dump_wants(&d, &it, seq))
+            dump_item(r, &it, seq);
+    if (recread_ended(r, &status, &signo)) {
+        if (signo > 0)
+            printf("# the program was killed by signal %d\n", signo);
+        else
+            printf("# the program exited with status %d\n", status);
+    } else {
+        printf("# the recording does not say how the program ended\n");
+    }
+    if (recread_lost(r) > 0)
+        printf("# %llu events lost in all\n",
+               (unsigned long long)recread_lost(r));
+    if (recread_dropped(r) > 0)
+        printf("# a flight recording: %llu earlier events not kept\n",
+               (unsigned long long)recread_dropped(r));
+    fflush(stdout);
+    recread_free(r);
+    free(d.events);
+    return 0;
+}

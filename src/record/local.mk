@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# src/record: recordings (src/record/README).
+src_libnoosa_la_SOURCES += \
+	src/record/recfile.h \
+	src/record/recwrite.c src/record/recwrite.h \
+	src/record/recread.c src/record/recread.h \
+	src/record/export.c src/record/export.h \
+	src/record/reclive.c src/record/reclive.h
+EXTRA_DIST += src/record/README
