@@ -10,7 +10,9 @@
 #     line (the transcript's lines against the events), the screen must
 #     be drawn at a bounded rate (draws a second), and the time against
 #     the same run in batch mode (the baseline) says what the screen
-#     costs.
+#     costs.  Then the same again with the program writing a coloured
+#     line to its terminal every N_EVERY events (the output pane, a
+#     terminal emulator, keeping up with it).
 #  3. responsiveness: while the loop runs flat out (N_BUSY events), a key
 #     typed on the command line shows within KEY ms, against the same
 #     key typed while nothing runs (tmux polled every few ms).
@@ -21,6 +23,7 @@ LOOP=$(cd "$B" && pwd)/monitor-loop
 N_LINES=${N_LINES:-1000000}
 N_FLAT=${N_FLAT:-500000}
 N_BUSY=${N_BUSY:-3000000}
+N_EVERY=${N_EVERY:-10}
 TCLSH=${TCLSH:-tclsh}
 
 echo "== a long transcript"
@@ -66,7 +69,13 @@ field() { # field KEY DICT
     echo "$2" | tr ' ' '\n' | awk -v k="$1" 'p { print; exit } $0 == k { p = 1 }'
 }
 
-echo "== flat out ($N_FLAT events, a handler printing a line for each)"
+# flat_out LABEL EVERY: the loop flat out, in batch mode and in the
+# screen; with EVERY > 0 the program also writes a line to its terminal
+# every EVERY events (coloured, as a program's progress lines are).
+flat_out() {
+label=$1
+every=$2
+echo "== flat out ($N_FLAT events, a handler printing a line for each$label)"
 handler='handler add hit show {n_say "hit $n\n"}'
 # from just before run to the end event (finit), in both modes; nothing
 # else is printed meanwhile
@@ -74,14 +83,15 @@ handler='handler add hit show {n_say "hit $n\n"}'
     -e 'handler add finit done {set ::t1 [clock microseconds]}' \
     -e 'apply {{} {set ::t0 [clock microseconds]; return}}; run' \
     -e 'puts stderr [expr {($::t1 - $::t0) / 1000}]' \
-    "$LOOP" "$N_FLAT" > "$work/batch.out" 2> "$work/batch.err"
+    "$LOOP" "$N_FLAT" "$every" > "$work/batch.out" 2> "$work/batch.err"
 batch_ms=$(tail -1 "$work/batch.err")
 batch_lines=$(grep -c '^hit ' "$work/batch.out" || true)
 
+rm -f "$work/result"
 start -n --lines=$((N_FLAT + 1000)) -e "$handler" \
     -e 'handler add finit done {set ::t1 [clock microseconds]; set ::s1 [screen stats]}' \
     -e 'apply {{} {set ::s0 [screen stats]; set ::t0 [clock microseconds]; return}}; run' \
-    "$LOOP" "$N_FLAT"
+    "$LOOP" "$N_FLAT" "$every"
 wait_for "exited with status 0"
 T send-keys -t b -l "set f [open $work/result w]; puts \$f [list \$::t0 \$::t1 \$::s0 \$::s1]; close \$f"
 T send-keys -t b Enter
@@ -108,6 +118,10 @@ awk -v sm="$screen_ms" -v bm="$batch_ms" -v d="$draws" -v l="$lines" \
     printf "draws:                 %d in %.1f s: %.1f a second (limit %d)\n", d, sm / 1000, d / (sm / 1000), fps
     printf "lines lost:            %d\n", n - l
 }'
+}
+
+flat_out "" 0
+flat_out "; the program writing a line every $N_EVERY" "$N_EVERY"
 
 echo "== a key on the command line, idle and while $N_BUSY events go by"
 latency() { # the ms until the command line shows the key X typed now
