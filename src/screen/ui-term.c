@@ -135,11 +135,13 @@ static void to_vterm(VTermScreenCell *d, const struct ui_term_cell *c)
     }
 }
 
-static int blank(const struct ui_term_cell *c)
+/* Whether libvterm's cell C shows nothing (a space without a background
+ * or a line through it). */
+static int vterm_blank(const VTermScreenCell *c)
 {
     return (c->chars[0] == 0 || c->chars[0] == ' ') && c->width == 1 &&
-           c->bg < 0 && (c->attrs & (UI_TERM_REVERSE | UI_TERM_UNDERLINE |
-                                     UI_TERM_STRIKE)) == 0;
+           VTERM_COLOR_IS_DEFAULT_BG(&c->bg) && !c->attrs.reverse &&
+           !c->attrs.underline && !c->attrs.strike;
 }
 
 static int sb_push(int cols, const VTermScreenCell *cells, void *user)
@@ -157,15 +159,18 @@ static int sb_push(int cols, const VTermScreenCell *cells, void *user)
     } else {
         l = &t->sb[(t->sb_head + t->sb_n) % t->sb_cap];
     }
-    l->cells = xreallocarray(l->cells, (size_t)(cols > 0 ? cols : 1),
-                             sizeof *l->cells);
-    for (i = 0; i < cols; i++) {
+    /* only up to the last cell that is not blank: lines are mostly
+     * shorter than the terminal (and a flood of them is the cost) */
+    while (n > 0 && vterm_blank(&cells[n - 1]))
+        n--;
+    if (n > l->n || l->cells == NULL)
+        l->cells = xreallocarray(l->cells, (size_t)(n > 0 ? n : 1),
+                                 sizeof *l->cells);
+    for (i = 0; i < n; i++) {
         from_vterm(&l->cells[i], &cells[i]);
         if (i > 0 && l->cells[i - 1].width == 2)
             l->cells[i].width = 0;
     }
-    while (n > 0 && blank(&l->cells[n - 1]))
-        n--;
     l->n = n;
     t->sb_n++;
     t->scrolled++;
