@@ -550,6 +550,31 @@ static void test_term(void)
     ROW_IS(0, "1");
     CHECK(ui_term_bytes(t) > 0);
     ui_term_free(t);
+
+    /* a scrolling region: its rows scroll, the others stay, nothing goes
+     * to the scrollback; characters deleted and lines inserted */
+    t = ui_term_create(4, 10, 4);
+    FEED("a\r\nb\r\nc\r\nd\033[2;3r\033[3;1H\n");
+    ROW_IS(0, "a");
+    ROW_IS(1, "c");
+    ROW_IS(2, "");
+    ROW_IS(3, "d");
+    CHECK_EQ_INT(ui_term_scrollback(t), 0);
+    FEED("\033[r\033[1;1Habcdef\033[1;3H\033[2P");
+    ROW_IS(0, "abef");
+    FEED("\033[2@");
+    ROW_IS(0, "ab  ef");
+    FEED("\033[2;1H\033[L");
+    ROW_IS(1, "");
+    ROW_IS(2, "c");
+    ROW_IS(3, "");
+    FEED("\033[M");
+    ROW_IS(1, "c");
+    /* erasing takes the pen's background */
+    FEED("\033[4;1H\033[44m\033[K\033[0m");
+    CHECK_EQ_INT(ui_term_row(t, 3, cells, 10), 0);
+    CHECK_EQ_INT(cells[9].bg, 4);
+    ui_term_free(t);
 #undef FEED
 #undef ROW_IS
 }
