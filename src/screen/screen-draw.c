@@ -252,6 +252,11 @@ static void draw_status(struct screen *s)
                  nbreaks == 1 ? "" : "s");
         Tcl_DStringAppend(&rest, num, -1);
     }
+    if (s->focus == UI_PANE_OUTPUT) {
+        /* keys go to the program: say how to get them back */
+        Tcl_DStringAppend(&rest, "  " SCREEN_OUTPUT_LEAVE_NAME
+                                 ": back to noosa", -1);
+    }
 
     attrset(looks[SCREEN_LOOK_STATUS]);
     mvhline(0, 0, ' ', cols);

@@ -7,8 +7,8 @@
  * function keys and C-c are), and the pane that has the focus: the
  * command line (readline), the transcript (scrolling, values, search),
  * the output pane (the program's terminal: keys as a terminal sends
- * them, C-] back to the command line) or the window.  A mouse click chooses a pane, opens a value, chooses in a
- * window; the wheel scrolls.
+ * them, C-] back to the command line) or the window.  A mouse click
+ * chooses a pane, opens a value, chooses in a window; the wheel scrolls.
  */
 #include "config.h"
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-run.c - the commands that move the program: run, continue, step,
- * stop, kill, quit; and tty, the terminal its runs get.  In batch mode they wait until the program stops or
- * ends; in the screen they return at once and the loop goes on.
+ * stop, kill, quit; and tty, the terminal its runs get.  In batch mode
+ * they wait until the program stops or ends; in the screen they return at
+ * once and the loop goes on.
  */
 #include "config.h"
 

@@ -129,6 +129,8 @@ wait_for "(noosa)"
 cmd run
 wait_pane "repl ready"
 to_output
+# the status line says which key gives the keys back to noosa
+wait_row 0 "C-]: back to noosa"
 outside repl
 wait_outside "repl ready"
 # the same keys in both: typing, Left three times, an insertion, C-e,
@@ -158,6 +160,7 @@ wait_pane "got [pasted text]"
 # C-] goes back to the command line and is not sent
 keys C-]
 wait_gone "Output: keys go to"
+wait_gone "C-]: back to noosa"
 wait_for "(noosa)"
 # the pty follows the pane: the program gets SIGWINCH and the new size
 cmd 'screen output-height 6'
