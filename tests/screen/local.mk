@@ -38,6 +38,7 @@ $(tests_screen_calc_OBJECTS): $(CALC_DAPTO_H)
 check_PROGRAMS += tests/screen/termprog
 tests_screen_termprog_SOURCES = tests/screen/termprog.c
 tests_screen_termprog_CFLAGS = -g -O0
+tests_screen_termprog_LDFLAGS = -g
 
 SCREEN_TESTS = tests/screen/session.sh tests/screen/handlers.sh \
 	tests/screen/input.sh tests/screen/interrupt.sh \
