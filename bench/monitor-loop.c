@@ -4,8 +4,13 @@
  * each calling loop_hit() (where gdb puts its conditional breakpoint) and
  * emitting the event hit (where noosa stops, or which it records).
  *
- *     monitor-loop N
+ *     monitor-loop N [EVERY]
+ *
+ * With EVERY, the loop also writes a line to its standard output every
+ * EVERY iterations (the screen's benchmark: a program writing to its
+ * terminal while it emits events).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "monloop_dapto.h"
@@ -23,10 +28,14 @@ __attribute__((noinline)) void loop_hit(int n)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
+    int every = argc > 2 ? atoi(argv[2]) : 0;
 
     for (int i = 0; i < n; i++) {
         loop_hit(i);
         _dapto_hit(i);
+        if (every > 0 && i % every == 0)
+            printf("\033[32mline %d\033[0m of the loop, \033[1m%d%%\033[0m\n",
+                   i, (int)(100.0 * i / n));
     }
     return 0;
 }

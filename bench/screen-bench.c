@@ -13,7 +13,10 @@
  * to the end and draw, to page up or down and draw, to draw a frame
  * while following new lines, to search the whole transcript; and the
  * memory per line (the transcript's own count and the heap's growth)
- * against the text's size, with two values a line and with none.
+ * against the text's size, with two values a line and with none; and the
+ * cost of the program's output in its pane (the terminal emulator): a
+ * flood of coloured lines fed as the pty gives them, and a frame drawn
+ * with the pane full of colours.
  */
 #include "config.h"
 
@@ -26,6 +29,7 @@
 
 #include "interp.h"
 #include "screen.h"
+#include "xmalloc.h"
 
 static double now(void)
 {
@@ -178,6 +182,47 @@ static void run(unsigned long n, struct figures *f)
     fclose(in);
 }
 
+/* The program's terminal: LINES coloured lines fed in reads of 8 KiB as
+ * screen_pty_read() takes them, then frames drawn with the pane full. */
+static void pane(unsigned long lines)
+{
+    struct noosa_opts o;
+    FILE *out, *in;
+    struct screen *s = open_screen(1000, &o, &out, &in);
+    char *buf = xmalloc(lines * 64 + 1);
+    size_t len = 0, off, k;
+    double t0, feed, draw;
+    unsigned long i;
+    const int reps = 200;
+
+    for (i = 0; i < lines; i++)
+        len += (size_t)sprintf(buf + len,
+                               "\033[32mline %lu\033[0m of the loop, "
+                               "\033[1m%lu%%\033[0m\r\n",
+                               i * 10, i * 100 / lines);
+    t0 = now();
+    for (off = 0; off < len; off += k) {
+        k = len - off < 8192 ? len - off : 8192;
+        ui_term_feed(s->out, buf + off, k);
+    }
+    feed = now() - t0;
+    screen_draw(s);
+    t0 = now();
+    for (i = 0; i < (unsigned long)reps; i++) {
+        ui_term_feed(s->out, "\033[31mred\033[0m and plain\r\n", 27);
+        screen_draw(s);
+    }
+    draw = (now() - t0) / reps;
+    printf("the program's terminal, %dx%d: %lu coloured lines (%zu bytes) "
+           "fed in %.1f ms, %.1f ns a byte; a line fed and drawn %.1f us\n",
+           ui_term_rows(s->out), ui_term_cols(s->out), lines, len,
+           feed * 1e3, feed * 1e9 / (double)len, draw * 1e6);
+    free(buf);
+    screen_free(s);
+    fclose(out);
+    fclose(in);
+}
+
 int main(int argc, char **argv)
 {
     unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
@@ -215,5 +260,6 @@ int main(int argc, char **argv)
     printf("  no values:         %.1f B of text, transcript %.1f B (%.2f), "
            "heap %.1f B (%.2f)\n", plain.text, plain.bytes,
            plain.bytes / plain.text, plain.heap, plain.heap / plain.text);
+    pane(50000);
     return 0;
 }

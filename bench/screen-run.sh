@@ -10,7 +10,9 @@
 #     line (the transcript's lines against the events), the screen must
 #     be drawn at a bounded rate (draws a second), and the time against
 #     the same run in batch mode (the baseline) says what the screen
-#     costs.
+#     costs.  Then the same again with the program writing a coloured
+#     line to its terminal every N_EVERY events (the output pane, a
+#     terminal emulator, keeping up with it).
 #  3. responsiveness: while the loop runs flat out (N_BUSY events), a key
 #     typed on the command line shows within KEY ms, against the same
 #     key typed while nothing runs (tmux polled every few ms).
@@ -21,6 +23,7 @@ LOOP=$(cd "$B" && pwd)/monitor-loop
 N_LINES=${N_LINES:-1000000}
 N_FLAT=${N_FLAT:-500000}
 N_BUSY=${N_BUSY:-3000000}
+N_EVERY=${N_EVERY:-10}
 TCLSH=${TCLSH:-tclsh}
 
 echo "== a long transcript"
@@ -66,24 +69,34 @@ field() { # field KEY DICT
     echo "$2" | tr ' ' '\n' | awk -v k="$1" 'p { print; exit } $0 == k { p = 1 }'
 }
 
-echo "== flat out ($N_FLAT events, a handler printing a line for each)"
+# flat_out LABEL EVERY: the loop flat out, in batch mode and in the
+# screen; with EVERY > 0 the program also writes a line to its terminal
+# every EVERY events (coloured, as a program's progress lines are).
+flat_out() {
+label=$1
+every=$2
+echo "== flat out ($N_FLAT events, a handler printing a line for each$label)"
 handler='handler add hit show {n_say "hit $n\n"}'
+# noosa's own CPU time (user and system, ms), robust to a loaded machine
+cpu='proc cpu {} {set f [open /proc/self/stat]; set s [read $f]; close $f; set s [string range $s [expr {[string last ")" $s] + 2}] end]; expr {([lindex $s 11] + [lindex $s 12]) * 1000 / 100}}'
 # from just before run to the end event (finit), in both modes; nothing
 # else is printed meanwhile
-"$NOOSA" -b -n --lines=$((N_FLAT + 1000)) -e "$handler" \
-    -e 'handler add finit done {set ::t1 [clock microseconds]}' \
-    -e 'apply {{} {set ::t0 [clock microseconds]; return}}; run' \
-    -e 'puts stderr [expr {($::t1 - $::t0) / 1000}]' \
-    "$LOOP" "$N_FLAT" > "$work/batch.out" 2> "$work/batch.err"
-batch_ms=$(tail -1 "$work/batch.err")
+"$NOOSA" -b -n --lines=$((N_FLAT + 1000)) -e "$cpu" -e "$handler" \
+    -e 'handler add finit done {set ::t1 [clock microseconds]; set ::c1 [cpu]}' \
+    -e 'apply {{} {set ::t0 [clock microseconds]; set ::c0 [cpu]; return}}; run' \
+    -e 'puts stderr "[expr {$::c1 - $::c0}] [expr {($::t1 - $::t0) / 1000}]"' \
+    "$LOOP" "$N_FLAT" "$every" > "$work/batch.out" 2> "$work/batch.err"
+batch_ms=$(tail -1 "$work/batch.err" | cut -d' ' -f2)
+batch_cpu=$(tail -1 "$work/batch.err" | cut -d' ' -f1)
 batch_lines=$(grep -c '^hit ' "$work/batch.out" || true)
 
-start -n --lines=$((N_FLAT + 1000)) -e "$handler" \
-    -e 'handler add finit done {set ::t1 [clock microseconds]; set ::s1 [screen stats]}' \
-    -e 'apply {{} {set ::s0 [screen stats]; set ::t0 [clock microseconds]; return}}; run' \
-    "$LOOP" "$N_FLAT"
+rm -f "$work/result"
+start -n --lines=$((N_FLAT + 1000)) -e "$cpu" -e "$handler" \
+    -e 'handler add finit done {set ::t1 [clock microseconds]; set ::c1 [cpu]; set ::s1 [screen stats]}' \
+    -e 'apply {{} {set ::s0 [screen stats]; set ::c0 [cpu]; set ::t0 [clock microseconds]; return}}; run' \
+    "$LOOP" "$N_FLAT" "$every"
 wait_for "exited with status 0"
-T send-keys -t b -l "set f [open $work/result w]; puts \$f [list \$::t0 \$::t1 \$::s0 \$::s1]; close \$f"
+T send-keys -t b -l "set f [open $work/result w]; puts \$f [list \$::t0 \$::t1 \$::s0 \$::s1 [expr {\$::c1 - \$::c0}]]; close \$f"
 T send-keys -t b Enter
 i=0
 until [ -s "$work/result" ]; do
@@ -91,23 +104,29 @@ until [ -s "$work/result" ]; do
 done
 r=$(cat "$work/result")
 set -- $(echo "puts [apply {{r} {
-    lassign \$r t0 t1 s0 s1
+    lassign \$r t0 t1 s0 s1 cpu
     set ms [expr {(\$t1 - \$t0) / 1000.0}]
     set draws [expr {[dict get \$s1 draws] - [dict get \$s0 draws]}]
     set lines [expr {[dict get \$s1 lines] - [dict get \$s0 lines]}]
     set events [expr {[dict get \$s1 events] - [dict get \$s0 events]}]
-    return [list \$ms \$draws \$lines \$events [dict get \$s1 fps]]
+    return [list \$ms \$draws \$lines \$events [dict get \$s1 fps] \$cpu]
 }} {$r}]" | "$TCLSH")
-screen_ms=$1 draws=$2 lines=$3 events=$4 fps=$5
+screen_ms=$1 draws=$2 lines=$3 events=$4 fps=$5 screen_cpu=$6
 awk -v sm="$screen_ms" -v bm="$batch_ms" -v d="$draws" -v l="$lines" \
-    -v e="$events" -v n="$N_FLAT" -v bl="$batch_lines" -v fps="$fps" 'BEGIN {
+    -v e="$events" -v n="$N_FLAT" -v bl="$batch_lines" -v fps="$fps" \
+    -v sc="$screen_cpu" -v bc="$batch_cpu" 'BEGIN {
     printf "batch mode (baseline): %d ms, %d lines of %d events\n", bm, bl, n
     printf "screen:                %d ms, %d lines of %d events (%d items delivered)\n", sm, l, n, e
     printf "ratio screen / batch:  %.2f\n", sm / bm
     printf "events per second:     %.0f in the screen, %.0f in batch mode\n", n / (sm / 1000), n / (bm / 1000)
     printf "draws:                 %d in %.1f s: %.1f a second (limit %d)\n", d, sm / 1000, d / (sm / 1000), fps
     printf "lines lost:            %d\n", n - l
+    printf "noosa CPU time:        %d ms in the screen (%.2f us an event), %d ms in batch mode\n", sc, sc * 1000 / n, bc
 }'
+}
+
+flat_out "" 0
+flat_out "; the program writing a line every $N_EVERY" "$N_EVERY"
 
 echo "== a key on the command line, idle and while $N_BUSY events go by"
 latency() { # the ms until the command line shows the key X typed now

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +55,9 @@ static void usage(FILE *f)
 "                       ./.noosarc, $XDG_CONFIG_HOME/noosa/init.tcl)\n"
 "  -B, --browsers=DIR   load the browsers in DIR too (repeatable)\n"
 "  --lines=N            lines the transcript keeps (default 100000)\n"
+"  --tty=PATH           give the program the terminal PATH (another\n"
+"                       window's, see `tty') instead of the screen's pane\n"
+"                       or noosa's own\n"
 "  --timeout=MS         time allowed for each operation (default 10000)\n"
 "  --ring-size=BYTES    size of the event ring (a power of two)\n"
 "  --overwrite          let a full ring overwrite old events (losses are\n"
@@ -91,7 +96,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_RAW = 256, OPT_DESCRIBE, OPT_STOP_AT, OPT_SEND, OPT_TIMEOUT,
            OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES,
-           OPT_REPLAY };
+           OPT_REPLAY, OPT_TTY };
     static const struct option longopts[] = {
         {"batch", no_argument, NULL, 'b'},
         {"command", required_argument, NULL, 'x'},
@@ -99,6 +104,7 @@ int main(int argc, char **argv)
         {"nx", no_argument, NULL, 'n'},
         {"browsers", required_argument, NULL, 'B'},
         {"lines", required_argument, NULL, OPT_LINES},
+        {"tty", required_argument, NULL, OPT_TTY},
         {"raw-trace", no_argument, NULL, OPT_RAW},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"replay", required_argument, NULL, OPT_REPLAY},
@@ -151,6 +157,19 @@ int main(int argc, char **argv)
             o.browser_dirs[nbrowsers++] = optarg;
             o.browser_dirs[nbrowsers] = NULL;
             break;
+        case OPT_TTY: {
+            /* said now, before the screen takes the terminal */
+            int fd = open(optarg, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+            if (fd < 0 || !isatty(fd)) {
+                fprintf(stderr, "noosa: --tty: %s: %s\n", optarg,
+                        fd < 0 ? strerror(errno) : "not a terminal");
+                exit(2);
+            }
+            close(fd);
+            o.tty = optarg;
+            break;
+        }
         case OPT_LINES:
             o.max_lines = number("lines", optarg, 100000000);
             break;

@@ -65,6 +65,11 @@ struct session {
     uint64_t seq;  /* the number of the last item of the source given */
     int direct;    /* session_direct() is on */
     const struct registry_aspect *builtin; /* the replay's, once seen */
+    /* the program's terminal set by session_set_tty(), or -1 and NULL:
+     * changed only by that call, between runs or during one (for the
+     * next) */
+    int tty_fd;
+    char *tty_path;
 };
 
 static int replay_run(struct session *s);
@@ -107,6 +112,7 @@ struct session *session_create(struct loop *loop,
     s->stop = -1;
     s->dispatching = -1;
     s->argv = xcalloc(1, sizeof *s->argv);
+    s->tty_fd = -1;
     return s;
 }
 
@@ -130,7 +136,39 @@ void session_free(struct session *s)
     forget_target(s);
     channel_free(s->channel);
     free_argv(s->argv);
+    if (s->tty_fd >= 0)
+        close(s->tty_fd);
+    free(s->tty_path);
     free(s);
+}
+
+int session_set_tty(struct session *s, const char *path, char **cause)
+{
+    int fd = -1;
+
+    if (path != NULL) {
+        fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0) {
+            xcause(cause, "cannot open %s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (!isatty(fd)) {
+            xcause(cause, "%s is not a terminal", path);
+            close(fd);
+            return -1;
+        }
+    }
+    if (s->tty_fd >= 0)
+        close(s->tty_fd);
+    free(s->tty_path);
+    s->tty_fd = fd;
+    s->tty_path = path != NULL ? xstrdup(path) : NULL;
+    return 0;
+}
+
+const char *session_tty(const struct session *s)
+{
+    return s->tty_path;
 }
 
 void session_set_program(struct session *s, char *const *argv)
@@ -552,6 +590,12 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
     if (s->state != SESSION_IDLE && session_kill(s, cause) != 0)
         return -1;
     discard(s);
+    if (s->tty_fd >= 0) {
+        /* the terminal set with tty, unless redirected for this run */
+        fd_in = fd_in >= 0 ? fd_in : s->tty_fd;
+        fd_out = fd_out >= 0 ? fd_out : s->tty_fd;
+        fd_err = fd_err >= 0 ? fd_err : s->tty_fd;
+    }
     if (start(s, DAPTO_STATE_OFF, fd_in >= 0 ? fd_in : s->opts.fd_in,
               fd_out >= 0 ? fd_out : s->opts.fd_out,
               fd_err >= 0 ? fd_err : s->opts.fd_err, cause) != 0)

@@ -77,6 +77,14 @@ char *const *session_argv(const struct session *s);
 /* Set the arguments of the next runs (not the program); copied. */
 void session_set_args(struct session *s, char *const *args);
 
+/* The program's terminal for the next runs: the terminal PATH (opened
+ * now; -1 with *cause when it cannot be, or is not a terminal), or with
+ * PATH NULL the session's descriptors again.  A run's redirections still
+ * win. */
+int session_set_tty(struct session *s, const char *path, char **cause);
+/* The path set by session_set_tty(), or NULL. */
+const char *session_tty(const struct session *s);
+
 /* Learn the program's interface without running it: start it, let its
  * constructors register their aspects, stop at main, kill it.  The
  * aspects are delivered to the item hook as READER_ASPECT items and the

@@ -200,6 +200,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
 {
     struct noosa *n = xcalloc(1, sizeof *n);
     struct session_hooks hooks;
+    char *cause = NULL;
 
     n->loop = loop;
     n->batch = opts->batch;
@@ -213,6 +214,12 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     hooks.message = on_message;
     hooks.arg = n;
     n->session = session_create(loop, &hooks, &opts->session);
+    if (opts->tty != NULL &&
+        session_set_tty(n->session, opts->tty, &cause) != 0) {
+        /* main() opened it a moment ago: say so; the default stays */
+        sink_error(&n->sink, "%s", cause);
+        free(cause);
+    }
     n->dispatch = dispatch_create(n->session);
     n->stacks = stacks_create(n->session, n->dispatch, &n->sink);
     n->profile = profile_create(n->stacks, n->session, n->dispatch,

@@ -45,6 +45,7 @@ struct noosa_opts {
     struct session_opts session;
     char *const *argv;            /* program and arguments, or NULL */
     size_t max_lines;             /* transcript scrollback */
+    const char *tty;              /* the program's terminal, or NULL */
     int no_init;                  /* skip the start-up files */
     int batch;                    /* commands wait for the program to stop */
     char **browser_dirs;          /* extra directories of browsers (NULL-ended) */

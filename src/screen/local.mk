@@ -4,7 +4,7 @@
 src_libnoosa_la_SOURCES += \
 	src/screen/ui-text.c src/screen/ui-text.h \
 	src/screen/ui-tview.c src/screen/ui-tview.h \
-	src/screen/ui-outbuf.c src/screen/ui-outbuf.h \
+	src/screen/ui-term.c src/screen/ui-term.h \
 	src/screen/ui-list.c src/screen/ui-list.h \
 	src/screen/ui-layout.c src/screen/ui-layout.h \
 	src/screen/ui-keys.c src/screen/ui-keys.h \

@@ -138,10 +138,10 @@ static int cmd_scroll(struct screen *s, Tcl_Interp *tcl, int objc,
     static const char *const how[] = {"up",       "down", "pageup",
                                       "pagedown", "home", "end", NULL};
     struct ui_tview *v = &s->tv;
-    int i = 2, which, n = 1;
+    int i = 2, which, n = 1, output = 0, page;
 
     if (objc > 2 && strcmp(Tcl_GetString(objv[2]), "-output") == 0) {
-        v = &s->ov;
+        output = 1;
         i++;
     }
     if (objc < i + 1 || objc > i + 2)
@@ -152,6 +152,32 @@ static int cmd_scroll(struct screen *s, Tcl_Interp *tcl, int objc,
         return TCL_ERROR;
     if (objc == i + 2 && Tcl_GetIntFromObj(tcl, objv[i + 1], &n) != TCL_OK)
         return TCL_ERROR;
+    if (output) {
+        /* the program's terminal: its scrollback */
+        page = s->lay.output.h > 1 ? s->lay.output.h - 1 : 1;
+        switch (which) {
+        case 0:
+            ui_term_scroll(s->out, -n);
+            break;
+        case 1:
+            ui_term_scroll(s->out, n);
+            break;
+        case 2:
+            ui_term_scroll(s->out, -n * page);
+            break;
+        case 3:
+            ui_term_scroll(s->out, n * page);
+            break;
+        case 4:
+            ui_term_scroll(s->out, -(int)ui_term_scrollback(s->out));
+            break;
+        case 5:
+            ui_term_scroll_end(s->out);
+            break;
+        }
+        s->dirty = 1;
+        return TCL_OK;
+    }
     switch (which) {
     case 0:
         ui_tview_scroll(v, -n);
@@ -238,9 +264,14 @@ static int cmd_stats(struct screen *s, Tcl_Interp *tcl)
         Tcl_NewWideIntObj((Tcl_WideInt)transcript_memory(t)));
     PUT("values", Tcl_NewWideIntObj((Tcl_WideInt)transcript_value_count(t)));
     PUT("output-bytes",
-        Tcl_NewWideIntObj((Tcl_WideInt)ui_outbuf_bytes(s->out)));
+        Tcl_NewWideIntObj((Tcl_WideInt)ui_term_bytes(s->out)));
+    /* the lines that scrolled off the program's terminal, and its rows */
     PUT("output-lines",
-        Tcl_NewWideIntObj((Tcl_WideInt)ui_outbuf_end(s->out)));
+        Tcl_NewWideIntObj((Tcl_WideInt)(ui_term_scrolled(s->out) +
+                                         (uint64_t)ui_term_rows(s->out))));
+    PUT("output-scrollback",
+        Tcl_NewWideIntObj((Tcl_WideInt)ui_term_scrollback(s->out)));
+    PUT("output-altscreen", Tcl_NewIntObj(ui_term_altscreen(s->out)));
     PUT("rows", Tcl_NewIntObj(s->lay.rows));
     PUT("cols", Tcl_NewIntObj(s->lay.cols));
     PUT("follow", Tcl_NewIntObj(s->tv.follow));

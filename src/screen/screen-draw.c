@@ -8,7 +8,11 @@
  *
  * Colours follow the terminal (its own foreground and background stay);
  * without colours, or with NO_COLOR set, attributes alone (underline,
- * reverse, bold) mark what colours would.
+ * reverse, bold) mark what colours would.  The program's own colours
+ * (its terminal's cells, ui-term.h) are shown whenever the terminal has
+ * colours, with NO_COLOR too (they are the program's, not noosa's), as
+ * close as the terminal's palette allows: a colour pair for each
+ * foreground and background in use (curses' alloc_pair).
  */
 #include "config.h"
 
@@ -42,15 +46,21 @@ enum {
 
 /* The attributes of each look; set once by screen_draw_init(). */
 static attr_t looks[SCREEN_LOOK_MARK + 1];
+/* The terminal has colours for the program's cells; set once by
+ * screen_draw_init(). */
+static int term_colors;
 
 void screen_draw_init(struct screen *s)
 {
     const char *no_color = getenv("NO_COLOR");
 
     s->color = has_colors() && (no_color == NULL || *no_color == '\0');
-    if (s->color) {
+    term_colors = has_colors();
+    if (term_colors) {
         start_color();
         use_default_colors();
+    }
+    if (s->color) {
         init_pair(PAIR_VALUE, COLOR_CYAN, -1);
         init_pair(PAIR_MATCH, COLOR_BLACK, COLOR_YELLOW);
         init_pair(PAIR_ERROR, COLOR_RED, -1);
@@ -242,6 +252,11 @@ static void draw_status(struct screen *s)
                  nbreaks == 1 ? "" : "s");
         Tcl_DStringAppend(&rest, num, -1);
     }
+    if (s->focus == UI_PANE_OUTPUT) {
+        /* keys go to the program: say how to get them back */
+        Tcl_DStringAppend(&rest, "  " SCREEN_OUTPUT_LEAVE_NAME
+                                 ": back to noosa", -1);
+    }
 
     attrset(looks[SCREEN_LOOK_STATUS]);
     mvhline(0, 0, ' ', cols);
@@ -353,17 +368,124 @@ static void draw_transcript(struct screen *s)
     }
 }
 
+/* The red, green and blue of colour C of the 256-colour palette. */
+static void palette_rgb(int c, int rgb[3])
+{
+    static const int steps[6] = {0, 95, 135, 175, 215, 255};
+    int i;
+
+    if (c < 16) {
+        int v = c >= 8 ? 255 : 192;
+
+        for (i = 0; i < 3; i++)
+            rgb[i] = (c & (1 << i)) ? v : (c == 8 ? 128 : 0);
+        return;
+    }
+    if (c >= 232) {
+        rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (c - 232);
+        return;
+    }
+    c -= 16;
+    rgb[0] = steps[c / 36];
+    rgb[1] = steps[(c / 6) % 6];
+    rgb[2] = steps[c % 6];
+}
+
+/* The curses colour for colour C of the program's terminal (-1: the
+ * default), brought into the terminal's palette; a bright colour on
+ * eight colours is the plain one, bold when BOLD is not NULL. */
+static int term_colour(int c, attr_t *bold)
+{
+    int rgb[3], i, k = 0;
+
+    if (c < 0 || c < COLORS)
+        return c;
+    if (c < 16) {
+        if (bold != NULL)
+            *bold |= A_BOLD;
+        return c - 8 < COLORS ? c - 8 : -1;
+    }
+    palette_rgb(c, rgb);
+    for (i = 0; i < 3; i++) {
+        if (rgb[i] > 127)
+            k |= 1 << i; /* COLOR_RED 1, COLOR_GREEN 2, COLOR_BLUE 4 */
+    }
+    return k < COLORS ? k : -1;
+}
+
+/* Draw the cells of a row of the program's terminal at Y, X. */
+static void draw_term_row(int y, int x, const struct ui_term_cell *cells,
+                          int n)
+{
+    static int last_fg = -2, last_bg = -2, last_pair;
+    int i, j;
+
+    for (i = 0; i < n; i++) {
+        const struct ui_term_cell *c = &cells[i];
+        wchar_t w[UI_TERM_CHARS + 1];
+        attr_t a = A_NORMAL;
+        cchar_t cc;
+        int pair = 0, fg, bg;
+
+        if (c->width == 0 && i > 0 && cells[i - 1].width == 2)
+            continue; /* the right half of a wide character */
+        for (j = 0; j < UI_TERM_CHARS && c->chars[j] != 0; j++)
+            w[j] = ui_text_printable(c->chars[j]) || j > 0
+                       ? (wchar_t)c->chars[j]
+                       : L'?';
+        if (j == 0)
+            w[j++] = L' ';
+        w[j] = 0;
+        if (c->attrs & UI_TERM_BOLD)
+            a |= A_BOLD;
+        if (c->attrs & UI_TERM_UNDERLINE)
+            a |= A_UNDERLINE;
+        if (c->attrs & UI_TERM_ITALIC)
+            a |= A_ITALIC;
+        if (c->attrs & UI_TERM_BLINK)
+            a |= A_BLINK;
+        if (c->attrs & UI_TERM_REVERSE)
+            a |= A_REVERSE;
+        if (term_colors && (c->fg >= 0 || c->bg >= 0)) {
+            fg = term_colour(c->fg, &a);
+            bg = term_colour(c->bg, NULL);
+            if (fg != last_fg || bg != last_bg) {
+                last_pair = alloc_pair(fg, bg);
+                last_fg = fg;
+                last_bg = bg;
+            }
+            pair = last_pair > 0 ? last_pair : 0;
+        }
+        setcchar(&cc, w, a, (short)pair, NULL);
+        mvadd_wch(y, x + i, &cc);
+    }
+}
+
 static void draw_output(struct screen *s)
 {
-    static struct ui_tview_row rows[MAX_ROWS];
+    static struct ui_term_cell *cells;
+    static int ncells;
     const struct ui_rect *r = &s->lay.output;
+    const char *elsewhere = screen_pty_elsewhere(s);
     char title[160];
-    size_t n, i;
-    int focused = s->focus == UI_PANE_OUTPUT;
+    int focused = s->focus == UI_PANE_OUTPUT, offset, i;
 
-    if (focused)
+    offset = ui_term_offset(s->out);
+    if (elsewhere != NULL)
+        snprintf(title, sizeof title, " Output: the program's terminal is %s ",
+                 elsewhere);
+    else if (focused && offset > 0)
         snprintf(title, sizeof title,
-                 " Output: what you type goes to the program ");
+                 " Output: %d lines up (S-PgDn); keys go to the program, "
+                 SCREEN_OUTPUT_LEAVE_NAME " leaves ",
+                 offset);
+    else if (focused)
+        snprintf(title, sizeof title,
+                 " Output: keys go to the program; "
+                 SCREEN_OUTPUT_LEAVE_NAME " leaves ");
+    else if (offset > 0)
+        snprintf(title, sizeof title, " Output of the program: %d lines up ",
+                 offset);
     else
         snprintf(title, sizeof title, " Output of the program ");
     screen_draw_title(s, &s->lay.output_title, title, focused);
@@ -382,11 +504,14 @@ static void draw_output(struct screen *s)
                              s->lay.output_title.w - w - 2, w, more,
                              (size_t)w, (int)looks[SCREEN_LOOK_TITLE_FOCUS]);
     }
-    ui_tview_update(&s->ov);
-    n = ui_tview_rows(&s->ov, rows, MAX_ROWS);
-    for (i = 0; i < n; i++)
-        draw_chars(r->y + (int)i, r->x, r->w, rows[i].text, rows[i].start,
-                   rows[i].end, NULL, NULL, A_NORMAL);
+    if (r->w > ncells) {
+        cells = xreallocarray(cells, (size_t)r->w, sizeof *cells);
+        ncells = r->w;
+    }
+    for (i = 0; i < r->h; i++) {
+        if (ui_term_row(s->out, i - offset, cells, r->w) == 0)
+            draw_term_row(r->y + i, r->x, cells, r->w);
+    }
 }
 
 /* The cursor's place on the command line: its column. */
@@ -448,8 +573,9 @@ static const char *hint(struct screen *s)
         return "Tab/S-Tab values  Enter opens  / ? search  n N again  "
                "PgUp PgDn Home End  Esc back";
     case UI_PANE_OUTPUT:
-        return "Keys go to the program  PgUp PgDn scroll  F6 next pane  "
-               "C-c stops it";
+        return "Keys go to the program  " SCREEN_OUTPUT_LEAVE_NAME
+               " back to the command line  S-PgUp S-PgDn scroll  F6 next "
+               "pane  C-c stops it";
     case UI_PANE_WINDOW:
         if (s->window != NULL && s->window->hint != NULL)
             return s->window->hint;
@@ -521,26 +647,20 @@ static void draw_window(struct screen *s)
 /* Put the cursor where typing goes (COL: on the command line). */
 static void place_cursor(struct screen *s, int col)
 {
-    uint64_t line;
-    size_t off;
-    struct ui_tview_row rows[MAX_ROWS];
-    size_t n, i;
+    int row, tcol, visible;
 
     if (s->edit != NULL)
         return; /* screen_edit_draw() placed it */
     if (s->focus == UI_PANE_OUTPUT && s->prompt == SCREEN_PROMPT_COMMAND &&
         s->ask == SCREEN_ASK_NONE) {
-        ui_outbuf_cursor(s->out, &line, &off);
-        n = ui_tview_rows(&s->ov, rows, MAX_ROWS);
-        for (i = 0; i < n; i++) {
-            if (rows[i].line == line && off >= rows[i].start &&
-                (off < rows[i].end || rows[i].end == rows[i].len)) {
-                curs_set(1);
-                move(s->lay.output.y + (int)i,
-                     ui_text_columns(rows[i].text + rows[i].start,
-                                     off - rows[i].start));
-                return;
-            }
+        /* the program's cursor, where the program wants it */
+        ui_term_cursor(s->out, &row, &tcol, &visible);
+        row += ui_term_offset(s->out);
+        if (visible && row >= 0 && row < s->lay.output.h && tcol >= 0 &&
+            tcol < s->lay.output.w) {
+            curs_set(1);
+            move(s->lay.output.y + row, s->lay.output.x + tcol);
+            return;
         }
         curs_set(0);
         return;

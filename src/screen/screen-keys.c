@@ -3,11 +3,12 @@
  * screen-keys.c - what keys and the mouse do.  Keys go, in order, to: a
  * question on the bottom line, the inline editor, a prompt on the command
  * line, the key bindings (`bind`; a printable character typed on the
- * command line or to the program is never taken by a binding), and the
- * pane that has the focus: the command line (readline), the transcript
- * (scrolling, values, search), the output pane (the program's input) or
- * the window.  A mouse click chooses a pane, opens a value, chooses in a
- * window; the wheel scrolls.
+ * command line is never taken by a binding; in the output pane only
+ * function keys and C-c are), and the pane that has the focus: the
+ * command line (readline), the transcript (scrolling, values, search),
+ * the output pane (the program's terminal: keys as a terminal sends
+ * them, C-] back to the command line) or the window.  A mouse click
+ * chooses a pane, opens a value, chooses in a window; the wheel scrolls.
  */
 #include "config.h"
 
@@ -112,25 +113,95 @@ static int transcript_key(struct screen *s, const struct ui_key *k)
     }
 }
 
-/* A key for the output pane: it goes to the program, but for scrolling. */
+/* The terminal key for the curses function key CODE, with its
+ * modifiers in *MOD; VTERM_KEY_NONE when it has none. */
+static VTermKey term_key(int code, int *mod)
+{
+    switch (code) {
+    case KEY_UP:
+        return VTERM_KEY_UP;
+    case KEY_DOWN:
+        return VTERM_KEY_DOWN;
+    case KEY_LEFT:
+        return VTERM_KEY_LEFT;
+    case KEY_RIGHT:
+        return VTERM_KEY_RIGHT;
+    case KEY_SLEFT:
+        *mod |= VTERM_MOD_SHIFT;
+        return VTERM_KEY_LEFT;
+    case KEY_SRIGHT:
+        *mod |= VTERM_MOD_SHIFT;
+        return VTERM_KEY_RIGHT;
+    case KEY_HOME:
+        return VTERM_KEY_HOME;
+    case KEY_END:
+        return VTERM_KEY_END;
+    case KEY_PPAGE:
+        return VTERM_KEY_PAGEUP;
+    case KEY_NPAGE:
+        return VTERM_KEY_PAGEDOWN;
+    case KEY_IC:
+        return VTERM_KEY_INS;
+    case KEY_DC:
+        return VTERM_KEY_DEL;
+    case KEY_BACKSPACE:
+        return VTERM_KEY_BACKSPACE;
+    case KEY_ENTER:
+        return VTERM_KEY_ENTER;
+    case KEY_BTAB:
+        *mod |= VTERM_MOD_SHIFT;
+        return VTERM_KEY_TAB;
+    default:
+        break;
+    }
+    if (code >= KEY_F(1) && code <= KEY_F(12))
+        return VTERM_KEY_FUNCTION(code - KEY_F(0));
+    if (code >= KEY_F(13) && code <= KEY_F(24)) {
+        *mod |= VTERM_MOD_SHIFT; /* curses' shifted function keys */
+        return VTERM_KEY_FUNCTION(code - KEY_F(12));
+    }
+    return VTERM_KEY_NONE;
+}
+
+/* A key for the output pane: it goes to the program (as its terminal
+ * encodes it), but for leaving the pane and scrolling its scrollback. */
 static void output_key(struct screen *s, const struct ui_key *k)
 {
-    char buf[16];
-    size_t n;
+    int mod = k->meta ? VTERM_MOD_ALT : 0;
+    VTermKey key;
 
-    if (k->fn && !k->meta && k->code == KEY_PPAGE) {
-        ui_tview_page(&s->ov, -1);
+    if (!k->fn && !k->meta && k->code == SCREEN_OUTPUT_LEAVE) {
+        s->focus = UI_PANE_COMMAND;
         return;
     }
-    if (k->fn && !k->meta && k->code == KEY_NPAGE) {
-        ui_tview_page(&s->ov, 1);
+    if (k->fn && (k->code == KEY_SPREVIOUS || k->code == KEY_SNEXT)) {
+        ui_term_scroll(s->out, (k->code == KEY_SPREVIOUS ? -1 : 1) *
+                                   (s->lay.output.h > 1 ? s->lay.output.h - 1
+                                                        : 1));
         return;
     }
-    n = ui_keys_bytes(k, buf, sizeof buf);
-    if (n > 0) {
-        screen_pty_input(s, buf, n);
-        ui_tview_end(&s->ov);
+    if (k->fn) {
+        key = term_key(k->code, &mod);
+        if (key == VTERM_KEY_NONE)
+            return;
+        ui_term_key(s->out, key, mod);
+    } else if (k->code >= 0 && k->code <= 0x10ffff) {
+        ui_term_char(s->out, (uint32_t)k->code, mod);
+    } else {
+        return;
     }
+    ui_term_scroll_end(s->out);
+    screen_pty_flush_term(s);
+}
+
+/* Whether a binding takes key K while the output pane has the focus: a
+ * function key, or C-c (noosa's interrupt); every other key is the
+ * program's. */
+static int output_binding(const struct ui_key *k)
+{
+    if (k->fn)
+        return k->code >= KEY_F(1) && k->code <= KEY_F(24);
+    return !k->meta && k->code == 3;
 }
 
 static void command_key(struct screen *s, const struct ui_key *k)
@@ -203,7 +274,7 @@ static void wheel(struct screen *s, enum ui_pane pane, int n)
         ui_tview_scroll(&s->tv, n);
         break;
     case UI_PANE_OUTPUT:
-        ui_tview_scroll(&s->ov, n);
+        ui_term_scroll(s->out, n);
         break;
     case UI_PANE_WINDOW:
         if (s->window != NULL && s->window->wheel != NULL)
@@ -297,9 +368,9 @@ void screen_keys_key(struct screen *s, const struct ui_key *k)
         return;
     }
     script = screen_cmd_binding(s, k);
-    if (script != NULL && !(ui_keys_printable(k) &&
-                            (s->focus == UI_PANE_COMMAND ||
-                             s->focus == UI_PANE_OUTPUT))) {
+    if (script != NULL &&
+        !(ui_keys_printable(k) && s->focus == UI_PANE_COMMAND) &&
+        (s->focus != UI_PANE_OUTPUT || output_binding(k))) {
         screen_command(s, script, 0);
         return;
     }

@@ -3,8 +3,15 @@
  * screen-pty.c - the program's terminal.  The program runs with a pty's
  * slave as its standard input, output and error (the session's fd_in,
  * fd_out, fd_err), so it never writes over the screen; the loop reads
- * the master into the output pane, and what the user types in that pane
- * is written to the master.
+ * the master into the program's terminal (ui-term.h, a terminal
+ * emulator) that the output pane shows, and what the user types in that
+ * pane, as that terminal encodes it, is written to the master, with the
+ * terminal's answers to the program's questions.  The pty has the pane's
+ * size (screen_relayout), so the program gets SIGWINCH as it changes.
+ *
+ * With `tty PATH` (or --tty) the program's runs get that terminal
+ * instead (the session's); the pty stays, unused, and the pane says
+ * where the program is.
  *
  * noosa keeps the slave open for the whole session, so the master never
  * reads end of file between runs, and the pty (with its line discipline:
@@ -21,6 +28,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "interp.h"
 #include "loop.h"
 #include "screen.h"
 #include "xmalloc.h"
@@ -142,11 +150,27 @@ void screen_pty_read(struct screen *s)
         n = read(s->pty_master, buf, sizeof buf);
         if (n <= 0)
             break;
-        ui_outbuf_feed(s->out, buf, (size_t)n);
+        ui_term_feed(s->out, buf, (size_t)n);
         total += (size_t)n;
     }
-    if (total > 0)
+    if (total > 0) {
         s->dirty = 1;
+        screen_pty_flush_term(s);
+    }
+}
+
+void screen_pty_flush_term(struct screen *s)
+{
+    char buf[4096];
+    size_t n;
+
+    while ((n = ui_term_output(s->out, buf, sizeof buf)) > 0)
+        screen_pty_input(s, buf, n);
+}
+
+const char *screen_pty_elsewhere(struct screen *s)
+{
+    return s->in != NULL ? session_tty(s->in->session) : NULL;
 }
 
 static void on_master(int fd, short revents, void *arg)

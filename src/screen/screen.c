@@ -146,10 +146,13 @@ void screen_relayout(struct screen *s)
                       s->output_rows);
     ui_tview_resize(&s->tv, s->lay.transcript.h,
                     s->lay.ok ? s->lay.transcript.w : COLS);
-    ui_tview_resize(&s->ov, s->lay.output.h,
-                    s->lay.ok ? s->lay.output.w : COLS);
-    if (s->lay.ok)
+    if (s->lay.ok && s->lay.output.h > 0) {
+        /* the program's terminal has the pane's size: the kernel sends
+         * its foreground process group SIGWINCH */
+        if (s->out != NULL)
+            ui_term_resize(s->out, s->lay.output.h, s->lay.output.w);
         screen_pty_resize(s, s->lay.output.h, s->lay.output.w);
+    }
     if (!ui_layout_has(&s->lay, s->focus))
         s->focus = UI_PANE_COMMAND;
     s->dirty = 1;
@@ -689,9 +692,8 @@ struct screen *screen_create(const struct noosa_opts *o, FILE *out,
         goto fail;
     ui_tview_src_transcript(&src, s->in->transcript);
     ui_tview_init(&s->tv, &src, s->in->transcript);
-    s->out = ui_outbuf_create(SCREEN_OUTPUT_LINES);
-    ui_outbuf_src(s->out, &src);
-    ui_tview_init(&s->ov, &src, NULL);
+    s->out = ui_term_create(LINES > 0 ? LINES : 24, COLS > 0 ? COLS : 80,
+                            SCREEN_OUTPUT_LINES);
     transcript_set_changed(s->in->transcript, transcript_changed, s);
     windows_create(s);
     screen_cmd_init(s);
@@ -751,8 +753,7 @@ int screen_free(struct screen *s)
     noosa_free(s->noosa);
     free(s->window_names);
     ui_tview_free(&s->tv);
-    ui_tview_free(&s->ov);
-    ui_outbuf_free(s->out);
+    ui_term_free(s->out);
     screen_pty_close(s);
     loop_free(s->loop);
     restore_signals();

@@ -13,11 +13,12 @@
  * keys and the mouse do), screen-draw.c
  * (curses drawing of the models in ui-*.h), screen-rl.c (readline through
  * its callback interface: history, completion), screen-pty.c (the
- * program's terminal), screen-handlers.c, screen-breaks.c, screen-help.c,
+ * program's pty, fed to the terminal emulator ui-term.h that the output
+ * pane draws), screen-handlers.c, screen-breaks.c, screen-help.c,
  * screen-profile.c (the windows), screen-edit.c (editing a handler's
  * code), screen-cmd.c (the `screen` Tcl command).  The models they draw
- * and drive (layout, views, lists, key names, the inline editor's text)
- * are in ui-*.c and know nothing of curses.
+ * and drive (layout, views, the program's terminal, lists, key names,
+ * the inline editor's text) are in ui-*.c and know nothing of curses.
  *
  * The optional windows are reached only through their operations
  * (struct screen_window_ops) in the table screen_windows[] (screen.c):
@@ -41,14 +42,20 @@
 #include "ui-keys.h"
 #include "ui-layout.h"
 #include "ui-list.h"
-#include "ui-outbuf.h"
+#include "ui-term.h"
 #include "ui-tview.h"
 
 /* screen_main() could not use the terminal: run batch mode instead. */
 #define SCREEN_NO_TERMINAL (-1)
 
-/* Lines of the program's output kept in the output pane. */
+/* Lines of the program's terminal kept in the output pane's scrollback
+ * (those that scrolled off its top). */
 #define SCREEN_OUTPUT_LINES 10000
+/* The key that leaves the program's terminal for the command line (it is
+ * never sent to the program): C-]. */
+#define SCREEN_OUTPUT_LEAVE 0x1d
+#define SCREEN_OUTPUT_LEAVE_NAME "C-]"
+
 /* Redraws a second at most, by default. */
 #define SCREEN_FPS 30
 
@@ -131,8 +138,7 @@ struct screen {
 
     /* the panes' models */
     struct ui_tview tv;      /* the transcript */
-    struct ui_outbuf *out;   /* the program's output */
-    struct ui_tview ov;
+    struct ui_term *out;     /* the program's terminal */
 
     /* the inline editor, when open */
     struct ui_edit *edit;
@@ -297,6 +303,11 @@ void screen_pty_close(struct screen *s);
 void screen_pty_resize(struct screen *s, int rows, int cols);
 /* Queue N bytes of input for the program. */
 void screen_pty_input(struct screen *s, const char *buf, size_t n);
+/* Send the program what its terminal (the model) has for it: keys,
+ * answers to its questions. */
+void screen_pty_flush_term(struct screen *s);
+/* The program's terminal is another one (`tty`): the path, else NULL. */
+const char *screen_pty_elsewhere(struct screen *s);
 
 /* screen-handlers.c */
 /* The prompt for SCREEN_PROMPT_NEW_HANDLER, _RENAME, _SAVE, _LOAD gave

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-run.c - the commands that move the program: run, continue, step,
- * stop, kill, quit.  In batch mode they wait until the program stops or
- * ends; in the screen they return at once and the loop goes on.
+ * stop, kill, quit; and tty, the terminal its runs get.  In batch mode
+ * they wait until the program stops or ends; in the screen they return at
+ * once and the loop goes on.
  */
 #include "config.h"
 
@@ -192,6 +193,26 @@ static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+/* tty ?PATH? */
+static int cmd_tty(ClientData cd, Tcl_Interp *tcl, int objc,
+                   Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    const char *path;
+    char *cause = NULL;
+
+    if (objc == 1) {
+        path = session_tty(in->session);
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(path != NULL ? path : "", -1));
+        return TCL_OK;
+    }
+    path = Tcl_GetString(objv[1]);
+    if (session_set_tty(in->session, *path != '\0' ? path : NULL, &cause) !=
+        0)
+        return fail(tcl, cause);
+    return TCL_OK;
+}
+
 static const struct command commands[] = {
     {.name = "run",
      .aliases = (const char *const[]){"r", NULL},
@@ -260,6 +281,19 @@ static const struct command commands[] = {
      .help = "Leave noosa (alias: q); a live program is killed.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_quit},
+    {.name = "tty",
+     .max_args = 1,
+     .usage = "tty ?PATH?",
+     .summary = "give the program another terminal",
+     .help = "Give the program's next runs the terminal PATH (its standard "
+             "input, output\n"
+             "and error), e.g. another window's (`tty' typed there says "
+             "its path); an\n"
+             "empty PATH gives back the usual one (the screen's output "
+             "pane, or noosa's\n"
+             "terminal in batch mode). Without PATH, the terminal set, or "
+             "\"\".",
+     .proc = cmd_tty},
     {0}};
 
 void cmd_run_init(struct interp *in)

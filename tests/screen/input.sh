@@ -19,7 +19,7 @@ run_to_output() {
     keys F6
     wait_for "Esc back"
     keys F6
-    wait_for "Output: what you type goes to the program"
+    wait_for "Output: keys go to the program"
 }
 
 run_to_output
@@ -45,7 +45,7 @@ wait_row 0 "exited with status 0"
 wait_pane_line "again"
 # F6 goes round to the command line again
 keys F6
-wait_gone "Output: what you type"
+wait_gone "Output: keys go to"
 
 # The pty is the program's controlling terminal: a key the terminal turns
 # into a signal (Ctrl-\ here; Ctrl-C is noosa's interrupt key) signals the
@@ -54,7 +54,7 @@ run_to_output
 keys -H 1c
 wait_row 0 "killed by SIGQUIT"
 keys F6
-wait_gone "Output: what you type"
+wait_gone "Output: keys go to"
 cmd 'quit'
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"

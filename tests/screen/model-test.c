@@ -20,7 +20,7 @@
 #include "ui-keys.h"
 #include "ui-layout.h"
 #include "ui-list.h"
-#include "ui-outbuf.h"
+#include "ui-term.h"
 #include "ui-text.h"
 #include "ui-tview.h"
 #include "unit.h"
@@ -419,66 +419,164 @@ static void test_show_output(void)
     transcript_free(t);
 }
 
-static void test_outbuf(void)
+static void test_term(void)
 {
-    struct ui_outbuf *o = ui_outbuf_create(5);
-    struct ui_tview_src src;
-    struct ui_tview v;
-    uint64_t line;
-    size_t len, off;
-    const char *s;
+    struct ui_term *t = ui_term_create(3, 10, 4);
+    struct ui_term_cell cells[10];
+    char text[128], out[64];
+    int row, col, vis;
+    size_t n;
 
-#define FEED(str) ui_outbuf_feed(o, str, sizeof(str) - 1)
-#define LINE_IS(n, want)                                                    \
-    CHECK((s = ui_outbuf_line(o, n, &len)) != NULL &&                       \
-          len == strlen(want) && memcmp(s, want, len) == 0)
+#define FEED(str) ui_term_feed(t, str, sizeof(str) - 1)
+#define ROW_IS(r, want)                                                     \
+    do {                                                                    \
+        ui_term_row_text(t, r, text, sizeof text);                          \
+        if (strcmp(text, want) != 0)                                        \
+            fprintf(stderr, "row %d: \"%s\", not \"%s\"\n", r, text, want); \
+        CHECK(strcmp(text, want) == 0);                                     \
+    } while (0)
 
-    CHECK_EQ_INT(ui_outbuf_end(o), 1); /* the line being written */
+    /* text, a carriage return overwriting (a progress line), erase */
     FEED("hello\r\nworld");
-    LINE_IS(0, "hello");
-    LINE_IS(1, "world");
-    ui_outbuf_cursor(o, &line, &off);
-    CHECK_EQ_INT(line, 1);
-    CHECK_EQ_INT(off, 5);
-    /* carriage return overwrites, erase to the end of line */
-    FEED("\rW");
-    LINE_IS(1, "World");
+    ROW_IS(0, "hello");
+    ROW_IS(1, "world");
+    ui_term_cursor(t, &row, &col, &vis);
+    CHECK_EQ_INT(row, 1);
+    CHECK_EQ_INT(col, 5);
+    CHECK_EQ_INT(vis, 1);
     FEED("\r10%\r20%");
-    LINE_IS(1, "20%ld");
+    ROW_IS(1, "20%ld");
     FEED("\r\033[K50%");
-    LINE_IS(1, "50%");
-    /* backspace, tab, colours dropped, a title string dropped */
-    FEED("\r\n\033[1;31mred\033[0m\b\bX\tY\033]0;title\007Z");
-    LINE_IS(2, "rXd     YZ");
-    /* sequences and UTF-8 split across feeds */
-    FEED("\r\n\033[3");
-    FEED("2mok\xc3");
-    FEED("\xa9!");
-    LINE_IS(3, "ok\xc3\xa9!");
-    /* overwriting a two-byte character with one byte */
-    FEED("\r\033[2C?");
-    LINE_IS(3, "ok?!");
-    /* an invalid byte, a bell, a cursor move */
-    FEED("\r\n\xff\007a\033[5Gb");
-    LINE_IS(4, "?a  b");
-    /* only 5 lines are kept */
-    FEED("\n6\n7");
-    CHECK_EQ_INT(ui_outbuf_first(o), 2);
-    CHECK_EQ_INT(ui_outbuf_end(o), 7);
-    LINE_IS(6, "7");
-    CHECK(ui_outbuf_line(o, 1, &len) == NULL);
-    CHECK_EQ_INT(ui_outbuf_bytes(o) > 0, 1);
+    ROW_IS(1, "50%");
+    /* colours and attributes: red bold, then a 256-colour background,
+     * then a direct colour brought to the palette */
+    FEED("\r\n\033[1;31mR\033[0m\033[48;5;200mB\033[0m\033[38;2;0;0;255mD"
+         "\033[0mn");
+    CHECK_EQ_INT(ui_term_row(t, 2, cells, 10), 0);
+    CHECK_EQ_INT(cells[0].chars[0], 'R');
+    CHECK_EQ_INT(cells[0].fg, 1);
+    CHECK_EQ_INT(cells[0].attrs & UI_TERM_BOLD, UI_TERM_BOLD);
+    CHECK_EQ_INT(cells[1].bg, 200);
+    CHECK_EQ_INT(cells[1].fg, -1);
+    CHECK_EQ_INT(cells[2].fg, 21); /* the cube's pure blue */
+    CHECK_EQ_INT(cells[3].fg, -1);
+    CHECK_EQ_INT(cells[3].attrs, 0);
+    /* cursor movement: up two rows, column 3 */
+    FEED("\033[2A\033[3GX");
+    ROW_IS(0, "heXlo");
+    /* scrolling: the top row goes to the scrollback */
+    FEED("\033[3;1H\r\nline4");
+    CHECK_EQ_INT(ui_term_scrollback(t), 1);
+    ROW_IS(-1, "heXlo");
+    ROW_IS(2, "line4");
+    CHECK_EQ_INT(ui_term_row(t, -2, cells, 10), -1);
+    CHECK_EQ_INT(ui_term_row(t, 3, cells, 10), -1);
+    /* only 4 lines are kept there */
+    FEED("\r\na\r\nb\r\nc\r\nd\r\ne");
+    CHECK_EQ_INT(ui_term_scrollback(t), 4);
+    CHECK_EQ_INT(ui_term_scrolled(t), 6);
+    ROW_IS(-4, "RBDn");
+    ROW_IS(-3, "line4");
+    ROW_IS(2, "e");
+    /* the view scrolls within the scrollback */
+    ui_term_scroll(t, -2);
+    CHECK_EQ_INT(ui_term_offset(t), 2);
+    ui_term_scroll(t, -100);
+    CHECK_EQ_INT(ui_term_offset(t), 4);
+    ui_term_scroll(t, 1);
+    CHECK_EQ_INT(ui_term_offset(t), 3);
+    ui_term_scroll_end(t);
+    CHECK_EQ_INT(ui_term_offset(t), 0);
+    /* the alternate screen: its own, no scrollback; back to the main */
+    FEED("\033[?1049h\033[2J\033[Hfull");
+    CHECK_EQ_INT(ui_term_altscreen(t), 1);
+    ROW_IS(0, "full");
+    ROW_IS(2, "");
+    FEED("\r\n\r\n\r\n\r\n");
+    CHECK_EQ_INT(ui_term_scrollback(t), 4);
+    CHECK_EQ_INT(ui_term_scrolled(t), 6);
+    FEED("\033[?1049l");
+    CHECK_EQ_INT(ui_term_altscreen(t), 0);
+    ROW_IS(2, "e");
+    /* UTF-8 split across feeds, a wide character taking two cells */
+    FEED("\033[2J\033[H\xc3");
+    FEED("\xa9\xe4\xb8");
+    FEED("\xad|");
+    ROW_IS(0, "\xc3\xa9\xe4\xb8\xad|");
+    CHECK_EQ_INT(ui_term_row(t, 0, cells, 10), 0);
+    CHECK_EQ_INT(cells[1].width, 2);
+    CHECK_EQ_INT(cells[3].chars[0], '|');
+    ui_term_cursor(t, &row, &col, &vis);
+    CHECK_EQ_INT(col, 4);
+    /* a hidden cursor */
+    FEED("\033[?25l");
+    ui_term_cursor(t, &row, &col, &vis);
+    CHECK_EQ_INT(vis, 0);
+    /* questions answered: the cursor's position */
+    FEED("\033[6n");
+    n = ui_term_output(t, out, sizeof out);
+    CHECK(n == 6 && memcmp(out, "\033[1;5R", 6) == 0);
+    /* keys as the program's modes want them: arrows change with DECCKM */
+    ui_term_key(t, VTERM_KEY_UP, 0);
+    ui_term_char(t, 'x', VTERM_MOD_ALT);
+    ui_term_char(t, 3, 0);
+    n = ui_term_output(t, out, sizeof out);
+    CHECK_EQ_INT(n, 6);
+    CHECK(memcmp(out, "\033[A\033x\003", 6) == 0);
+    FEED("\033[?1h");
+    ui_term_key(t, VTERM_KEY_UP, 0);
+    n = ui_term_output(t, out, sizeof out);
+    CHECK(n == 3 && memcmp(out, "\033OA", 3) == 0);
+    /* paste: bracketed only when the program asks */
+    ui_term_paste(t, "ab", 2);
+    n = ui_term_output(t, out, sizeof out);
+    CHECK(n == 2 && memcmp(out, "ab", 2) == 0);
+    FEED("\033[?2004h");
+    ui_term_paste(t, "ab", 2);
+    n = ui_term_output(t, out, sizeof out);
+    CHECK(n == 14 && memcmp(out, "\033[200~ab\033[201~", 14) == 0);
+    /* a resize: a smaller screen sends its top rows to the scrollback,
+     * a bigger one takes them back */
+    FEED("\033[2J\033[H1\r\n2\r\n3");
+    n = (size_t)ui_term_scrolled(t);
+    ui_term_resize(t, 2, 8);
+    CHECK_EQ_INT(ui_term_rows(t), 2);
+    CHECK_EQ_INT(ui_term_cols(t), 8);
+    CHECK_EQ_INT(ui_term_scrolled(t), n + 1);
+    ROW_IS(-1, "1");
+    ROW_IS(0, "2");
+    ui_term_resize(t, 3, 8);
+    CHECK_EQ_INT(ui_term_scrollback(t), 3);
+    ROW_IS(0, "1");
+    CHECK(ui_term_bytes(t) > 0);
+    ui_term_free(t);
 
-    /* a view of it */
-    ui_outbuf_src(o, &src);
-    ui_tview_init(&v, &src, NULL);
-    ui_tview_resize(&v, 2, 10);
-    CHECK_EQ_INT(v.top.line, 5);
-    CHECK_EQ_INT(ui_tview_select(&v, 1), 0);
-    ui_tview_free(&v);
-    ui_outbuf_free(o);
+    /* a scrolling region: its rows scroll, the others stay, nothing goes
+     * to the scrollback; characters deleted and lines inserted */
+    t = ui_term_create(4, 10, 4);
+    FEED("a\r\nb\r\nc\r\nd\033[2;3r\033[3;1H\n");
+    ROW_IS(0, "a");
+    ROW_IS(1, "c");
+    ROW_IS(2, "");
+    ROW_IS(3, "d");
+    CHECK_EQ_INT(ui_term_scrollback(t), 0);
+    FEED("\033[r\033[1;1Habcdef\033[1;3H\033[2P");
+    ROW_IS(0, "abef");
+    FEED("\033[2@");
+    ROW_IS(0, "ab  ef");
+    FEED("\033[2;1H\033[L");
+    ROW_IS(1, "");
+    ROW_IS(2, "c");
+    ROW_IS(3, "");
+    FEED("\033[M");
+    ROW_IS(1, "c");
+    /* erasing takes the pen's background */
+    FEED("\033[4;1H\033[44m\033[K\033[0m");
+    CHECK_EQ_INT(ui_term_row(t, 3, cells, 10), 0);
+    CHECK_EQ_INT(cells[9].bg, 4);
+    ui_term_free(t);
 #undef FEED
-#undef LINE_IS
+#undef ROW_IS
 }
 
 static void test_list(void)
@@ -788,7 +886,7 @@ int main(void)
     test_values();
     test_search();
     test_show_output();
-    test_outbuf();
+    test_term();
     test_list();
     test_layout();
     test_keys();

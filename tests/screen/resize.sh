@@ -51,12 +51,12 @@ wait_for "5 80"
 T resize-window -t t -x 130 -y 40
 wait_row 28 "Output of the program"
 keys F6 F6
-wait_for "Output: what you type"
+wait_for "Output: keys go to"
 keys Enter
 wait_for "9 130"
 wait_row 0 "exited with status 0"
 keys F6
-wait_gone "Output: what you type"
+wait_gone "Output: keys go to"
 cmd 'quit'
 wait_exit
 check_asan

@@ -41,7 +41,7 @@ wait_row 0 "running"
 keys PageUp
 wait_for "more below (End)"
 keys F6
-wait_for "Output: what you type"
+wait_for "Output: keys go to"
 # (calc reads all of its input, then runs it)
 type_text 'print 1;'
 keys Enter C-d
@@ -56,13 +56,13 @@ wait_gone "more below (End)"
 keys F5
 wait_row 0 "running"
 keys F6
-wait_for "Output: what you type"
+wait_for "Output: keys go to"
 type_text 'print 2;'
 keys Enter C-d
 wait_row 0 "exited with status 0"
 wait_for "printed: 2"
 keys F6
-wait_gone "Output: what you type"
+wait_gone "Output: keys go to"
 keys F10
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"
