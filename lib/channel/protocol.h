@@ -20,7 +20,11 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 2
+#define DAPTO_PROTO_MINOR 3
+
+/* The minor from which a runtime can be attached to while it runs
+ * <protocol#attach>. */
+#define DAPTO_ATTACH_MINOR 3
 
 /* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
  * file descriptors inherited by the program.  The runtime removes it and
