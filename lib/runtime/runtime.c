@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -377,11 +378,40 @@ static void at_exit(void)
 /* The built-in aspect, and the hooks of a process that may be attached
  * to later <protocol#attach>: registered once whether or not a monitor
  * is there now; they do nothing while none is. */
+/* DAPTO_PTRACER=any (or a pid): under Yama's ptrace_scope 1, let any
+ * process of the user (or that one) attach to this program later
+ * <protocol#attach>; the kernel otherwise lets only its ancestors. */
+static void allow_tracer(void)
+{
+    const char *v = getenv(DAPTO_PTRACER_ENV);
+    unsigned long who;
+
+    if (v == NULL || *v == '\0')
+        return;
+    if (strcmp(v, "any") == 0) {
+        who = (unsigned long)PR_SET_PTRACER_ANY;
+    } else {
+        char *end;
+
+        who = strtoul(v, &end, 10);
+        if (*end != '\0' || who == 0 || who > INT_MAX) {
+            rtlog_error("%s=\"%s\" is neither \"any\" nor a process id; "
+                        "ignored", DAPTO_PTRACER_ENV, v);
+            return;
+        }
+    }
+    /* (EINVAL: no Yama, and anybody of the user may attach already) */
+    if (prctl(PR_SET_PTRACER, who, 0, 0, 0) != 0 && errno != EINVAL)
+        rtlog_error("%s: cannot name the tracer: %s", DAPTO_PTRACER_ENV,
+                    strerror(errno));
+}
+
 static void setup(void)
 {
     aspect_add(&rt_builtin);
     pthread_atfork(NULL, NULL, fork_child);
     atexit(at_exit);
+    allow_tracer();
     if (!attach())
         return;
     iface_post(&rt_builtin);

@@ -1246,8 +1246,10 @@ static void target_seize_failed(pid_t pid, int e, char **cause)
     case 1:
         xcause(cause, "ptrace not permitted on process %d: the kernel lets a "
                "process trace only its own descendants (kernel.yama."
-               "ptrace_scope is 1); run noosa as root or with CAP_SYS_PTRACE, "
-               "or set kernel.yama.ptrace_scope to 0", (int)pid);
+               "ptrace_scope is 1); start the program with DAPTO_PTRACER=any "
+               "in its environment, or run noosa as root or with "
+               "CAP_SYS_PTRACE, or set kernel.yama.ptrace_scope to 0",
+               (int)pid);
         break;
     case 2:
         xcause(cause, "ptrace not permitted on process %d: only root may "

@@ -113,6 +113,25 @@ batch started -n -e "break tick" -e "run > started-prog.out" -e detach \
 norm_attach started
 check started
 
+# DAPTO_PTRACER (for Yama's ptrace_scope 1): "any" is taken silently
+# and attaching works; anything else but a process id is refused, with a
+# message, and the program runs on.
+start ptracer env DAPTO_PTRACER=any "$NT" lines
+exec 3>ptracer.in
+wait_for ptracer.prog ready
+batch ptracer -n -p $prog -e detach
+norm_attach ptracer
+check ptracer
+exec 3>&-
+wait $prog
+echo "status $?" >>ptracer.prog
+same ptracer-prog ptracer.prog "ready
+done
+status 0"
+DAPTO_PTRACER=12x "$NT" ticks 1 >ptracer-bad.prog 2>&1
+same ptracer-bad ptracer-bad.prog 'libdapto: DAPTO_PTRACER="12x" is neither "any" nor a process id; ignored
+step 1'
+
 # Reasons not to attach.  No such process (beyond the largest pid), and
 # bad arguments.
 batch no-process -n -p 2147483647
