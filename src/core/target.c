@@ -1206,12 +1206,6 @@ static int target_attach_check(pid_t pid, char **cause)
                (int)pid, tgid);
         return -1;
     }
-    if (geteuid() != 0 && st.st_uid != geteuid()) {
-        xcause(cause, "process %d belongs to another user (uid %u): only "
-               "its own user or root may attach to it", (int)pid,
-               (unsigned int)st.st_uid);
-        return -1;
-    }
     tracer = target_status_field(pid, "TracerPid:");
     if (tracer > 0) {
         target_comm((pid_t)tracer, comm, sizeof comm);
@@ -1231,9 +1225,19 @@ static void target_seize_failed(pid_t pid, int e, char **cause)
 {
     FILE *f;
     int scope = -1;
+    char path[64];
+    struct stat st;
 
     if (e != EPERM) {
         xcause(cause, "cannot trace process %d: %s", (int)pid, strerror(e));
+        return;
+    }
+    /* the kernel decides (root, CAP_SYS_PTRACE); this says why it refused */
+    snprintf(path, sizeof path, "/proc/%d", (int)pid);
+    if (stat(path, &st) == 0 && st.st_uid != geteuid()) {
+        xcause(cause, "process %d belongs to another user (uid %u): only "
+               "its own user or root may attach to it", (int)pid,
+               (unsigned int)st.st_uid);
         return;
     }
     f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
