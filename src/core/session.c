@@ -952,8 +952,10 @@ int session_attach(struct session *s, pid_t pid, char **cause)
     }
     tid = target_main_thread(s->target);
     if (tid == 0) {
-        xcause(cause, "process %d is stopped by a signal: let it go on "
-               "(kill -CONT %d) and attach again", (int)pid, (int)pid);
+        xcause(cause, "no thread of process %d can call its runtime now "
+               "(stopped by a signal? then kill -CONT %d; or each in the "
+               "middle of creating a thread): attach again", (int)pid,
+               (int)pid);
         goto fail_symbols;
     }
 
@@ -1133,7 +1135,9 @@ int session_detach(struct session *s, char **cause)
         stopped = detach_stop(s) == 0;
         if (s->target == NULL)
             return 0; /* it ended meanwhile (and said so) */
-        if (!stopped || !detach_busy(s))
+        /* (a thread to call the runtime in, not one inside a clone) */
+        if (stopped && !detach_busy(s) &&
+            target_main_thread(s->target) != 0)
             break;
         if (k == SESSION_DETACH_TRIES) {
             /* never unmap under a thread: leave the region there, unused */

@@ -47,6 +47,9 @@ struct target_thread {
     enum thread_state state;
     int pending_sig; /* a signal to deliver when resumed */
     int want_stop;   /* target_stop_thread() asked it to stop */
+    int mid_call;    /* stopped inside a system call that has not
+                        returned (a clone or fork event kept by an
+                        interrupt): no call may be made in it */
 };
 
 #define TARGET_QUEUE 16
@@ -165,6 +168,7 @@ static struct target_thread *target_add_thread(struct target *t, pid_t tid,
     th->state = state;
     th->pending_sig = 0;
     th->want_stop = 0;
+    th->mid_call = 0;
     return th;
 }
 
@@ -519,8 +523,26 @@ static void target_resume(struct target *t, struct target_thread *th)
     (void)t;
     th->pending_sig = 0;
     th->state = TH_RUNNING;
+    th->mid_call = 0;
     if (ptrace(PTRACE_CONT, th->tid, 0, sig) != 0 && errno != ESRCH)
         th->state = TH_STOPPED;
+}
+
+static void target_check_stopped(struct target *t);
+
+/* Thread TH is at an event-stop that is not an interrupt: resume it,
+ * unless an interrupt is under way, which this stop may have taken the
+ * place of (the thread would then run on, never stopping). */
+static void target_go_on(struct target *t, struct target_thread *th)
+{
+    if (t->interrupting || th->want_stop) {
+        th->state = TH_STOPPED;
+        th->want_stop = 0;
+        th->mid_call = 1; /* its system call returns only when resumed */
+        target_check_stopped(t);
+        return;
+    }
+    target_resume(t, th);
 }
 
 /* After a thread stopped or left: if an interrupt is complete, report. */
@@ -626,7 +648,7 @@ static void target_handle(struct target *t, pid_t tid, int status)
         /* The new thread reports its own first stop (an event-stop).
          * Adding it may move the table: look the parent up again. */
         target_add_thread(t, (pid_t)child, TH_RUNNING);
-        target_resume(t, target_thread(t, tid));
+        target_go_on(t, target_thread(t, tid));
         return;
     }
     if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK) {
@@ -646,7 +668,7 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.tid = tid;
         ev.status = (int)child;
         target_push(t, &ev);
-        target_resume(t, target_thread(t, tid));
+        target_go_on(t, target_thread(t, tid));
         return;
     }
     if (event == PTRACE_EVENT_EXEC) {
@@ -1274,14 +1296,32 @@ static void target_seize_failed(pid_t pid, int e, char **cause)
     }
 }
 
-/* Seize every thread of T's process not seized yet.  Returns the number
- * seized, or -1 with *cause (the leader could not be). */
+#define TARGET_SEIZE_OPTS                                                  \
+    (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |       \
+     PTRACE_O_TRACEVFORK)
+
+/* Seize every thread of T's process not seized yet, the leader first.
+ * Returns the number seized, or -1 with *cause (the leader could not
+ * be).  Another thread that cannot be is ending (the kernel refuses an
+ * exiting thread with EPERM): it is skipped. */
 static int target_seize_threads(struct target *t, char **cause)
 {
     char path[64];
     DIR *d;
     struct dirent *de;
     int n = 0;
+
+    if (target_thread(t, t->pid) == NULL) {
+        if (ptrace(PTRACE_SEIZE, t->pid, 0, TARGET_SEIZE_OPTS) != 0) {
+            if (errno == ESRCH)
+                xcause(cause, "no process %d", (int)t->pid);
+            else
+                target_seize_failed(t->pid, errno, cause);
+            return -1;
+        }
+        target_add_thread(t, t->pid, TH_RUNNING);
+        n++;
+    }
 
     snprintf(path, sizeof path, "/proc/%d/task", (int)t->pid);
     d = opendir(path);
@@ -1294,20 +1334,8 @@ static int target_seize_threads(struct target *t, char **cause)
 
         if (tid <= 0 || target_thread(t, tid) != NULL)
             continue;
-        if (ptrace(PTRACE_SEIZE, tid, 0,
-                   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
-                       PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK) != 0) {
-            int e = errno;
-
-            if (e == ESRCH && tid != t->pid)
-                continue; /* the thread ended meanwhile */
-            closedir(d);
-            if (e == ESRCH)
-                xcause(cause, "no process %d", (int)t->pid);
-            else
-                target_seize_failed(t->pid, e, cause);
-            return -1;
-        }
+        if (ptrace(PTRACE_SEIZE, tid, 0, TARGET_SEIZE_OPTS) != 0)
+            continue; /* ending (ESRCH, or EPERM while it exits) */
         target_add_thread(t, tid, TH_RUNNING);
         n++;
     }
@@ -1408,6 +1436,12 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
 
     if (!t->alive || th == NULL || th->state != TH_STOPPED) {
         xcause(cause, "thread %d is not stopped", (int)tid);
+        return -1;
+    }
+    if (th->mid_call) {
+        /* its registers do not hold the call's result yet: restoring
+         * them would lose it (a clone that seems to fail) */
+        xcause(cause, "thread %d is inside a system call", (int)tid);
         return -1;
     }
     if (ptrace(PTRACE_GETREGS, tid, 0, &saved) != 0) {
@@ -1515,11 +1549,12 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
 pid_t target_main_thread(const struct target *t)
 {
     for (unsigned int i = 0; i < t->nthreads; i++) {
-        if (t->threads[i].tid == t->pid && t->threads[i].state == TH_STOPPED)
+        if (t->threads[i].tid == t->pid && t->threads[i].state == TH_STOPPED &&
+            !t->threads[i].mid_call)
             return t->pid;
     }
     for (unsigned int i = 0; i < t->nthreads; i++) {
-        if (t->threads[i].state == TH_STOPPED)
+        if (t->threads[i].state == TH_STOPPED && !t->threads[i].mid_call)
             return t->threads[i].tid;
     }
     return 0;

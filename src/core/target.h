@@ -97,7 +97,8 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
 /* The ids of T's threads, up to MAX into TIDS; returns how many. */
 unsigned int target_threads(const struct target *t, pid_t *tids,
                             unsigned int max);
-/* A stopped thread to make calls in: the leader when it is, else any. */
+/* A stopped thread to make calls in (not one kept inside a system call,
+ * at a clone or fork): the leader when it can be, else any; 0 none. */
 pid_t target_main_thread(const struct target *t);
 /* The instruction pointer of stopped thread TID. */
 int target_pc(struct target *t, pid_t tid, uint64_t *pc);

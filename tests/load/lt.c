@@ -21,6 +21,9 @@
  *   lt busy T FILE               T threads emitting tocks flat out until
  *                                FILE exists (for attaching to it while
  *                                they run); then "busy: T threads"
+ *   lt churn LIVE FILE           threads that come and go (LIVE at a
+ *                                time, 100000 tocks each) until FILE
+ *                                exists; then "churn: N threads"
  *   lt null                      a tick whose label is a null pointer
  *   lt big MB                    a tick whose label is MB megabytes long
  *
@@ -184,6 +187,50 @@ static int busy(int total, const char *file)
     return 0;
 }
 
+/* churn: short-lived threads, LIVE at a time, until FILE exists. */
+static void *churn_worker(void *arg)
+{
+    int th = (int)(long)arg;
+
+    for (long i = 0; i < 100000; i++)
+        _dapto_tock(th, i);
+    pthread_mutex_lock(&pool_lock);
+    live--;
+    pthread_cond_signal(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+    return NULL;
+}
+
+static int churn(int most, const char *file)
+{
+    pthread_attr_t attr;
+    pthread_t id;
+    long n = 0;
+
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    printf("churn: started\n");
+    fflush(stdout);
+    while (access(file, F_OK) != 0) {
+        pthread_mutex_lock(&pool_lock);
+        while (live >= most)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+        live++;
+        pthread_mutex_unlock(&pool_lock);
+        if (pthread_create(&id, &attr, churn_worker, (void *)n) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+        n++;
+    }
+    pthread_mutex_lock(&pool_lock);
+    while (live > 0)
+        pthread_cond_wait(&pool_cond, &pool_lock);
+    pthread_mutex_unlock(&pool_lock);
+    printf("churn: %ld threads\n", n);
+    return 0;
+}
+
 /* A commit word at the position the next record would take, naming that
  * position, with a size no record can have <protocol#commit>. */
 static int scribble(long n)
@@ -317,6 +364,8 @@ int main(int argc, char **argv)
     }
     if (argc == 4 && strcmp(argv[1], "daemon") == 0)
         return daemonize(atoi(argv[2]), argv[3]);
+    if (argc == 4 && strcmp(argv[1], "churn") == 0)
+        return churn(atoi(argv[2]), argv[3]);
     if (argc == 4 && strcmp(argv[1], "busy") == 0)
         return busy(atoi(argv[2]), argv[3]);
     if (argc == 2 && strcmp(argv[1], "flood") == 0)
