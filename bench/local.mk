@@ -14,6 +14,7 @@ include bench/cond.mk
 include bench/question.mk
 include bench/zlib.mk
 include bench/screen.mk
+include bench/attach.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench

@@ -115,8 +115,9 @@ int batch_main(const struct noosa_opts *o)
     }
     transcript_set_changed(b.in->transcript, changed, &b);
     print(&b, 0);
-    if (o->argv != NULL && o->argv[0] != NULL &&
-        interp_load(b.in, o->argv, &cause) != 0) {
+    if (o->attach_pid != 0 ? interp_attach(b.in, o->attach_pid, &cause) != 0
+        : o->argv != NULL && o->argv[0] != NULL &&
+              interp_load(b.in, o->argv, &cause) != 0) {
         print(&b, 1);
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);
@@ -146,8 +147,15 @@ int batch_main(const struct noosa_opts *o)
     if (session_state(b.in->session) != SESSION_IDLE) {
         if (transcript_partial(b.in->transcript))
             interp_say(b.in, "\n");
-        interp_say(b.in, "The program is still live at the end: killing it.\n");
-        session_kill(b.in->session, NULL);
+        if (session_attached(b.in->session)) {
+            interp_say(b.in, "The program is still live at the end: "
+                       "detaching from it.\n");
+            session_detach(b.in->session, NULL);
+        } else {
+            interp_say(b.in, "The program is still live at the end: "
+                       "killing it.\n");
+            session_kill(b.in->session, NULL);
+        }
     }
     print(&b, 1);
     if (transcript_partial(b.in->transcript))

@@ -29,6 +29,7 @@ static void usage(FILE *f)
     fprintf(f,
 "Usage: noosa [OPTION...] PROGRAM [ARG...]\n"
 "       noosa --batch [OPTION...] [PROGRAM [ARG...]]\n"
+"       noosa [--batch] [OPTION...] -p PID\n"
 "       noosa --raw-trace|--describe [OPTION...] PROGRAM [ARG...]\n"
 "       noosa record [-o DIR] [OPTION...] PROGRAM [ARG...]\n"
 "       noosa dump [OPTION...] DIR\n"
@@ -51,6 +52,8 @@ static void usage(FILE *f)
 "Options:\n"
 "  -x, --command=FILE   run the commands in FILE (repeatable)\n"
 "  -e, --eval=COMMAND   run COMMAND (repeatable)\n"
+"  -p, --pid=PID        attach to process PID, a program linked with\n"
+"                       libdapto that runs already; it stops there\n"
 "  -n, --nx             do not read the start-up files (~/.noosarc,\n"
 "                       ./.noosarc, $XDG_CONFIG_HOME/noosa/init.tcl)\n"
 "  -B, --browsers=DIR   load the browsers in DIR too (repeatable)\n"
@@ -101,6 +104,7 @@ int main(int argc, char **argv)
         {"batch", no_argument, NULL, 'b'},
         {"command", required_argument, NULL, 'x'},
         {"eval", required_argument, NULL, 'e'},
+        {"pid", required_argument, NULL, 'p'},
         {"nx", no_argument, NULL, 'n'},
         {"browsers", required_argument, NULL, 'B'},
         {"lines", required_argument, NULL, OPT_LINES},
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
     o.session.fd_in = -1;
     o.session.fd_out = -1;
     o.session.fd_err = -1;
-    while ((c = getopt_long(argc, argv, "+bx:e:nB:o:hV", longopts, NULL)) !=
+    while ((c = getopt_long(argc, argv, "+bx:e:nB:o:p:hV", longopts, NULL)) !=
            -1) {
         switch (c) {
         case 'b':
@@ -150,6 +154,14 @@ int main(int argc, char **argv)
             break;
         case 'n':
             o.no_init = 1;
+            break;
+        case 'p':
+            o.attach_pid = (pid_t)number("pid", optarg, 0x7fffffff);
+            if (o.attach_pid == 0) {
+                fprintf(stderr, "noosa: --pid wants a process id, got "
+                        "\"%s\"\n", optarg);
+                return 2;
+            }
             break;
         case 'B':
             o.browser_dirs = xreallocarray(o.browser_dirs, nbrowsers + 2,
@@ -255,8 +267,13 @@ int main(int argc, char **argv)
         return rc;
     }
 
+    if (o.attach_pid != 0 && optind < argc) {
+        fprintf(stderr, "noosa: -p attaches to a running program: no "
+                "program to start can be given with it\n");
+        return 2;
+    }
     if (!batch) {
-        if (optind >= argc) {
+        if (optind >= argc && o.attach_pid == 0) {
             fprintf(stderr, "noosa: no program given\n");
             usage(stderr);
             return 2;

@@ -22,6 +22,15 @@
 #define DAPTO_PROTO_MEDIAN 0
 #define DAPTO_PROTO_MINOR 3
 
+/* The minor from which a runtime can be attached to while it runs
+ * <protocol#attach>. */
+#define DAPTO_ATTACH_MINOR 3
+
+/* Environment variable that lets a monitor attach to the program under
+ * Yama's ptrace_scope 1: "any", or the pid of the one process allowed
+ * <protocol#attach>. */
+#define DAPTO_PTRACER_ENV "DAPTO_PTRACER"
+
 /* Environment variable naming the channel: "MEMFD:EVENTFD", two decimal
  * file descriptors inherited by the program.  The runtime removes it and
  * marks both descriptors close-on-exec once it has attached. */

@@ -179,10 +179,40 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 int region_create(struct region *r, const struct region_geom *g,
                   const char **cause)
 {
+    int memfd, efd, saved;
+
+    r->hdr = NULL;
+    r->mapped = 0;
+    r->memfd = r->eventfd = -1;
+    memfd = memfd_create("dapto-channel", MFD_CLOEXEC);
+    if (memfd < 0) {
+        *cause = "memfd_create";
+        return -1;
+    }
+    efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (efd < 0) {
+        saved = errno;
+        close(memfd);
+        errno = saved;
+        *cause = "eventfd";
+        return -1;
+    }
+    if (region_adopt(r, g, memfd, efd, cause) != 0) {
+        saved = errno;
+        close(memfd);
+        close(efd);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
+
+int region_adopt(struct region *r, const struct region_geom *g, int memfd,
+                 int eventfd, const char **cause)
+{
     struct region_geom geom = *g;
     struct dapto_region *h;
     void *map;
-    int saved;
 
     r->hdr = NULL;
     r->mapped = 0;
@@ -193,25 +223,15 @@ int region_create(struct region *r, const struct region_geom *g,
         errno = EINVAL;
         return -1;
     }
-    r->memfd = memfd_create("dapto-channel", MFD_CLOEXEC);
-    if (r->memfd < 0) {
-        *cause = "memfd_create";
-        goto fail_memfd;
-    }
-    if (ftruncate(r->memfd, geom.size) != 0) {
+    if (ftruncate(memfd, geom.size) != 0) {
         *cause = "ftruncate of the region";
-        goto fail_truncate;
+        return -1;
     }
-    map = mmap(NULL, geom.size, PROT_READ | PROT_WRITE, MAP_SHARED, r->memfd,
+    map = mmap(NULL, geom.size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd,
                0);
     if (map == MAP_FAILED) {
         *cause = "mmap of the region";
-        goto fail_truncate;
-    }
-    r->eventfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (r->eventfd < 0) {
-        *cause = "eventfd";
-        goto fail_eventfd;
+        return -1;
     }
 
     /* A fresh memfd reads as zeros: only identity and geometry to fill. */
@@ -239,19 +259,9 @@ int region_create(struct region *r, const struct region_geom *g,
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;
+    r->memfd = memfd;
+    r->eventfd = eventfd;
     return 0;
-
-fail_eventfd:
-    saved = errno;
-    munmap(map, geom.size);
-    errno = saved;
-fail_truncate:
-    saved = errno;
-    close(r->memfd);
-    r->memfd = -1;
-    errno = saved;
-fail_memfd:
-    return -1;
 }
 
 int region_map(struct region *r, int memfd, int eventfd, const char **cause)

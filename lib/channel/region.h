@@ -102,6 +102,14 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped);
 int region_create(struct region *r, const struct region_geom *g,
                   const char **cause);
 
+/* Monitor side: the same on descriptors made elsewhere (by the runtime
+ * of a program attached to while it runs <protocol#attach>): MEMFD, empty,
+ * is sized to the region, mapped and initialised.  R owns both
+ * descriptors on success; on failure (-1 with errno and *cause) they
+ * stay the caller's. */
+int region_adopt(struct region *r, const struct region_geom *g, int memfd,
+                 int eventfd, const char **cause);
+
 /* Map the region behind MEMFD (eventfd EVENTFD is only recorded), as the
  * runtime does at attach: the descriptor must be a file of at least the
  * size of the identity block and whose first word is DAPTO_REGION_MAGIC.

@@ -186,6 +186,8 @@ static int room_wait(struct ring *r, uint64_t p, uint64_t size)
             }
             ring_wake(r);
             futex_wait(&h->tail_wake, v, RING_SLEEP_MS);
+            if (r->gone != NULL && r->gone())
+                __atomic_store_n(&h->let_go, 1, __ATOMIC_SEQ_CST);
         }
         __atomic_fetch_sub(&h->space_waiters, 1, __ATOMIC_RELAXED);
     }

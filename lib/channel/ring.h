@@ -50,6 +50,10 @@ struct ring {
     uint64_t discarded; /* torn copies thrown away (overwrite mode) */
     uint32_t bad_size;  /* the size of the record ring_take() refused */
 
+    /* Producers: when not NULL, asked after each sleep for room whether
+     * the consumer is gone for good (then they give up as when let go). */
+    int (*gone)(void);
+
     /* Producers: a lower bound of hdr->tail, refreshed when it is too low,
      * so that producers seldom read the line the consumer writes. */
     _Alignas(64) uint64_t tail_hint;

@@ -87,7 +87,8 @@ static int wait_ack(uint32_t n)
         acked = __atomic_load_n(&h->aspects_acked, __ATOMIC_ACQUIRE);
         if ((int32_t)(acked - n) >= 0)
             return 0;
-        if (now_ms() > until || ring_let_go(&runtime.ring))
+        if (now_ms() > until || ring_let_go(&runtime.ring) ||
+            rt_monitor_gone())
             return -1;
         futex_wait(&h->aspects_acked, acked, 100);
     }

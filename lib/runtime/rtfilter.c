@@ -35,6 +35,8 @@ RT_TLS __thread uint64_t *rt_cnt;
  * both reset in a forked child (rtfilter_fork_child). */
 static RT_TLS __thread struct rtfilter_cache rt_fcache;
 static RT_TLS __thread int rt_fcache_busy;
+/* The attach (runtime.epoch) the thread's slot and cache belong to. */
+static RT_TLS __thread uint32_t rt_epoch;
 
 /* A filter's header and a clause, each read from the area as whole
  * 8-aligned words with single loads, so that the copy checked is the copy
@@ -921,6 +923,14 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
 
     if (fa == NULL)
         return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    if (DAPTO_UNLIKELY(rt_epoch !=
+                       __atomic_load_n(&runtime.epoch, __ATOMIC_ACQUIRE)) &&
+        !rt_fcache_busy) {
+        /* slot and cache of an earlier attach <protocol#attach> */
+        rt_cnt = NULL;
+        memset(&rt_fcache, 0, sizeof rt_fcache);
+        rt_epoch = runtime.epoch;
+    }
     if (rt_fcache_busy)
         return event_read(rec, code, st, 0);
     rt_fcache_busy = 1;
@@ -949,5 +959,6 @@ void rtfilter_fork_child(void)
 {
     rtq_fork_child();
     memset(&rt_fcache, 0, sizeof rt_fcache);
+    rt_epoch = runtime.epoch;
     rt_fcache_busy = 0;
 }

@@ -348,6 +348,24 @@ static RT_QTLS __thread struct {
     struct qdef e[RTQ_CACHED];
 } rt_qc;
 static RT_QTLS __thread int rt_qc_busy;
+/* The attach (rtq_env.epoch) the thread's slot and copies are of. */
+static RT_QTLS __thread uint32_t rt_qepoch;
+
+/* Forget the slot and copies of an earlier attach (not inside another
+ * evaluation of this thread). */
+static inline void check_epoch(const struct rtq_env *env)
+{
+    uint32_t e;
+
+    if (env->epoch == NULL || rt_qc_busy)
+        return;
+    e = __atomic_load_n(env->epoch, __ATOMIC_ACQUIRE);
+    if (DAPTO_UNLIKELY(e != rt_qepoch)) {
+        rt_qslot = NULL;
+        memset(&rt_qc, 0, sizeof rt_qc);
+        rt_qepoch = e;
+    }
+}
 
 void rtq_forget(void)
 {
@@ -374,6 +392,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
 
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
         return;
+    check_epoch(env);
     if (rt_qc_busy) {
         /* a signal handler's event inside another: no cache */
         memset(&ql, 0, sizeof ql);
@@ -615,6 +634,7 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
 
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL || rt_qc_busy)
         return;
+    check_epoch(env);
     rt_qc_busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (rt_qc.area != env->area) {

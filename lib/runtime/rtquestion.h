@@ -28,6 +28,10 @@ struct rtq_env {
      * thread-local variable. */
     unsigned char **slot;
     uint64_t (*now)(void); /* a timestamp (record time units) */
+    /* The attach the thread's slot and checked copies belong to: when it
+     * is not the one the thread saw last, they are forgotten first
+     * <protocol#attach>.  NULL: never. */
+    const uint32_t *epoch;
 };
 
 #define RTQ_NO_SLOT ((unsigned char *)1)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -199,37 +200,27 @@ static uint64_t rt_now_fn(void)
     return rt_now();
 }
 
-/* Attach to the region named by DAPTO_CHANNEL, if any and sound.  Returns
- * 1 when attached (HELLO written), else 0. */
-static int attach(void)
+/* Attach to the region behind MEMFD (wake-ups on EVENTFD): the version
+ * handshake, the geometry, HELLO.  With FROM_ENV, the descriptors were
+ * inherited: hide them from the programs this one starts once they turn
+ * out to be a region.  Returns 1 when attached, else 0 with the region
+ * unmapped (the descriptors stay open). */
+int rt_attach_fds(int memfd, int eventfd, int from_env)
 {
-    const char *env = getenv(DAPTO_CHANNEL_ENV);
     const char *cause;
     struct dapto_region *h;
     struct dapto_record hello;
     _Alignas(8) unsigned char buf[DAPTO_RECORD_HEADER + 16];
     struct dapto_out o;
-    int memfd, eventfd;
     uint64_t one = 1;
     void *scratch;
 
-    if (env == NULL)
-        return 0;
-    if (parse_channel(env, &memfd, &eventfd) != 0) {
-        rtlog_error("DAPTO_CHANNEL=\"%s\" is not MEMFD:EVENTFD; "
-                    "running unmonitored", env);
-        return 0;
-    }
-    if (fcntl(eventfd, F_GETFD) < 0) {
-        rtlog_error("DAPTO_CHANNEL: descriptor %d is not open; "
-                    "running unmonitored", eventfd);
-        return 0;
-    }
     if (region_map(&runtime.region, memfd, eventfd, &cause) != 0) {
         rtlog_error("DAPTO_CHANNEL: %s; running unmonitored", cause);
         return 0;
     }
-    channel_hide(memfd, eventfd);
+    if (from_env)
+        channel_hide(memfd, eventfd);
 
     /* <protocol#version>: our identity, rt_magic last, then a wake-up. */
     h = runtime.region.hdr;
@@ -278,9 +269,12 @@ static int attach(void)
             runtime.q.size = g->q_size;
             runtime.q.slot = NULL; /* each thread's own */
             runtime.q.now = rt_now_fn;
+            runtime.q.epoch = &runtime.epoch;
         }
     }
     ring_init(&runtime.ring, &runtime.region);
+    if (runtime.monitor != 0)
+        runtime.ring.gone = rt_monitor_gone;
     trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
     runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
@@ -313,6 +307,46 @@ fail_version:
     return 0;
 }
 
+/* Attach to the region named by DAPTO_CHANNEL, if any and sound
+ * <protocol#activate>.  Returns 1 when attached (HELLO written), else 0. */
+static int attach(void)
+{
+    const char *env = getenv(DAPTO_CHANNEL_ENV);
+    int memfd, eventfd;
+
+    if (env == NULL)
+        return 0;
+    if (parse_channel(env, &memfd, &eventfd) != 0) {
+        rtlog_error("DAPTO_CHANNEL=\"%s\" is not MEMFD:EVENTFD; "
+                    "running unmonitored", env);
+        return 0;
+    }
+    if (fcntl(eventfd, F_GETFD) < 0) {
+        rtlog_error("DAPTO_CHANNEL: descriptor %d is not open; "
+                    "running unmonitored", eventfd);
+        return 0;
+    }
+    return rt_attach_fds(memfd, eventfd, 1);
+}
+
+void rt_release(void)
+{
+    if (!rt_is_attached())
+        return;
+    __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
+    states_off();
+    runtime.filt = NULL;
+    runtime.cnt = NULL;
+    runtime.q.area = NULL;
+    runtime.monitor = 0;
+    region_unmap(&runtime.region);
+    close(runtime.region.memfd);
+    close(runtime.region.eventfd);
+    runtime.region.memfd = runtime.region.eventfd = -1;
+    munmap(runtime.scratch, (size_t)runtime.region.geom.mbox_count * RT_SCRATCH);
+    runtime.scratch = NULL;
+}
+
 /* In a forked child, before fork() returns: never touch the parent's
  * channel again <protocol#fork>. */
 static void fork_child(void)
@@ -322,18 +356,13 @@ static void fork_child(void)
     rtfilter_fork_child();
     if (!rt_is_attached())
         return;
-    __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
-    states_off();
-    runtime.filt = NULL;
-    runtime.cnt = NULL;
-    runtime.q.area = NULL;
-    region_unmap(&runtime.region);
-    close(runtime.region.memfd);
-    close(runtime.region.eventfd);
-    runtime.region.memfd = runtime.region.eventfd = -1;
-    munmap(runtime.scratch, (size_t)runtime.region.geom.mbox_count * RT_SCRATCH);
-    runtime.scratch = NULL;
+    rt_release();
     pthread_mutex_init(&reg_lock, NULL);
+}
+
+void rt_states_off(void)
+{
+    states_off();
 }
 
 static void emit_builtin(unsigned int ev, int with_pid)
@@ -362,14 +391,51 @@ static void at_exit(void)
     emit_builtin(DAPTO_EV_EXIT, 0);
 }
 
+/* The built-in aspect, and the hooks of a process that may be attached
+ * to later <protocol#attach>: registered once whether or not a monitor
+ * is there now; they do nothing while none is. */
+/* DAPTO_PTRACER=any (or a pid): under Yama's ptrace_scope 1, let any
+ * process of the user (or that one) attach to this program later
+ * <protocol#attach>; the kernel otherwise lets only its ancestors. */
+static void allow_tracer(void)
+{
+    const char *v = getenv(DAPTO_PTRACER_ENV);
+    unsigned long who;
+
+    if (v == NULL || *v == '\0')
+        return;
+    if (strcmp(v, "any") == 0) {
+        who = (unsigned long)PR_SET_PTRACER_ANY;
+    } else {
+        char *end;
+
+        who = strtoul(v, &end, 10);
+        if (*end != '\0' || who == 0 || who > INT_MAX) {
+            rtlog_error("%s=\"%s\" is neither \"any\" nor a process id; "
+                        "ignored", DAPTO_PTRACER_ENV, v);
+            return;
+        }
+    }
+    /* (EINVAL: no Yama, and anybody of the user may attach already) */
+    if (prctl(PR_SET_PTRACER, who, 0, 0, 0) != 0 && errno != EINVAL)
+        rtlog_error("%s: cannot name the tracer: %s", DAPTO_PTRACER_ENV,
+                    strerror(errno));
+}
+
 static void setup(void)
 {
     aspect_add(&rt_builtin);
+    pthread_atfork(NULL, NULL, fork_child);
+    atexit(at_exit);
+    allow_tracer();
     if (!attach())
         return;
-    pthread_atfork(NULL, NULL, fork_child);
     iface_post(&rt_builtin);
-    atexit(at_exit);
+    emit_builtin(DAPTO_EV_INIT, 1);
+}
+
+void rt_emit_init(void)
+{
     emit_builtin(DAPTO_EV_INIT, 1);
 }
 

@@ -58,6 +58,14 @@ struct runtime {
     /* The question area <protocol#question>; area NULL without one
      * (minor below 3).  Set at attach, read-only after. */
     struct rtq_env q;
+    /* The monitor that attached to the running program <protocol#attach>
+     * (its pid), 0 for one that started it.  Set at attach, cleared at
+     * release. */
+    int monitor;
+    /* Attaches so far: a thread's counter slot and filter cache belong to
+     * the attach they were taken in.  Bumped while every other thread is
+     * stopped by the monitor. */
+    uint32_t epoch;
 };
 
 /* The one runtime; see the comment of each field for when it changes. */
@@ -91,6 +99,27 @@ extern struct dapto_aspect rt_builtin;
 
 /* Initialise once, whatever calls first (constructor or dapto_register). */
 void rt_init(void);
+
+/* Attach to the region behind MEMFD, EVENTFD (runtime.c); see there. */
+int rt_attach_fds(int memfd, int eventfd, int from_env);
+/* Detach: every state off, the region unmapped, both descriptors closed. */
+void rt_release(void);
+/* Every state byte of every aspect to 0. */
+void rt_states_off(void);
+/* The built-in event init, when its state asks for it. */
+void rt_emit_init(void);
+/* Whether the monitor that attached to the running program is gone (it
+ * died without detaching); then the runtime lets itself go
+ * <protocol#attach>.  Only ever 1 with runtime.monitor set.  In
+ * attach.c. */
+int rt_monitor_gone(void);
+
+/* The entry points the monitor makes a stopped thread call to attach to
+ * the running program and to detach from it <protocol#attach>; nothing
+ * in the program calls them.  In attach.c. */
+DAPTO_API int64_t dapto_attach_open(void);
+DAPTO_API int dapto_attach_start(int memfd, int eventfd, int monitor);
+DAPTO_API int dapto_attach_end(void);
 
 /* This thread's id (gettid, cached). */
 uint32_t rt_gettid(void);

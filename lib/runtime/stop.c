@@ -397,7 +397,7 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
         v = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
         if (v != s)
             return v;
-        if (ring_let_go(&runtime.ring))
+        if (ring_let_go(&runtime.ring) || rt_monitor_gone())
             return DAPTO_MB_RESUME;
         futex_wait(&mb->state, s, 1000);
     }

@@ -108,6 +108,12 @@ struct channel {
 int channel_create(struct channel **out, const struct channel_opts *opts,
                    char **cause)
 {
+    return channel_adopt(out, opts, -1, -1, cause);
+}
+
+int channel_adopt(struct channel **out, const struct channel_opts *opts,
+                  int memfd, int eventfd, char **cause)
+{
     struct channel *ch = xcalloc(1, sizeof *ch);
     struct region_geom g;
     const char *why = NULL;
@@ -119,7 +125,8 @@ int channel_create(struct channel **out, const struct channel_opts *opts,
     tsc = !opts->no_tsc && clock_tsc_usable();
     g.flags = (tsc ? DAPTO_RF_TSC : 0) |
               (opts->overwrite ? DAPTO_RF_OVERWRITE : 0);
-    if (region_create(&ch->region, &g, &why) != 0) {
+    if ((memfd < 0 ? region_create(&ch->region, &g, &why)
+                   : region_adopt(&ch->region, &g, memfd, eventfd, &why)) != 0) {
         xcause(cause, "cannot create the channel: %s: %s", why,
                strerror(errno));
         free(ch);
@@ -840,7 +847,7 @@ void channel_let_go(struct channel *ch)
     if (ch->let_go || (ch->status != CHANNEL_ACTIVE &&
                        ch->status != CHANNEL_BROKEN))
         return;
-    ch->let_go = 1;
+    /* (before let_go is set: channel_set_state() writes nothing after) */
     for (code = 0; code < limit; code++) {
         char *why = NULL;
         if (channel_state(ch, code) != 0 &&
@@ -848,6 +855,7 @@ void channel_let_go(struct channel *ch)
             free(why); /* (the program ignores the states from now on
                           in every wait anyway) */
     }
+    ch->let_go = 1;
     region_let_go(&ch->region);
     memset(ch->stopped, 0, ch->region.geom.mbox_count * sizeof *ch->stopped);
     if (ch->status == CHANNEL_ACTIVE)

@@ -65,6 +65,11 @@ struct channel_result {
 
 int channel_create(struct channel **out, const struct channel_opts *opts,
                    char **cause);
+/* The same on descriptors the program made (attaching to a running
+ * program, <protocol#attach>): MEMFD is sized and filled in here.  The
+ * channel owns both descriptors on success, the caller on failure. */
+int channel_adopt(struct channel **out, const struct channel_opts *opts,
+                  int memfd, int eventfd, char **cause);
 void channel_free(struct channel *ch);
 
 /* "DAPTO_CHANNEL=MEMFD:EVENTFD" for the program's environment; the

@@ -21,12 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "dapto.h"
 #include "loop.h"
 #include "protocol.h"
+#include "region.h"
 #include "session.h"
 #include "symbols.h"
 #include "xmalloc.h"
@@ -37,6 +39,15 @@
 #define SESSION_DIRECT_BATCH 65536
 /* How long the describe pass may take. */
 #define SESSION_DESCRIBE_MS 20000
+/* Attaching to a running program <protocol#attach>: how long its threads
+ * may take to stop, and each call made in one of them. */
+#define SESSION_ATTACH_STOP_MS 5000
+#define SESSION_ATTACH_CALL_MS 20000
+/* Detaching: how long the program runs with every event off before the
+ * runtime lets go of the region, so that no thread is inside it; and how
+ * many times it is given that while a thread still is. */
+#define SESSION_DETACH_QUIET_MS 10
+#define SESSION_DETACH_TRIES 100
 
 struct session {
     struct loop *loop;
@@ -70,6 +81,9 @@ struct session {
      * next) */
     int tty_fd;
     char *tty_path;
+    /* a program attached to while it ran (session_attach) */
+    int attaching;       /* calls in it are under way: never keep a stop */
+    uint64_t attach_end; /* its runtime's dapto_attach_end */
 };
 
 static int replay_run(struct session *s);
@@ -132,6 +146,9 @@ void session_free(struct session *s)
 {
     if (s == NULL)
         return;
+    /* a program attached to goes on without us, as after detach */
+    if (session_attached(s))
+        session_detach(s, NULL);
     unwatch(s);
     forget_target(s);
     channel_free(s->channel);
@@ -265,8 +282,9 @@ static int deliver(struct session *s, const struct reader_item *item)
         channel_let_go(s->channel);
     if (item->stop < 0)
         return 0;
-    if (keep && (s->source.next != NULL ||
-                 (s->target != NULL && target_alive(s->target)))) {
+    if (keep && !s->attaching &&
+        (s->source.next != NULL ||
+         (s->target != NULL && target_alive(s->target)))) {
         s->state = SESSION_STOPPED;
         s->why = SESSION_AT_EVENT;
         s->stop = item->stop;
@@ -1100,5 +1118,328 @@ int session_seek(struct session *s, uint64_t seq, char **cause)
     s->seq = seq;
     if (s->state != SESSION_STOPPED)
         replay_stop(s, SESSION_INTERRUPTED);
+    return 0;
+}
+
+int session_attached(const struct session *s)
+{
+    return s->target != NULL && target_alive(s->target) &&
+           target_is_attached(s->target);
+}
+
+/* While a call runs in the program: take what the channel has (its
+ * interface, acknowledged as it comes). */
+static void attach_pump(void *arg)
+{
+    drain(arg, SESSION_BATCH);
+}
+
+/* Call FN(A0, A1, A2) in the stopped thread TID. */
+static int attach_call(struct session *s, pid_t tid, uint64_t fn, uint64_t a0,
+                       uint64_t a1, uint64_t a2, int pump, uint64_t *ret,
+                       char **cause)
+{
+    const uint64_t args[3] = {a0, a1, a2};
+
+    return target_inject(s->target, tid, fn, args, pump ? attach_pump : NULL,
+                         s, SESSION_ATTACH_CALL_MS, ret, cause);
+}
+
+/* Close descriptor FD of the program (made by dapto_attach_open and not
+ * handed over), through its own close(). */
+static void attach_close(struct session *s, struct symbols *sym, pid_t tid,
+                         int fd)
+{
+    uint64_t fn, ret;
+
+    if (symbols_address(sym, "close", &fn, NULL) == 0)
+        attach_call(s, tid, fn, (uint64_t)fd, 0, 0, 0, &ret, NULL);
+}
+
+/* A descriptor of process PID (number FD there) for us, or -1. */
+static int attach_getfd(int pidfd, int fd)
+{
+#if defined(SYS_pidfd_getfd)
+    return (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+#else
+    (void)pidfd;
+    (void)fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static int attach_pidfd(pid_t pid)
+{
+#if defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int session_attach(struct session *s, pid_t pid, char **cause)
+{
+    struct symbols *sym = NULL;
+    struct channel_opts copts;
+    uint64_t fn_open, fn_start, fn_end, addr, ret;
+    int pidfd = -1, mfd = -1, efd = -1, rmfd, refd;
+    pid_t tid;
+    char *why = NULL;
+
+    if (s->state != SESSION_IDLE) {
+        xcause(cause, "a program is being monitored already: kill it or "
+               "detach from it first");
+        return -1;
+    }
+    discard(s);
+    if (target_attach(&s->target, pid, SESSION_ATTACH_STOP_MS, cause) != 0)
+        return -1;
+    sym = symbols_open(pid, &why);
+    if (sym == NULL) {
+        xcause(cause, "cannot read the symbols of process %d: %s", (int)pid,
+               why);
+        free(why);
+        goto fail_target;
+    }
+    if (symbols_address(sym, "dapto_attach_open", &fn_open, NULL) != 0 ||
+        symbols_address(sym, "dapto_attach_start", &fn_start, NULL) != 0 ||
+        symbols_address(sym, "dapto_attach_end", &fn_end, NULL) != 0) {
+        if (symbols_address(sym, "dapto_register", &addr, NULL) == 0 ||
+            symbols_address(sym, "dapto_monitored", &addr, NULL) == 0)
+            xcause(cause, "process %d has a dapto runtime too old to be "
+                   "attached to: it speaks channel protocol %d.%d.%d or "
+                   "older, and attaching needs %d.%d.%d (this noosa speaks "
+                   "%d.%d.%d)", (int)pid, DAPTO_PROTO_MAJOR,
+                   DAPTO_PROTO_MEDIAN, DAPTO_ATTACH_MINOR - 1,
+                   DAPTO_PROTO_MAJOR, DAPTO_PROTO_MEDIAN, DAPTO_ATTACH_MINOR,
+                   DAPTO_PROTO_MAJOR, DAPTO_PROTO_MEDIAN, DAPTO_PROTO_MINOR);
+        else
+            xcause(cause, "process %d is not linked with libdapto: it has no "
+                   "monitoring interface to attach to", (int)pid);
+        goto fail_symbols;
+    }
+    tid = target_main_thread(s->target);
+    if (tid == 0) {
+        xcause(cause, "no thread of process %d can call its runtime now "
+               "(stopped by a signal? then kill -CONT %d; or each in the "
+               "middle of creating a thread): attach again", (int)pid,
+               (int)pid);
+        goto fail_symbols;
+    }
+
+    /* <protocol#attach>: the program makes the descriptors, we take
+     * copies, fill in the region, and the program attaches to it */
+    if (attach_call(s, tid, fn_open, 0, 0, 0, 0, &ret, cause) != 0)
+        goto fail_symbols;
+    if ((int64_t)ret < 0) {
+        if ((int64_t)ret == -EBUSY)
+            xcause(cause, "process %d is monitored already (its runtime "
+                   "has a channel)", (int)pid);
+        else
+            xcause(cause, "process %d cannot make a channel: %s", (int)pid,
+                   strerror((int)-(int64_t)ret));
+        goto fail_symbols;
+    }
+    rmfd = (int)(ret & 0xffffffffu);
+    refd = (int)(ret >> 32);
+    pidfd = attach_pidfd(pid);
+    if (pidfd >= 0) {
+        mfd = attach_getfd(pidfd, rmfd);
+        if (mfd >= 0)
+            efd = attach_getfd(pidfd, refd);
+    }
+    if (efd < 0) {
+        xcause(cause, "cannot take the channel's descriptors from process "
+               "%d: %s", (int)pid, strerror(errno));
+        goto fail_fds;
+    }
+    fcntl(mfd, F_SETFD, FD_CLOEXEC);
+    fcntl(efd, F_SETFD, FD_CLOEXEC);
+    close(pidfd);
+    pidfd = -1;
+    memset(&copts, 0, sizeof copts);
+    copts.ring_size = s->opts.ring_size;
+    copts.overwrite = s->opts.overwrite;
+    copts.no_tsc = s->opts.no_tsc;
+    copts.default_state = DAPTO_STATE_OFF;
+    if (channel_adopt(&s->channel, &copts, mfd, efd, cause) != 0)
+        goto fail_fds;
+    mfd = efd = -1;
+    /* the program cannot shrink the region under us from now on */
+#if defined(F_ADD_SEALS)
+    fcntl(channel_region(s->channel)->memfd, F_ADD_SEALS,
+          F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+#endif
+    channel_attach(s->channel, s->target);
+    s->told_status = 1; /* another version is said in *cause */
+    s->stop = -1;
+    s->reading = 1;
+    s->attaching = 1;
+    s->attach_end = fn_end;
+    s->state = SESSION_STOPPED;
+    s->why = SESSION_INTERRUPTED;
+    if (attach_call(s, tid, fn_start, (uint64_t)rmfd, (uint64_t)refd,
+                    (uint64_t)getpid(), 1, &ret, cause) != 0) {
+        s->attaching = 0;
+        goto fail_channel;
+    }
+    drain(s, 0);
+    s->attaching = 0;
+    if ((int)ret != 1) {
+        if (channel_status(s->channel) == CHANNEL_UNMONITORED)
+            xcause(cause, "process %d's runtime speaks channel protocol %s; "
+                   "this noosa speaks %d.%d.%d: not attached", (int)pid,
+                   channel_runtime_version(s->channel), DAPTO_PROTO_MAJOR,
+                   DAPTO_PROTO_MEDIAN, DAPTO_PROTO_MINOR);
+        else
+            xcause(cause, "the runtime of process %d did not attach (it "
+                   "says why on its standard error)", (int)pid);
+        s->told_status = 1;
+        /* (it closed its descriptors itself) */
+        goto fail_session;
+    }
+    symbols_free(sym);
+    s->ended = 0;
+    s->killed = 0;
+    watch(s);
+    changed(s);
+    return 0;
+
+fail_fds:
+    if (pidfd >= 0)
+        close(pidfd);
+    if (mfd >= 0)
+        close(mfd);
+    if (efd >= 0)
+        close(efd);
+    attach_close(s, sym, tid, rmfd);
+    attach_close(s, sym, tid, refd);
+    goto fail_symbols;
+fail_channel:
+    /* the program may be half attached: turn it all off again */
+    channel_let_go(s->channel);
+    attach_call(s, tid, fn_end, 0, 0, 0, 0, &ret, NULL);
+fail_session:
+    s->state = SESSION_IDLE;
+    s->reading = 0;
+fail_symbols:
+    symbols_free(sym);
+fail_target:
+    if (s->channel != NULL)
+        channel_attach(s->channel, NULL);
+    target_detach(s->target);
+    target_free(s->target);
+    s->target = NULL;
+    channel_free(s->channel);
+    s->channel = NULL;
+    s->state = SESSION_IDLE;
+    return -1;
+}
+
+/* Whether a thread of the stopped program is inside the runtime. */
+static int detach_busy(struct session *s)
+{
+    pid_t tids[256];
+    unsigned int i, n;
+
+    if (s->hooks.inside == NULL)
+        return 0;
+    n = target_threads(s->target, tids, 256);
+    for (i = 0; i < n; i++)
+        if (s->hooks.inside(s->hooks.arg, tids[i]))
+            return 1;
+    return 0;
+}
+
+/* Stop every thread of the program and wait until they are (or it
+ * ended).  Returns 0 when stopped. */
+static int detach_stop(struct session *s)
+{
+    struct target_event ev;
+
+    if (!target_stopped(s->target) &&
+        target_interrupt(s->target, NULL) != 0)
+        return -1;
+    while (target_alive(s->target) && !target_stopped(s->target)) {
+        if (!target_wait(s->target, &ev, 2000))
+            return -1;
+        if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED) {
+            on_target_event(s, &ev);
+            return -1;
+        }
+    }
+    return target_alive(s->target) ? 0 : -1;
+}
+
+int session_detach(struct session *s, char **cause)
+{
+    uint64_t ret;
+    pid_t pid, tid;
+    char *why = NULL;
+
+    if (s->target == NULL || !target_alive(s->target)) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (!target_is_attached(s->target)) {
+        xcause(cause, "noosa started this program: it can only kill it "
+               "(detach is for programs attached to with attach or -p)");
+        return -1;
+    }
+    pid = target_pid(s->target);
+    /* every event off and nothing waits for us <protocol#letgo>; the
+     * threads inside the runtime get out of it while the program runs
+     * a moment */
+    drain(s, 0);
+    channel_let_go(s->channel);
+    if (s->state == SESSION_STOPPED && s->why == SESSION_FAULT)
+        target_fault_pass(s->target, s->fault.tid, NULL);
+    for (int k = 0;; k++) {
+        struct pollfd pfd = {.fd = -1};
+        int stopped;
+
+        target_continue(s->target, NULL);
+        poll(&pfd, 0, SESSION_DETACH_QUIET_MS);
+        stopped = detach_stop(s) == 0;
+        if (s->target == NULL)
+            return 0; /* it ended meanwhile (and said so) */
+        /* (a thread to call the runtime in, not one inside a clone) */
+        if (stopped && !detach_busy(s) &&
+            target_main_thread(s->target) != 0)
+            break;
+        if (k == SESSION_DETACH_TRIES) {
+            /* never unmap under a thread: leave the region there, unused */
+            message(s, "a thread of process %d stays inside the runtime: "
+                    "its channel is left in it, every event off", (int)pid);
+            goto release;
+        }
+    }
+    if (target_alive(s->target)) {
+        tid = target_main_thread(s->target);
+        if (tid == 0 ||
+            attach_call(s, tid, s->attach_end, 0, 0, 0, 0, &ret, &why) != 0) {
+            message(s, "could not release the channel in process %d: %s",
+                    (int)pid, why != NULL ? why : "no thread stopped");
+            free(why);
+        }
+    }
+release:
+    unwatch(s);
+    if (s->target != NULL) {
+        if (s->channel != NULL)
+            channel_attach(s->channel, NULL);
+        target_detach(s->target);
+        target_free(s->target);
+        s->target = NULL;
+    }
+    channel_forget(s->channel);
+    s->state = SESSION_IDLE;
+    s->stop = -1;
+    s->reading = 0;
+    message(s, "Detached from process %d: it goes on unmonitored.", (int)pid);
+    changed(s);
     return 0;
 }

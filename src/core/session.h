@@ -51,6 +51,11 @@ struct session_hooks {
     /* Something the user should know ("the program has no monitoring
      * interface"). */
     void (*message)(void *arg, const char *text);
+    /* Whether thread TID, stopped, is inside the runtime (a frame of its
+     * stack is one of the runtime's entry points): detach waits until no
+     * thread is before it lets go of the region <protocol#attach>.  May
+     * be NULL: then detach only lets the program run a moment. */
+    int (*inside)(void *arg, pid_t tid);
     void *arg;
 };
 
@@ -107,6 +112,19 @@ int session_convert(struct session *s, char **cause);
 int session_interrupt(struct session *s, char **cause);
 /* Kill a live program and wait for it. */
 int session_kill(struct session *s, char **cause);
+
+/* Attach to process PID, linked with libdapto and running already
+ * <protocol#attach>: every thread stops (the state is SESSION_STOPPED,
+ * SESSION_INTERRUPTED), the runtime makes a channel that noosa fills in,
+ * and the program's interface arrives through the item hook as at a
+ * start.  Blocks.  Every reason it cannot be done is said in *cause, and
+ * the program is then left as it was. */
+int session_attach(struct session *s, pid_t pid, char **cause);
+/* Let a program attached to go on untraced, every event off and nothing
+ * of the channel left in it. */
+int session_detach(struct session *s, char **cause);
+/* Whether the live program was attached to rather than started. */
+int session_attached(const struct session *s);
 
 /* Run operation OP in the thread waiting at an event (the one being
  * dispatched or the one stopped at).  See channel_send(). */

@@ -13,6 +13,7 @@
  * thread runs.  This module decides nothing about faults: it reports them
  * and waits for the caller.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -46,6 +47,9 @@ struct target_thread {
     enum thread_state state;
     int pending_sig; /* a signal to deliver when resumed */
     int want_stop;   /* target_stop_thread() asked it to stop */
+    int mid_call;    /* stopped inside a system call that has not
+                        returned (a clone or fork event kept by an
+                        interrupt): no call may be made in it */
 };
 
 #define TARGET_QUEUE 16
@@ -53,6 +57,10 @@ struct target_thread {
 struct target {
     pid_t pid;
     int alive;
+    int attached;     /* seized while it ran (target_attach): let go at
+                         the end, never killed */
+    pid_t inject_tid; /* the thread running a call of target_inject() */
+    int inject_done;  /* its SIGSEGV (the call returned to 0) came */
     char *exec_path;  /* the program of the last exec (TARGET_EV_EXEC) */
     struct target_thread *threads;
     unsigned int nthreads;
@@ -160,6 +168,7 @@ static struct target_thread *target_add_thread(struct target *t, pid_t tid,
     th->state = state;
     th->pending_sig = 0;
     th->want_stop = 0;
+    th->mid_call = 0;
     return th;
 }
 
@@ -447,7 +456,10 @@ void target_free(struct target *t)
             ;
         ptrace(PTRACE_DETACH, t->children[i], 0, 0);
     }
-    if (t->alive) {
+    if (t->alive && t->attached) {
+        /* not ours to kill: stop what runs and let every thread go */
+        target_detach(t);
+    } else if (t->alive) {
         /* Threads whose creation was not yet collected are ptrace
          * children too, so reap any child until the leader is gone: the
          * leader is reported only after every other thread. */
@@ -511,8 +523,26 @@ static void target_resume(struct target *t, struct target_thread *th)
     (void)t;
     th->pending_sig = 0;
     th->state = TH_RUNNING;
+    th->mid_call = 0;
     if (ptrace(PTRACE_CONT, th->tid, 0, sig) != 0 && errno != ESRCH)
         th->state = TH_STOPPED;
+}
+
+static void target_check_stopped(struct target *t);
+
+/* Thread TH is at an event-stop that is not an interrupt: resume it,
+ * unless an interrupt is under way, which this stop may have taken the
+ * place of (the thread would then run on, never stopping). */
+static void target_go_on(struct target *t, struct target_thread *th)
+{
+    if (t->interrupting || th->want_stop) {
+        th->state = TH_STOPPED;
+        th->want_stop = 0;
+        th->mid_call = 1; /* its system call returns only when resumed */
+        target_check_stopped(t);
+        return;
+    }
+    target_resume(t, th);
 }
 
 /* After a thread stopped or left: if an interrupt is complete, report. */
@@ -618,7 +648,7 @@ static void target_handle(struct target *t, pid_t tid, int status)
         /* The new thread reports its own first stop (an event-stop).
          * Adding it may move the table: look the parent up again. */
         target_add_thread(t, (pid_t)child, TH_RUNNING);
-        target_resume(t, target_thread(t, tid));
+        target_go_on(t, target_thread(t, tid));
         return;
     }
     if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK) {
@@ -638,7 +668,7 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.tid = tid;
         ev.status = (int)child;
         target_push(t, &ev);
-        target_resume(t, target_thread(t, tid));
+        target_go_on(t, target_thread(t, tid));
         return;
     }
     if (event == PTRACE_EVENT_EXEC) {
@@ -693,6 +723,13 @@ static void target_handle(struct target *t, pid_t tid, int status)
     /* signal-delivery-stop */
     if (sig == SIGTRAP && target_hit_break(t, th))
         return;
+    if (tid == t->inject_tid && sig == SIGSEGV) {
+        /* the call of target_inject() returned to address 0 (or
+         * crashed: the caller looks) */
+        th->state = TH_STOPPED;
+        t->inject_done = 1;
+        return;
+    }
     if (target_fatal(sig)) {
         siginfo_t si;
         memset(&si, 0, sizeof si);
@@ -1126,4 +1163,427 @@ int target_write(struct target *t, uint64_t addr, const void *buf,
     if (process_vm_writev(t->pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
         return 0;
     return target_ptrace_rw(t, addr, NULL, buf, len, cause);
+}
+
+/* The field NAME ("TracerPid:", "Uid:") of /proc/PID/status as a number,
+ * or -1. */
+static long target_status_field(pid_t pid, const char *name)
+{
+    char path[64], line[256];
+    FILE *f;
+    long v = -1;
+    size_t n = strlen(name);
+
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    f = fopen(path, "re");
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, name, n) == 0) {
+            v = strtol(line + n, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+/* The command name of process PID into BUF, or "?" */
+static const char *target_comm(pid_t pid, char *buf, size_t size)
+{
+    char path[64];
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    snprintf(buf, size, "?");
+    f = fopen(path, "re");
+    if (f == NULL)
+        return buf;
+    if (fgets(buf, (int)size, f) != NULL)
+        buf[strcspn(buf, "\n")] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Why process PID cannot be attached to, before trying: 0 when nothing
+ * is known against it, else -1 with *cause. */
+static int target_attach_check(pid_t pid, char **cause)
+{
+    char path[64], comm[64];
+    struct stat st;
+    long tracer, tgid;
+
+    snprintf(path, sizeof path, "/proc/%d", (int)pid);
+    if (pid <= 0 || stat(path, &st) != 0) {
+        xcause(cause, "no process %d", (int)pid);
+        return -1;
+    }
+    if (pid == getpid()) {
+        xcause(cause, "process %d is this noosa", (int)pid);
+        return -1;
+    }
+    tgid = target_status_field(pid, "Tgid:");
+    if (tgid > 0 && tgid != pid) {
+        xcause(cause, "%d is a thread of process %ld: attach to the process",
+               (int)pid, tgid);
+        return -1;
+    }
+    tracer = target_status_field(pid, "TracerPid:");
+    if (tracer > 0) {
+        target_comm((pid_t)tracer, comm, sizeof comm);
+        if (strcmp(comm, "noosa") == 0 || strncmp(comm, "lt-noosa", 8) == 0)
+            xcause(cause, "process %d is already monitored by another noosa "
+                   "(process %ld)", (int)pid, tracer);
+        else
+            xcause(cause, "process %d is already traced by process %ld (%s): "
+                   "only one tracer at a time", (int)pid, tracer, comm);
+        return -1;
+    }
+    return 0;
+}
+
+/* The message for a PTRACE_SEIZE of PID that failed with E. */
+static void target_seize_failed(pid_t pid, int e, char **cause)
+{
+    FILE *f;
+    int scope = -1;
+    char path[64];
+    struct stat st;
+
+    if (e != EPERM) {
+        xcause(cause, "cannot trace process %d: %s", (int)pid, strerror(e));
+        return;
+    }
+    /* the kernel decides (root, CAP_SYS_PTRACE); this says why it refused */
+    snprintf(path, sizeof path, "/proc/%d", (int)pid);
+    if (stat(path, &st) == 0 && st.st_uid != geteuid()) {
+        xcause(cause, "process %d belongs to another user (uid %u): only "
+               "its own user or root may attach to it", (int)pid,
+               (unsigned int)st.st_uid);
+        return;
+    }
+    f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+    if (f != NULL) {
+        if (fscanf(f, "%d", &scope) != 1)
+            scope = -1;
+        fclose(f);
+    }
+    switch (scope) {
+    case 1:
+        xcause(cause, "ptrace not permitted on process %d: the kernel lets a "
+               "process trace only its own descendants (kernel.yama."
+               "ptrace_scope is 1); start the program with DAPTO_PTRACER=any "
+               "in its environment, or run noosa as root or with "
+               "CAP_SYS_PTRACE, or set kernel.yama.ptrace_scope to 0",
+               (int)pid);
+        break;
+    case 2:
+        xcause(cause, "ptrace not permitted on process %d: only root may "
+               "trace (kernel.yama.ptrace_scope is 2); run noosa as root",
+               (int)pid);
+        break;
+    case 3:
+        xcause(cause, "ptrace not permitted on process %d: tracing is "
+               "disabled on this system (kernel.yama.ptrace_scope is 3, "
+               "until the next boot)", (int)pid);
+        break;
+    default:
+        xcause(cause, "ptrace not permitted on process %d: it is not "
+               "dumpable (it runs a set-user-ID program, or made itself "
+               "so with prctl) or noosa lacks the privilege; run noosa as "
+               "root", (int)pid);
+        break;
+    }
+}
+
+#define TARGET_SEIZE_OPTS                                                  \
+    (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |       \
+     PTRACE_O_TRACEVFORK)
+
+/* Seize every thread of T's process not seized yet, the leader first.
+ * Returns the number seized, or -1 with *cause (the leader could not
+ * be).  Another thread that cannot be is ending (the kernel refuses an
+ * exiting thread with EPERM): it is skipped. */
+static int target_seize_threads(struct target *t, char **cause)
+{
+    char path[64];
+    DIR *d;
+    struct dirent *de;
+    int n = 0;
+
+    if (target_thread(t, t->pid) == NULL) {
+        if (ptrace(PTRACE_SEIZE, t->pid, 0, TARGET_SEIZE_OPTS) != 0) {
+            if (errno == ESRCH)
+                xcause(cause, "no process %d", (int)t->pid);
+            else
+                target_seize_failed(t->pid, errno, cause);
+            return -1;
+        }
+        target_add_thread(t, t->pid, TH_RUNNING);
+        n++;
+    }
+
+    snprintf(path, sizeof path, "/proc/%d/task", (int)t->pid);
+    d = opendir(path);
+    if (d == NULL) {
+        xcause(cause, "no process %d", (int)t->pid);
+        return -1;
+    }
+    while ((de = readdir(d)) != NULL) {
+        pid_t tid = (pid_t)atoi(de->d_name);
+
+        if (tid <= 0 || target_thread(t, tid) != NULL)
+            continue;
+        if (ptrace(PTRACE_SEIZE, tid, 0, TARGET_SEIZE_OPTS) != 0)
+            continue; /* ending (ESRCH, or EPERM while it exits) */
+        target_add_thread(t, tid, TH_RUNNING);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+int target_attach(struct target **out, pid_t pid, int timeout_ms,
+                  char **cause)
+{
+    struct target *t;
+    struct target_event ev;
+    int n, round;
+
+    if (target_setup_pipe(cause) != 0 || target_attach_check(pid, cause) != 0)
+        return -1;
+    t = xcalloc(1, sizeof *t);
+    t->reap_more = 1;
+    t->pid = pid;
+    t->alive = 1;
+    t->attached = 1;
+    /* threads created meanwhile by threads not seized yet: look again
+     * until a look finds none (those seized trace their own clones) */
+    for (round = 0; round < 100; round++) {
+        n = target_seize_threads(t, cause);
+        if (n < 0)
+            goto fail;
+        if (n == 0)
+            break;
+    }
+    target_stop_all(t);
+    for (;;) {
+        if (!target_wait(t, &ev, timeout_ms)) {
+            xcause(cause, t->alive ? "process %d did not stop within %d ms"
+                                   : "process %d ended as it was attached to",
+                   (int)pid, timeout_ms);
+            goto fail;
+        }
+        if (ev.kind == TARGET_EV_INTERRUPTED)
+            break;
+        if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED) {
+            xcause(cause, "process %d ended as it was attached to", (int)pid);
+            goto fail;
+        }
+        /* (a fault or a fork on the way: the caller sees it next) */
+        if (ev.kind == TARGET_EV_FAULT || ev.kind == TARGET_EV_FORK) {
+            target_push(t, &ev);
+            if (ev.kind == TARGET_EV_FAULT)
+                target_stop_all(t);
+        }
+    }
+    *out = t;
+    return 0;
+
+fail:
+    target_free(t);
+    return -1;
+}
+
+int target_is_attached(const struct target *t)
+{
+    return t->attached;
+}
+
+void target_detach(struct target *t)
+{
+    struct target_event ev;
+
+    if (!t->alive)
+        return;
+    if (!target_stopped(t)) {
+        target_stop_all(t);
+        while (t->alive && !target_stopped(t) && target_wait(t, &ev, 2000))
+            ;
+    }
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        struct target_thread *th = &t->threads[i];
+
+        ptrace(PTRACE_DETACH, th->tid, 0,
+               th->state == TH_STOPPED || th->state == TH_FAULT
+                   ? th->pending_sig
+                   : 0);
+    }
+    t->nthreads = 0;
+    t->alive = 0;
+}
+
+#if defined(__x86_64__)
+int target_inject(struct target *t, pid_t tid, uint64_t fn,
+                  const uint64_t args[3], void (*pump)(void *), void *arg,
+                  int timeout_ms, uint64_t *ret, char **cause)
+{
+    struct target_thread *th = target_thread(t, tid);
+    struct user_regs_struct saved, regs;
+    uint64_t sp, zero = 0;
+    long deadline = target_now_ms() + timeout_ms;
+    int saved_sig, rc = -1;
+
+    if (!t->alive || th == NULL || th->state != TH_STOPPED) {
+        xcause(cause, "thread %d is not stopped", (int)tid);
+        return -1;
+    }
+    if (th->mid_call) {
+        /* its registers do not hold the call's result yet: restoring
+         * them would lose it (a clone that seems to fail) */
+        xcause(cause, "thread %d is inside a system call", (int)tid);
+        return -1;
+    }
+    if (ptrace(PTRACE_GETREGS, tid, 0, &saved) != 0) {
+        xcause(cause, "cannot read the registers of thread %d: %s", (int)tid,
+               strerror(errno));
+        return -1;
+    }
+    /* a call frame below the red zone, aligned, returning to 0 */
+    regs = saved;
+    sp = ((regs.rsp - 128 - 256) & ~(uint64_t)15) - 8;
+    if (target_write(t, sp, &zero, sizeof zero, cause) != 0)
+        return -1;
+    regs.rsp = sp;
+    regs.rip = fn;
+    regs.rdi = args[0];
+    regs.rsi = args[1];
+    regs.rdx = args[2];
+    regs.rax = 0;
+    regs.orig_rax = (uint64_t)-1; /* no system call to restart */
+    regs.eflags &= ~(uint64_t)0x400;
+    if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
+        xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
+               strerror(errno));
+        return -1;
+    }
+    saved_sig = th->pending_sig;
+    th->pending_sig = 0;
+    t->inject_tid = tid;
+    t->inject_done = 0;
+    target_resume(t, th);
+    for (;;) {
+        struct pollfd pfd = {.fd = target_pipe[0], .events = POLLIN};
+        long now;
+
+        if (pump != NULL)
+            pump(arg);
+        t->reap_more = 1;
+        target_reap(t);
+        if (!t->alive) {
+            xcause(cause, "the program ended during the call");
+            t->inject_tid = 0;
+            return -1;
+        }
+        if (t->inject_done)
+            break;
+        now = target_now_ms();
+        if (now >= deadline) {
+            /* take the thread back where it is */
+            t->inject_tid = 0;
+            if (target_stop_thread(t, tid, 2000, NULL) != 0) {
+                xcause(cause, "the call in thread %d did not return within "
+                       "%d ms and the thread does not stop", (int)tid,
+                       timeout_ms);
+                return -1;
+            }
+            xcause(cause, "the call in thread %d did not return within %d ms",
+                   (int)tid, timeout_ms);
+            goto restore;
+        }
+        poll(&pfd, 1, pump != NULL ? 1 : 10);
+    }
+    t->inject_tid = 0;
+    th = target_thread(t, tid);
+    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0) {
+        xcause(cause, "cannot read the registers of thread %d: %s", (int)tid,
+               strerror(errno));
+        goto restore;
+    }
+    if (regs.rip != 0) {
+        xcause(cause, "the call in thread %d crashed at 0x%llx", (int)tid,
+               (unsigned long long)regs.rip);
+        goto restore;
+    }
+    *ret = regs.rax;
+    rc = 0;
+restore:
+    th = target_thread(t, tid);
+    if (ptrace(PTRACE_SETREGS, tid, 0, &saved) != 0 && rc == 0) {
+        xcause(cause, "cannot restore the registers of thread %d: %s",
+               (int)tid, strerror(errno));
+        rc = -1;
+    }
+    if (th != NULL)
+        th->pending_sig = saved_sig;
+    return rc;
+}
+#else
+int target_inject(struct target *t, pid_t tid, uint64_t fn,
+                  const uint64_t args[3], void (*pump)(void *), void *arg,
+                  int timeout_ms, uint64_t *ret, char **cause)
+{
+    (void)t;
+    (void)fn;
+    (void)args;
+    (void)pump;
+    (void)arg;
+    (void)timeout_ms;
+    (void)ret;
+    xcause(cause, "making thread %d call a function is not supported on "
+           "this architecture", (int)tid);
+    return -1;
+}
+#endif
+
+pid_t target_main_thread(const struct target *t)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].tid == t->pid && t->threads[i].state == TH_STOPPED &&
+            !t->threads[i].mid_call)
+            return t->pid;
+    }
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].state == TH_STOPPED && !t->threads[i].mid_call)
+            return t->threads[i].tid;
+    }
+    return 0;
+}
+
+int target_pc(struct target *t, pid_t tid, uint64_t *pc)
+{
+#if defined(__x86_64__)
+    struct user_regs_struct regs;
+
+    (void)t;
+    if (ptrace(PTRACE_GETREGS, tid, 0, &regs) != 0)
+        return -1;
+    *pc = regs.rip;
+    return 0;
+#else
+    (void)t;
+    (void)tid;
+    (void)pc;
+    return -1;
+#endif
+}
+
+unsigned int target_threads(const struct target *t, pid_t *tids,
+                            unsigned int max)
+{
+    unsigned int i;
+
+    for (i = 0; i < t->nthreads && i < max; i++)
+        tids[i] = t->threads[i].tid;
+    return i;
 }

@@ -69,8 +69,42 @@ struct target_event {
 int target_start(struct target **out, const struct target_opts *opts,
                  char **cause);
 
+/* Attach to process PID, which runs already: seize every thread (without
+ * PTRACE_O_EXITKILL: it outlives noosa) and stop them all (waiting at
+ * most TIMEOUT_MS).  No such process, another user's, a process traced
+ * already, and ptrace refused (with the kernel's reason) are said in
+ * *cause. */
+int target_attach(struct target **out, pid_t pid, int timeout_ms,
+                  char **cause);
+/* Whether T was attached to (target_attach) rather than started. */
+int target_is_attached(const struct target *t);
+/* Let every thread go on untraced (stopping those that run first, so
+ * that each gets its pending signal); T then counts as ended. */
+void target_detach(struct target *t);
+
+/* Make thread TID, stopped, call FN(ARGS[0], ARGS[1], ARGS[2]) and come
+ * back: its registers are saved, the call runs on a frame below its
+ * stack pointer and returns to address 0, where the SIGSEGV ends it;
+ * then the registers are restored (an interrupted system call restarts
+ * when the thread goes on).  The other threads stay as they are.  PUMP,
+ * when not NULL, is called often meanwhile (the call may wait for the
+ * monitor).  Returns 0 with *RET (the function's return value), or -1
+ * with *cause (the program ended, the call crashed or did not return
+ * within TIMEOUT_MS).  Blocks. */
+int target_inject(struct target *t, pid_t tid, uint64_t fn,
+                  const uint64_t args[3], void (*pump)(void *), void *arg,
+                  int timeout_ms, uint64_t *ret, char **cause);
+/* The ids of T's threads, up to MAX into TIDS; returns how many. */
+unsigned int target_threads(const struct target *t, pid_t *tids,
+                            unsigned int max);
+/* A stopped thread to make calls in (not one kept inside a system call,
+ * at a clone or fork): the leader when it can be, else any; 0 none. */
+pid_t target_main_thread(const struct target *t);
+/* The instruction pointer of stopped thread TID. */
+int target_pc(struct target *t, pid_t tid, uint64_t *pc);
+
 /* Kill the program if it is alive and reap it (blocks for that), then
- * free T. */
+ * free T.  A program attached to is let go instead (target_detach). */
 void target_free(struct target *t);
 
 pid_t target_pid(const struct target *t);

@@ -6,8 +6,10 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dapto.h"
 #include "decode.h"
@@ -20,8 +22,10 @@
 #include "reader.h"
 #include "registry.h"
 #include "stacks.h"
+#include "symbols.h"
 #include "target.h"
 #include "transcript.h"
+#include "unwind.h"
 #include "value.h"
 #include "xmalloc.h"
 
@@ -156,8 +160,11 @@ static void on_state(void *arg)
     int status, signo;
     char sig[32];
 
-    if (state == SESSION_IDLE)
+    if (state == SESSION_IDLE) {
         stopped_at(n, NULL);
+        symbols_free(n->inside_sym);
+        n->inside_sym = NULL;
+    }
     if (state == SESSION_IDLE && session_ended(n->session, &status, &signo)) {
         noosa_set_where(n, NULL);
         sink_fresh_line(&n->sink);
@@ -175,7 +182,8 @@ static void on_state(void *arg)
             /* the report, and the error policy (which may convert the
              * error or end the program before this returns) */
             fault_stopped(n->faults, f);
-        } else if (session_why(n->session) == SESSION_INTERRUPTED) {
+        } else if (session_why(n->session) == SESSION_INTERRUPTED &&
+                   !n->attaching) {
             noosa_set_where(n, xstrdup("interrupt"));
             sink_fresh_line(&n->sink);
             sink_say(&n->sink, "Program interrupted.\n");
@@ -186,6 +194,47 @@ static void on_state(void *arg)
     }
     if (n->client.status != NULL)
         n->client.status(n->client.arg);
+}
+
+/* Whether a frame's function is an entry point of the runtime, through
+ * which a thread may be using the region. */
+static int runtime_frame(const char *fn)
+{
+    return fn != NULL &&
+           (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto", 6) == 0 ||
+            strncmp(fn, "__cyg_profile_func_", 19) == 0 ||
+            strstr(fn, "_dapto_emit_") != NULL);
+}
+
+static int on_inside(void *arg, pid_t tid)
+{
+    struct noosa *n = arg;
+    pid_t pid = session_pid(n->session);
+    struct unwind_trace tr;
+    char *cause = NULL;
+    unsigned int i;
+    int inside = 0;
+
+    if (n->inside_sym == NULL || n->inside_pid != pid) {
+        symbols_free(n->inside_sym);
+        n->inside_sym = symbols_open(pid, &cause);
+        n->inside_pid = pid;
+        if (n->inside_sym == NULL) {
+            free(cause);
+            return 1; /* cannot tell: as if it were */
+        }
+    }
+    memset(&tr, 0, sizeof tr);
+    if (unwind_thread(tid, &tr, &cause) != 0) {
+        free(cause);
+        unwind_free(&tr);
+        return 1;
+    }
+    unwind_name(&tr, n->inside_sym);
+    for (i = 0; i < tr.n && !inside; i++)
+        inside = runtime_frame(tr.frames[i].function);
+    unwind_free(&tr);
+    return inside;
 }
 
 static void on_message(void *arg, const char *text)
@@ -212,6 +261,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     hooks.functions = on_functions;
     hooks.state = on_state;
     hooks.message = on_message;
+    hooks.inside = on_inside;
     hooks.arg = n;
     n->session = session_create(loop, &hooks, &opts->session);
     if (opts->tty != NULL &&
@@ -247,6 +297,7 @@ void noosa_free(struct noosa *n)
     recread_free(n->replay);
     free(n->replay_dir);
     free(n->replay_name);
+    symbols_free(n->inside_sym);
     fault_free(n->faults);
     questions_free(n->questions);
     profile_free(n->profile);
@@ -392,5 +443,112 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause)
     }
     interface_changed(n);
     dispatch_flush(n->dispatch);
+    return 0;
+}
+
+/* The base name of PATH. */
+static const char *base_name(const char *path)
+{
+    const char *slash = path != NULL ? strrchr(path, '/') : NULL;
+
+    return slash != NULL ? slash + 1 : path != NULL ? path : "?";
+}
+
+/* One frame as "FUNCTION (FILE:LINE)" or "FUNCTION (MODULE)"; freed by
+ * the caller. */
+static char *frame_place(const struct unwind_frame *f)
+{
+    const char *fn = f->function != NULL ? f->function : "??";
+
+    if (f->file != NULL)
+        return xasprintf("%s (%s:%d)", fn, base_name(f->file), f->line);
+    return xasprintf("%s (%s)", fn, base_name(f->module));
+}
+
+/* Where thread TID of the program attached to is: its innermost
+ * function, the program's own function that called it when that is
+ * elsewhere (a system call in the C library), and the event it is at
+ * when it is inside an event's encoder.  Freed by the caller. */
+static char *attach_place(pid_t pid, pid_t tid, const char *exe)
+{
+    struct unwind_trace tr;
+    struct symbols *sym;
+    char *cause = NULL, *text = NULL, *inner, *own;
+    const char *ev = NULL;
+    unsigned int i, mine = 0;
+
+    sym = symbols_open(pid, &cause);
+    if (sym == NULL) {
+        free(cause);
+        return xstrdup("(where cannot be read)");
+    }
+    memset(&tr, 0, sizeof tr);
+    if (unwind_thread(tid, &tr, &cause) != 0) {
+        free(cause);
+        unwind_free(&tr);
+        symbols_free(sym);
+        return xstrdup("(where cannot be read)");
+    }
+    unwind_name(&tr, sym);
+    for (i = 0; i < tr.n; i++) {
+        const char *fn = tr.frames[i].function, *e;
+
+        if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_emit_")) != NULL)
+            ev = e + strlen("_dapto_emit_");
+        if (mine == 0 && exe != NULL && tr.frames[i].module != NULL &&
+            strcmp(tr.frames[i].module, exe) == 0)
+            mine = i + 1;
+    }
+    inner = frame_place(&tr.frames[0]);
+    if (mine > 1) {
+        own = frame_place(&tr.frames[mine - 1]);
+        text = xasprintf("in %s, called from %s", inner, own);
+        free(own);
+        free(inner);
+    } else {
+        text = xasprintf("in %s", inner);
+        free(inner);
+    }
+    if (ev != NULL) {
+        inner = text;
+        text = xasprintf("%s, at event %s", inner, ev);
+        free(inner);
+    }
+    unwind_free(&tr);
+    symbols_free(sym);
+    return text;
+}
+
+int noosa_attach(struct noosa *n, pid_t pid, char **cause)
+{
+    char link[64], exe[4096], *place;
+    char *argv[2];
+    ssize_t len;
+
+    snprintf(link, sizeof link, "/proc/%d/exe", (int)pid);
+    len = readlink(link, exe, sizeof exe - 1);
+    exe[len > 0 ? len : 0] = '\0';
+    n->attaching = 1;
+    if (session_attach(n->session, pid, cause) != 0) {
+        n->attaching = 0;
+        return -1;
+    }
+    n->attaching = 0;
+    if (len > 0) {
+        /* `run` starts the same program afresh */
+        argv[0] = exe;
+        argv[1] = NULL;
+        session_set_program(n->session, argv);
+    }
+    place = attach_place(pid, pid, len > 0 ? exe : NULL);
+    noosa_set_where(n, xstrdup("attach"));
+    interface_changed(n);
+    dispatch_flush(n->dispatch);
+    sink_fresh_line(&n->sink);
+    sink_sayf(&n->sink, "Attached to process %d (%s), stopped %s.\n",
+              (int)pid, len > 0 ? base_name(exe) : "?", place);
+    free(place);
+    if (n->client.status != NULL)
+        n->client.status(n->client.arg);
     return 0;
 }

@@ -29,6 +29,7 @@ struct stacks;
 struct profile;
 struct questions;
 struct faults;
+struct symbols;
 struct reader_item;
 struct registry_param;
 struct decode_value;
@@ -44,6 +45,7 @@ struct noosa_script {
 struct noosa_opts {
     struct session_opts session;
     char *const *argv;            /* program and arguments, or NULL */
+    pid_t attach_pid;             /* -p: attach to this process, 0 none */
     size_t max_lines;             /* transcript scrollback */
     const char *tty;              /* the program's terminal, or NULL */
     int no_init;                  /* skip the start-up files */
@@ -94,6 +96,9 @@ struct noosa {
     char *where;                   /* what the program is stopped at */
     const struct reader_item *item; /* the event being delivered, or NULL */
     uint64_t item_seq;             /* counts delivered items */
+    int attaching;                 /* noosa_attach() is under way */
+    struct symbols *inside_sym;    /* of the program detached from (cache) */
+    pid_t inside_pid;
     int quit;                      /* quit was asked for */
     int quit_status;
 
@@ -127,6 +132,11 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause);
 /* Go to event number SEQ of the recording being played and stop there
  * (also backwards); -1 with *cause without a recording or past its end. */
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
+/* Attach to process PID, which runs already (noosa -p, attach): it
+ * stops, its interface is learnt, and the transcript says where it is.
+ * -1 with *cause (every reason is said there) and the program as it
+ * was. */
+int noosa_attach(struct noosa *n, pid_t pid, char **cause);
 
 /* Set what the program is stopped at (WHERE taken; NULL: nothing). */
 void noosa_set_where(struct noosa *n, char *where);

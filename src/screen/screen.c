@@ -786,8 +786,9 @@ int screen_main(const struct noosa_opts *o)
         free(cause);
         return 1;
     }
-    if (o->argv != NULL && o->argv[0] != NULL &&
-        screen_load(s, o->argv, &cause) != 0) {
+    if (o->attach_pid != 0 ? interp_attach(s->in, o->attach_pid, &cause) != 0
+        : o->argv != NULL && o->argv[0] != NULL &&
+              screen_load(s, o->argv, &cause) != 0) {
         screen_free(s);
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);

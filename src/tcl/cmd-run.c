@@ -175,6 +175,42 @@ static int cmd_kill(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+/* attach PID */
+static int cmd_attach(ClientData cd, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    char *cause = NULL;
+    int pid;
+
+    (void)objc;
+    if (Tcl_GetIntFromObj(NULL, objv[1], &pid) != TCL_OK || pid <= 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "attach: expected a process id, got \"%s\"",
+            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    breaks_cancel_step(in->breaks);
+    dispatch_flush(in->dispatch);
+    if (noosa_attach(in->noosa, (pid_t)pid, &cause) != 0)
+        return fail(tcl, cause);
+    return TCL_OK;
+}
+
+static int cmd_detach(ClientData cd, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    char *cause = NULL;
+
+    (void)objc;
+    (void)objv;
+    breaks_cancel_step(in->breaks);
+    if (session_detach(in->session, &cause) != 0)
+        return fail(tcl, cause);
+    return TCL_OK;
+}
+
 /* quit ?STATUS? */
 static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
@@ -273,12 +309,38 @@ static const struct command commands[] = {
      .help = "Kill the program (alias: k).",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_kill},
+    {.name = "attach",
+     .min_args = 1,
+     .max_args = 1,
+     .usage = "attach PID",
+     .summary = "attach to a running program",
+     .help = "Attach to process PID, a program linked with libdapto that "
+             "runs already\n"
+             "(started without noosa): it stops, the transcript says where, "
+             "and\n"
+             "everything works as with a program noosa started. Only its own "
+             "user or\n"
+             "root may attach. `detach' lets it go again.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_attach},
+    {.name = "detach",
+     .usage = "detach",
+     .summary = "let a program attached to go on unmonitored",
+     .help = "Turn every event off and let the program attached to go on at "
+             "full speed,\n"
+             "with nothing of noosa left in it; it can be attached to again. "
+             "A program\n"
+             "noosa started cannot be detached from (kill it instead).",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_detach},
     {.name = "quit",
      .aliases = (const char *const[]){"q", NULL},
      .max_args = 1,
      .usage = "quit ?STATUS?",
      .summary = "leave noosa",
-     .help = "Leave noosa (alias: q); a live program is killed.",
+     .help = "Leave noosa (alias: q); a live program is killed, one "
+             "attached to is\n"
+             "detached from.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_quit},
     {.name = "tty",

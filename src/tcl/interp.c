@@ -773,6 +773,14 @@ int interp_script_file(struct interp *in, const char *path)
     return errors;
 }
 
+int interp_attach(struct interp *in, pid_t pid, char **cause)
+{
+    if (noosa_attach(in->noosa, pid, cause) != 0)
+        return -1;
+    read_startup(in);
+    return 0;
+}
+
 int interp_load(struct interp *in, char *const *argv, char **cause)
 {
     if (noosa_load(in->noosa, argv, cause) != 0)

@@ -120,6 +120,9 @@ void interp_error(struct interp *in, const char *fmt, ...)
  * describe pass); problems are reported in the transcript.  Returns -1
  * with *cause when the program cannot be run at all. */
 int interp_load(struct interp *in, char *const *argv, char **cause);
+/* Attach to process PID, which runs already (noosa -p), then read the
+ * start-up files as interp_load() does. */
+int interp_attach(struct interp *in, pid_t pid, char **cause);
 
 /* A Tcl value for a decoded value (pointers as unsigned decimal). */
 Tcl_Obj *interp_value(const struct decode_value *v);

@@ -18,6 +18,12 @@
  *                                seconds
  *   lt exec PROG ARG...          a tick, then exec PROG
  *   lt flood                     ticks for ever
+ *   lt busy T FILE               T threads emitting tocks flat out until
+ *                                FILE exists (for attaching to it while
+ *                                they run); then "busy: T threads"
+ *   lt churn LIVE FILE           threads that come and go (LIVE at a
+ *                                time, 100000 tocks each) until FILE
+ *                                exists; then "churn: N threads"
  *   lt null                      a tick whose label is a null pointer
  *   lt big MB                    a tick whose label is MB megabytes long
  *
@@ -135,6 +141,93 @@ static int threads(int total, long n, int most)
         pthread_join(ids[i], NULL);
     printf("threads: %d x %ld tocks\n", total, n);
     free(ids);
+    return 0;
+}
+
+/* busy: threads that emit until the main thread sees FILE. */
+static int busy_stop;
+
+static void *busy_worker(void *arg)
+{
+    int th = (int)(long)arg;
+    long i = 0;
+
+    while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED)) {
+        _dapto_tock(th, i);
+        if (++i % 1000 == 0)
+            _dapto_rare(th, i);
+    }
+    return NULL;
+}
+
+static int busy(int total, const char *file)
+{
+    pthread_t ids[64];
+    int i;
+
+    if (total < 1 || total > 64)
+        return 2;
+    for (i = 0; i < total; i++) {
+        if (pthread_create(&ids[i], NULL, busy_worker, (void *)(long)i) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+    }
+    printf("busy: started\n");
+    fflush(stdout);
+    while (access(file, F_OK) != 0) {
+        struct timespec ts = {0, 10000000};
+
+        nanosleep(&ts, NULL);
+    }
+    __atomic_store_n(&busy_stop, 1, __ATOMIC_RELAXED);
+    for (i = 0; i < total; i++)
+        pthread_join(ids[i], NULL);
+    printf("busy: %d threads\n", total);
+    return 0;
+}
+
+/* churn: short-lived threads, LIVE at a time, until FILE exists. */
+static void *churn_worker(void *arg)
+{
+    int th = (int)(long)arg;
+
+    for (long i = 0; i < 100000; i++)
+        _dapto_tock(th, i);
+    pthread_mutex_lock(&pool_lock);
+    live--;
+    pthread_cond_signal(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+    return NULL;
+}
+
+static int churn(int most, const char *file)
+{
+    pthread_attr_t attr;
+    pthread_t id;
+    long n = 0;
+
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    printf("churn: started\n");
+    fflush(stdout);
+    while (access(file, F_OK) != 0) {
+        pthread_mutex_lock(&pool_lock);
+        while (live >= most)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+        live++;
+        pthread_mutex_unlock(&pool_lock);
+        if (pthread_create(&id, &attr, churn_worker, (void *)n) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+        n++;
+    }
+    pthread_mutex_lock(&pool_lock);
+    while (live > 0)
+        pthread_cond_wait(&pool_cond, &pool_lock);
+    pthread_mutex_unlock(&pool_lock);
+    printf("churn: %ld threads\n", n);
     return 0;
 }
 
@@ -271,6 +364,10 @@ int main(int argc, char **argv)
     }
     if (argc == 4 && strcmp(argv[1], "daemon") == 0)
         return daemonize(atoi(argv[2]), argv[3]);
+    if (argc == 4 && strcmp(argv[1], "churn") == 0)
+        return churn(atoi(argv[2]), argv[3]);
+    if (argc == 4 && strcmp(argv[1], "busy") == 0)
+        return busy(atoi(argv[2]), argv[3]);
     if (argc == 2 && strcmp(argv[1], "flood") == 0)
         for (;;)
             tick("flood");

@@ -5,7 +5,10 @@
 # over many laps of the ring (ring.sh's shape), threads that come and go
 # under a handler and a rare breakpoint (threads.sh's), and filters
 # rewritten in the program while its threads read them (tests/cond's
-# swap.sh).  RUNS (default 100) runs of each shape on each placement; the
+# swap.sh), and attaching to a program whose threads emit flat out and
+# detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
+# run), and questions counted by threads that come and go while noosa
+# reads their tables at each thread's stop.  RUNS (default 100) runs of each shape on each placement; the
 # first failure's output is shown.  Not part of `make check`; .ci/run runs
 # it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
@@ -94,6 +97,20 @@ for p in $placements; do
             show "$name"
         fi
 
+        # attach and detach while threads emit (tests/load/attach.sh)
+        name=attach-$p-$i
+        if place "$p" env ATTACH_CYCLES=10 \
+            srcdir="$abs_top_srcdir" top_builddir="$abs_top_builddir" \
+            abs_top_srcdir="$abs_top_srcdir" abs_top_builddir="$abs_top_builddir" \
+            timeout -k 5 300 sh "$abs_top_srcdir/tests/load/attach.sh" \
+            >"$WORK/$name.out" 2>&1; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            tail -40 "$WORK/$name.out"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -108,7 +125,7 @@ for p in $placements; do
             tail -40 "$WORK/$name.out"
         fi
     done
-    echo "$p CPU: $ok of $((4 * RUNS)) runs passed"
+    echo "$p CPU: $ok of $((5 * RUNS)) runs passed"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -39,7 +39,7 @@ CLEANFILES += tests/noosa/tree_dapto.c tests/noosa/tree_dapto.h \
 	tests/noosa/tree_dapto.db
 
 check_PROGRAMS += tests/noosa/nt tests/noosa/nt-v99 tests/noosa/calc \
-	tests/noosa/plain tests/noosa/tree
+	tests/noosa/plain tests/noosa/tree tests/noosa/old-runtime
 tests_noosa_nt_SOURCES = tests/noosa/nt.c tests/noosa/nt.h $(NT_RUNTIME)
 nodist_tests_noosa_nt_SOURCES = tests/noosa/nt_dapto.c tests/noosa/nt_dapto.h
 tests_noosa_nt_CPPFLAGS = $(NT_CPPFLAGS)
@@ -69,6 +69,10 @@ tests_noosa_tree_CFLAGS = $(NT_CFLAGS)
 tests_noosa_tree_LDFLAGS = $(NT_LINKFLAGS)
 $(tests_noosa_tree_OBJECTS): tests/noosa/tree_dapto.h
 
+tests_noosa_old_runtime_SOURCES = tests/noosa/old-runtime.c
+tests_noosa_old_runtime_CFLAGS = $(NT_CFLAGS)
+tests_noosa_old_runtime_LDFLAGS = $(NT_LINKFLAGS)
+
 tests_noosa_plain_SOURCES = tests/noosa/plain.c
 tests_noosa_plain_CFLAGS = $(NT_CFLAGS)
 tests_noosa_plain_LDFLAGS = $(NT_LINKFLAGS)
@@ -79,7 +83,7 @@ NOOSA_E2E_TESTS = tests/noosa/cli.sh tests/noosa/breaks.sh \
 	tests/noosa/handlers.sh tests/noosa/send.sh tests/noosa/browse.sh \
 	tests/noosa/startup.sh tests/noosa/data.sh tests/noosa/info.sh \
 	tests/noosa/names.sh tests/noosa/man.sh tests/noosa/man-commands.sh \
-	tests/noosa/commands.sh
+	tests/noosa/commands.sh tests/noosa/attach.sh
 TESTS += $(NOOSA_E2E_TESTS)
 EXTRA_DIST += $(NOOSA_E2E_TESTS) tests/noosa/lib.sh tests/noosa/expected \
 	tests/noosa/browsers tests/noosa/small.calc

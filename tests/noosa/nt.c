@@ -10,11 +10,18 @@
  *   list N      a list of N cells (cell_made for each), then one tick
  *   exit N      one tick, then exit with status N
  *   signal      one tick, then die of SIGTERM
+ *   lines       "ready", then for each line read from standard input
+ *               (blocking in read(2) meanwhile) a cell (cell_made) and
+ *               a tick, and "got LINE"; "done" at the end of the input
+ *               (for attaching to it while it runs); with
+ *               NT_UNDUMPABLE in the environment, it makes itself
+ *               undumpable first (no one but root may trace it)
  *
  * Everything it prints goes to standard output, so that tests can send
  * it elsewhere (`run > FILE`) and keep the transcript deterministic.
  */
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +95,33 @@ int main(int argc, char **argv)
     if (strcmp(mode, "exit") == 0) {
         tick(1, "exiting");
         return n;
+    }
+    if (strcmp(mode, "lines") == 0) {
+        char line[256];
+        struct cell **link = &nt_list;
+        int i = 0;
+
+        if (getenv("NT_UNDUMPABLE") != NULL)
+            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        printf("ready\n");
+        fflush(stdout);
+        while (fgets(line, sizeof line, stdin) != NULL) {
+            struct cell *c = calloc(1, sizeof *c);
+
+            if (c == NULL)
+                exit(3);
+            line[strcspn(line, "\n")] = '\0';
+            c->value = ++i * 10;
+            snprintf(c->text, sizeof c->text, "%s", line);
+            *link = c;
+            link = &c->next;
+            _dapto_cell_made(c);
+            tick(i, line);
+            printf("got %s\n", line);
+            fflush(stdout);
+        }
+        printf("done\n");
+        return 0;
     }
     if (strcmp(mode, "signal") == 0) {
         tick(1, "dying");

@@ -88,6 +88,7 @@ static struct rtq_env env_for(unsigned char **slot)
     e.size = reg.geom.q_size;
     e.slot = slot;
     e.now = fake_now;
+    e.epoch = NULL;
     return e;
 }
 
@@ -426,6 +427,7 @@ static void test_scribbles(unsigned int seed, int rounds)
         slot = NULL;
         env.slot = &slot;
         env.now = fake_now;
+        env.epoch = NULL;
         for (k = 0; k < 20; k++) {
             e.i[0] = rand();
             rtq_fire(&env, (unsigned int)(rand() % 3), rand() % 2 ? DAPTO_CL_QUESTION

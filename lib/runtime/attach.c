@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attach.c - attaching to a program that runs already <protocol#attach>:
+ * the entry points a monitor makes one of its stopped threads call (the
+ * region and wake-up descriptor created in the program, the handshake and
+ * the interface as at a start, and the release at detach), and how the
+ * runtime notices that such a monitor died without detaching.
+ *
+ * Nothing here runs unless a monitor calls it: a program nobody attaches
+ * to has no thread, no descriptor and no mapping of ours, and its events
+ * cost what they cost without this file.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dapto.h"
+#include "iface.h"
+#include "intern.h"
+#include "protocol.h"
+#include "runtime.h"
+
+/* CLOCK_MONOTONIC ms of the last look at the tracer; 0 never.  Only a
+ * hint to look at most every few hundred ms: races are harmless. */
+static uint64_t last_look;
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The pid of the process tracing this one (0 for none), from
+ * /proc/self/status; -1 when it cannot be read.  No allocation. */
+static int tracer_pid(void)
+{
+    static const char key[] = "TracerPid:";
+    char buf[4096];
+    ssize_t n;
+    size_t got = 0;
+    const char *p;
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC), v = 0;
+
+    if (fd < 0)
+        return -1;
+    while (got < sizeof buf - 1 &&
+           (n = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
+        got += (size_t)n;
+    close(fd);
+    buf[got] = '\0';
+    p = strstr(buf, key);
+    if (p == NULL)
+        return -1;
+    p += sizeof key - 1;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    while (*p >= '0' && *p <= '9')
+        v = v * 10 + (*p++ - '0');
+    return v;
+}
+
+int rt_monitor_gone(void)
+{
+    int saved = errno, monitor = runtime.monitor, t;
+    uint64_t now;
+
+    if (monitor == 0 || !rt_is_attached())
+        return 0;
+    now = mono_ms();
+    if (last_look != 0 && now - last_look < 200)
+        return 0;
+    last_look = now;
+    t = tracer_pid();
+    errno = saved;
+    if (t < 0 || t == monitor)
+        return 0;
+    /* gone (killed): nobody will read or resume us again; the region
+     * stays mapped, for threads inside the runtime may still use it */
+    rt_states_off();
+    __atomic_store_n(&runtime.region.hdr->let_go, 1, __ATOMIC_SEQ_CST);
+    return 1;
+}
+
+/* <protocol#attach> step 1: a sealable memfd for the region (empty: the
+ * monitor sizes and fills it) and an eventfd, both close-on-exec.
+ * Returns memfd | eventfd << 32, or -errno. */
+int64_t dapto_attach_open(void)
+{
+    int memfd, efd, e;
+
+    rt_init();
+    if (rt_is_attached())
+        return -EBUSY;
+    memfd = memfd_create("dapto-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (memfd < 0)
+        return -errno;
+    efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (efd < 0) {
+        e = errno;
+        close(memfd);
+        return -e;
+    }
+    return (int64_t)memfd | (int64_t)efd << 32;
+}
+
+/* <protocol#attach> step 2: the region is filled in; attach to it as at
+ * a start, describe every aspect registered so far, then init.  Returns
+ * 1 when attached; 0 when not (another version: the monitor reads ours
+ * in the region), with both descriptors closed. */
+int dapto_attach_start(int memfd, int eventfd, int monitor)
+{
+    struct dapto_aspect *a;
+
+    if (rt_is_attached())
+        return -EBUSY;
+    /* ids and slots of an earlier attach mean nothing to this monitor */
+    memset(intern_keys, 0, sizeof intern_keys);
+    memset(intern_ready, 0, sizeof intern_ready);
+    __atomic_fetch_add(&runtime.epoch, 1, __ATOMIC_RELEASE);
+    runtime.monitor = monitor;
+    last_look = 0;
+    if (!rt_attach_fds(memfd, eventfd, 0)) {
+        runtime.monitor = 0;
+        close(memfd);
+        close(eventfd);
+        return 0;
+    }
+    for (a = rt_aspects(); a != NULL;
+         a = __atomic_load_n(&a->next, __ATOMIC_ACQUIRE))
+        iface_post(a);
+    rt_emit_init();
+    return 1;
+}
+
+/* <protocol#attach> detach: the monitor has turned every event off and
+ * let the program go; leave nothing of it behind. */
+int dapto_attach_end(void)
+{
+    if (!rt_is_attached())
+        return 0;
+    rt_release();
+    return 1;
+}
