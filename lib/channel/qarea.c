@@ -132,7 +132,7 @@ int qarea_define(struct qarea *qa, unsigned int index,
     }
     off = find_room(qa, d.tab_size, index);
     if (off == UINT32_MAX) {
-        *cause = "its table does not fit in what is left of a thread's 1 MiB";
+        *cause = "its table does not fit in what is left of a thread's 2 MiB";
         return -1;
     }
     d.tab_off = off;

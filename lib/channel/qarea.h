@@ -22,7 +22,7 @@
 #include "region.h"
 
 /* Bytes of one thread's slot, and of the definitions' page. */
-#define QAREA_SLOT (1u << 20)
+#define QAREA_SLOT (2u << 20)
 #define QAREA_HEAD 4096u
 
 /* The question area of a region, as the monitor keeps it. */

@@ -61,9 +61,9 @@ struct region_geom {
 #define REGION_DEFAULT_MBOX 8u
 #define REGION_DEFAULT_FILTER (64u << 10)
 #define REGION_DEFAULT_CNT 32u
-/* 64 threads' tables of 1 MiB, after a page of definitions; pages the
+/* 64 threads' tables of 2 MiB, after a page of definitions; pages the
  * program never touches cost nothing. */
-#define REGION_DEFAULT_QUESTION (4096u + (64u << 20))
+#define REGION_DEFAULT_QUESTION (4096u + (128u << 20))
 
 /* A mapped region and its two descriptors. */
 struct region {

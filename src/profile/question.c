@@ -192,7 +192,7 @@ static int shape(struct question *q, const struct registry_event *on,
     }
     if (d->tab_size > QAREA_SLOT) {
         xcause(cause, "a table of %" PRIu32 " keys takes %" PRIu32 " bytes a "
-               "thread, more than the 1 MiB a thread has", q->entries, d->tab_size);
+               "thread, more than the 2 MiB a thread has", q->entries, d->tab_size);
         return -1;
     }
     return 0;
