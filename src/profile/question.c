@@ -467,6 +467,11 @@ int questions_reset(struct questions *qs, const char *name)
     return 0;
 }
 
+int questions_has(const struct questions *qs, const char *name)
+{
+    return find(qs, name) != NULL;
+}
+
 unsigned int questions_count(const struct questions *qs)
 {
     return qs->n;
