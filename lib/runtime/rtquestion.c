@@ -379,16 +379,66 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
 static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
                       const void *ctx);
 
+/* The thread's checked copy of definition Q (read again when its epoch
+ * changed), with the area's header in *G; NULL when Q is none or not
+ * sound.  The caller holds rt_qc_busy. */
+static struct qdef *cached_def(const struct rtq_env *env, unsigned int q,
+                               const struct geom **g)
+{
+    const struct dapto_question *w;
+    unsigned int c = q % RTQ_CACHED;
+    uint32_t epoch;
+
+    if (rt_qc.area != env->area) {
+        memset(&rt_qc, 0, sizeof rt_qc);
+        if (read_geom(env, &rt_qc.g) != 0)
+            return NULL;
+        rt_qc.area = env->area;
+    }
+    *g = &rt_qc.g;
+    if (q >= rt_qc.g.nq)
+        return NULL;
+    w = (const struct dapto_question *)(const void *)(env->area + rt_qc.g.defs_off) + q;
+    epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
+    if (epoch == 0)
+        return NULL;
+    if (rt_qc.qi[c] != q + 1 || rt_qc.e[c].d.epoch != epoch) {
+        rt_qc.qi[c] = 0;
+        rt_qc.e[c].t = NULL;
+        if (read_def(env->area + rt_qc.g.defs_off, q, rt_qc.g.slot_size, &rt_qc.e[c]) != 0)
+            return NULL;
+        rt_qc.qi[c] = q + 1;
+    }
+    return &rt_qc.e[c];
+}
+
+/* Definition D's table in SLOT, cleared first when it is of another
+ * question or epoch (a new question, or reset) <protocol#question>; its
+ * entries in *ENTS. */
+static struct dapto_qtable *table_of(unsigned char *slot, const struct dapto_question *d,
+                                     uint32_t tid, unsigned char **ents)
+{
+    struct dapto_qtable *t = (struct dapto_qtable *)(void *)(slot + d->tab_off);
+    uint64_t check = DAPTO_Q_CHECK(d->epoch, d->tab_off);
+
+    if (t->check != check) {
+        __atomic_store_n(&t->check, 0, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        memset((unsigned char *)t + sizeof t->check, 0, d->tab_size - sizeof t->check);
+        t->tid = tid;
+        __atomic_store_n(&t->check, check, __ATOMIC_RELEASE);
+    }
+    *ents = slot + d->tab_off + sizeof *t;
+    return t;
+}
+
 void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
               uint32_t tid, rtq_arg_fn arg, const void *ctx)
 {
-    const struct dapto_question *w;
     struct geom gl;
     struct qdef ql;
     const struct geom *g = &gl;
     struct qdef *qd = &ql;
-    uint32_t epoch;
-    unsigned int c = q % RTQ_CACHED;
 
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
         return;
@@ -401,32 +451,13 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
             ql.d.value == DAPTO_QV_CCT)
             return;
         count_event(env, g, qd, flags, tid, arg, ctx);
-        ql.t = NULL;
         return;
     }
     rt_qc_busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (rt_qc.area != env->area) {
-        memset(&rt_qc, 0, sizeof rt_qc);
-        if (read_geom(env, &rt_qc.g) != 0)
-            goto out;
-        rt_qc.area = env->area;
-    }
-    g = &rt_qc.g;
-    if (q >= g->nq)
+    qd = cached_def(env, q, &g);
+    if (qd == NULL)
         goto out;
-    w = (const struct dapto_question *)(const void *)(env->area + g->defs_off) + q;
-    epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
-    if (epoch == 0)
-        goto out;
-    if (rt_qc.qi[c] != q + 1 || rt_qc.e[c].d.epoch != epoch) {
-        rt_qc.qi[c] = 0;
-        rt_qc.e[c].t = NULL;
-        if (read_def(env->area + g->defs_off, q, g->slot_size, &rt_qc.e[c]) != 0)
-            goto out;
-        rt_qc.qi[c] = q + 1;
-    }
-    qd = &rt_qc.e[c];
     if (qd->d.value == DAPTO_QV_CCT)
         goto out; /* the call tree is counted by rtq_function() alone */
     if (qd->t != NULL && flags == DAPTO_CL_QUESTION &&
@@ -505,7 +536,7 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     struct dapto_qtable *t;
     unsigned char *slot, *ents, *e;
     struct kv k[2];
-    uint64_t hash, check;
+    uint64_t hash;
     int64_t iv = 0;
     double dv = 0;
     uint32_t idx, n, t_i;
@@ -515,22 +546,12 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
     if (slot == NULL)
         return;
-    t = (struct dapto_qtable *)(void *)(slot + d->tab_off);
-    ents = slot + d->tab_off + sizeof *t;
-    check = DAPTO_Q_CHECK(d->epoch, d->tab_off);
-    if (t->check != check) {
-        /* a new question, or reset: start from nothing */
-        __atomic_store_n(&t->check, 0, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        memset((unsigned char *)t + sizeof t->check, 0, d->tab_size - sizeof t->check);
-        t->tid = tid;
-        __atomic_store_n(&t->check, check, __ATOMIC_RELEASE);
-    }
+    t = table_of(slot, d, tid, &ents);
     /* the plan of the fast path */
     qd->slot = slot;
     qd->t = t;
     qd->ents = ents;
-    qd->check = check;
+    qd->check = t->check;
     qd->fast = d->nkeys <= 1 && (d->nkeys == 0 || d->key[0] != DAPTO_QK_STR) &&
                (d->value == DAPTO_QV_NONE || d->value == DAPTO_QV_INT);
     for (i = 0; i < d->nkeys; i++)
@@ -622,56 +643,26 @@ static void cct_charge(struct dapto_qtable *t, unsigned char *ents,
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
 {
     struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
-    const struct dapto_question *w;
     struct dapto_qtable *t;
     struct dapto_qentry *e;
     const struct geom *g;
     struct qdef *qd;
     unsigned char *slot, *ents;
-    uint64_t now, check, hash, node;
-    uint32_t epoch, idx, n, seq;
-    unsigned int c = DAPTO_Q_CCT % RTQ_CACHED;
+    uint64_t now, hash, node;
+    uint32_t idx, n, seq;
 
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL || rt_qc_busy)
         return;
     check_epoch(env);
     rt_qc_busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (rt_qc.area != env->area) {
-        memset(&rt_qc, 0, sizeof rt_qc);
-        if (read_geom(env, &rt_qc.g) != 0)
-            goto out;
-        rt_qc.area = env->area;
-    }
-    g = &rt_qc.g;
-    if (DAPTO_Q_CCT >= g->nq)
+    qd = cached_def(env, DAPTO_Q_CCT, &g);
+    if (qd == NULL || qd->d.value != DAPTO_QV_CCT)
         goto out;
-    w = (const struct dapto_question *)(const void *)(env->area + g->defs_off) + DAPTO_Q_CCT;
-    epoch = __atomic_load_n(&w->epoch, __ATOMIC_ACQUIRE);
-    if (epoch == 0)
-        goto out;
-    if (rt_qc.qi[c] != DAPTO_Q_CCT + 1 || rt_qc.e[c].d.epoch != epoch) {
-        rt_qc.qi[c] = 0;
-        rt_qc.e[c].t = NULL;
-        if (read_def(env->area + g->defs_off, DAPTO_Q_CCT, g->slot_size, &rt_qc.e[c]) != 0 ||
-            rt_qc.e[c].d.value != DAPTO_QV_CCT)
-            goto out;
-        rt_qc.qi[c] = DAPTO_Q_CCT + 1;
-    }
-    qd = &rt_qc.e[c];
     slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
     if (slot == NULL)
         goto out;
-    t = (struct dapto_qtable *)(void *)(slot + qd->d.tab_off);
-    ents = slot + qd->d.tab_off + sizeof *t;
-    check = DAPTO_Q_CHECK(qd->d.epoch, qd->d.tab_off);
-    if (t->check != check) {
-        __atomic_store_n(&t->check, 0, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        memset((unsigned char *)t + sizeof t->check, 0, qd->d.tab_size - sizeof t->check);
-        t->tid = tid;
-        __atomic_store_n(&t->check, check, __ATOMIC_RELEASE);
-    }
+    t = table_of(slot, &qd->d, tid, &ents);
     now = env->now();
     cct_charge(t, ents, &qd->d, now);
     if (!enter) {

@@ -58,6 +58,7 @@ struct table {
     struct dapto_qentry *e;
     uint32_t *node;       /* the noosa node of each entry, 0: not yet */
     unsigned char *state; /* 0 not seen, 1 resolving, 2 done */
+    unsigned char *excluded; /* its function is excluded (once resolved) */
     uint32_t nent;
 };
 
@@ -80,6 +81,7 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
                  ? CCT_ROOT
                  : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
     name = symnames_name(sn, e->key[1], &len);
+    t->excluded[i] = name == NULL;
     /* an excluded function's time is its caller's, as in the records */
     t->node[i] = name == NULL ? parent
                               : cct_child(cct, parent, cct_intern(cct, name, len));
@@ -115,6 +117,7 @@ void ptime_program_read(struct profile *p)
     t.e = xcalloc(t.nent, sizeof *t.e);
     t.node = xcalloc(t.nent, sizeof *t.node);
     t.state = xcalloc(t.nent, 1);
+    t.excluded = xcalloc(t.nent, 1);
     n = qarea_threads(qa);
     for (s = 0; s < n; s++) {
         unsigned char buf[sizeof(struct dapto_qentry)];
@@ -139,11 +142,12 @@ void ptime_program_read(struct profile *p)
             ptime_cover(th, node);
             th->self[node] += (int64_t)t.e[i].sum;
             /* an excluded function's calls are not counted */
-            if (symnames_name(sn, t.e[i].key[1], &k) != NULL)
+            if (!t.excluded[i])
                 th->calls[node] += t.e[i].count;
         }
     }
     free(t.e);
     free(t.node);
     free(t.state);
+    free(t.excluded);
 }

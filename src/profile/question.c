@@ -258,6 +258,15 @@ static int publish(struct questions *qs, struct question *q, const char **why)
     return 0;
 }
 
+/* Whether EV starts Q's durations: its -from event, or enter for a
+ * duration from enter to leave. */
+static int starts_at(const struct question *q, const struct registry_event *ev)
+{
+    if (q->from != NULL)
+        return registry_event_named(ev, q->from);
+    return q->nest && strcmp(ev->name, "enter") == 0;
+}
+
 /* consumer_ops.want: a filter where a question counts or starts. */
 static unsigned char q_want(void *arg, const struct registry_event *ev)
 {
@@ -267,10 +276,7 @@ static unsigned char q_want(void *arg, const struct registry_event *ev)
     for (i = 0; i < qs->n; i++) {
         struct question *q = qs->q[i];
 
-        if (registry_event_named(ev, q->on) ||
-            (q->from != NULL && registry_event_named(ev, q->from)) ||
-            (q->value == QUESTION_DURATION && q->from == NULL &&
-             strcmp(ev->name, "enter") == 0 && strcmp(q->on, "leave") == 0))
+        if (registry_event_named(ev, q->on) || starts_at(q, ev))
             return DAPTO_STATE_FILTER;
     }
     return 0;
@@ -287,9 +293,7 @@ static unsigned int q_clauses(void *arg, const struct registry_event *ev,
     *uncond = 0;
     for (i = 0; i < qs->n && n < max; i++) {
         struct question *q = qs->q[i];
-        int start = (q->from != NULL && registry_event_named(ev, q->from)) ||
-                    (q->value == QUESTION_DURATION && q->from == NULL &&
-                     strcmp(ev->name, "enter") == 0 && strcmp(q->on, "leave") == 0);
+        int start = starts_at(q, ev);
 
         if (!start && !registry_event_named(ev, q->on))
             continue;
@@ -461,6 +465,11 @@ int questions_reset(struct questions *qs, const char *name)
     if (ch != NULL && q->published == ch && (qa = channel_questions(ch, NULL)) != NULL)
         qarea_reset(qa, q->index);
     return 0;
+}
+
+int questions_has(const struct questions *qs, const char *name)
+{
+    return find(qs, name) != NULL;
 }
 
 unsigned int questions_count(const struct questions *qs)

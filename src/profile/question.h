@@ -79,6 +79,9 @@ int questions_add(struct questions *qs, const struct question_spec *spec,
 int questions_delete(struct questions *qs, const char *name);
 int questions_reset(struct questions *qs, const char *name);
 
+/* Whether there is a question NAME. */
+int questions_has(const struct questions *qs, const char *name);
+
 /* The questions, in order of addition. */
 unsigned int questions_count(const struct questions *qs);
 const char *questions_name(const struct questions *qs, unsigned int i);

@@ -443,3 +443,43 @@ void screen_keys_read(int fd, short revents, void *arg)
     }
 }
 
+
+int screen_list_key(struct ui_list *l, const struct ui_key *k)
+{
+    if (k->meta)
+        return 0;
+    if (k->fn) {
+        switch (k->code) {
+        case KEY_UP:
+            ui_list_move(l, -1);
+            return 1;
+        case KEY_DOWN:
+            ui_list_move(l, 1);
+            return 1;
+        case KEY_PPAGE:
+            ui_list_page(l, -1);
+            return 1;
+        case KEY_NPAGE:
+            ui_list_page(l, 1);
+            return 1;
+        case KEY_HOME:
+            ui_list_select(l, 0);
+            return 1;
+        case KEY_END:
+            ui_list_move(l, 1000000);
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    switch (k->code) {
+    case 'k':
+        ui_list_move(l, -1);
+        return 1;
+    case 'j':
+        ui_list_move(l, 1);
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -193,37 +193,11 @@ static int pw_key(struct screen *s, void *w, const struct ui_key *k)
     if (k->meta)
         return 0;
     pw->kind = shown(s, pw);
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_UP:
-            ui_list_move(&pw->list, -1);
-            return 1;
-        case KEY_DOWN:
-            ui_list_move(&pw->list, 1);
-            return 1;
-        case KEY_PPAGE:
-            ui_list_page(&pw->list, -1);
-            return 1;
-        case KEY_NPAGE:
-            ui_list_page(&pw->list, 1);
-            return 1;
-        case KEY_HOME:
-            ui_list_select(&pw->list, 0);
-            return 1;
-        case KEY_END:
-            ui_list_move(&pw->list, 1000000);
-            return 1;
-        default:
-            return 0;
-        }
-    }
+    if (screen_list_key(&pw->list, k))
+        return 1;
+    if (k->fn)
+        return 0;
     switch (k->code) {
-    case 'k':
-        ui_list_move(&pw->list, -1);
-        return 1;
-    case 'j':
-        ui_list_move(&pw->list, 1);
-        return 1;
     case 't':
         pw->view = pw->view == PROFILE_TREE ? PROFILE_FLAT : PROFILE_TREE;
         pw->sort = PROFILE_SORT_DEFAULT;

@@ -136,37 +136,11 @@ static int qw_key(struct screen *s, void *w, const struct ui_key *k)
 
     if (k->meta)
         return 0;
-    if (k->fn) {
-        switch (k->code) {
-        case KEY_UP:
-            ui_list_move(&qw->list, -1);
-            return 1;
-        case KEY_DOWN:
-            ui_list_move(&qw->list, 1);
-            return 1;
-        case KEY_PPAGE:
-            ui_list_page(&qw->list, -1);
-            return 1;
-        case KEY_NPAGE:
-            ui_list_page(&qw->list, 1);
-            return 1;
-        case KEY_HOME:
-            ui_list_select(&qw->list, 0);
-            return 1;
-        case KEY_END:
-            ui_list_move(&qw->list, 1000000);
-            return 1;
-        default:
-            return 0;
-        }
-    }
+    if (screen_list_key(&qw->list, k))
+        return 1;
+    if (k->fn)
+        return 0;
     switch (k->code) {
-    case 'k':
-        ui_list_move(&qw->list, -1);
-        return 1;
-    case 'j':
-        ui_list_move(&qw->list, 1);
-        return 1;
     case 's':
         qw->sort = (enum question_sort)((qw->sort + 1) %
                                         (sizeof sort_names / sizeof sort_names[0]));

@@ -201,6 +201,10 @@ int screen_free(struct screen *s);
 void screen_command(struct screen *s, const char *script, int echo);
 /* Evaluate the command made of ARGC words (quoted as a Tcl list),
  * echoed; when QUIET its result is not printed. */
+/* A key that moves a window's list L: Up, Down, PageUp, PageDown, Home,
+ * End, k and j.  Returns 1 when K was one (and L moved), else 0. */
+int screen_list_key(struct ui_list *l, const struct ui_key *k);
+
 int screen_commandv(struct screen *s, int argc, const char *const *argv,
                     int quiet);
 void screen_message(struct screen *s, int error, const char *fmt, ...)

@@ -38,14 +38,6 @@ static int fail(Tcl_Interp *tcl, Tcl_Obj *msg)
     return TCL_ERROR;
 }
 
-static int exists(struct interp *in, const char *name)
-{
-    char *d = questions_describe(in->questions, name);
-
-    free(d);
-    return d != NULL;
-}
-
 static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
 {
     Tcl_Interp *tcl = in->tcl;
@@ -66,7 +58,7 @@ static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
     spec.on = Tcl_GetString(objv[3]);
     if (spec.name[0] == '\0' || spec.name[0] == '-')
         return fail(tcl, Tcl_ObjPrintf("question: bad name \"%s\"", spec.name));
-    if (exists(in, spec.name))
+    if (questions_has(in->questions, spec.name))
         return fail(tcl, Tcl_ObjPrintf("question %s exists already", spec.name));
     if ((ev = interp_event(in, spec.on)) == NULL)
         return TCL_ERROR;
@@ -207,7 +199,7 @@ static int show(struct interp *in, int objc, Tcl_Obj *const objv[])
             return fail(tcl, Tcl_ObjPrintf("question show: unknown option \"%s\": "
                                            "should be -sort or -limit", a));
         } else {
-            if (!exists(in, a))
+            if (!questions_has(in->questions, a))
                 return no_question(tcl, a);
             if (nn < QUESTION_MAX)
                 names[nn++] = a;
@@ -350,7 +342,7 @@ static int cmd_question(ClientData cd, Tcl_Interp *tcl, int objc,
         if (objc != (sub[0] == 'g' ? 3 : 4))
             return fail(tcl, Tcl_ObjPrintf("wrong # args: should be \"question %s\"",
                                            sub[0] == 'g' ? "get NAME" : "export NAME FILE"));
-        if (!exists(in, Tcl_GetString(objv[2])))
+        if (!questions_has(in->questions, Tcl_GetString(objv[2])))
             return no_question(tcl, Tcl_GetString(objv[2]));
         return sub[0] == 'g' ? get(in, Tcl_GetString(objv[2]))
                              : export(in, Tcl_GetString(objv[2]), Tcl_GetString(objv[3]));
