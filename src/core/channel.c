@@ -840,21 +840,56 @@ int channel_next(struct channel *ch, struct reader_item *item)
     return 1;
 }
 
-void channel_let_go(struct channel *ch)
+int channel_states_off(struct channel *ch, char **on)
 {
     unsigned int code, limit = registry_event_limit(ch->reg);
+    size_t len = 0;
+    int n = 0;
 
+    if (on != NULL)
+        *on = NULL;
+    if (ch->target == NULL || (ch->status != CHANNEL_ACTIVE &&
+                               ch->status != CHANNEL_BROKEN &&
+                               ch->status != CHANNEL_GONE))
+        return 0;
+    /* Every byte, whatever noosa believes it holds: what the program has
+     * there is what counts. */
+    for (code = 0; code < limit; code++) {
+        struct registry_event *e = registry_event(ch->reg, code);
+        unsigned char b = 0, off = DAPTO_STATE_OFF;
+
+        if (e == NULL || e->state_addr == 0)
+            continue;
+        if (target_read(ch->target, e->state_addr, &b, 1, NULL) != 0)
+            b = e->state == DAPTO_STATE_OFF ? 0xff : e->state;
+        if (b != DAPTO_STATE_OFF &&
+            target_write(ch->target, e->state_addr, &off, 1, NULL) != 0)
+            continue;
+        if (b != e->state) {
+            n++;
+            if (on != NULL) {
+                size_t k = strlen(e->name);
+                *on = xrealloc(*on, len + k + 3);
+                if (len > 0) {
+                    memcpy(*on + len, ", ", 2);
+                    len += 2;
+                }
+                memcpy(*on + len, e->name, k + 1);
+                len += k;
+            }
+        }
+        e->state = DAPTO_STATE_OFF;
+    }
+    return n;
+}
+
+void channel_let_go(struct channel *ch)
+{
     if (ch->let_go || (ch->status != CHANNEL_ACTIVE &&
                        ch->status != CHANNEL_BROKEN))
         return;
-    /* (before let_go is set: channel_set_state() writes nothing after) */
-    for (code = 0; code < limit; code++) {
-        char *why = NULL;
-        if (channel_state(ch, code) != 0 &&
-            channel_set_state(ch, code, DAPTO_STATE_OFF, &why) != 0)
-            free(why); /* (the program ignores the states from now on
-                          in every wait anyway) */
-    }
+    /* (the program ignores the states from now on in every wait anyway) */
+    channel_states_off(ch, NULL);
     ch->let_go = 1;
     region_let_go(&ch->region);
     memset(ch->stopped, 0, ch->region.geom.mbox_count * sizeof *ch->stopped);

@@ -203,6 +203,13 @@ uint64_t channel_counter(const struct channel *ch, uint16_t id);
  * caller must do this soon (it may stop the program first). */
 void channel_let_go(struct channel *ch);
 
+/* Turn off every event's state byte in the program, reading each one
+ * rather than trusting what noosa last wrote there.  Returns how many
+ * held something else than noosa had written (the program wrote them,
+ * or a byte could not be read), and in *ON, when ON is given, their
+ * names (to free); 0 when the channel has no program to write into. */
+int channel_states_off(struct channel *ch, char **on);
+
 /* The program executed another program: its runtime, its state bytes
  * and its stops are gone with the old image.  Nothing more is read or
  * written (status CHANNEL_GONE). */

@@ -1339,8 +1339,9 @@ fail_target:
     return -1;
 }
 
-/* Whether a thread of the stopped program is inside the runtime. */
-static int detach_busy(struct session *s)
+/* Whether a thread of the stopped program is inside the runtime; if so,
+ * *WHERE (replaced) says which and where. */
+static int detach_busy(struct session *s, char **where)
 {
     pid_t tids[256];
     unsigned int i, n;
@@ -1348,9 +1349,17 @@ static int detach_busy(struct session *s)
     if (s->hooks.inside == NULL)
         return 0;
     n = target_threads(s->target, tids, 256);
-    for (i = 0; i < n; i++)
-        if (s->hooks.inside(s->hooks.arg, tids[i]))
+    for (i = 0; i < n; i++) {
+        char *w = NULL;
+        if (s->hooks.inside(s->hooks.arg, tids[i], &w)) {
+            free(*where);
+            *where = xasprintf("thread %d %s", (int)tids[i],
+                               w != NULL ? w : "in the runtime");
+            free(w);
             return 1;
+        }
+        free(w);
+    }
     return 0;
 }
 
@@ -1378,7 +1387,7 @@ int session_detach(struct session *s, char **cause)
 {
     uint64_t ret;
     pid_t pid, tid;
-    char *why = NULL;
+    char *why = NULL, *left_on = NULL, *busy_where = NULL;
 
     if (s->target == NULL || !target_alive(s->target)) {
         xcause(cause, "the program is not running");
@@ -1394,6 +1403,12 @@ int session_detach(struct session *s, char **cause)
      * threads inside the runtime get out of it while the program runs
      * a moment */
     drain(s, 0);
+    if (channel_states_off(s->channel, &left_on) > 0)
+        message(s, "events on in process %d that noosa had not turned on "
+                "(the program wrote their state bytes): %s; turned off",
+                (int)pid, left_on);
+    free(left_on);
+    left_on = NULL;
     channel_let_go(s->channel);
     if (s->state == SESSION_STOPPED && s->why == SESSION_FAULT)
         target_fault_pass(s->target, s->fault.tid, NULL);
@@ -1404,16 +1419,32 @@ int session_detach(struct session *s, char **cause)
         target_continue(s->target, NULL);
         poll(&pfd, 0, SESSION_DETACH_QUIET_MS);
         stopped = detach_stop(s) == 0;
-        if (s->target == NULL)
+        if (s->target == NULL) {
+            free(left_on);
+            free(busy_where);
             return 0; /* it ended meanwhile (and said so) */
+        }
         /* (a thread to call the runtime in, not one inside a clone) */
-        if (stopped && !detach_busy(s) &&
+        if (stopped && !detach_busy(s, &busy_where) &&
             target_main_thread(s->target) != 0)
             break;
+        if (stopped) {
+            /* an event the program still has on (whatever turned it on)
+             * keeps its threads coming back into the runtime */
+            char *on = NULL;
+            if (channel_states_off(s->channel, &on) > 0) {
+                free(left_on);
+                left_on = on;
+            }
+        }
         if (k == SESSION_DETACH_TRIES) {
             /* never unmap under a thread: leave the region there, unused */
-            message(s, "a thread of process %d stays inside the runtime: "
-                    "its channel is left in it, every event off", (int)pid);
+            message(s, "a thread of process %d stays inside the runtime "
+                    "(%s%s%s): its channel is left in it, every event off",
+                    (int)pid, busy_where != NULL ? busy_where : "no thread "
+                    "could be stopped to call it", left_on != NULL ?
+                    "; events found on again after they were turned off: "
+                    : "", left_on != NULL ? left_on : "");
             goto release;
         }
     }
@@ -1427,6 +1458,8 @@ int session_detach(struct session *s, char **cause)
         }
     }
 release:
+    free(left_on);
+    free(busy_where);
     unwatch(s);
     if (s->target != NULL) {
         if (s->channel != NULL)

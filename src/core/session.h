@@ -54,8 +54,10 @@ struct session_hooks {
     /* Whether thread TID, stopped, is inside the runtime (a frame of its
      * stack is one of the runtime's entry points): detach waits until no
      * thread is before it lets go of the region <protocol#attach>.  May
-     * be NULL: then detach only lets the program run a moment. */
-    int (*inside)(void *arg, pid_t tid);
+     * be NULL: then detach only lets the program run a moment.  When it
+     * is (or cannot tell), *WHERE says where, or why it cannot tell (to
+     * free). */
+    int (*inside)(void *arg, pid_t tid, char **where);
     void *arg;
 };
 

@@ -206,7 +206,7 @@ static int runtime_frame(const char *fn)
             strstr(fn, "_dapto_emit_") != NULL);
 }
 
-static int on_inside(void *arg, pid_t tid)
+static int on_inside(void *arg, pid_t tid, char **where)
 {
     struct noosa *n = arg;
     pid_t pid = session_pid(n->session);
@@ -220,19 +220,24 @@ static int on_inside(void *arg, pid_t tid)
         n->inside_sym = symbols_open(pid, &cause);
         n->inside_pid = pid;
         if (n->inside_sym == NULL) {
+            *where = xasprintf("cannot tell: %s", cause);
             free(cause);
             return 1; /* cannot tell: as if it were */
         }
     }
     memset(&tr, 0, sizeof tr);
     if (unwind_thread(tid, &tr, &cause) != 0) {
+        *where = xasprintf("cannot tell: %s", cause);
         free(cause);
         unwind_free(&tr);
         return 1;
     }
     unwind_name(&tr, n->inside_sym);
     for (i = 0; i < tr.n && !inside; i++)
-        inside = runtime_frame(tr.frames[i].function);
+        if (runtime_frame(tr.frames[i].function)) {
+            inside = 1;
+            *where = xasprintf("in %s", tr.frames[i].function);
+        }
     unwind_free(&tr);
     return inside;
 }

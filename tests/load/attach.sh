@@ -47,6 +47,7 @@ shape() {
         has "$name" '^after dead$'
         if grep -q 'stays inside' "$WORK/$name.out"; then
             fail "$name: the region was left in the program"
+            cat "$WORK/$name.out"
         fi
     done
     touch "$WORK/stop-$mode"
@@ -61,6 +62,42 @@ shape() {
 }
 
 shape busy 8 'busy: 8 threads$'
+
+# The program turns an event on by itself (a wild write into its state
+# byte) while noosa is attached: detach finds it, says so and turns it
+# off; it used to trust what it had written there, leave the event on,
+# and its threads kept entering the runtime: the region could not be
+# given back.
+rm -f "$WORK/stop-self" "$WORK/on-self" "$WORK/on-self.done"
+LT_TOCK_ON="$WORK/on-self" "$LT" busy 8 "$WORK/stop-self" \
+    >"$WORK/self-prog.out" 2>&1 &
+prog=$!
+i=0
+while ! grep -q started "$WORK/self-prog.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && break
+    sleep 0.05
+done
+batch self -p $prog -e "exec touch $WORK/on-self" \
+    -e "handler add rare r {if {[file exists $WORK/on-self.done]} n_break}" \
+    -e continue -e detach -e 'puts "after $n(status)"'
+status self 0
+has self '^Stopped at handler "r" for event "rare"'
+has self 'events on in process [0-9]+ that noosa had not turned on \(the program wrote their state bytes\): tock; turned off$'
+has self '^Detached from process'
+has self '^after dead$'
+if grep -q 'stays inside' "$WORK/self.out"; then
+    fail "self: the region was left in the program"
+fi
+touch "$WORK/stop-self"
+wait $prog
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^busy: 8 threads$' "$WORK/self-prog.out"; then
+    echo "ok: self: the program went on and ended"
+else
+    fail "self: the program: status $rc"
+    cat "$WORK/self-prog.out"
+fi
 # (three times as many: the race it found, a thread stopped inside
 # clone3 at the moment of the interrupt, was seen once in some 10 cycles)
 CYCLES=$((CYCLES * 3))

@@ -21,6 +21,9 @@
  *   lt busy T FILE               T threads emitting tocks flat out until
  *                                FILE exists (for attaching to it while
  *                                they run); then "busy: T threads"
+ *                                LT_TOCK_ON=ON: once ON exists, the
+ *                                program itself turns tock on (writes
+ *                                its state byte), then creates ON.done
  *   lt churn LIVE FILE           threads that come and go (LIVE at a
  *                                time, 100000 tocks each) until FILE
  *                                exists; then "churn: N threads"
@@ -162,6 +165,7 @@ static void *busy_worker(void *arg)
 
 static int busy(int total, const char *file)
 {
+    int tock_on = 0;
     pthread_t ids[64];
     int i;
 
@@ -177,7 +181,20 @@ static int busy(int total, const char *file)
     fflush(stdout);
     while (access(file, F_OK) != 0) {
         struct timespec ts = {0, 10000000};
+        const char *on = getenv("LT_TOCK_ON");
 
+        if (on != NULL && !tock_on && access(on, F_OK) == 0) {
+            char done[4096];
+            FILE *f;
+
+            /* a wild write into the program's own state byte */
+            __atomic_store_n(&lt_dapto_state[1], DAPTO_STATE_RECORD,
+                             __ATOMIC_RELAXED);
+            tock_on = 1;
+            snprintf(done, sizeof done, "%s.done", on);
+            if ((f = fopen(done, "w")) != NULL)
+                fclose(f);
+        }
         nanosleep(&ts, NULL);
     }
     __atomic_store_n(&busy_stop, 1, __ATOMIC_RELAXED);
