@@ -149,3 +149,10 @@ int dapto_attach_end(void)
     rt_release();
     return 1;
 }
+
+/* (not inlined, and with a body the compiler keeps: a monitor puts a
+ * breakpoint on its first instruction) */
+__attribute__((noinline)) void dapto_fork_point(void)
+{
+    __asm__ volatile("" ::: "memory");
+}

@@ -354,10 +354,12 @@ static void fork_child(void)
     rt_tid = 0;
     rt_cnt = NULL;
     rtfilter_fork_child();
-    if (!rt_is_attached())
-        return;
-    rt_release();
-    pthread_mutex_init(&reg_lock, NULL);
+    if (rt_is_attached()) {
+        rt_release();
+        pthread_mutex_init(&reg_lock, NULL);
+    }
+    /* a monitor that follows the child attaches to it here */
+    dapto_fork_point();
 }
 
 void rt_states_off(void)

@@ -120,6 +120,11 @@ int rt_monitor_gone(void);
 DAPTO_API int64_t dapto_attach_open(void);
 DAPTO_API int dapto_attach_start(int memfd, int eventfd, int monitor);
 DAPTO_API int dapto_attach_end(void);
+/* Where a forked child passes once its runtime has let go of its
+ * parent's channel and the C library is usable again (the end of the
+ * runtime's atfork handler): a monitor that follows the child stops it
+ * here and attaches to it <protocol#fork>.  Does nothing.  In attach.c. */
+DAPTO_API void dapto_fork_point(void);
 
 /* This thread's id (gettid, cached). */
 uint32_t rt_gettid(void);

@@ -84,6 +84,11 @@ struct session {
     /* a program attached to while it ran (session_attach) */
     int attaching;       /* calls in it are under way: never keep a stop */
     uint64_t attach_end; /* its runtime's dapto_attach_end */
+    /* processes the program creates <protocol#fork> */
+    enum session_follow follow;
+    int following;  /* moving from a parent to its child */
+    struct session_process *procs;
+    unsigned int nprocs, aprocs;
 };
 
 static int replay_run(struct session *s);
@@ -334,6 +339,55 @@ static int drain(struct session *s, unsigned int max)
             channel_direct_count(s->channel) - direct >= SESSION_DIRECT_BATCH);
 }
 
+/* Say what became of process PID (created by PARENT, 0 if none). */
+static void proc_note(struct session *s, pid_t pid, pid_t parent,
+                      const char *fate)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i].pid == pid) {
+            s->procs[i].fate = fate;
+            return;
+        }
+    if (s->nprocs == s->aprocs) {
+        s->aprocs = s->aprocs == 0 ? 8 : 2 * s->aprocs;
+        s->procs = xreallocarray(s->procs, s->aprocs, sizeof *s->procs);
+    }
+    s->procs[s->nprocs].pid = pid;
+    s->procs[s->nprocs].parent = parent;
+    s->procs[s->nprocs].fate = fate;
+    s->nprocs++;
+}
+
+/* A new run or attach: the processes met so far are forgotten. */
+static void procs_begin(struct session *s, pid_t pid)
+{
+    s->nprocs = 0;
+    proc_note(s, pid, 0, "monitored");
+    target_keep_children(s->target, s->follow == SESSION_FOLLOW_CHILD);
+}
+
+void session_set_follow(struct session *s, enum session_follow follow)
+{
+    s->follow = follow;
+    if (s->target != NULL)
+        target_keep_children(s->target, follow == SESSION_FOLLOW_CHILD);
+}
+
+enum session_follow session_follow(const struct session *s)
+{
+    return s->follow;
+}
+
+const struct session_process *session_processes(const struct session *s,
+                                                unsigned int *n)
+{
+    *n = s->nprocs;
+    return s->procs;
+}
+
+static void follow_fork(struct session *s, const struct target_event *ev);
+static void follow_exec(struct session *s);
+
 static void ended(struct session *s, int status, int signo)
 {
     s->reading = 1;
@@ -345,6 +399,9 @@ static void ended(struct session *s, int status, int signo)
     s->ended = 1;
     s->end_status = status;
     s->end_signo = signo;
+    if (s->target != NULL)
+        proc_note(s, target_pid(s->target), 0,
+                  signo != 0 ? "killed" : "exited");
     forget_target(s);
     changed(s);
 }
@@ -378,8 +435,7 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         /* only the describe pass sets breakpoints */
         break;
     case TARGET_EV_FORK:
-        message(s, "Process %d created process %d, which is not followed.",
-                (int)session_pid(s), ev->status);
+        follow_fork(s, ev);
         break;
     case TARGET_EV_EXEC:
         /* what the old image wrote comes first; its channel is gone
@@ -387,19 +443,13 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         drain(s, 0);
         if (s->channel != NULL)
             channel_forget(s->channel);
-        {
-            const char *path = target_exec_path(s->target);
-
-            message(s, "Process %d executed %s: monitoring ended at the "
-                    "exec.", (int)session_pid(s),
-                    path != NULL ? path : "another program");
-        }
         if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT) {
             /* the thread that waited there is gone with the old image */
             s->state = SESSION_RUNNING;
             s->stop = -1;
             changed(s);
         }
+        follow_exec(s);
         break;
     }
 }
@@ -509,6 +559,7 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
         return -1;
     }
     channel_attach(s->channel, s->target);
+    procs_begin(s, target_pid(s->target));
     s->told_status = 0;
     s->stop = -1;
     return 0;
@@ -1180,15 +1231,10 @@ static int attach_pidfd(pid_t pid)
 #endif
 }
 
+static int attach_runtime(struct session *s, pid_t pid, char **cause);
+
 int session_attach(struct session *s, pid_t pid, char **cause)
 {
-    struct symbols *sym = NULL;
-    struct channel_opts copts;
-    uint64_t fn_open, fn_start, fn_end, addr, ret;
-    int pidfd = -1, mfd = -1, efd = -1, rmfd, refd;
-    pid_t tid;
-    char *why = NULL;
-
     if (s->state != SESSION_IDLE) {
         xcause(cause, "a program is being monitored already: kill it or "
                "detach from it first");
@@ -1197,6 +1243,22 @@ int session_attach(struct session *s, pid_t pid, char **cause)
     discard(s);
     if (target_attach(&s->target, pid, SESSION_ATTACH_STOP_MS, cause) != 0)
         return -1;
+    procs_begin(s, pid);
+    return attach_runtime(s, pid, cause);
+}
+
+/* The runtime of process PID (s->target, stopped) makes a channel that
+ * noosa fills in, and attaches to it <protocol#attach>.  On failure the
+ * target is let go and freed. */
+static int attach_runtime(struct session *s, pid_t pid, char **cause)
+{
+    struct symbols *sym = NULL;
+    struct channel_opts copts;
+    uint64_t fn_open, fn_start, fn_end, addr, ret;
+    int pidfd = -1, mfd = -1, efd = -1, rmfd, refd;
+    pid_t tid;
+    char *why = NULL;
+
     sym = symbols_open(pid, &why);
     if (sym == NULL) {
         xcause(cause, "cannot read the symbols of process %d: %s", (int)pid,
@@ -1370,8 +1432,15 @@ static int detach_stop(struct session *s)
     struct target_event ev;
 
     if (!target_stopped(s->target) &&
-        target_interrupt(s->target, NULL) != 0)
+        target_interrupt(s->target, NULL) != 0) {
+        /* (it may be ending: take what it says, its exit first) */
+        while (s->target != NULL && target_wait(s->target, &ev, 100))
+            if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED) {
+                on_target_event(s, &ev);
+                break;
+            }
         return -1;
+    }
     while (target_alive(s->target) && !target_stopped(s->target)) {
         if (!target_wait(s->target, &ev, 2000))
             return -1;
@@ -1383,12 +1452,10 @@ static int detach_stop(struct session *s)
     return target_alive(s->target) ? 0 : -1;
 }
 
+static int detach_program(struct session *s, int say);
+
 int session_detach(struct session *s, char **cause)
 {
-    uint64_t ret;
-    pid_t pid, tid;
-    char *why = NULL, *left_on = NULL, *busy_where = NULL;
-
     if (s->target == NULL || !target_alive(s->target)) {
         xcause(cause, "the program is not running");
         return -1;
@@ -1398,7 +1465,28 @@ int session_detach(struct session *s, char **cause)
                "(detach is for programs attached to with attach or -p)");
         return -1;
     }
+    detach_program(s, 1);
+    return 0;
+}
+
+/* Let the live program go on untraced, every event off and nothing of
+ * the channel left in it <protocol#attach>; the session is then idle.
+ * SAY: say so in the transcript.  1 when it ended meanwhile. */
+static int detach_program(struct session *s, int say)
+{
+    uint64_t ret;
+    pid_t pid, tid;
+    char *why = NULL, *left_on = NULL, *busy_where = NULL;
+
     pid = target_pid(s->target);
+    if (s->attach_end == 0) {
+        /* a program noosa started: its runtime's own way out */
+        struct symbols *sym = symbols_open(pid, NULL);
+
+        if (sym != NULL)
+            symbols_address(sym, "dapto_attach_end", &s->attach_end, NULL);
+        symbols_free(sym);
+    }
     /* every event off and nothing waits for us <protocol#letgo>; the
      * threads inside the runtime get out of it while the program runs
      * a moment */
@@ -1422,7 +1510,7 @@ int session_detach(struct session *s, char **cause)
         if (s->target == NULL) {
             free(left_on);
             free(busy_where);
-            return 0; /* it ended meanwhile (and said so) */
+            return 1; /* it ended meanwhile (and said so) */
         }
         /* (a thread to call the runtime in, not one inside a clone) */
         if (stopped && !detach_busy(s, &busy_where) &&
@@ -1448,7 +1536,12 @@ int session_detach(struct session *s, char **cause)
             goto release;
         }
     }
-    if (target_alive(s->target)) {
+    if (target_alive(s->target) && s->attach_end == 0) {
+        message(s, "process %d's runtime has no way to give its channel "
+                "back (older than protocol %d.%d.%d): it is left in it, "
+                "every event off", (int)pid, DAPTO_PROTO_MAJOR,
+                DAPTO_PROTO_MEDIAN, DAPTO_ATTACH_MINOR);
+    } else if (target_alive(s->target)) {
         tid = target_main_thread(s->target);
         if (tid == 0 ||
             attach_call(s, tid, s->attach_end, 0, 0, 0, 0, &ret, &why) != 0) {
@@ -1472,7 +1565,219 @@ release:
     s->state = SESSION_IDLE;
     s->stop = -1;
     s->reading = 0;
-    message(s, "Detached from process %d: it goes on unmonitored.", (int)pid);
+    s->attach_end = 0;
+    if (say)
+        message(s, "Detached from process %d: it goes on unmonitored.",
+                (int)pid);
+    proc_note(s, pid, 0, "let go, unmonitored");
     changed(s);
     return 0;
+}
+
+/* Let CHILD go (not followed) and say why. */
+static void follow_not(struct session *s, pid_t parent, pid_t child,
+                       const char *fate, const char *why)
+{
+    if (s->target != NULL)
+        target_release_child(s->target, child);
+    proc_note(s, child, parent, fate);
+    message(s, "Process %d created process %d, which is not followed%s%s.",
+            (int)parent, (int)child, why != NULL ? ": " : "",
+            why != NULL ? why : "");
+}
+
+/* TARGET_EV_FORK: follow the child or let it go <protocol#fork>. */
+static void follow_fork(struct session *s, const struct target_event *ev)
+{
+    pid_t parent = session_pid(s), child = (pid_t)ev->status;
+    struct target *ct = NULL;
+    struct target_event e;
+    struct symbols *sym;
+    uint64_t point = 0;
+    char *why = NULL;
+
+    if (child <= 0)
+        return;
+    if (s->follow != SESSION_FOLLOW_CHILD || s->attaching ||
+        s->source.next != NULL || s->channel == NULL ||
+        channel_status(s->channel) != CHANNEL_ACTIVE) {
+        follow_not(s, parent, child, "not followed", NULL);
+        return;
+    }
+    if (ev->code) {
+        follow_not(s, parent, child, "not followed (vfork)",
+                   "it was created by vfork and shares its parent's memory "
+                   "until it executes a program");
+        return;
+    }
+    sym = symbols_open(child, &why);
+    if (sym == NULL ||
+        symbols_address(sym, "dapto_fork_point", &point, NULL) != 0) {
+        char *w = sym == NULL ? xasprintf("cannot read its symbols: %s", why)
+                              : xasprintf("its runtime is older than "
+                                          "protocol %d.%d.%d and has no "
+                                          "dapto_fork_point",
+                                          DAPTO_PROTO_MAJOR,
+                                          DAPTO_PROTO_MEDIAN,
+                                          DAPTO_ATTACH_MINOR);
+        follow_not(s, parent, child, "not followed", w);
+        free(w);
+        free(why);
+        symbols_free(sym);
+        return;
+    }
+    symbols_free(sym);
+    if (target_adopt(&ct, s->target, child, SESSION_ATTACH_STOP_MS,
+                     &why) != 0) {
+        follow_not(s, parent, child, "not followed", why);
+        free(why);
+        return;
+    }
+
+    /* the parent goes on unmonitored, as after detach; its events up to
+     * the fork were all taken */
+    s->following = 1;
+    if (detach_program(s, 0) == 0) {
+        proc_note(s, parent, 0, "let go, unmonitored (its child followed)");
+        message(s, "Process %d created process %d: following it; process "
+                "%d goes on unmonitored.", (int)parent, (int)child,
+                (int)parent);
+    } else {
+        message(s, "Process %d created process %d and exited: following "
+                "the child.", (int)parent, (int)child);
+    }
+    proc_note(s, child, parent, "monitored");
+    channel_free(s->channel);
+    s->channel = NULL;
+    s->target = ct;
+
+    /* the child runs to where its runtime has let go of its parent's
+     * channel, with the C library usable again */
+    if (target_run_to(ct, point, &why) != 0)
+        goto fail;
+    for (;;) {
+        if (!target_wait(ct, &e, SESSION_ATTACH_STOP_MS)) {
+            why = xasprintf("it did not reach its runtime's fork point "
+                            "within %d ms", SESSION_ATTACH_STOP_MS);
+            goto fail;
+        }
+        if (e.kind == TARGET_EV_BREAK)
+            break;
+        if (e.kind == TARGET_EV_EXITED || e.kind == TARGET_EV_KILLED) {
+            message(s, "Process %d ended before it could be followed.",
+                    (int)child);
+            proc_note(s, child, parent, "ended before it was followed");
+            target_free(ct);
+            s->target = NULL;
+            s->following = 0;
+            changed(s);
+            return;
+        }
+        if (e.kind == TARGET_EV_FAULT) {
+            why = xasprintf("it received signal %d on its way", e.signo);
+            goto fail;
+        }
+    }
+    if (attach_runtime(s, child, &why) != 0) {
+        /* (attach_runtime let it go) */
+        message(s, "Process %d cannot be followed: %s; it goes on "
+                "unmonitored.", (int)child, why);
+        proc_note(s, child, parent, "let go, unmonitored");
+        free(why);
+        s->following = 0;
+        changed(s);
+        return;
+    }
+    if (session_continue(s, &why) != 0) {
+        message(s, "cannot resume process %d: %s", (int)child, why);
+        free(why);
+    }
+    s->following = 0;
+    return;
+
+fail:
+    message(s, "Process %d cannot be followed: %s; it goes on unmonitored.",
+            (int)child, why);
+    proc_note(s, child, parent, "let go, unmonitored");
+    free(why);
+    target_detach(ct);
+    target_free(ct);
+    s->target = NULL;
+    s->following = 0;
+    changed(s);
+}
+
+int session_following(const struct session *s)
+{
+    return s->following;
+}
+
+/* TARGET_EV_EXEC (the program waits at the exec): a new image linked
+ * with libdapto is run to its main and attached to there, as to a
+ * running program <protocol#exec>; another is watched to its end with
+ * nothing monitored. */
+static void follow_exec(struct session *s)
+{
+    const char *p = target_exec_path(s->target);
+    char *path = xstrdup(p != NULL ? p : "another program"), *why = NULL;
+    pid_t pid = session_pid(s);
+    struct symbols *sym;
+    struct target_event e;
+    uint64_t main_addr, fn;
+    int at_main = 0;
+
+    sym = s->attaching || s->source.next != NULL ? NULL
+                                                  : symbols_open(pid, NULL);
+    if (sym != NULL && symbols_address(sym, "main", &main_addr, NULL) == 0 &&
+        target_run_to(s->target, main_addr, NULL) == 0) {
+        /* (its constructors run: the runtime initialises unattached) */
+        while (target_wait(s->target, &e, SESSION_ATTACH_STOP_MS)) {
+            if (e.kind == TARGET_EV_BREAK) {
+                at_main = 1;
+                break;
+            }
+            if (e.kind == TARGET_EV_FORK) {
+                target_release_child(s->target, (pid_t)e.status);
+                continue;
+            }
+            /* an exit, a fault: the usual way, after this */
+            target_unread(s->target, &e);
+            break;
+        }
+    }
+    symbols_free(sym);
+    sym = at_main ? symbols_open(pid, NULL) : NULL;
+    if (sym == NULL || symbols_address(sym, "dapto_attach_open", &fn,
+                                       NULL) != 0) {
+        message(s, "Process %d executed %s: monitoring ended at the exec.",
+                (int)pid, path);
+        symbols_free(sym);
+        free(path);
+        if (target_alive(s->target) && target_stopped(s->target))
+            target_continue(s->target, NULL);
+        return;
+    }
+    symbols_free(sym);
+    unwatch(s);
+    channel_free(s->channel);
+    s->channel = NULL;
+    s->following = 1;
+    if (attach_runtime(s, pid, &why) != 0) {
+        /* (attach_runtime let it go) */
+        message(s, "Process %d executed %s, whose runtime could not be "
+                "attached to: %s; it goes on unmonitored.", (int)pid, path,
+                why);
+        proc_note(s, pid, 0, "let go, unmonitored");
+        free(why);
+    } else {
+        message(s, "Process %d executed %s: monitoring it with its "
+                "interface.", (int)pid, path);
+        if (session_continue(s, &why) != 0) {
+            message(s, "cannot resume process %d: %s", (int)pid, why);
+            free(why);
+        }
+    }
+    s->following = 0;
+    changed(s);
+    free(path);
 }

@@ -128,6 +128,33 @@ int session_detach(struct session *s, char **cause);
 /* Whether the live program was attached to rather than started. */
 int session_attached(const struct session *s);
 
+/* Which process to monitor when the program creates one with fork()
+ * <protocol#fork>: the parent (the child is let go, unmonitored) or the
+ * child (noosa lets the parent go on unmonitored, as detach does, stops
+ * the child where its runtime has let go of its parent's channel, and
+ * attaches to it there, so that none of its events is lost).  A child
+ * created with vfork() is always let go.  Takes effect for the processes
+ * created from now on. */
+enum session_follow {
+    SESSION_FOLLOW_PARENT,
+    SESSION_FOLLOW_CHILD
+};
+void session_set_follow(struct session *s, enum session_follow follow);
+enum session_follow session_follow(const struct session *s);
+/* Whether the session is moving from a parent to its child: the state
+ * changes meanwhile (idle, stopped, running) are only steps of that. */
+int session_following(const struct session *s);
+
+/* The processes of this session: the one monitored now and those it met
+ * on the way (created, followed, let go), oldest first. */
+struct session_process {
+    pid_t pid;
+    pid_t parent;     /* 0: started or attached to */
+    const char *fate; /* "monitored", "exited", "not followed", ... */
+};
+const struct session_process *session_processes(const struct session *s,
+                                                unsigned int *n);
+
 /* Run operation OP in the thread waiting at an event (the one being
  * dispatched or the one stopped at).  See channel_send(). */
 int session_send(struct session *s, const char *op, int argc,

@@ -84,6 +84,9 @@ struct target {
     pid_t *children;
     unsigned int nchildren;
     unsigned int achildren;
+    int keep_children; /* target_keep_children(): they wait at their
+                          first stop for target_adopt() or
+                          target_release_child() */
 };
 
 /*
@@ -667,6 +670,7 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.kind = TARGET_EV_FORK;
         ev.tid = tid;
         ev.status = (int)child;
+        ev.code = event == PTRACE_EVENT_VFORK;
         target_push(t, &ev);
         target_go_on(t, target_thread(t, tid));
         return;
@@ -692,7 +696,9 @@ static void target_handle(struct target *t, pid_t tid, int status)
             }
         }
         target_push(t, &ev);
-        target_resume(t, th);
+        /* (kept stopped: the caller continues it, maybe to main first) */
+        th->state = TH_STOPPED;
+        th->mid_call = 0;
         return;
     }
     if (event == PTRACE_EVENT_STOP) {
@@ -775,6 +781,8 @@ static int target_let_children_go(struct target *t)
     int status, any = 0;
     unsigned int i = 0;
 
+    if (t->keep_children)
+        return 0;
     while (i < t->nchildren) {
         pid_t c = t->children[i];
         pid_t w = waitpid(c, &status, WNOHANG | __WALL);
@@ -1398,6 +1406,85 @@ fail:
 int target_is_attached(const struct target *t)
 {
     return t->attached;
+}
+
+void target_keep_children(struct target *t, int keep)
+{
+    t->keep_children = keep;
+}
+
+/* Take CHILD out of T's children; 0 when it was one. */
+static int target_take_child(struct target *t, pid_t child)
+{
+    for (unsigned int i = 0; i < t->nchildren; i++)
+        if (t->children[i] == child) {
+            t->children[i] = t->children[--t->nchildren];
+            return 0;
+        }
+    return -1;
+}
+
+/* Wait up to TIMEOUT_MS for CHILD's first stop.  1 when stopped there,
+ * 0 when it ended, -1 when it did not stop in time. */
+static int target_first_stop(pid_t child, int timeout_ms)
+{
+    long deadline = target_now_ms() + timeout_ms;
+    int status;
+
+    for (;;) {
+        pid_t w = waitpid(child, &status, WNOHANG | __WALL);
+
+        if (w == child)
+            return WIFSTOPPED(status) ? 1 : 0;
+        if (w < 0 && errno != EINTR)
+            return 0;
+        if (target_now_ms() > deadline)
+            return -1;
+        poll(NULL, 0, 1);
+    }
+}
+
+void target_release_child(struct target *t, pid_t child)
+{
+    if (target_take_child(t, child) != 0)
+        return;
+    if (target_first_stop(child, 2000) == 1)
+        ptrace(PTRACE_DETACH, child, 0, 0);
+}
+
+int target_adopt(struct target **out, struct target *parent, pid_t child,
+                 int timeout_ms, char **cause)
+{
+    struct target *t;
+    int rc;
+
+    if (target_take_child(parent, child) != 0) {
+        xcause(cause, "process %d is not a process the program created",
+               (int)child);
+        return -1;
+    }
+    rc = target_first_stop(child, timeout_ms);
+    if (rc <= 0) {
+        if (rc < 0)
+            ptrace(PTRACE_DETACH, child, 0, 0);
+        xcause(cause, rc == 0 ? "process %d ended before it could be "
+                                "followed"
+                              : "process %d did not stop within %d ms",
+               (int)child, timeout_ms);
+        return -1;
+    }
+    t = xcalloc(1, sizeof *t);
+    t->reap_more = 1;
+    t->pid = child;
+    t->alive = 1;
+    /* a child of a program noosa started dies with noosa as its parent
+     * does (it inherited PTRACE_O_EXITKILL); a child of a program
+     * attached to is let go at the end */
+    t->attached = parent->attached;
+    t->keep_children = parent->keep_children;
+    target_add_thread(t, child, TH_STOPPED);
+    *out = t;
+    return 0;
 }
 
 void target_detach(struct target *t)

@@ -47,10 +47,13 @@ enum target_event_kind {
     TARGET_EV_INTERRUPTED, /* every thread is stopped (target_interrupt) */
     TARGET_EV_BREAK,       /* tid, addr: target_run_to() got there; every
                               thread is stopped */
-    TARGET_EV_FORK,        /* tid, status: thread tid created process
-                              status (fork or vfork); it is not traced */
+    TARGET_EV_FORK,        /* tid, status, code: thread tid created
+                              process status (code 1: by vfork); it is
+                              not traced, unless target_keep_children() */
     TARGET_EV_EXEC         /* tid: the program executed another program
-                              (still traced, same pid) */
+                              (still traced, same pid); it waits at the
+                              exec, stopped, for target_continue() or
+                              target_run_to() */
 };
 
 struct target_event {
@@ -62,6 +65,21 @@ struct target_event {
     int core;      /* KILLED: a core was dumped */
     uint64_t addr; /* FAULT: fault address; BREAK: breakpoint address */
 };
+
+/* Keep the processes the program creates (KEEP 1) stopped at their
+ * first stop, traced, until target_adopt() or target_release_child();
+ * otherwise (the default) they are let go there. */
+void target_keep_children(struct target *t, int keep);
+
+/* A target for process CHILD, which PARENT's program created and which
+ * was kept (target_keep_children): waits up to TIMEOUT_MS for its first
+ * stop; it is then stopped, with its one thread.  Attached or started
+ * as its parent is (started: it dies with noosa). */
+int target_adopt(struct target **out, struct target *parent, pid_t child,
+                 int timeout_ms, char **cause);
+
+/* Let go of CHILD, kept at its first stop. */
+void target_release_child(struct target *t, pid_t child);
 
 /* Start the program stopped at its first instruction (all threads
  * stopped).  Blocks until the exec has succeeded or failed.  A missing

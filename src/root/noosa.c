@@ -165,7 +165,8 @@ static void on_state(void *arg)
         symbols_free(n->inside_sym);
         n->inside_sym = NULL;
     }
-    if (state == SESSION_IDLE && session_ended(n->session, &status, &signo)) {
+    if (state == SESSION_IDLE && session_ended(n->session, &status, &signo) &&
+        !session_following(n->session)) {
         noosa_set_where(n, NULL);
         sink_fresh_line(&n->sink);
         if (signo != 0)
@@ -183,7 +184,7 @@ static void on_state(void *arg)
              * error or end the program before this returns) */
             fault_stopped(n->faults, f);
         } else if (session_why(n->session) == SESSION_INTERRUPTED &&
-                   !n->attaching) {
+                   !n->attaching && !session_following(n->session)) {
             noosa_set_where(n, xstrdup("interrupt"));
             sink_fresh_line(&n->sink);
             sink_say(&n->sink, "Program interrupted.\n");

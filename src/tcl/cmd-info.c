@@ -152,19 +152,41 @@ static void info_program(struct interp *in)
                     (unsigned long long)channel_lost(ch));
 }
 
+static void info_processes(struct interp *in)
+{
+    unsigned int i, n;
+    const struct session_process *p = session_processes(in->session, &n);
+
+    if (n == 0) {
+        interp_sayf(in, "No process yet.\n");
+        return;
+    }
+    interp_sayf(in, "%-8s %-8s %s\n", "Process", "Parent", "");
+    for (i = 0; i < n; i++) {
+        char parent[16] = "-";
+
+        if (p[i].parent > 0)
+            snprintf(parent, sizeof parent, "%d", (int)p[i].parent);
+        interp_sayf(in, "%-8d %-8s %s\n", (int)p[i].pid, parent, p[i].fate);
+    }
+}
+
 static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
     static const char *const subs[] = {"events",      "aspects",
                                        "operations",  "breakpoints",
-                                       "handlers",    "program", NULL};
-    enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM };
+                                       "handlers",    "program",
+                                       "processes",   NULL};
+    enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM,
+           PROCESSES };
     struct interp *in = cd;
     int sub;
 
     if (objc < 2 || objc > 3) {
         Tcl_WrongNumArgs(tcl, 1, objv, "events|aspects|operations|"
-                                       "breakpoints|handlers|program");
+                                       "breakpoints|handlers|program|"
+                                       "processes");
         return TCL_ERROR;
     }
     if (Tcl_GetIndexFromObj(tcl, objv[1], subs, "subcommand", 0, &sub) !=
@@ -189,6 +211,9 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     case PROGRAM:
         info_program(in);
         break;
+    case PROCESSES:
+        info_processes(in);
+        break;
     }
     return TCL_OK;
 }
@@ -196,7 +221,8 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
 static const struct command commands[] = {
     {.name = "info",
      .max_args = -1,
-     .usage = "info events|aspects|operations|breakpoints|handlers|program",
+     .usage = "info events|aspects|operations|breakpoints|handlers|program|"
+              "processes",
      .summary = "what noosa knows about the program",
      .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
             "and what the program's conditions on each event checked and passed).",

@@ -211,6 +211,33 @@ static int cmd_detach(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
+/* follow-fork ?parent|child|both? */
+static int cmd_follow_fork(ClientData cd, Tcl_Interp *tcl, int objc,
+                           Tcl_Obj *const objv[])
+{
+    static const char *const modes[] = {"parent", "child", "both", NULL};
+    struct interp *in = cd;
+    int mode;
+
+    if (objc == 1) {
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+            session_follow(in->session) == SESSION_FOLLOW_CHILD ? "child"
+                                                                : "parent",
+            -1));
+        return TCL_OK;
+    }
+    if (Tcl_GetIndexFromObj(tcl, objv[1], modes, "follow-fork mode", 0,
+                            &mode) != TCL_OK)
+        return TCL_ERROR;
+    if (mode == 2)
+        return fail(tcl, xstrdup("follow-fork both: noosa monitors one "
+                                 "process at a time; follow the parent or "
+                                 "the child"));
+    session_set_follow(in->session, mode == 1 ? SESSION_FOLLOW_CHILD
+                                              : SESSION_FOLLOW_PARENT);
+    return TCL_OK;
+}
+
 /* quit ?STATUS? */
 static int cmd_quit(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
@@ -333,6 +360,22 @@ static const struct command commands[] = {
              "noosa started cannot be detached from (kill it instead).",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_detach},
+    {.name = "follow-fork",
+     .max_args = 1,
+     .usage = "follow-fork ?parent|child?",
+     .summary = "which process to monitor after a fork",
+     .help = "Which process to monitor when the program creates one with "
+             "fork(): the\n"
+             "parent (the default: the child runs unmonitored) or the child "
+             "(the parent\n"
+             "goes on unmonitored, as after detach, and the child is "
+             "monitored from the\n"
+             "moment fork() returns in it, none of its events lost). A child "
+             "created by\n"
+             "vfork() is never followed. Without an argument, the mode. "
+             "`info processes'\n"
+             "lists the processes met.",
+     .proc = cmd_follow_fork},
     {.name = "quit",
      .aliases = (const char *const[]){"q", NULL},
      .max_args = 1,

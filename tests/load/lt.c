@@ -16,6 +16,11 @@
  *   lt daemon SECS FILE          a child that double-forks into a daemon,
  *                                which writes "alive" to FILE after SECS
  *                                seconds
+ *   lt workers N K               N processes (fork), each K ticks
+ *                                labelled "worker I"; the parent then
+ *                                says "workers: N ended"
+ *   lt vfork                     a tick, a child made by vfork that
+ *                                executes /bin/true, a tick
  *   lt exec PROG ARG...          a tick, then exec PROG
  *   lt flood                     ticks for ever
  *   lt busy T FILE               T threads emitting tocks flat out until
@@ -297,6 +302,58 @@ static int scribble_filters(long n)
     return 0;
 }
 
+/* workers: N processes emitting K ticks each. */
+static int workers(int n, long k)
+{
+    int i, ended = 0, status;
+
+    for (i = 0; i < n; i++) {
+        pid_t c = fork();
+
+        if (c < 0)
+            return 1;
+        if (c == 0) {
+            char label[32];
+
+            snprintf(label, sizeof label, "worker %d", i);
+            for (long j = 0; j < k; j++)
+                _dapto_tick((int)j, label);
+            _exit(0);
+        }
+        _dapto_forked((int)c);
+    }
+    while (ended < n) {
+        if (wait(&status) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            ended++;
+    }
+    printf("workers: %d ended\n", ended);
+    return ended == n ? 0 : 1;
+}
+
+static int vforked(void)
+{
+    pid_t c;
+    int status;
+
+    tick("before vfork");
+    c = vfork();
+    if (c == 0) {
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(127);
+    }
+    if (c < 0)
+        return 1;
+    while (waitpid(c, &status, 0) < 0 && errno == EINTR)
+        ;
+    tick("after vfork");
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 static int daemonize(int secs, const char *file)
 {
     pid_t child, w;
@@ -379,6 +436,10 @@ int main(int argc, char **argv)
         printf("stopped: went on\n");
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "vfork") == 0)
+        return vforked();
+    if (argc == 4 && strcmp(argv[1], "workers") == 0)
+        return workers(atoi(argv[2]), atol(argv[3]));
     if (argc == 4 && strcmp(argv[1], "daemon") == 0)
         return daemonize(atoi(argv[2]), argv[3]);
     if (argc == 4 && strcmp(argv[1], "churn") == 0)

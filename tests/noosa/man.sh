@@ -43,7 +43,8 @@ done
 for cmd in run continue step stop kill break delete enable disable \
     'handler add' 'handler remove' 'handler list' 'handler save' \
     'handler load' send 'info events' 'info aspects' 'info operations' \
-    'info breakpoints' 'info handlers' 'info program' help quit values open \
+    'info breakpoints' 'info handlers' 'info program' 'info processes' \
+    attach detach follow-fork help quit values open \
     NOOSA_LIBRARY .noosarc init.tcl 'EXIT STATUS'; do
     has "$page1" "$cmd" command
 done
