@@ -7,8 +7,9 @@
 # rewritten in the program while its threads read them (tests/cond's
 # swap.sh), and attaching to a program whose threads emit flat out and
 # detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
-# run), and questions counted by threads that come and go while noosa
-# reads their tables at each thread's stop.  RUNS (default 100) runs of each shape on each placement; the
+# run), questions counted by threads that come and go while noosa
+# reads their tables at each thread's stop, and a forked child followed
+# from its fork on while its siblings are created.  RUNS (default 100) runs of each shape on each placement; the
 # first failure's output is shown.  Not part of `make check`; .ci/run runs
 # it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
@@ -111,6 +112,33 @@ for p in $placements; do
             tail -40 "$WORK/$name.out"
         fi
 
+        # follow-fork child: four workers forked at once, the first
+        # followed from its fork on, each of its ticks seen
+        name=follow-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n \
+            -e 'follow-fork child' -e 'set c 0' \
+            -e 'handler add tick h {global c; incr c}' -e run \
+            -e 'puts "ticks $c"' "$LT" workers 4 20000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        # (the parent, unmonitored, may say its line after noosa ended)
+        k=0
+        while ! grep -q '^workers: 4 ended$' "$WORK/$name.out" &&
+            [ $k -lt 100 ]; do
+            sleep 0.05
+            k=$((k + 1))
+        done
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^ticks 20000$' "$WORK/$name.out" &&
+            grep -q '^workers: 4 ended$' "$WORK/$name.out" &&
+            grep -q 'following it' "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -125,7 +153,7 @@ for p in $placements; do
             tail -40 "$WORK/$name.out"
         fi
     done
-    echo "$p CPU: $ok of $((5 * RUNS)) runs passed"
+    echo "$p CPU: $ok of $((6 * RUNS)) runs passed"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -38,6 +38,7 @@ tag {
         }
     }
     split(arg[0], w, " ")
+    gsub(/\\-/, "-", w[1])
     print w[1]
     if (macro == ".BR") {
         depth = 0
