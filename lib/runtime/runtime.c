@@ -284,6 +284,7 @@ static int attach(void)
     trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
     runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
+    runtime.q.tsc = runtime.tsc;
 #endif
     runtime.overwrite = (runtime.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
     runtime.pid = getpid();
