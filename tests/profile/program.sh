@@ -1,21 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# program.sh - the time and frequency profiles kept by the program <protocol#cct>
-# (`profile time in program`): on calc built with -finstrument-functions
-# (3000 lines nobody here wrote for the purpose), on queens and on a
-# shared library's functions, the calls of every call path equal those
-# the records path counts in noosa; self times add up, are not negative
-# and are not all zero; excluded functions are charged to their callers
-# as in the records path; the flat and tree views and the folded export
-# work on it; `profile` says where it is kept; and no function record
-# crosses to noosa.  The frequency profile kept there: the same calls
-# per call path as the records path's, the same as the time profile's
-# when both are kept there, printed at the end, no event counted.
+# program.sh - the time and frequency profiles kept by the program
+# <protocol#cct> (`profile time in program`): on calc built with
+# -finstrument-functions (3000 lines nobody here wrote for the purpose),
+# on queens, on a shared library's functions and on 10 threads that come
+# and go, the calls of every call path equal those the records path
+# counts in noosa; self times add up, are not negative and are not all
+# zero; excluded functions are charged to their callers as in the records
+# path; the flat and tree views and the folded export work on it;
+# `profile` says where it is kept.  The frequency profile kept there
+# (`profile freq in program`): the same calls per call path as the
+# records path's, the same as the time profile's when both are kept
+# there, printed at the end, no event counted.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 SAINT=$abs_top_builddir/tests/profile/calc-saint
 QUEENS=$abs_top_builddir/tests/profile/queens
 SHARED=$abs_top_builddir/tests/profile/saint-main
+FTHREADS=$abs_top_builddir/tests/profile/fthreads
 
 # paths WHERE OUT PROGRAM ARGS...: the time profile's call paths and their
 # calls ("PATH CALLS" lines) kept WHERE (program or noosa)
@@ -72,6 +74,13 @@ for input in demo closures; do
 done
 compare queens "$QUEENS" 6
 compare shared "$SHARED" 100
+# threads counting at once, and one after they ended
+compare threads "$FTHREADS" 8
+# (main's and the 9 workers')
+for w in rec prog; do
+    grep -q '^time profile: on, 10 threads' "$WORK/threads.$w.out" ||
+        fail "threads: not 10 threads in the $w profile"
+done
 EXCLUDE='functions exclude place*'
 compare queens-excluded "$QUEENS" 6
 grep -q 'place' queens-excluded.prog && fail "queens-excluded: place is there"
@@ -121,6 +130,7 @@ EXCLUDE=
 fcompare calc-demo-freq "$SAINT" "$EXAMPLES/demo.calc"
 fcompare queens-freq "$QUEENS" 6
 fcompare shared-freq "$SHARED" 100
+fcompare threads-freq "$FTHREADS" 8
 EXCLUDE='functions exclude place*'
 fcompare queens-excluded-freq "$QUEENS" 6
 grep -q 'place' queens-excluded-freq.fprog && fail "queens-excluded-freq: place is there"
