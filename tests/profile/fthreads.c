@@ -8,8 +8,13 @@
  * -finstrument-functions.
  *
  *     fthreads [T]
+ *
+ * FTHREADS_CPU=C in the environment pins it to CPU C (noosa starts it,
+ * so a stress run places it this way).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,7 +45,19 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     int t = argc > 1 ? atoi(argv[1]) : 8, i;
+    const char *cpu = getenv("FTHREADS_CPU");
     pthread_t th[32];
+
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) {
+            perror("sched_setaffinity");
+            return 1;
+        }
+    }
 
     if (t < 1 || t > 32) {
         fprintf(stderr, "usage: fthreads [T], 1 to 32 threads\n");
