@@ -532,7 +532,7 @@ static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
     return count_plan(qd, kw, iv);
 }
 
-/* Integer parameter K of encoded values P..END <protocol#records>: 0, or
+/* Integer parameter K of encoded values P..END <protocol#record>: 0, or
  * -1 when it is absent, not an integer, or behind a value of variable
  * size (the general path reads those). */
 static inline int int_at(const unsigned char *p, const unsigned char *end, unsigned int k,

@@ -53,7 +53,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
               uint32_t tid, rtq_arg_fn arg, const void *ctx);
 
 /* rtq_fire() for an event whose values are encoded at VALS (LEN bytes)
- * <protocol#records>, counted without calling back when the thread has
+ * <protocol#record>, counted without calling back when the thread has
  * the plan of the question's commonest shapes (one integer or thread key
  * at most, an integer value or none, the key's entry found at the first
  * probe): 0 when done (counted, or nothing to count), -1 when the caller
