@@ -580,9 +580,34 @@ static inline int int_at(const unsigned char *p, const unsigned char *end, unsig
     }
 }
 
+/* The parameters rtq_fire_vals() read, for the general path when the
+ * entry is not at its first probe. */
+struct read_ints {
+    unsigned int key_arg, value_arg;
+    int64_t kw, iv;
+};
+
+static int ints_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, double *d,
+                    struct rtq_str *s)
+{
+    const struct read_ints *r = ctx;
+
+    (void)d;
+    (void)s;
+    *kind = DAPTO_K_LONG;
+    if (k == r->value_arg)
+        *i = r->iv;
+    else if (k == r->key_arg)
+        *i = r->kw;
+    else
+        return -1;
+    return 0;
+}
+
 int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const unsigned char *vals, uint32_t len)
 {
+    struct read_ints ri;
     const struct dapto_question *d;
     const struct geom *g;
     struct qdef *qd;
@@ -612,7 +637,16 @@ int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
     }
     if (d->value == DAPTO_QV_INT && int_at(vals, vals + len, d->value_arg, &iv) != 0)
         goto out;
-    rc = count_plan(qd, kw, iv);
+    rc = 0;
+    if (count_plan(qd, kw, iv) != 0) {
+        /* a new key or a collision: the general path, with what was read
+         * (the key is the thread's or one of those two) */
+        ri.key_arg = d->nkeys == 1 && d->key[0] != DAPTO_QK_TID ? d->key_arg[0] : UINT32_MAX;
+        ri.value_arg = d->value == DAPTO_QV_INT ? d->value_arg : UINT32_MAX;
+        ri.kw = (int64_t)kw;
+        ri.iv = iv;
+        count_event(env, g, qd, flags, tid, ints_arg, &ri);
+    }
 out:
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_qc_busy = 0;

@@ -262,11 +262,13 @@ static void test_fast_vals(void)
     uint32_t len;
     int k, str, direct = 0, fallback = 0, shape;
 
-    for (shape = 0; shape < 3; shape++) {
+    for (shape = 0; shape < 4; shape++) {
         area_make(4096 + (1u << 20));
         env = env_for(&slot);
         slot = NULL;
-        /* 0: sum of n by k; 1: count by k; 2: sum of n, no key */
+        /* 0: sum of n by k; 1: count by k; 2: sum of n, no key; 3: as 0
+         * with 60 keys in 64 entries (collisions: the general path from
+         * what was read) */
         memset(&d, 0, sizeof d);
         d.value = shape == 1 ? DAPTO_QV_NONE : DAPTO_QV_INT;
         d.nkeys = shape == 2 ? 0 : 1;
@@ -279,7 +281,7 @@ static void test_fast_vals(void)
         e.kind[0] = e.kind[1] = DAPTO_K_INT;
         for (k = 0; k < 500; k++) {
             v[0] = k * 7 - 900;
-            v[1] = k % 5;
+            v[1] = shape == 3 ? k * 7 % 60 : k % 5;
             e.i[0] = v[0];
             e.i[1] = v[1];
             /* question 0 through the values when it can, 1 through the
@@ -297,11 +299,12 @@ static void test_fast_vals(void)
             }
             rtq_fire(&env, 1, DAPTO_CL_QUESTION, 3, ev_arg, &e);
         }
-        for (k = 0; k < (shape == 2 ? 1 : 5); k++) {
+        for (k = 0; k < (shape == 2 ? 1 : shape == 3 ? 60 : 5); k++) {
             CHECK(entry(0, 0, (uint64_t)k, shape == 2, a));
             CHECK(entry(1, 0, (uint64_t)k, shape == 2, b));
-            CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count,
-                         shape == 2 ? 500 : 100);
+            if (shape != 3)
+                CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count,
+                             shape == 2 ? 500 : 100);
             /* the same entry but for where the table is */
             CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
         }
