@@ -7,6 +7,14 @@
  * into an open-addressing table, and the entry updated between two
  * stores of its sequence word so that the monitor can read it at any
  * time.
+ *
+ * The hot paths work from plans a thread keeps once the general path has
+ * checked everything: for a question of the commonest shapes, its table
+ * and the entry of no key (rtq_fire_vals() reads integer parameters
+ * straight from the record's values); for the calling-context tree
+ * <protocol#cct>, its table and geometry (rtq_function()).  A plan holds
+ * while the area and the definition's epoch stay the same, and is only
+ * ever about the thread's own table.
  */
 #include "config.h"
 
