@@ -629,12 +629,15 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
         struct run r;
 
         if (held && q != NULL) {
+            count(&env, ce->cl.c.passed);
+            /* the commonest shapes straight from the values */
+            if (rtq_fire_vals(q, ce->cl.c.every - 1u, ce->cl.c.flags, tid, vals, len) == 0)
+                return out;
             env.tid = tid;
             env.istr = outer != NULL ? outer->istr : istr_name;
             r.vals = vals;
             r.vend = vals + len;
             r.env = &env;
-            count(&env, ce->cl.c.passed);
             rtq_fire(q, ce->cl.c.every - 1u, ce->cl.c.flags, tid, question_arg, &r);
         }
         return out;

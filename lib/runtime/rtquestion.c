@@ -7,10 +7,21 @@
  * into an open-addressing table, and the entry updated between two
  * stores of its sequence word so that the monitor can read it at any
  * time.
+ *
+ * The hot paths work from plans a thread keeps once the general path has
+ * checked everything: for a question of the commonest shapes, its table
+ * and the entry of no key (rtq_fire_vals() reads integer parameters
+ * straight from the record's values); for the calling-context tree
+ * <protocol#cct>, its table and geometry (rtq_function()).  A plan holds
+ * while the area and the definition's epoch stay the same, and is only
+ * ever about the thread's own table.
  */
 #include "config.h"
 
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "dapto.h"
 #include "rtquestion.h"
@@ -40,6 +51,7 @@ struct qdef {
     struct dapto_qtable *t;
     unsigned char *ents;
     uint64_t check;
+    unsigned char *e0; /* the entry of no key (at its first probe) */
     int fast;      /* the shape count_fast() counts */
 };
 
@@ -351,6 +363,8 @@ static RT_QTLS __thread int rt_qc_busy;
 /* The attach (rtq_env.epoch) the thread's slot and copies are of. */
 static RT_QTLS __thread uint32_t rt_qepoch;
 
+static void cct_forget(void);
+
 /* Forget the slot and copies of an earlier attach (not inside another
  * evaluation of this thread). */
 static inline void check_epoch(const struct rtq_env *env)
@@ -363,6 +377,7 @@ static inline void check_epoch(const struct rtq_env *env)
     if (DAPTO_UNLIKELY(e != rt_qepoch)) {
         rt_qslot = NULL;
         memset(&rt_qc, 0, sizeof rt_qc);
+        cct_forget();
         rt_qepoch = e;
     }
 }
@@ -371,6 +386,7 @@ void rtq_forget(void)
 {
     memset(&rt_qc, 0, sizeof rt_qc);
     rt_qc_busy = 0;
+    cct_forget();
 }
 
 static void count_event(const struct rtq_env *env, const struct geom *g,
@@ -473,41 +489,26 @@ out:
 /* The hash of no key at all. */
 #define HASH0 (0x9e3779b97f4a7c15ull | 1)
 
-/* Count an event of a question of the commonest shapes (no key, or one
- * integer or thread key; no value, or an integer one) into an entry that
- * holds its key at the first probe, from the plan QD keeps: 0, or -1 when
- * the general path must (a new key, a collision, a table cleared). */
-static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
-                      const void *ctx)
+/* Count an event with key word KW (none: ignored) and integer value IV
+ * (none: ignored) into the entry that holds its key at the first probe,
+ * from the plan QD keeps: 0, or -1 when the general path must (a new
+ * key, a collision, a table cleared). */
+static inline int count_plan(const struct qdef *qd, uint64_t kw, int64_t iv)
 {
     const struct dapto_question *d = &qd->d;
     struct dapto_qentry *e;
-    struct rtq_str s;
-    uint64_t kw = 0, hash = HASH0;
-    int64_t iv = 0, v;
-    double dv;
-    int kind;
+    uint64_t hash = HASH0;
     uint32_t seq;
 
-    if (!qd->fast || __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check)
+    if (__atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check)
         return -1;
     if (d->nkeys == 1) {
-        if (d->key[0] == DAPTO_QK_TID) {
-            kw = tid;
-        } else if (arg(ctx, d->key_arg[0], &kind, &v, &dv, &s) != 0 ||
-                   (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)) {
-            return -1;
-        } else {
-            kw = (uint64_t)v;
-        }
         hash = mix(0x9e3779b97f4a7c15ull ^ kw) | 1;
+        e = (struct dapto_qentry *)(void *)(qd->ents + (size_t)(mix(hash) & (d->nent - 1)) *
+                                                           d->ent_size);
+    } else {
+        e = (struct dapto_qentry *)(void *)qd->e0;
     }
-    if (d->value == DAPTO_QV_INT &&
-        (arg(ctx, d->value_arg, &kind, &iv, &dv, &s) != 0 ||
-         (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)))
-        return -1;
-    e = (struct dapto_qentry *)(void *)(qd->ents + (size_t)(mix(hash) & (d->nent - 1)) *
-                                                       d->ent_size);
     if (e->hash != hash || (d->nkeys == 1 && e->key[0] != kw))
         return -1;
     seq = e->seq;
@@ -525,6 +526,160 @@ static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
     }
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
     return 0;
+}
+
+/* count_plan() for an event of a question of the commonest shapes (no
+ * key, or one integer or thread key; no value, or an integer one), its
+ * parameters read through ARG. */
+static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
+                      const void *ctx)
+{
+    const struct dapto_question *d = &qd->d;
+    struct rtq_str s;
+    uint64_t kw = 0;
+    int64_t iv = 0, v;
+    double dv;
+    int kind;
+
+    if (!qd->fast)
+        return -1;
+    if (d->nkeys == 1) {
+        if (d->key[0] == DAPTO_QK_TID) {
+            kw = tid;
+        } else if (arg(ctx, d->key_arg[0], &kind, &v, &dv, &s) != 0 ||
+                   (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)) {
+            return -1;
+        } else {
+            kw = (uint64_t)v;
+        }
+    }
+    if (d->value == DAPTO_QV_INT &&
+        (arg(ctx, d->value_arg, &kind, &iv, &dv, &s) != 0 ||
+         (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)))
+        return -1;
+    return count_plan(qd, kw, iv);
+}
+
+/* Integer parameter K of encoded values P..END <protocol#record>: 0, or
+ * -1 when it is absent, not an integer, or behind a value of variable
+ * size (the general path reads those). */
+static inline int int_at(const unsigned char *p, const unsigned char *end, unsigned int k,
+                         int64_t *v)
+{
+    int32_t i32;
+
+    for (;; k--) {
+        if (p >= end)
+            return -1;
+        switch (*p) {
+        case DAPTO_K_INT:
+            if (end - p < 5)
+                return -1;
+            if (k == 0) {
+                memcpy(&i32, p + 1, 4);
+                *v = i32;
+                return 0;
+            }
+            p += 5;
+            break;
+        case DAPTO_K_LONG:
+        case DAPTO_K_PTR:
+            if (end - p < 9)
+                return -1;
+            if (k == 0) {
+                memcpy(v, p + 1, 8);
+                return 0;
+            }
+            p += 9;
+            break;
+        case DAPTO_K_DOUBLE:
+            if (k == 0)
+                return -1;
+            p += 9;
+            break;
+        case DAPTO_K_ISTR:
+            if (k == 0)
+                return -1;
+            p += 5;
+            break;
+        default:
+            return -1;
+        }
+    }
+}
+
+/* The parameters rtq_fire_vals() read, for the general path when the
+ * entry is not at its first probe. */
+struct read_ints {
+    unsigned int key_arg, value_arg;
+    int64_t kw, iv;
+};
+
+static int ints_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, double *d,
+                    struct rtq_str *s)
+{
+    const struct read_ints *r = ctx;
+
+    (void)d;
+    (void)s;
+    *kind = DAPTO_K_LONG;
+    if (k == r->value_arg)
+        *i = r->iv;
+    else if (k == r->key_arg)
+        *i = r->kw;
+    else
+        return -1;
+    return 0;
+}
+
+int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const unsigned char *vals, uint32_t len)
+{
+    struct read_ints ri;
+    const struct dapto_question *d;
+    const struct geom *g;
+    struct qdef *qd;
+    uint64_t kw = 0;
+    int64_t iv = 0;
+    int rc = -1;
+
+    if (flags != DAPTO_CL_QUESTION || rt_qc_busy || env->area == NULL ||
+        env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
+        return -1;
+    check_epoch(env);
+    rt_qc_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    qd = cached_def(env, q, &g);
+    if (qd == NULL) {
+        rc = 0; /* none, or not sound: nothing to count, as rtq_fire() finds */
+        goto out;
+    }
+    d = &qd->d;
+    if (qd->t == NULL || !qd->fast ||
+        *(env->slot != NULL ? env->slot : &rt_qslot) != qd->slot)
+        goto out;
+    if (d->nkeys == 1) {
+        if (d->key[0] == DAPTO_QK_TID)
+            kw = tid;
+        else if (int_at(vals, vals + len, d->key_arg[0], (int64_t *)&kw) != 0)
+            goto out;
+    }
+    if (d->value == DAPTO_QV_INT && int_at(vals, vals + len, d->value_arg, &iv) != 0)
+        goto out;
+    rc = 0;
+    if (count_plan(qd, kw, iv) != 0) {
+        /* a new key or a collision: the general path, with what was read
+         * (the key is the thread's or one of those two) */
+        ri.key_arg = d->nkeys == 1 && d->key[0] != DAPTO_QK_TID ? d->key_arg[0] : UINT32_MAX;
+        ri.value_arg = d->value == DAPTO_QV_INT ? d->value_arg : UINT32_MAX;
+        ri.kw = (int64_t)kw;
+        ri.iv = iv;
+        count_event(env, g, qd, flags, tid, ints_arg, &ri);
+    }
+out:
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qc_busy = 0;
+    return rc;
 }
 
 static void count_event(const struct rtq_env *env, const struct geom *g,
@@ -552,6 +707,7 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     qd->t = t;
     qd->ents = ents;
     qd->check = t->check;
+    qd->e0 = ents + (size_t)(mix(HASH0) & (d->nent - 1)) * d->ent_size;
     qd->fast = d->nkeys <= 1 && (d->nkeys == 0 || d->key[0] != DAPTO_QK_STR) &&
                (d->value == DAPTO_QV_NONE || d->value == DAPTO_QV_INT);
     for (i = 0; i < d->nkeys; i++)
@@ -612,90 +768,145 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
 
 /* ---- the calling-context tree of functions <protocol#cct> ---- */
 
-/* Entry NODE - 1 of the table at ENTS (NENT entries of ENT_SIZE bytes),
- * or NULL for the root (0) and anything out of range. */
-static struct dapto_qentry *cct_entry(unsigned char *ents, const struct dapto_question *d,
-                                      uint64_t node)
+/* The thread's plan of its call tree: the table and its geometry,
+ * checked once by the general path (cct_plan) and used while the area
+ * and the definition's epoch stay the same (epochs are not reused
+ * <protocol#question>).  Only its own thread writes the table, so
+ * nothing else of it needs to be read again: the hot path reads the
+ * definition's epoch from the area and nothing else that noosa writes. */
+static RT_QTLS __thread struct {
+    const unsigned char *area;  /* the area it is of; NULL: none yet */
+    unsigned char **slotp;      /* the env's slot pointer it is for */
+    const uint32_t *epoch_at;   /* the definition's epoch in the area */
+    uint32_t epoch;
+    uint32_t nent;              /* a power of two */
+    uint32_t ent_size;
+    uint64_t mult;              /* ticks to ns, 32.32 */
+    struct dapto_qtable *t;
+    unsigned char *ents;
+} rt_cct;
+
+static void cct_forget(void)
 {
-    if (node == 0 || node > d->nent)
-        return NULL;
-    return (struct dapto_qentry *)(void *)(ents + (size_t)(node - 1) * d->ent_size);
+    memset(&rt_cct, 0, sizeof rt_cct);
 }
 
-/* Add the time since the table's last change to the self time of its
- * current node. */
-static void cct_charge(struct dapto_qtable *t, unsigned char *ents,
-                       const struct dapto_question *d, uint64_t now)
+/* Check the tree's definition and find (or clear) the thread's table, as
+ * every question's is; keep the plan in rt_cct.  0, or -1 when there is
+ * no sound tree or no slot.  The caller holds rt_qc_busy. */
+static __attribute__((noinline)) int cct_plan(const struct rtq_env *env, uint32_t tid)
 {
-    struct dapto_qentry *e = cct_entry(ents, d, t->depth);
-    uint32_t seq;
+    struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
+    const struct geom *g;
+    struct qdef *qd;
+    unsigned char *slot, *ents;
+    struct dapto_qtable *t;
 
-    if (e != NULL && t->since != 0 && now > t->since) {
-        seq = e->seq;
-        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        e->sum += (uint64_t)(((unsigned __int128)(now - t->since) * d->mult) >> 32);
-        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
-    }
-    t->since = now;
+    rt_cct.area = NULL;
+    if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL)
+        return -1;
+    qd = cached_def(env, DAPTO_Q_CCT, &g);
+    if (qd == NULL || qd->d.value != DAPTO_QV_CCT)
+        return -1;
+    slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
+    if (slot == NULL)
+        return -1;
+    t = table_of(slot, &qd->d, tid, &ents);
+    rt_cct.epoch_at = &((const struct dapto_question *)(const void *)(env->area + g->defs_off) +
+                        DAPTO_Q_CCT)->epoch;
+    rt_cct.epoch = qd->d.epoch;
+    rt_cct.nent = qd->d.nent;
+    rt_cct.ent_size = qd->d.ent_size;
+    rt_cct.mult = qd->d.mult;
+    rt_cct.t = t;
+    rt_cct.ents = ents;
+    rt_cct.slotp = env->slot;
+    rt_cct.area = env->area;
+    return 0;
+}
+
+/* Entry NODE - 1 of the planned table, or NULL for the root (0) and
+ * anything out of range (a table the program scribbled on). */
+static inline struct dapto_qentry *plan_entry(uint64_t node)
+{
+    if (node - 1 >= rt_cct.nent)
+        return NULL;
+    return (struct dapto_qentry *)(void *)(rt_cct.ents + (size_t)(node - 1) * rt_cct.ent_size);
+}
+
+static inline uint64_t plan_now(const struct rtq_env *env)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (env->tsc)
+        return __rdtsc();
+#endif
+    return env->now();
 }
 
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
 {
-    struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
     struct dapto_qtable *t;
     struct dapto_qentry *e;
-    const struct geom *g;
-    struct qdef *qd;
-    unsigned char *slot, *ents;
-    uint64_t now, hash, node;
-    uint32_t idx, n, seq;
+    uint64_t now, hash, node, since;
+    uint32_t idx, n, seq, mask;
 
-    if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL || rt_qc_busy)
-        return;
+    if (rt_qc_busy)
+        return; /* a signal handler's call inside another: not counted */
     check_epoch(env);
     rt_qc_busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    qd = cached_def(env, DAPTO_Q_CCT, &g);
-    if (qd == NULL || qd->d.value != DAPTO_QV_CCT)
+    if (DAPTO_UNLIKELY(rt_cct.area != env->area || rt_cct.area == NULL ||
+                       rt_cct.slotp != env->slot ||
+                       __atomic_load_n(rt_cct.epoch_at, __ATOMIC_ACQUIRE) != rt_cct.epoch) &&
+        cct_plan(env, tid) != 0)
         goto out;
-    slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
-    if (slot == NULL)
-        goto out;
-    t = table_of(slot, &qd->d, tid, &ents);
-    now = env->now();
-    cct_charge(t, ents, &qd->d, now);
+    t = rt_cct.t;
+    now = plan_now(env);
+    /* the time since the last entry or exit is the current path's */
+    since = t->since;
+    t->since = now;
+    e = plan_entry(t->depth);
+    if (e != NULL && since != 0 && now > since) {
+        seq = e->seq;
+        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->sum += (uint64_t)(((unsigned __int128)(now - since) * rt_cct.mult) >> 32);
+        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    }
     if (!enter) {
         /* back to the caller of the innermost FN on the stack (its
          * callees were left without their exits); none: nothing */
-        node = t->depth;
-        for (n = 0; n < DAPTO_Q_CCT_DEPTH && (e = cct_entry(ents, &qd->d, node)) != NULL; n++) {
+        for (n = 0; n < DAPTO_Q_CCT_DEPTH && e != NULL; n++) {
             if (e->key[1] == fn) {
                 t->depth = (uint32_t)e->key[0];
                 goto out;
             }
-            node = e->key[0];
+            e = plan_entry(e->key[0]);
         }
         t->unmatched++;
         goto out;
     }
     /* the child FN of the current node: found, or made */
-    hash = mix((uint64_t)t->depth * 0x9e3779b97f4a7c15ull ^ fn) | 1;
-    idx = (uint32_t)(hash & (qd->d.nent - 1));
-    for (n = 0; n < qd->d.nent; n++, idx = (idx + 1) & (qd->d.nent - 1)) {
-        e = (struct dapto_qentry *)(void *)(ents + (size_t)idx * qd->d.ent_size);
-        if (e->hash == 0 || (e->hash == hash && e->key[0] == t->depth && e->key[1] == fn))
+    node = t->depth;
+    mask = rt_cct.nent - 1;
+    hash = mix(node * 0x9e3779b97f4a7c15ull ^ fn) | 1;
+    idx = (uint32_t)hash & mask;
+    for (n = 0;; n++, idx = (idx + 1) & mask) {
+        if (n > mask) {
+            t->overflow++;
+            goto out;
+        }
+        e = (struct dapto_qentry *)(void *)(rt_cct.ents + (size_t)idx * rt_cct.ent_size);
+        if (DAPTO_LIKELY(e->hash == hash && e->key[0] == node && e->key[1] == fn))
             break;
-    }
-    if (n == qd->d.nent) {
-        t->overflow++;
-        goto out;
+        if (e->hash == 0)
+            break;
     }
     seq = e->seq;
     __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     if (e->hash == 0) {
-        e->key[0] = t->depth;
+        e->key[0] = node;
         e->key[1] = fn;
         e->hash = hash;
     }

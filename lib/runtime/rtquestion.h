@@ -32,6 +32,7 @@ struct rtq_env {
      * is not the one the thread saw last, they are forgotten first
      * <protocol#attach>.  NULL: never. */
     const uint32_t *epoch;
+    int tsc;               /* now() is the TSC: read inline (x86) */
 };
 
 #define RTQ_NO_SLOT ((unsigned char *)1)
@@ -54,6 +55,15 @@ typedef int (*rtq_arg_fn)(const void *ctx, unsigned int k, int *kind,
  * CTX). */
 void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
               uint32_t tid, rtq_arg_fn arg, const void *ctx);
+
+/* rtq_fire() for an event whose values are encoded at VALS (LEN bytes)
+ * <protocol#record>, counted without calling back when the thread has
+ * the plan of the question's commonest shapes (one integer or thread key
+ * at most, an integer value or none, the key's entry found at the first
+ * probe): 0 when done (counted, or nothing to count), -1 when the caller
+ * must call rtq_fire(). */
+int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const unsigned char *vals, uint32_t len);
 
 /* Function FN was entered (ENTER) or left by thread TID: count it in the
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */

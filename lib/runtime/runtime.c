@@ -278,6 +278,7 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
     trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
     runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
+    runtime.q.tsc = runtime.tsc;
 #endif
     runtime.overwrite = (runtime.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
     runtime.pid = getpid();

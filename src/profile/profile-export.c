@@ -56,7 +56,7 @@ int profile_export_folded(struct profile *p, FILE *f,
     uint64_t *v;
     int found = 0;
 
-    if (p->time.in_program)
+    if (p->time.in_program || p->freq.in_program)
         ptime_program_read(p); /* (may add nodes) */
     n = cct_nnodes(cct);
     v = xcalloc(n, sizeof *v);

@@ -101,11 +101,22 @@ static void started(void *arg, const struct reader_item *item)
     (void)item;
     if (p->freq.limit > 0)
         memset(p->freq.evname, 0xff, p->freq.limit * sizeof *p->freq.evname);
+    if (p->freq.in_program) {
+        /* a new run: the program's tree is defined again */
+        p->time.published = NULL;
+        dispatch_changed(p->dispatch);
+    }
 }
 
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
-    (void)arg;
+    struct profile *p = arg;
+
+    /* <protocol#cct>: the calls of functions counted in the program when
+     * asked for and it can (nothing else is then counted); the records
+     * otherwise */
+    if (p->freq.in_program && ptime_program(p, NULL))
+        return pprogram_event(ev) ? DAPTO_STATE_PROFILE : 0;
     return ev->visible ? DAPTO_STATE_RECORD : 0;
 }
 
@@ -113,7 +124,7 @@ static void deliver(void *arg, struct dispatch_event *de)
 {
     struct profile *p = arg;
 
-    if (!de->event->visible)
+    if (!de->event->visible || p->freq.in_program)
         return;
     count(&p->freq, stacks_context(p->st, de->item->tid),
           event_name(p, de->event));
@@ -123,6 +134,8 @@ static void notice(void *arg, int on)
 {
     struct profile *p = arg;
 
+    /* the program's own tree needs no stacks in noosa */
+    on = on && !p->freq.in_program;
     if (on != p->freq.using) {
         p->freq.using = on;
         stacks_use(p->st, on);
@@ -195,6 +208,28 @@ void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
             calls_cover(f, c[i].node);
         f->calls[c[i].node]++;
     }
+}
+
+void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n)
+{
+    struct pfreq *f = &p->freq;
+
+    if (node >= f->ncalls)
+        calls_cover(f, node);
+    f->calls[node] += n;
+}
+
+int pfreq_set_in_program(struct profile *p, int on)
+{
+    int enabled = dispatch_enabled(p->freq.c);
+
+    if (on == p->freq.in_program)
+        return 0;
+    p->freq.in_program = on;
+    /* the stacks as the new place wants them */
+    notice(p, enabled);
+    dispatch_changed(p->dispatch);
+    return 0;
 }
 
 uint64_t pfreq_calls(const struct profile *p, uint32_t node)

@@ -34,6 +34,10 @@ struct pfreq {
     uint64_t *calls; /* by node */
     size_t ncalls;
     uint64_t total; /* events counted */
+    /* <protocol#cct>: `profile freq in program` asked for: the calls of
+     * functions are the program's trees' (read with the time profile's,
+     * profile-program.c), and no other event is counted */
+    int in_program;
     /* Event code -> event name number (UINT32_MAX: not known yet), for
      * the current run. */
     unsigned int limit;
@@ -91,6 +95,8 @@ void pfreq_reset(struct profile *p);
 /* Count the calls that the pushes among changes C[0..N) make. */
 void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
                       size_t n);
+/* Add N calls of NODE. */
+void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n);
 /* Counts of NODE for every event: call FN for each (ev, n). */
 uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 
@@ -107,12 +113,18 @@ struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
 void ptime_cover(struct tthread *th, uint32_t node);
 int ptime_set_in_program(struct profile *p, int on);
 
+int pfreq_set_in_program(struct profile *p, int on);
+
 /* profile-program.c <protocol#cct> */
+/* Whether EV is the built-in enter or leave, which the program's trees
+ * count when a profile is kept there. */
+int pprogram_event(const struct registry_event *ev);
 /* Whether this run counts functions in the program (defining its tree
  * there first when needed); when not, *WHY (static) says why. */
 int ptime_program(struct profile *p, const char **why);
-/* Read the program's trees into the threads (what is read last is kept
- * when the program is gone). */
+/* Read the program's trees into the threads of the time profile and the
+ * calls of the frequency profile, those kept in the program (what is read
+ * last is kept when the program is gone). */
 void ptime_program_read(struct profile *p);
 
 #endif /* NOOSA_PROFILE_INT_H */

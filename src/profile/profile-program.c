@@ -10,6 +10,10 @@
  * (profile-time.c), names through the program's symbols, excluded
  * functions charged to their callers as the records path does, so every
  * view and export of the time profile works on them.
+ *
+ * The frequency profile kept in the program (`profile freq in program`)
+ * is the calls of the same trees, read into its calls per call path; the
+ * two share the program's one tree.
  */
 #include "config.h"
 
@@ -29,6 +33,13 @@
 
 /* Call paths a thread's table holds. */
 #define PROGRAM_NODES 8192
+
+int pprogram_event(const struct registry_event *ev)
+{
+    return ev->aspect != NULL && ev->aspect->event_base == 0 &&
+           strcmp(ev->aspect->name, "dapto") == 0 &&
+           (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE);
+}
 
 int ptime_program(struct profile *p, const char **why)
 {
@@ -96,22 +107,25 @@ void ptime_program_read(struct profile *p)
     struct qarea *qa;
     struct table t;
     struct dapto_qtable head;
-    struct tthread *th;
+    struct tthread *th = NULL;
+    struct pfreq *f = &p->freq;
     uint32_t s, n, i, node;
     size_t k;
-    int torn;
+    int torn, time = p->time.in_program, freq = p->freq.in_program;
 
-    if (ch == NULL || p->time.published != ch ||
+    if (ch == NULL || p->time.published != ch || (!time && !freq) ||
         (qa = channel_questions(ch, NULL)) == NULL)
         return; /* keep what was read last */
     /* the tables hold everything since the start: read them afresh */
-    for (k = 0; k < p->time.nthreads; k++) {
+    for (k = 0; time && k < p->time.nthreads; k++) {
         th = &p->time.threads[k];
         if (th->n > 0) {
             memset(th->self, 0, th->n * sizeof *th->self);
             memset(th->calls, 0, th->n * sizeof *th->calls);
         }
     }
+    if (freq && f->calls != NULL)
+        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
     p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
     t.nent = qa->def[DAPTO_Q_CCT].nent;
     t.e = xcalloc(t.nent, sizeof *t.e);
@@ -134,16 +148,21 @@ void ptime_program_read(struct profile *p)
                 memcpy(&t.e[i], buf, sizeof t.e[i]);
             p->time.program_torn += torn != 0;
         }
-        th = ptime_thread(p, (pid_t)head.tid, 1);
+        if (time)
+            th = ptime_thread(p, (pid_t)head.tid, 1);
         for (i = 0; i < t.nent; i++) {
             if (t.e[i].hash == 0)
                 continue;
             node = resolve(p, &t, sn, i);
-            ptime_cover(th, node);
-            th->self[node] += (int64_t)t.e[i].sum;
-            /* an excluded function's calls are not counted */
-            if (!t.excluded[i])
-                th->calls[node] += t.e[i].count;
+            if (time) {
+                ptime_cover(th, node);
+                th->self[node] += (int64_t)t.e[i].sum;
+                /* an excluded function's calls are not counted */
+                if (!t.excluded[i])
+                    th->calls[node] += t.e[i].count;
+            }
+            if (freq && !t.excluded[i] && node != CCT_ROOT)
+                pfreq_add_calls(p, node, t.e[i].count);
         }
     }
     free(t.e);

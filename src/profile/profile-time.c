@@ -119,9 +119,7 @@ static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct profile *p = arg;
 
-    if (ev->aspect != NULL && ev->aspect->event_base == 0 &&
-        strcmp(ev->aspect->name, "dapto") == 0 &&
-        (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE)) {
+    if (pprogram_event(ev)) {
         /* <protocol#cct>: functions counted in the program when asked
          * for and it can; the records otherwise */
         if (p->time.in_program && ptime_program(p, NULL))

@@ -470,6 +470,8 @@ int profile_rows(struct profile *p, const struct profile_query *q,
             ptime_program_read(p);
         return time_rows(p, q, out, cause);
     }
+    if (p->freq.in_program)
+        ptime_program_read(p);
     return freq_rows(p, q, out, cause);
 }
 

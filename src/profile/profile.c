@@ -74,7 +74,7 @@ void profile_status(struct profile *p)
     size_t i, k;
     const char *why = NULL;
 
-    if (p->time.in_program)
+    if (p->time.in_program || p->freq.in_program)
         ptime_program_read(p);
     for (i = 0; i < p->time.nthreads; i++) {
         for (k = 0; k < p->time.threads[i].n; k++)
@@ -87,6 +87,11 @@ void profile_status(struct profile *p)
               profile_enabled(p, PROFILE_TIME) ? "on" : "off",
               p->time.nthreads, p->time.nthreads == 1 ? "" : "s",
               (double)whole / 1e9);
+    if (p->freq.in_program)
+        sink_sayf(p->say, "frequency profile kept: in the program (the calls of "
+                  "functions only)%s%s\n",
+                  ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
+                  why != NULL ? why : "");
     if (p->time.in_program) {
         sink_sayf(p->say, "time profile kept: in the program%s%s\n",
                   ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
@@ -144,14 +149,17 @@ int profile_enabled(const struct profile *p, enum profile_kind kind)
     return dispatch_enabled(consumer((struct profile *)p, kind));
 }
 
-int profile_time_in_program(const struct profile *p)
+int profile_in_program(const struct profile *p, enum profile_kind kind)
 {
-    return p->time.in_program;
+    return kind == PROFILE_FREQ ? p->freq.in_program : p->time.in_program;
 }
 
-void profile_set_time_in_program(struct profile *p, int on)
+void profile_set_in_program(struct profile *p, enum profile_kind kind, int on)
 {
-    ptime_set_in_program(p, on != 0);
+    if (kind == PROFILE_FREQ)
+        pfreq_set_in_program(p, on != 0);
+    else
+        ptime_set_in_program(p, on != 0);
 }
 
 void profile_reset(struct profile *p, enum profile_kind kind)

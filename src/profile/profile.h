@@ -93,11 +93,12 @@ void profile_set_marks_limit(struct profile *p, size_t n);
 size_t profile_nthreads(const struct profile *p);
 int profile_thread_id(const struct profile *p, size_t i);
 /* Whether the profiles that are on are printed when the program ends. */
-/* Where the time profile of functions is kept: in the program's own call
+/* Where profile KIND of functions is kept: in the program's own call
  * trees <protocol#cct> (1), or in noosa from their records (0, the
- * default). */
-int profile_time_in_program(const struct profile *p);
-void profile_set_time_in_program(struct profile *p, int on);
+ * default).  In the program, the frequency profile is the calls of each
+ * call path, and counts no event. */
+int profile_in_program(const struct profile *p, enum profile_kind kind);
+void profile_set_in_program(struct profile *p, enum profile_kind kind, int on);
 
 int profile_print_at_end(const struct profile *p);
 void profile_set_print_at_end(struct profile *p, int on);

@@ -351,17 +351,18 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
     if (strcmp(sub, "get") == 0)
         return get(p, tcl, kind, objc - 3, objv + 3);
     if (strcmp(sub, "in") == 0) {
-        /* <protocol#cct>: where the time profile of functions is kept */
+        /* <protocol#cct>: where the profiles of functions are kept */
         const char *where = objc == 4 ? Tcl_GetString(objv[3]) : "";
 
-        if (kind != PROFILE_TIME || objc > 4 ||
+        if (objc > 4 ||
             (objc == 4 && strcmp(where, "program") != 0 && strcmp(where, "noosa") != 0))
-            return bad(tcl, "wrong # args: should be \"profile time in "
-                            "?program|noosa?\"%s", "");
+            return bad(tcl, "wrong # args: should be \"profile %s in "
+                            "?program|noosa?\"",
+                       kind == PROFILE_TIME ? "time" : "freq");
         if (objc == 4)
-            profile_set_time_in_program(p, where[0] == 'p');
+            profile_set_in_program(p, kind, where[0] == 'p');
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                                  profile_time_in_program(p) ? "program" : "noosa", -1));
+                                  profile_in_program(p, kind) ? "program" : "noosa", -1));
         return TCL_OK;
     }
     if (objc != 3)
@@ -396,6 +397,10 @@ static const struct command commands[] = {
             "                                         own call trees (no record crosses),\n"
             "                                         or by noosa from their records (the\n"
             "                                         default; also components, timeline)\n"
+            "  profile freq in ?program|noosa?        likewise for the frequency profile:\n"
+            "                                         in the program, the calls of each\n"
+            "                                         call path from the same trees, and\n"
+            "                                         no event counted\n"
             "  profile show freq|time ?OPTION ...?    print (also: profile freq show ...)\n"
             "  profile get freq|time ?OPTION ...?     the rows as a list of dicts\n"
             "  profile export folded FILE ?-time|-calls|-events? ?-thread TID?\n"

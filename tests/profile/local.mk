@@ -82,7 +82,7 @@ SAINT_CFLAGS = -g -finstrument-functions -fno-inline \
 	-fno-optimize-sibling-calls -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra \
 	-fno-partial-inlining -fno-reorder-blocks-and-partition
 check_PROGRAMS += tests/profile/calc-saint tests/profile/queens \
-	tests/profile/queens-nopie tests/profile/saint-main
+	tests/profile/queens-nopie tests/profile/saint-main tests/profile/fthreads
 tests_profile_calc_saint_SOURCES = examples/calc/main.c $(CALC_SOURCES)
 tests_profile_calc_saint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/calc
 tests_profile_calc_saint_CFLAGS = $(SAINT_CFLAGS)
@@ -98,6 +98,11 @@ tests_profile_queens_nopie_SOURCES = examples/saint/queens.c
 tests_profile_queens_nopie_CFLAGS = $(SAINT_CFLAGS) -fno-pie
 tests_profile_queens_nopie_LDFLAGS = $(PT_LINK) -no-pie
 tests_profile_queens_nopie_LDADD = tests/profile/libdapto-plain.la
+
+tests_profile_fthreads_SOURCES = tests/profile/fthreads.c
+tests_profile_fthreads_CFLAGS = $(SAINT_CFLAGS) -pthread
+tests_profile_fthreads_LDFLAGS = $(PT_LINK) -pthread
+tests_profile_fthreads_LDADD = tests/profile/libdapto-plain.la
 
 check_LTLIBRARIES += tests/profile/libsaintlib.la
 tests_profile_libsaintlib_la_SOURCES = tests/profile/saint-lib.c \

@@ -1,19 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# program.sh - the time profile kept by the program <protocol#cct>
-# (`profile time in program`): on calc built with -finstrument-functions
-# (3000 lines nobody here wrote for the purpose), on queens and on a
-# shared library's functions, the calls of every call path equal those
-# the records path counts in noosa; self times add up, are not negative
-# and are not all zero; excluded functions are charged to their callers
-# as in the records path; the flat and tree views and the folded export
-# work on it; `profile` says where it is kept; and no function record
-# crosses to noosa.
+# program.sh - the time and frequency profiles kept by the program
+# <protocol#cct> (`profile time in program`): on calc built with
+# -finstrument-functions (3000 lines nobody here wrote for the purpose),
+# on queens, on a shared library's functions and on 10 threads that come
+# and go, the calls of every call path equal those the records path
+# counts in noosa; self times add up, are not negative and are not all
+# zero; excluded functions are charged to their callers as in the records
+# path; the flat and tree views and the folded export work on it;
+# `profile` says where it is kept.  The frequency profile kept there
+# (`profile freq in program`): the same calls per call path as the
+# records path's, the same as the time profile's when both are kept
+# there, printed at the end, no event counted.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 SAINT=$abs_top_builddir/tests/profile/calc-saint
 QUEENS=$abs_top_builddir/tests/profile/queens
 SHARED=$abs_top_builddir/tests/profile/saint-main
+FTHREADS=$abs_top_builddir/tests/profile/fthreads
 
 # paths WHERE OUT PROGRAM ARGS...: the time profile's call paths and their
 # calls ("PATH CALLS" lines) kept WHERE (program or noosa)
@@ -70,9 +74,91 @@ for input in demo closures; do
 done
 compare queens "$QUEENS" 6
 compare shared "$SHARED" 100
+# threads counting at once, and one after they ended
+compare threads "$FTHREADS" 8
+# (main's and the 9 workers')
+for w in rec prog; do
+    grep -q '^time profile: on, 10 threads' "$WORK/threads.$w.out" ||
+        fail "threads: not 10 threads in the $w profile"
+done
 EXCLUDE='functions exclude place*'
 compare queens-excluded "$QUEENS" 6
 grep -q 'place' queens-excluded.prog && fail "queens-excluded: place is there"
+
+# the frequency profile kept in the program <protocol#cct>: the calls of
+# every call path equal the records path's; nothing else is counted
+fpaths() { # fpaths WHERE OUT PROGRAM ARGS...
+    where=$1 out=$2
+    shift 2
+    cat >fpaths.tcl <<TCL
+profile freq in $where
+profile freq on
+profile print off
+$EXCLUDE
+run
+set f [open $out w]
+foreach row [profile get freq -tree -calls] {
+    puts \$f "[dict get \$row stack] [dict get \$row count]"
+}
+close \$f
+profile
+TCL
+    batch "$out" -x fpaths.tcl "$@"
+}
+
+fcompare() { # fcompare NAME PROGRAM ARGS...
+    cn=$1
+    shift
+    fpaths noosa "$cn.frec" "$@"
+    fpaths program "$cn.fprog" "$@"
+    [ -s "$cn.frec" ] || fail "$cn: the records path counted no calls"
+    sort -o "$cn.frec" "$cn.frec"
+    sort -o "$cn.fprog" "$cn.fprog"
+    if ! diff -u "$cn.frec" "$cn.fprog" >"$cn.fdiff"; then
+        fail "$cn: the program's calls differ from the records':"
+        head -20 "$cn.fdiff"
+    else
+        echo "ok: $cn: frequency, $(wc -l <"$cn.frec") call paths, the same calls"
+    fi
+    grep -q 'frequency profile kept: in the program (the calls of functions only)$' \
+        "$WORK/$cn.fprog.out" || fail "$cn: profile does not say the program keeps it"
+    grep -q '^frequency profile: on, 0 events counted' "$WORK/$cn.fprog.out" ||
+        fail "$cn: events counted in noosa"
+}
+
+EXCLUDE=
+fcompare calc-demo-freq "$SAINT" "$EXAMPLES/demo.calc"
+fcompare queens-freq "$QUEENS" 6
+fcompare shared-freq "$SHARED" 100
+fcompare threads-freq "$FTHREADS" 8
+EXCLUDE='functions exclude place*'
+fcompare queens-excluded-freq "$QUEENS" 6
+grep -q 'place' queens-excluded-freq.fprog && fail "queens-excluded-freq: place is there"
+EXCLUDE=
+
+# both kept in the program read the same trees: the same calls per path
+cat >both.tcl <<TCL
+profile freq in program
+profile time in program
+profile freq on
+profile time on
+profile print off
+run
+set t {}
+foreach row [profile get time -tree] { lappend t [dict get \$row calls] }
+set f {}
+foreach row [profile get freq -tree -calls] { lappend f [dict get \$row count] }
+puts "time [llength \$t] [tcl::mathop::+ {*}\$t] freq [llength \$f] [tcl::mathop::+ {*}\$f]"
+TCL
+batch both -x both.tcl "$QUEENS" 6
+sed -n 's/^time \([0-9]*\) \([0-9]*\) freq \([0-9]*\) \([0-9]*\)$/\1 \2 \3 \4/p' \
+    "$WORK/both.out" >both.n
+read tn tc fn fc <both.n || fail "both: no counts"
+[ "${tc:-0}" -gt 0 ] && [ "$tn" = "$fn" ] && [ "$tc" = "$fc" ] ||
+    fail "both: time and frequency differ: $(cat both.n)"
+# printed at the end: the calls
+batch fprint -e 'profile freq in program' -e 'profile freq on' -e run "$QUEENS" 6
+grep -q 'main/place/place' "$WORK/fprint.out" || fail "fprint: no calls printed at the end"
 
 # the views and the export work on it
 cat >views.tcl <<TCL
@@ -91,11 +177,12 @@ grep -q 'place' "$WORK/views.out" || fail "views: place is not in the flat view"
 
 # bad arguments
 batch bad -e 'catch {profile time in elsewhere} m; puts "1: $m"' \
-    -e 'catch {profile freq in program} m; puts "2: $m"' \
+    -e 'catch {profile freq in somewhere} m; puts "2: $m"' \
     -e 'puts "3: [profile time in]"' "$QUEENS" 6
 grep -q '^1: wrong # args: should be "profile time in ?program|noosa?"' "$WORK/bad.out" ||
     fail "bad: 1"
-grep -q '^2: wrong # args' "$WORK/bad.out" || fail "bad: 2"
+grep -q '^2: wrong # args: should be "profile freq in ?program|noosa?"' "$WORK/bad.out" ||
+    fail "bad: 2"
 grep -q '^3: noosa$' "$WORK/bad.out" || fail "bad: 3"
 if [ "$failures" -gt 0 ]; then
     echo "$failures failure(s)"

@@ -7,7 +7,8 @@
  * histograms of integers and doubles, integer, string and thread keys,
  * overflow of a table, durations since a start and enter to leave with
  * mismatches and too deep nesting, reset and redefinition, threads
- * without a slot, an entry read in the middle of an update, and the
+ * without a slot, an entry read in the middle of an update, counting
+ * straight from encoded values, the calling-context tree, and the
  * counting code on random and scribbled areas between guard pages.
  *
  *   question-test [SEED [ROUNDS]]
@@ -89,6 +90,7 @@ static struct rtq_env env_for(unsigned char **slot)
     e.slot = slot;
     e.now = fake_now;
     e.epoch = NULL;
+    e.tsc = 0;
     return e;
 }
 
@@ -224,6 +226,168 @@ static void test_counts(void)
     rtq_fire(&env, 2, DAPTO_CL_QUESTION, 7, ev_arg, &e);
     CHECK(entry(2, 0, 5, 0, buf));
     CHECK_EQ_INT(qe->count, 20);
+}
+
+/* Encode integer parameters V[0..N) as a record's values: tag and 4 bytes
+ * (DAPTO_K_INT) each; a string "ab" first when STR_FIRST. */
+static uint32_t encode(unsigned char *b, const int32_t *v, int n, int str_first)
+{
+    uint32_t len = 0, two = 2;
+    int k;
+
+    if (str_first) {
+        b[len] = DAPTO_K_STR;
+        memcpy(b + len + 1, &two, 4);
+        memcpy(b + len + 5, "ab", 3);
+        len += 8;
+    }
+    for (k = 0; k < n; k++) {
+        b[len] = DAPTO_K_INT;
+        memcpy(b + len + 1, &v[k], 4);
+        len += 5;
+    }
+    return len;
+}
+
+/* rtq_fire_vals() counts the commonest shapes straight from the encoded
+ * values exactly as rtq_fire() does through the callback, and leaves to
+ * rtq_fire() what it cannot (no plan yet, a new key, a string before the
+ * parameter, another shape). */
+static void test_fast_vals(void)
+{
+    struct dapto_question d;
+    unsigned char *slot = NULL, vals[64], a[4096], b[4096];
+    struct rtq_env env;
+    struct ev e;
+    int32_t v[2];
+    uint32_t len;
+    int k, str, direct = 0, fallback = 0, shape;
+
+    for (shape = 0; shape < 4; shape++) {
+        area_make(4096 + (1u << 20));
+        env = env_for(&slot);
+        slot = NULL;
+        /* 0: sum of n by k; 1: count by k; 2: sum of n, no key; 3: as 0
+         * with 60 keys in 64 entries (collisions: the general path from
+         * what was read) */
+        memset(&d, 0, sizeof d);
+        d.value = shape == 1 ? DAPTO_QV_NONE : DAPTO_QV_INT;
+        d.nkeys = shape == 2 ? 0 : 1;
+        d.key[0] = DAPTO_QK_INT;
+        d.key_arg[0] = 1;
+        d.flags = shape == 0 ? DAPTO_QF_HIST : 0;
+        define(0, &d, 64);
+        define(1, &d, 64);
+        memset(&e, 0, sizeof e);
+        e.kind[0] = e.kind[1] = DAPTO_K_INT;
+        for (k = 0; k < 500; k++) {
+            v[0] = k * 7 - 900;
+            v[1] = shape == 3 ? k * 7 % 60 : k % 5;
+            e.i[0] = v[0];
+            e.i[1] = v[1];
+            /* question 0 through the values when it can, 1 through the
+             * callback only */
+            str = k % 50 == 49;
+            len = encode(vals, v, 2, 0);
+            if (!str && rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals, len) == 0) {
+                direct++;
+            } else {
+                if (str) /* parameters behind a string: not read directly */
+                    CHECK(rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals,
+                                        encode(vals, v, 2, 1)) == -1);
+                fallback++;
+                rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+            }
+            rtq_fire(&env, 1, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+        }
+        for (k = 0; k < (shape == 2 ? 1 : shape == 3 ? 60 : 5); k++) {
+            CHECK(entry(0, 0, (uint64_t)k, shape == 2, a));
+            CHECK(entry(1, 0, (uint64_t)k, shape == 2, b));
+            if (shape != 3)
+                CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count,
+                             shape == 2 ? 500 : 100);
+            /* the same entry but for where the table is */
+            CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
+        }
+        /* a start of a duration is never counted directly */
+        CHECK(rtq_fire_vals(&env, 0, DAPTO_CL_QSTART, 3, vals, len) == -1);
+    }
+    CHECK(direct > 1000);
+    CHECK(fallback > 20);
+}
+
+/* The calling-context tree <protocol#cct>: calls and self times per call
+ * path kept from the thread's plan, the plan made again when the tree is
+ * defined again (new epoch: the table cleared) and for another slot,
+ * exits without an entry counted. */
+static void test_cct(void)
+{
+    struct dapto_question d;
+    unsigned char *slot = NULL, *slot2 = NULL, buf[256];
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;
+    struct dapto_qtable t;
+    struct rtq_env env, env2;
+    uint32_t i;
+    int k, torn, round;
+    uint64_t calls_a = 0, calls_b = 0, self_a = 0, self_b = 0, a_node = 0;
+
+    area_make(4096 + (4u << 20));
+    env = env_for(&slot);
+    env2 = env_for(&slot2);
+    for (round = 0; round < 2; round++) {
+        memset(&d, 0, sizeof d);
+        d.value = DAPTO_QV_CCT;
+        define(DAPTO_Q_CCT, &d, 256);
+        clock_now = 1000;
+        /* a() { b(); b(); } ten times; each step 10 ns */
+        for (k = 0; k < 10; k++) {
+            rtq_function(&env, 1, 0xa0, 9);
+            clock_now += 10;
+            rtq_function(&env, 1, 0xb0, 9);
+            clock_now += 10;
+            rtq_function(&env, 0, 0xb0, 9);
+            clock_now += 10;
+            rtq_function(&env, 1, 0xb0, 9);
+            clock_now += 10;
+            rtq_function(&env, 0, 0xb0, 9);
+            clock_now += 10;
+            rtq_function(&env, 0, 0xa0, 9);
+            clock_now += 10;
+        }
+        rtq_function(&env, 0, 0xc0, 9); /* no entry of c */
+        rtq_function(&env2, 1, 0xa0, 10); /* another thread's slot */
+        CHECK(qarea_table(&qa, DAPTO_Q_CCT, 0, &t) == 1);
+        CHECK_EQ_INT(t.tid, 9);
+        CHECK_EQ_INT(t.unmatched, 1);
+        CHECK_EQ_INT(t.depth, 0);
+        calls_a = calls_b = self_a = self_b = 0;
+        for (i = 0; i < qa.def[DAPTO_Q_CCT].nent; i++) {
+            if (!qarea_entry(&qa, DAPTO_Q_CCT, 0, i, buf, &torn) || qe->hash == 0)
+                continue;
+            CHECK(!torn);
+            if (qe->key[1] == 0xa0) {
+                CHECK_EQ_INT(qe->key[0], 0);
+                calls_a += qe->count;
+                self_a += qe->sum;
+                a_node = i + 1;
+            } else {
+                CHECK_EQ_INT(qe->key[1], 0xb0);
+                calls_b += qe->count;
+                self_b += qe->sum;
+            }
+        }
+        for (i = 0; i < qa.def[DAPTO_Q_CCT].nent; i++)
+            if (qarea_entry(&qa, DAPTO_Q_CCT, 0, i, buf, &torn) && qe->key[1] == 0xb0)
+                CHECK_EQ_INT(qe->key[0], a_node);
+        /* every round from a fresh table: the same counts */
+        CHECK_EQ_INT(calls_a, 10);
+        CHECK_EQ_INT(calls_b, 20);
+        CHECK_EQ_INT(self_a, 10 * 30);
+        CHECK_EQ_INT(self_b, 20 * 10);
+        CHECK(qarea_table(&qa, DAPTO_Q_CCT, 1, &t) == 1);
+        CHECK_EQ_INT(t.tid, 10);
+        CHECK_EQ_INT(t.depth != 0, 1);
+    }
 }
 
 static void test_durations(void)
@@ -428,6 +592,7 @@ static void test_scribbles(unsigned int seed, int rounds)
         env.slot = &slot;
         env.now = fake_now;
         env.epoch = NULL;
+        env.tsc = 0;
         for (k = 0; k < 20; k++) {
             e.i[0] = rand();
             rtq_fire(&env, (unsigned int)(rand() % 3), rand() % 2 ? DAPTO_CL_QUESTION
@@ -451,6 +616,8 @@ int main(int argc, char **argv)
     test_counts();
     test_durations();
     test_lifecycle();
+    test_fast_vals();
+    test_cct();
     test_scribbles(seed, rounds);
     free(mem);
     return unit_done("question-test");
