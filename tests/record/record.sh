@@ -63,6 +63,16 @@ record threads "$PT" threads 3 50
 [ "$(ls threads | grep -c '^thread_')" = 4 ] ||
     fail "threads: 4 thread streams (main and 3 workers)"
 
+# threads through a tiny ring: the recorder's batches mix threads, and
+# takes a run of one thread's records at a time; each worker's events
+# must still be whole and in its own order
+record threads8 --ring-size=4096 "$PT" threads 8 300
+[ "$(cat threads8.rec-rc)" = 0 ] || fail "threads8: exit status $(cat threads8.rec-rc)"
+"$NOOSA" dump threads8 >threads8.dump 2>&1
+[ "$(awk -v K=300 -f "$abs_top_srcdir/tests/record/threads.awk" threads8.dump)" = \
+    "threads 8 bad 0" ] ||
+    fail "threads8: $(awk -v K=300 -f "$abs_top_srcdir/tests/record/threads.awk" threads8.dump)"
+
 # dump's choices: by number, by time, by name, by thread
 "$NOOSA" dump --from=5 --to=9 nest >from.dump
 [ "$(grep -E '^[0-9]' from.dump | awk '{print $1}' | tr '\n' ' ')" = "5 6 7 8 9 " ] ||
