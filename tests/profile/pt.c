@@ -15,8 +15,13 @@
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
  *   pt error N         pt nest N, then dapto_error()
+ *
+ * LT_CPU=N in the environment: run on CPU N only (as tests/load's lt: the
+ * stress tests place noosa and the program on one CPU or on two).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +127,16 @@ static void threads(int n, int k)
 
 int main(int argc, char **argv)
 {
+    const char *cpu = getenv("LT_CPU");
+
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
     if (argc >= 3 && strcmp(argv[1], "states") == 0)
         states(atoi(argv[2]));
     else if (argc >= 3 && strcmp(argv[1], "nest") == 0)
