@@ -15,6 +15,8 @@
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
  *   pt error N         pt nest N, then dapto_error()
+ *   pt burst N FILE    waits until FILE exists, then N x b{} and exits
+ *                      (tests/record: a backlog in the ring at the end)
  *
  * LT_CPU=N in the environment: run on CPU N only (as tests/load's lt: the
  * stress tests place noosa and the program on one CPU or on two).
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pt_dapto.h"
 
@@ -125,6 +128,18 @@ static void threads(int n, int k)
         pthread_join(t[i], NULL);
 }
 
+static void burst(int n, const char *file)
+{
+    int i;
+
+    while (access(file, F_OK) != 0)
+        usleep(1000);
+    for (i = 0; i < n; i++) {
+        _dapto_enter("b");
+        _dapto_leave("b");
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *cpu = getenv("LT_CPU");
@@ -147,6 +162,8 @@ int main(int argc, char **argv)
         _dapto_leave("main");
     } else if (argc >= 2 && strcmp(argv[1], "mismatch") == 0)
         mismatch();
+    else if (argc >= 4 && strcmp(argv[1], "burst") == 0)
+        burst(atoi(argv[2]), argv[3]);
     else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
         threads(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
@@ -159,7 +176,8 @@ int main(int argc, char **argv)
         dapto_error("pt gives up after %d steps", atoi(argv[2]));
     } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
-                        "threads N K | recurse N | crash N | error N\n");
+                        "threads N K | recurse N | crash N | error N |\n"
+                        "burst N FILE\n");
         return 2;
     }
     return 0;
