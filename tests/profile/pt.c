@@ -15,7 +15,8 @@
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
  *   pt error N         pt nest N, then dapto_error()
- *   pt burst N FILE    waits until FILE exists, then N x b{} and exits
+ *   pt burst N FILE [crash]  waits until FILE exists, then N x b{} and
+ *                      exits, or enters crash and follows a null pointer
  *                      (tests/record: a backlog in the ring at the end)
  *
  * LT_CPU=N in the environment: run on CPU N only (as tests/load's lt: the
@@ -162,8 +163,13 @@ int main(int argc, char **argv)
         _dapto_leave("main");
     } else if (argc >= 2 && strcmp(argv[1], "mismatch") == 0)
         mismatch();
-    else if (argc >= 4 && strcmp(argv[1], "burst") == 0)
+    else if (argc >= 4 && strcmp(argv[1], "burst") == 0) {
         burst(atoi(argv[2]), argv[3]);
+        if (argc >= 5 && strcmp(argv[4], "crash") == 0) {
+            _dapto_enter("crash");
+            *pt_null = 1;
+        }
+    }
     else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
         threads(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
@@ -177,7 +183,7 @@ int main(int argc, char **argv)
     } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
                         "threads N K | recurse N | crash N | error N |\n"
-                        "burst N FILE\n");
+                        "burst N FILE [crash]\n");
         return 2;
     }
     return 0;

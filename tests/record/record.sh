@@ -155,49 +155,17 @@ has nest.rec-err "nest: holds a recording already"
 # a backlog at the end: noosa is stopped while the program writes 200000
 # enter/leave records into a big ring and exits; continued, noosa must
 # take every one of them (the channel hands them over in bounded runs).
-# backlog NAME NOOSA-ARG...: noosa with pt burst 100000 $WORK/NAME.go at
-# the end of its arguments, output in NAME.out.
-backlog() {
-    name=$1
-    shift
-    rm -f "$WORK/$name.go"
-    timeout 120 "$NOOSA" "$@" "$PT" burst 100000 "$WORK/$name.go" \
-        </dev/null >"$name.out" 2>&1 &
-    tp=$!
-    # timeout's child is noosa, noosa's the program
-    nq=
-    pp=
-    i=0
-    while [ $i -lt 400 ] && [ -z "$pp" ]; do
-        [ -n "$nq" ] || nq=$(pgrep -P "$tp" | head -1)
-        [ -z "$nq" ] || pp=$(pgrep -P "$nq" | head -1)
-        i=$((i + 1))
-        sleep 0.05
-    done
-    [ -n "$pp" ] || fail "$name: no program"
-    # past the start (the runtime's handshake with noosa)
-    sleep 1
-    kill -STOP "$nq"
-    touch "$WORK/$name.go"
-    i=0
-    while [ $i -lt 1200 ]; do
-        st=$(awk '{print $3}' "/proc/$pp/stat" 2>/dev/null)
-        case "$st" in Z | t | T | "") break ;; esac
-        i=$((i + 1))
-        sleep 0.05
-    done
-    kill -CONT "$nq"
-    wait "$tp" || fail "$name: noosa failed: $(cat "$name.out")"
-}
-backlog backlog record --ring-size=16777216 -o backlog
+backlog backlog "" record --ring-size=16777216 -o backlog
+[ "$(cat backlog.rc)" = 0 ] || fail "backlog: noosa failed: $(cat backlog.out)"
 "$NOOSA" dump backlog >backlog.dump 2>&1
 [ "$(count backlog.dump 'enter name="b"')" = 100000 ] &&
     [ "$(count backlog.dump 'leave name="b"')" = 100000 ] ||
     fail "backlog: $(count backlog.dump 'enter name="b"') enters and $(count backlog.dump 'leave name="b"') leaves of 100000 recorded"
 # the same in a live session: the frequency profile (the direct path)
 # counts every call
-backlog livelog --batch -n -e 'errors last 0' -e 'profile freq on' \
+backlog livelog "" --batch -n -e 'errors last 0' -e 'profile freq on' \
     -e run -e 'profile freq show'
+[ "$(cat livelog.rc)" = 0 ] || fail "livelog: noosa failed: $(cat livelog.out)"
 grep -qE '^ +100000 b$' livelog.out ||
     fail "livelog: the profile does not count 100000 calls of b: $(grep ' b$' livelog.out)"
 
