@@ -5,8 +5,8 @@
 EXTRA_DIST += bench/record-run.sh
 check_PROGRAMS += bench/record-parts
 bench_record_parts_SOURCES = bench/record-parts.c
-bench_record_parts_CFLAGS = -O2 -g -pthread
-bench_record_parts_LDFLAGS = -pthread
+bench_record_parts_CFLAGS = $(AM_CFLAGS) -pthread
+bench_record_parts_LDFLAGS = $(AM_LDFLAGS) -pthread
 bench_record_parts_LDADD = lib/libchannel.la
 bench-record: bench/record-parts$(EXEEXT) \
 		bench/profile-calls$(EXEEXT) bench/monitor-loop$(EXEEXT) \
