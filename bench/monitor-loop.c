@@ -8,8 +8,12 @@
  *
  * With EVERY, the loop also writes a line to its standard output every
  * EVERY iterations (the screen's benchmark: a program writing to its
- * terminal while it emits events).
+ * terminal while it emits events).  With BENCH_CPU=N in the
+ * environment it first moves itself to CPU N (a monitor that started it
+ * pinned elsewhere then runs on its own CPU).
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +33,16 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
     int every = argc > 2 ? atoi(argv[2]) : 0;
+    const char *cpu = getenv("BENCH_CPU");
+
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
 
     for (int i = 0; i < n; i++) {
         loop_hit(i);

@@ -3,8 +3,12 @@
  * profile-calls.c - the program of `make bench-profile`: the naive
  * Fibonacci recursion, every call a real call (noinline, noclone, and the
  * build turns off sibling calls), timed by the program itself around the
- * recursion.  Prints "calls=C ns=T" for the driver.
+ * recursion.  Prints "calls=C ns=T" for the driver.  With BENCH_CPU=N
+ * in the environment it first moves itself to CPU N (a monitor that
+ * started it pinned elsewhere then runs on its own CPU).
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,7 +23,16 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 27;
     struct timespec a, b;
     long r, calls;
+    const char *cpu = getenv("BENCH_CPU");
 
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
     clock_gettime(CLOCK_MONOTONIC, &a);
     r = fib(n);
     clock_gettime(CLOCK_MONOTONIC, &b);

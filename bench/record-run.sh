@@ -7,7 +7,9 @@
 #               entry and an exit record) and of bench/monitor-loop (an int
 #               event a loop iteration), lossless, to tmpfs (/dev/shm) and
 #               to the disk (the build tree), with both processes pinned to
-#               one CPU and to two: events a second, from the program's own
+#               CPU 0 ("1" in the cpus column), and with the recorder on
+#               CPU 0 and the program on CPU 1 ("0+1": the program moves
+#               itself there, BENCH_CPU=1): events a second, from the program's own
 #               time of its loop (lossless: the program goes at the speed
 #               of the recording), and none lost (the events counted in the
 #               recording must be the program's)
@@ -21,7 +23,12 @@
 #               events a second of the play (its wall time less that of
 #               opening the recording alone)
 #
-# Each figure is the best of ROUNDS (default 3) runs.
+#   parts       bench/record-parts: a timestamp, an atomic add, the ring
+#               alone, and records streamed to a consumer thread through
+#               the ring and through a buffer of the producer's own
+#
+# Each figure is the median of ROUNDS (default 3) runs (rates: the run of
+# the median time).
 set -e
 B=${top_builddir:-.}
 NOOSA=$B/src/noosa
@@ -38,20 +45,28 @@ trap 'rm -rf "$SHM" "$DISK"' EXIT
 
 ncpu=$(nproc)
 pins="0"
-[ "$ncpu" -ge 2 ] && pins="0 0,1"
+[ "$ncpu" -ge 2 ] && pins="0 0+1"
 
 field() { # field KEY FILE
     tr ' ' '\n' <"$2" | sed -n "s/^$1=//p" | head -1
 }
 
-best() { # best FILE: the smallest first field
-    sort -n "$1" | head -1
+median() { # median FILE: the line with the median first field
+    n=$(wc -l <"$1")
+    sort -n "$1" | sed -n "$(( (n + 1) / 2 ))p"
 }
 
-echo "== recording, lossless: events a second (program's loop time), best of $ROUNDS"
+echo "== where a recorded event's time goes (bench/record-parts)"
+"$B/bench/record-parts" "${N_PARTS:-5000000}" "$ROUNDS"
+
+echo "== recording, lossless: events a second (program's loop time), median of $ROUNDS"
 printf '  %-34s %-6s %-5s %12s %10s %8s\n' way fs cpus events "Mevents/s" "B/event"
 for pin in $pins; do
-    cpus=$(echo "$pin" | tr ',' '\n' | wc -l)
+    # "0": everything on CPU 0; "0+1": the recorder (noosa, uftrace;
+    # lttng's daemons are where the system puts them) on CPU 0, the
+    # program on CPU 1
+    if [ "$pin" = 0 ]; then cpus=1; prog_cpu=; else cpus=0+1; prog_cpu=1; fi
+    pin=0
     for fs in tmpfs disk; do
         [ $fs = tmpfs ] && dir=$SHM || dir=$DISK
         for prog in fib loop; do
@@ -60,13 +75,13 @@ for pin in $pins; do
             while [ $r -lt "$ROUNDS" ]; do
                 rm -rf "$dir/rec"
                 if [ $prog = fib ]; then
-                    taskset -c "$pin" "$NOOSA" record -o "$dir/rec" "$FIB" "$NF" \
+                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record -o "$dir/rec" "$FIB" "$NF" \
                         >"$dir/out" 2>&1
                     ns=$(field ns "$dir/out")
                     want=$((2 * $(field calls "$dir/out")))
                 else
                     t0=$(date +%s%N)
-                    taskset -c "$pin" "$NOOSA" record -o "$dir/rec" \
+                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record -o "$dir/rec" \
                         --events=hit "$LOOP" "$NL" >"$dir/out" 2>&1
                     t1=$(date +%s%N)
                     ns=$((t1 - t0))
@@ -82,7 +97,7 @@ for pin in $pins; do
                 echo "$ns $want $bytes" >>"$dir/times"
                 r=$((r + 1))
             done
-            best "$dir/times" | awk -v way="noosa record ($prog)" -v fs=$fs -v c=$cpus '{
+            median "$dir/times" | awk -v way="noosa record ($prog)" -v fs=$fs -v c=$cpus '{
                 printf "  %-34s %-6s %-5s %12d %10.1f %8.2f\n", way, fs, c, $2,
                     $2 / $1 * 1000, $3 / $2 }'
         done
@@ -92,7 +107,7 @@ for pin in $pins; do
             r=0
             while [ $r -lt "$ROUNDS" ]; do
                 rm -rf "$dir/uftrace.data"
-                taskset -c "$pin" "$UFTRACE" record -d "$dir/uftrace.data" \
+                BENCH_CPU=$prog_cpu taskset -c "$pin" "$UFTRACE" record -d "$dir/uftrace.data" \
                     "$FIB" "$NF" >"$dir/out" 2>&1 || true
                 ns=$(field ns "$dir/out")
                 want=$((2 * $(field calls "$dir/out")))
@@ -100,7 +115,7 @@ for pin in $pins; do
                 echo "$ns $want $bytes" >>"$dir/times"
                 r=$((r + 1))
             done
-            best "$dir/times" | awk -v fs=$fs -v c=$cpus '{
+            median "$dir/times" | awk -v fs=$fs -v c=$cpus '{
                 printf "  %-34s %-6s %-5s %12d %10.1f %8.2f\n",
                     "uftrace record (fib)", fs, c, $2, $2 / $1 * 1000, $3 / $2 }'
         else
@@ -125,7 +140,7 @@ for pin in $pins; do
                     ok=0
                     break
                 fi
-                LTTNG_UST_ALLOW_BLOCKING=1 LD_PRELOAD=$cyg taskset -c "$pin" \
+                BENCH_CPU=$prog_cpu LTTNG_UST_ALLOW_BLOCKING=1 LD_PRELOAD=$cyg taskset -c "$pin" \
                     "$FIB" "$NF" >"$dir/out" 2>&1
                 lttng stop >/dev/null 2>&1
                 lttng destroy "$sess" >/dev/null 2>&1
@@ -136,7 +151,7 @@ for pin in $pins; do
                 echo "$ns $want $bytes" >>"$dir/times"
                 r=$((r + 1))
             done
-            [ $ok = 1 ] && best "$dir/times" | awk -v fs=$fs -v c=$cpus '{
+            [ $ok = 1 ] && median "$dir/times" | awk -v fs=$fs -v c=$cpus '{
                 printf "  %-34s %-6s %-5s %12d %10.1f %8.2f\n",
                     "lttng cyg-profile (fib)", fs, c, $2, $2 / $1 * 1000, $3 / $2 }'
         else
@@ -145,7 +160,7 @@ for pin in $pins; do
     done
 done
 
-echo "== replay into the profiles (time and frequency), best of $ROUNDS"
+echo "== replay into the profiles (time and frequency), median of $ROUNDS"
 rm -rf "$SHM/rec"
 "$NOOSA" record -o "$SHM/rec" "$FIB" "$NF" >"$SHM/out" 2>&1
 events=$(sed -n 's/^noosa: recorded \([0-9]*\) events.*/\1/p' "$SHM/out")
@@ -162,6 +177,6 @@ while [ $r -lt "$ROUNDS" ]; do
     echo "$(( (t1 - t0) - (t2 - t1) ))" >>"$SHM/times"
     r=$((r + 1))
 done
-best "$SHM/times" | awk -v n="$events" '{
+median "$SHM/times" | awk -v n="$events" '{
     printf "  %d events played in %.1f ms: %.1f Mevents/s\n", n, $1 / 1e6,
         n / $1 * 1000 }'

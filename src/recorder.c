@@ -141,7 +141,10 @@ static void recorder_target(struct recorder *r, const struct target_event *ev)
     switch (ev->kind) {
     case TARGET_EV_EXITED:
     case TARGET_EV_KILLED:
-        recorder_drain(r);
+        /* the program is gone: everything it wrote is in the ring */
+        do
+            recorder_drain(r);
+        while (channel_more(r->ch));
         if (channel_status(r->ch) == CHANNEL_WAITING)
             fprintf(stderr, "noosa: the program has no monitoring interface "
                     "(it does not use the dapto runtime)\n");

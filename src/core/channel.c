@@ -74,6 +74,9 @@ struct channel {
     char *pending_error; /* an error to give as the next item */
     uint64_t lost;
     uint64_t last_refine;
+    /* channel_more(): the ring's position and losses reported at its
+     * last "yes" */
+    uint64_t more_ctail, more_lost;
 
     /* the last events taken, kept for the post-mortem (channel_keep) */
     unsigned char *kept;    /* keep_n slots of DAPTO_TRAIL_SLOT bytes */
@@ -139,6 +142,7 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
                                ch->region.geom.mbox_count);
     ch->default_state = opts->default_state;
     ch->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    ch->more_ctail = UINT64_MAX;
     ch->status = CHANNEL_WAITING;
     ch->rec = xmalloc(DAPTO_RECORD_MAX);
     ch->res_data = xmalloc(DAPTO_MBOX_DATA);
@@ -829,6 +833,23 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             ch->stopped[item->stop] = ++ch->stop_clock;
         return 1;
     }
+}
+
+int channel_more(struct channel *ch)
+{
+    if (ch->status != CHANNEL_ACTIVE || ch->pending_error != NULL)
+        return ch->status == CHANNEL_ACTIVE;
+    if (!ring_ready(&ch->ring))
+        return 0;
+    /* Each 0 of channel_next() with records ready follows records taken:
+     * without any since the last "yes", something is wrong; say no
+     * rather than have the caller loop forever. */
+    if (ch->ring.ctail == ch->more_ctail &&
+        ch->ring.lost_seen == ch->more_lost)
+        return 0;
+    ch->more_ctail = ch->ring.ctail;
+    ch->more_lost = ch->ring.lost_seen;
+    return 1;
 }
 
 int channel_next(struct channel *ch, struct reader_item *item)

@@ -115,6 +115,17 @@ int channel_wait(struct channel *ch, int timeout_ms);
 int channel_next(struct channel *ch, struct reader_item *item);
 
 /*
+ * Whether records are still waiting although channel_next() said 0: it
+ * returns 0 now and then with records ready (after a bounded number of
+ * them, so that the caller's other work gets a turn).  A caller that
+ * must take everything the program wrote (it has exited or was killed,
+ * and nothing more comes) calls channel_next() again while this says 1.
+ * It says 0 when no record was taken since it last said 1 (a loop over
+ * it ends).
+ */
+int channel_more(struct channel *ch);
+
+/*
  * The direct path: while SINK is set, function entries and exits, and the
  * events DAPTO_EV_ENTER and DAPTO_EV_LEAVE with an interned name (the
  * caller makes sure those codes are the built-in aspect's), go to it in

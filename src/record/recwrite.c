@@ -925,22 +925,54 @@ void recwrite_item(struct recwrite *w, const struct reader_item *it)
 unsigned int recwrite_functions(struct recwrite *w,
                                 const struct reader_fn *fns, unsigned int n)
 {
-    for (unsigned int i = 0; i < n; i++) {
-        const struct reader_fn *f = &fns[i];
-        struct wstream *s = wstream_of(w, f->tid);
-        unsigned char *p;
-        uint32_t id;
-        unsigned int code;
+    const size_t need = RECFILE_EVENT_HEADER + 4;
+    unsigned int i = 0;
 
-        if (f->name != NULL) {
-            id = wname_stable(w, f->name, f->len, f->ns);
-            code = f->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE;
-        } else {
-            id = wfunc_id(w, f->function, f->ns);
-            code = f->enter ? RECFILE_FNENTER : RECFILE_FNLEAVE;
+    /* A run of one thread's records at a time: its stream is looked up
+     * once, and each event goes straight into the packet (what wevent()
+     * does, for the one size these events have). */
+    while (i < n) {
+        pid_t tid = fns[i].tid;
+        struct wstream *s = wstream_of(w, tid);
+
+        for (; i < n && fns[i].tid == tid; i++) {
+            const struct reader_fn *f = &fns[i];
+            uint64_t ts = f->ns < 0 ? 0 : (uint64_t)f->ns;
+            unsigned char *p;
+            uint32_t id;
+            unsigned int code;
+
+            /* (the id first: a new one writes to stream 0, which may
+             * write out a packet of its own) */
+            if (f->name != NULL) {
+                id = wname_stable(w, f->name, f->len, f->ns);
+                code = f->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE;
+            } else {
+                id = wfunc_id(w, f->function, f->ns);
+                code = f->enter ? RECFILE_FNENTER : RECFILE_FNLEAVE;
+            }
+            if (__builtin_expect(s->len + need > w->packet_target ||
+                                     s->nevents == 0 ||
+                                     s->len + need > s->cap,
+                                 0)) {
+                p = wevent(w, s, code, f->ns, 4);
+                recfile_put32(p, id);
+                continue;
+            }
+            /* a stream's times never go back (as in wevent()) */
+            if (ts < s->ts_last)
+                ts = s->ts_last;
+            s->ts_last = ts;
+            if (ts > w->ts_max)
+                w->ts_max = ts;
+            p = s->buf + s->len;
+            recfile_put16(p, (uint16_t)code);
+            recfile_put64(p + 2, ts);
+            recfile_put32(p + RECFILE_EVENT_HEADER, id);
+            s->len += need;
+            s->nevents++;
+            w->nevents++;
         }
-        p = wevent(w, s, code, f->ns, 4);
-        recfile_put32(p, id);
     }
     return n;
 }

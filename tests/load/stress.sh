@@ -5,16 +5,20 @@
 # over many laps of the ring (ring.sh's shape), threads that come and go
 # under a handler and a rare breakpoint (threads.sh's), and filters
 # rewritten in the program while its threads read them (tests/cond's
-# swap.sh), and attaching to a program whose threads emit flat out and
+# swap.sh), attaching to a program whose threads emit flat out and
 # detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
-# run), questions counted by threads that come and go while noosa
-# reads their tables at each thread's stop, and a forked child followed
-# from its fork on while its siblings are created.  RUNS (default 100) runs of each shape on each placement; the
-# first failure's output is shown.  Not part of `make check`; .ci/run runs
+# run), questions counted by threads that come and go while noosa reads
+# their tables at each thread's stop, a forked child followed from its
+# fork on while its siblings are created, and 16 threads recorded by
+# noosa record through a small ring (each thread's events whole and in
+# its order in the recording).  RUNS (default 100) runs of each shape on
+# each placement; the first failure's output is shown.  Not part of
+# `make check`; .ci/run runs
 # it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
 
 RUNS=${RUNS:-100}
+PT=$abs_top_builddir/tests/profile/pt
 ncpu=$(nproc)
 placements="one"
 [ "$ncpu" -ge 2 ] && placements="one two"
@@ -139,6 +143,25 @@ for p in $placements; do
             show "$name"
         fi
 
+        # 16 threads recorded through a small lossless ring: every
+        # worker's events whole and in its own order in the recording
+        name=record-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=16384 \
+            -o "$WORK/$name.rec" "$PT" threads 16 2000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err" &&
+            [ "$(awk -v K=2000 -f "$abs_top_srcdir/tests/record/threads.awk" \
+                "$WORK/$name.dump")" = "threads 16 bad 0" ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -153,7 +176,7 @@ for p in $placements; do
             tail -40 "$WORK/$name.out"
         fi
     done
-    echo "$p CPU: $ok of $((6 * RUNS)) runs passed"
+    echo "$p CPU: $ok of $((7 * RUNS)) runs passed"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -15,11 +15,20 @@
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
  *   pt error N         pt nest N, then dapto_error()
+ *   pt burst N FILE [crash]  waits until FILE exists, then N x b{} and
+ *                      exits, or enters crash and follows a null pointer
+ *                      (tests/record: a backlog in the ring at the end)
+ *
+ * LT_CPU=N in the environment: run on CPU N only (as tests/load's lt: the
+ * stress tests place noosa and the program on one CPU or on two).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pt_dapto.h"
 
@@ -120,8 +129,30 @@ static void threads(int n, int k)
         pthread_join(t[i], NULL);
 }
 
+static void burst(int n, const char *file)
+{
+    int i;
+
+    while (access(file, F_OK) != 0)
+        usleep(1000);
+    for (i = 0; i < n; i++) {
+        _dapto_enter("b");
+        _dapto_leave("b");
+    }
+}
+
 int main(int argc, char **argv)
 {
+    const char *cpu = getenv("LT_CPU");
+
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
     if (argc >= 3 && strcmp(argv[1], "states") == 0)
         states(atoi(argv[2]));
     else if (argc >= 3 && strcmp(argv[1], "nest") == 0)
@@ -132,6 +163,13 @@ int main(int argc, char **argv)
         _dapto_leave("main");
     } else if (argc >= 2 && strcmp(argv[1], "mismatch") == 0)
         mismatch();
+    else if (argc >= 4 && strcmp(argv[1], "burst") == 0) {
+        burst(atoi(argv[2]), argv[3]);
+        if (argc >= 5 && strcmp(argv[4], "crash") == 0) {
+            _dapto_enter("crash");
+            *pt_null = 1;
+        }
+    }
     else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
         threads(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
@@ -144,7 +182,8 @@ int main(int argc, char **argv)
         dapto_error("pt gives up after %d steps", atoi(argv[2]));
     } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
-                        "threads N K | recurse N | crash N | error N\n");
+                        "threads N K | recurse N | crash N | error N |\n"
+                        "burst N FILE [crash]\n");
         return 2;
     }
     return 0;

@@ -21,6 +21,15 @@ has crash.dump "# the program was killed by signal 11"
 # the last event is the one before the crash
 [ "$(grep -E '^[0-9]' crash.dump | tail -1 | sed -E 's/^[0-9]+ [0-9]+ thread=[0-9]+ //')" = \
     'enter name="crash"' ] || fail "crash: the last event"
+# a backlog in the ring at the crash: noosa stopped while pt writes
+# 200000 records into a 16 MiB ring and crashes; continued, the flight
+# recording must end with the event before the crash all the same
+backlog crashlog crash record --flight=16k --ring-size=16777216 -o crashlog
+[ "$(cat crashlog.rc)" = 139 ] || fail "crashlog: status $(cat crashlog.rc), not 139"
+"$NOOSA" dump crashlog >crashlog.dump 2>crashlog.err
+[ "$(grep -E '^[0-9]' crashlog.dump | tail -1 | sed -E 's/^[0-9]+ [0-9]+ thread=[0-9]+ //')" = \
+    'enter name="crash"' ] ||
+    fail "crashlog: the last event is $(grep -E '^[0-9]' crashlog.dump | tail -1)"
 n=$(count crash.dump '^[0-9]')
 [ "$n" -gt 500 ] && [ "$n" -lt 20000 ] || fail "crash: $n events kept"
 size=$(cat crash/thread_* | wc -c)

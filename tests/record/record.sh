@@ -6,8 +6,9 @@
 # lossless with a tiny ring (every event there); --overwrite with it
 # (losses counted and said); -finstrument-functions
 # records with their functions' names; at most 16 bytes an enter or leave
-# event on disk, packet headers included; a directory that holds a
-# recording is not overwritten.
+# event on disk, packet headers included; a backlog left in the ring when
+# the program ends is taken whole; a directory that holds a recording is
+# not overwritten.
 
 . "${srcdir:-.}/tests/record/lib.sh"
 
@@ -62,6 +63,16 @@ record threads "$PT" threads 3 50
 [ "$(count threads.dump ' tick n=')" = 150 ] || fail "threads: 150 ticks"
 [ "$(ls threads | grep -c '^thread_')" = 4 ] ||
     fail "threads: 4 thread streams (main and 3 workers)"
+
+# threads through a tiny ring: the recorder's batches mix threads, and
+# takes a run of one thread's records at a time; each worker's events
+# must still be whole and in its own order
+record threads8 --ring-size=4096 "$PT" threads 8 300
+[ "$(cat threads8.rec-rc)" = 0 ] || fail "threads8: exit status $(cat threads8.rec-rc)"
+"$NOOSA" dump threads8 >threads8.dump 2>&1
+[ "$(awk -v K=300 -f "$abs_top_srcdir/tests/record/threads.awk" threads8.dump)" = \
+    "threads 8 bad 0" ] ||
+    fail "threads8: $(awk -v K=300 -f "$abs_top_srcdir/tests/record/threads.awk" threads8.dump)"
 
 # dump's choices: by number, by time, by name, by thread
 "$NOOSA" dump --from=5 --to=9 nest >from.dump
@@ -140,6 +151,23 @@ has q.dump "function-enter function=place"
 record nest "$PT" nest 1
 [ "$(cat nest.rec-rc)" = 1 ] || fail "record into a recording: status 1"
 has nest.rec-err "nest: holds a recording already"
+
+# a backlog at the end: noosa is stopped while the program writes 200000
+# enter/leave records into a big ring and exits; continued, noosa must
+# take every one of them (the channel hands them over in bounded runs).
+backlog backlog "" record --ring-size=16777216 -o backlog
+[ "$(cat backlog.rc)" = 0 ] || fail "backlog: noosa failed: $(cat backlog.out)"
+"$NOOSA" dump backlog >backlog.dump 2>&1
+[ "$(count backlog.dump 'enter name="b"')" = 100000 ] &&
+    [ "$(count backlog.dump 'leave name="b"')" = 100000 ] ||
+    fail "backlog: $(count backlog.dump 'enter name="b"') enters and $(count backlog.dump 'leave name="b"') leaves of 100000 recorded"
+# the same in a live session: the frequency profile (the direct path)
+# counts every call
+backlog livelog "" --batch -n -e 'errors last 0' -e 'profile freq on' \
+    -e run -e 'profile freq show'
+[ "$(cat livelog.rc)" = 0 ] || fail "livelog: noosa failed: $(cat livelog.out)"
+grep -qE '^ +100000 b$' livelog.out ||
+    fail "livelog: the profile does not count 100000 calls of b: $(grep ' b$' livelog.out)"
 
 # no program
 "$NOOSA" record -o x >none.out 2>&1 && fail "record without a program"
