@@ -389,6 +389,17 @@ void region_ack(struct region *r, uint32_t n)
     futex_wake(&r->hdr->aspects_acked, INT_MAX);
 }
 
+void region_wake_all(struct region *r)
+{
+    struct dapto_region *h = r->hdr;
+
+    __atomic_fetch_add(&h->tail_wake, 1, __ATOMIC_RELEASE);
+    futex_wake(&h->tail_wake, INT_MAX);
+    futex_wake(&h->aspects_acked, INT_MAX);
+    for (uint32_t i = 0; i < r->geom.mbox_count; i++)
+        futex_wake(&region_mailbox(r, i)->state, INT_MAX);
+}
+
 void region_let_go(struct region *r)
 {
     struct dapto_region *h = r->hdr;

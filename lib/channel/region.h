@@ -149,6 +149,10 @@ void region_ack(struct region *r, uint32_t n);
  * resumed, and none waits for the monitor again.  (The caller turns the
  * events off first.) */
 void region_let_go(struct region *r);
+/* Monitor side: wake every futex the program may wait on, changing
+ * nothing (again, after region_let_go(): a thread that waits on still
+ * finds it let go). */
+void region_wake_all(struct region *r);
 
 /* Mailbox I of R, or NULL when I is out of range (I comes from a record:
  * check it here). */

@@ -1007,6 +1007,34 @@ static struct dapto_mailbox *channel_stop_mailbox(struct channel *ch,
     return mb;
 }
 
+void channel_wake_all(struct channel *ch)
+{
+    if (ch->region.hdr != NULL)
+        region_wake_all(&ch->region);
+}
+
+char *channel_mailboxes_busy(struct channel *ch)
+{
+    char *out = NULL;
+
+    if (ch->region.hdr == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < ch->region.geom.mbox_count; i++) {
+        struct dapto_mailbox *mb = region_mailbox(&ch->region, i);
+        uint32_t st = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
+        char *w;
+
+        if (st == DAPTO_MB_FREE)
+            continue;
+        w = xasprintf("%s%smailbox %u of thread %u: %s", out != NULL ? out : "",
+                      out != NULL ? "; " : "", (unsigned)i,
+                      (unsigned)mb->tid, channel_mailbox_says(st));
+        free(out);
+        out = w;
+    }
+    return out;
+}
+
 int channel_resume(struct channel *ch, int stop, char **cause)
 {
     struct dapto_mailbox *mb = channel_stop_mailbox(ch, &stop, cause);

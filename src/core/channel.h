@@ -226,6 +226,14 @@ int channel_states_off(struct channel *ch, char **on);
  * written (status CHANNEL_GONE). */
 void channel_forget(struct channel *ch);
 
+/* Wake every thread of the program waiting on the channel, changing
+ * nothing (detach does, while the program's threads leave the runtime). */
+void channel_wake_all(struct channel *ch);
+
+/* The mailboxes in use, in words ("mailbox 3 of thread 1234: a stopped
+ * thread; ..."), to free; NULL when none is. */
+char *channel_mailboxes_busy(struct channel *ch);
+
 /* The mailbox of the latest stop not yet resumed, or -1. */
 int channel_stopped(const struct channel *ch);
 

@@ -161,6 +161,7 @@ void session_free(struct session *s)
     if (s->tty_fd >= 0)
         close(s->tty_fd);
     free(s->tty_path);
+    free(s->procs);
     free(s);
 }
 
@@ -1415,7 +1416,8 @@ static int detach_busy(struct session *s, char **where)
         char *w = NULL;
         if (s->hooks.inside(s->hooks.arg, tids[i], &w)) {
             free(*where);
-            *where = xasprintf("thread %d %s", (int)tids[i],
+            *where = xasprintf("thread %d, %s, %s", (int)tids[i],
+                               target_thread_state(s->target, tids[i]),
                                w != NULL ? w : "in the runtime");
             free(w);
             return 1;
@@ -1505,6 +1507,8 @@ static int detach_program(struct session *s, int say)
         int stopped;
 
         target_continue(s->target, NULL);
+        /* (a thread that still waits wakes and finds it let go) */
+        channel_wake_all(s->channel);
         poll(&pfd, 0, SESSION_DETACH_QUIET_MS);
         stopped = detach_stop(s) == 0;
         if (s->target == NULL) {
@@ -1527,12 +1531,17 @@ static int detach_program(struct session *s, int say)
         }
         if (k == SESSION_DETACH_TRIES) {
             /* never unmap under a thread: leave the region there, unused */
+            char *mbs = channel_mailboxes_busy(s->channel);
+
             message(s, "a thread of process %d stays inside the runtime "
-                    "(%s%s%s): its channel is left in it, every event off",
-                    (int)pid, busy_where != NULL ? busy_where : "no thread "
-                    "could be stopped to call it", left_on != NULL ?
-                    "; events found on again after they were turned off: "
-                    : "", left_on != NULL ? left_on : "");
+                    "(%s%s%s%s%s): its channel is left in it, every event "
+                    "off", (int)pid, busy_where != NULL ? busy_where :
+                    "no thread could be stopped to call it",
+                    left_on != NULL ? "; events found on again after they "
+                                      "were turned off: " : "",
+                    left_on != NULL ? left_on : "",
+                    mbs != NULL ? "; " : "", mbs != NULL ? mbs : "");
+            free(mbs);
             goto release;
         }
     }

@@ -1633,6 +1633,27 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
 }
 #endif
 
+const char *target_thread_state(const struct target *t, pid_t tid)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        const struct target_thread *th = &t->threads[i];
+
+        if (th->tid != tid)
+            continue;
+        switch (th->state) {
+        case TH_RUNNING:
+            return "running";
+        case TH_STOPPED:
+            return th->mid_call ? "stopped inside a system call" : "stopped";
+        case TH_FAULT:
+            return "stopped at a fatal signal";
+        case TH_GROUP:
+            return "in a group-stop";
+        }
+    }
+    return "not known";
+}
+
 pid_t target_main_thread(const struct target *t)
 {
     for (unsigned int i = 0; i < t->nthreads; i++) {

@@ -118,6 +118,8 @@ unsigned int target_threads(const struct target *t, pid_t *tids,
 /* A stopped thread to make calls in (not one kept inside a system call,
  * at a clone or fork): the leader when it can be, else any; 0 none. */
 pid_t target_main_thread(const struct target *t);
+/* What thread TID is doing, in words (for messages). */
+const char *target_thread_state(const struct target *t, pid_t tid);
 /* The instruction pointer of stopped thread TID. */
 int target_pc(struct target *t, pid_t tid, uint64_t *pc);
 
