@@ -1416,9 +1416,35 @@ static int detach_busy(struct session *s, char **where)
         char *w = NULL;
         if (s->hooks.inside(s->hooks.arg, tids[i], &w)) {
             free(*where);
-            *where = xasprintf("thread %d, %s, %s", (int)tids[i],
-                               target_thread_state(s->target, tids[i]),
-                               w != NULL ? w : "in the runtime");
+            char path[64], st[256] = "", sc[128] = "";
+            FILE *f;
+
+            /* what the kernel says of it: its state and system call */
+            snprintf(path, sizeof path, "/proc/%d/task/%d/stat",
+                     (int)target_pid(s->target), (int)tids[i]);
+            if ((f = fopen(path, "re")) != NULL) {
+                char line[512], *p = NULL;
+
+                if (fgets(line, sizeof line, f) != NULL)
+                    p = strrchr(line, ')');
+                if (p != NULL && p[1] == ' ')
+                    snprintf(st, sizeof st, "kernel state %c", p[2]);
+                fclose(f);
+            }
+            snprintf(path, sizeof path, "/proc/%d/task/%d/syscall",
+                     (int)target_pid(s->target), (int)tids[i]);
+            if ((f = fopen(path, "re")) != NULL) {
+                char line[256];
+
+                if (fgets(line, sizeof line, f) != NULL) {
+                    line[strcspn(line, "\n")] = '\0';
+                    snprintf(sc, sizeof sc, ", system call %.100s", line);
+                }
+                fclose(f);
+            }
+            *where = xasprintf("thread %d, %s (%s%s), %s", (int)tids[i],
+                               target_thread_state(s->target, tids[i]), st,
+                               sc, w != NULL ? w : "in the runtime");
             free(w);
             return 1;
         }
