@@ -207,6 +207,22 @@ static int runtime_frame(const char *fn)
             strstr(fn, "_dapto_emit_") != NULL);
 }
 
+/* Whether a frame's function is where a thread's stack begins. */
+static int root_frame(const char *fn)
+{
+    static const char *const roots[] = {
+        "start_thread", "__clone3", "__clone", "clone3", "clone", "_start",
+        "__libc_start_main", "__libc_start_call_main", NULL};
+
+    for (unsigned int i = 0; fn != NULL && roots[i] != NULL; i++) {
+        size_t k = strlen(roots[i]);
+
+        if (strncmp(fn, roots[i], k) == 0 && (fn[k] == '\0' || fn[k] == '@'))
+            return 1;
+    }
+    return 0;
+}
+
 static int on_inside(void *arg, pid_t tid, char **where)
 {
     struct noosa *n = arg;
@@ -235,10 +251,26 @@ static int on_inside(void *arg, pid_t tid, char **where)
     }
     unwind_name(&tr, n->inside_sym);
     for (i = 0; i < tr.n && !inside; i++)
-        if (runtime_frame(tr.frames[i].function)) {
-            inside = 1;
-            *where = xasprintf("in %s", tr.frames[i].function);
+        inside = runtime_frame(tr.frames[i].function);
+    if (!inside && (tr.n == 0 || !root_frame(tr.frames[tr.n - 1].function))) {
+        /* a stack read only part of the way may hide a runtime frame
+         * further out (a thread asleep in a system call the runtime
+         * made): not out of it for sure */
+        inside = 1;
+        *where = xstrdup("cannot tell: its stack could be read only down to");
+    } else if (inside) {
+        *where = xstrdup("in");
+    }
+    if (inside) {
+        /* where exactly, innermost first */
+        for (i = 0; i < tr.n && i < 8; i++) {
+            const char *f = tr.frames[i].function;
+            char *w = xasprintf("%s%s %s", *where, i > 0 ? " <" : "",
+                                f != NULL ? f : "?");
+            free(*where);
+            *where = w;
         }
+    }
     unwind_free(&tr);
     return inside;
 }
