@@ -7,7 +7,7 @@
 # rewritten in the program while its threads read them (tests/cond's
 # swap.sh), attaching to a program whose threads emit flat out and
 # detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
-# run), questions counted by threads that come and go while noosa reads
+# run, STRESS_ATTACH_CYCLES to change), questions counted by threads that come and go while noosa reads
 # their tables at each thread's stop, a forked child followed from its
 # fork on while its siblings are created, and 16 threads recorded by
 # noosa record through a small ring (each thread's events whole and in
@@ -104,7 +104,7 @@ for p in $placements; do
 
         # attach and detach while threads emit (tests/load/attach.sh)
         name=attach-$p-$i
-        if place "$p" env ATTACH_CYCLES=10 \
+        if place "$p" env ATTACH_CYCLES=${STRESS_ATTACH_CYCLES:-10} \
             srcdir="$abs_top_srcdir" top_builddir="$abs_top_builddir" \
             abs_top_srcdir="$abs_top_srcdir" abs_top_builddir="$abs_top_builddir" \
             timeout -k 5 300 sh "$abs_top_srcdir/tests/load/attach.sh" \
