@@ -1435,10 +1435,19 @@ static int detach_busy(struct session *s, char **where)
                      (int)target_pid(s->target), (int)tids[i]);
             if ((f = fopen(path, "re")) != NULL) {
                 char line[256];
+                unsigned long nr = 0, addr = 0;
+                uint32_t word = 0xffffffffu;
 
                 if (fgets(line, sizeof line, f) != NULL) {
                     line[strcspn(line, "\n")] = '\0';
-                    snprintf(sc, sizeof sc, ", system call %.100s", line);
+                    /* a futex: what the word it waits on holds */
+                    if (sscanf(line, "%lu %lx", &nr, &addr) == 2 &&
+                        nr == SYS_futex &&
+                        target_read(s->target, addr, &word, 4, NULL) == 0)
+                        snprintf(sc, sizeof sc, ", system call %.60s, "
+                                 "the word holds %u", line, (unsigned)word);
+                    else
+                        snprintf(sc, sizeof sc, ", system call %.100s", line);
                 }
                 fclose(f);
             }
