@@ -117,8 +117,17 @@ struct recread {
 
     /* the built-in aspect, when its enter and leave carry name ids */
     const struct registry_aspect *builtin;
+    /* function entries and exits are given as its enter and leave
+     * (recread_functions()) */
+    int named;
 
-    struct rstream *cur; /* the stream of the last event given */
+    /* The merge: CUR, the stream of the last event given (its cursor
+     * is moved on at the next call); else BEST holds the next event, and
+     * its events come before every other stream's next up to the time
+     * LAST (equal times: the first stream's first). */
+    struct rstream *cur;
+    struct rstream *best;
+    uint64_t last;
     uint64_t seq;
 };
 
@@ -976,6 +985,45 @@ static void radvance(struct recread *r, struct rstream *s)
     }
 }
 
+/* Find the stream whose event comes next (r->best: the earliest; of
+ * equal times, the first stream's), and up to when it stays so
+ * (r->last). */
+static void rbest(struct recread *r)
+{
+    struct rstream *best = NULL;
+
+    for (size_t i = 0; i < r->nstreams; i++) {
+        struct rstream *s = &r->streams[i];
+
+        if (s->have && (best == NULL || s->ts < best->ts))
+            best = s;
+    }
+    r->best = best;
+    r->last = UINT64_MAX;
+    for (size_t i = 0; best != NULL && i < r->nstreams; i++) {
+        struct rstream *o = &r->streams[i];
+        /* (an earlier stream's next is after best's: o->ts > 0) */
+        uint64_t t = o < best ? o->ts - 1 : o->ts;
+
+        if (o != best && o->have && t < r->last)
+            r->last = t;
+    }
+}
+
+/* The stream that holds the next event, or NULL at the end. */
+static struct rstream *rpick(struct recread *r)
+{
+    struct rstream *s = r->cur;
+
+    if (s != NULL) {
+        r->cur = NULL;
+        radvance(r, s);
+        if (!s->have || s->ts > r->last)
+            rbest(r);
+    }
+    return r->best;
+}
+
 void recread_rewind(struct recread *r)
 {
     r->aspect_next = 0;
@@ -988,20 +1036,13 @@ void recread_rewind(struct recread *r)
         s->pos = s->end = 0;
         radvance(r, s);
     }
+    rbest(r);
 }
 
 int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
 {
-    struct rstream *best = NULL;
+    struct rstream *best = rpick(r);
 
-    if (r->cur != NULL)
-        radvance(r, r->cur);
-    for (size_t i = 0; i < r->nstreams; i++) {
-        struct rstream *s = &r->streams[i];
-
-        if (s->have && (best == NULL || s->ts < best->ts))
-            best = s;
-    }
     r->cur = best;
     if (best == NULL)
         return 0;
@@ -1010,6 +1051,128 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
         *seq = r->seq;
     r->seq++;
     return 1;
+}
+
+/* Whether the event S holds is a function's entry or exit that
+ * recread_functions() gives. */
+static inline int rfn_is(const struct recread *r, const struct rstream *s)
+{
+    const struct reader_item *it = &s->item;
+
+    return it->kind == READER_FUNCTION ||
+           (it->kind == READER_EVENT &&
+            (it->code == DAPTO_EV_ENTER || it->code == DAPTO_EV_LEAVE) &&
+            it->event->aspect == r->builtin);
+}
+
+/* The entry or exit S holds (rfn_is()) as *FN. */
+static void rfn_item(const struct recread *r, const struct rstream *s,
+                     struct reader_fn *fn)
+{
+    const struct reader_item *it = &s->item;
+
+    if (it->kind == READER_FUNCTION) {
+        fn->name = r->funcs[s->func].name;
+        fn->len = r->funcs[s->func].len;
+        fn->enter = it->enter;
+    } else {
+        fn->name = it->values[0].s;
+        fn->len = it->values[0].len;
+        fn->enter = it->code == DAPTO_EV_ENTER;
+    }
+    fn->function = 0;
+    fn->ns = it->ns;
+    fn->tid = s->tid;
+}
+
+/* Take from S's packet, at its cursor, the entries and exits of 14 bytes
+ * at times up to LAST, while they are whole and their ids defined, into
+ * FNS (up to MAX): how many.  What it does not take is left for
+ * rdecode(), which says what is wrong with it. */
+static unsigned int rfn_run(struct recread *r, struct rstream *s,
+                            uint64_t last, struct reader_fn *fns,
+                            unsigned int max)
+{
+    const unsigned char *p = s->map + s->pos, *end = s->map + s->end;
+    unsigned int n = 0;
+
+    while (n < max && (size_t)(end - p) >= RECFILE_EVENT_HEADER + 4) {
+        unsigned int id = recfile_get16(p);
+        uint64_t ts = recfile_get64(p + 2);
+        uint32_t k = recfile_get32(p + RECFILE_EVENT_HEADER);
+        struct reader_fn *f = &fns[n];
+
+        if (ts > last)
+            break;
+        if (id == RECFILE_FNENTER || id == RECFILE_FNLEAVE) {
+            if (k >= r->nfuncs || r->funcs[k].name == NULL)
+                break;
+            f->name = r->funcs[k].name;
+            f->len = r->funcs[k].len;
+            f->enter = id == RECFILE_FNENTER;
+        } else if (id == DAPTO_EV_ENTER || id == DAPTO_EV_LEAVE) {
+            if (k >= r->nnames || r->names[k].text == NULL)
+                break;
+            f->name = r->names[k].text;
+            f->len = r->names[k].len;
+            f->enter = id == DAPTO_EV_ENTER;
+        } else {
+            break;
+        }
+        f->function = 0;
+        f->ns = (int64_t)ts;
+        f->tid = s->tid;
+        p += RECFILE_EVENT_HEADER + 4;
+        n++;
+    }
+    s->pos = (size_t)(p - s->map);
+    return n;
+}
+
+/* recread_functions() from S, which holds an entry or exit (out of line:
+ * the caller's test is on every item's way). */
+static __attribute__((noinline)) unsigned int rfn_take(struct recread *r, struct rstream *s,
+                             struct reader_fn *fns, unsigned int max,
+                             uint64_t *seq)
+{
+    unsigned int n = 1;
+
+    rfn_item(r, s, &fns[0]);
+    if (seq != NULL)
+        *seq = r->seq;
+    r->cur = s; /* what S holds is given */
+    while (n < max) {
+        n += rfn_run(r, s, r->last, fns + n, max - n);
+        if (n == max)
+            break;
+        /* what the run does not take, the general way (its events
+         * after a packet's end, a malformed one, said) */
+        r->cur = NULL;
+        radvance(r, s);
+        if (!s->have || s->ts > r->last) {
+            rbest(r);
+            break;
+        }
+        if (!rfn_is(r, s))
+            break; /* what S holds comes next */
+        rfn_item(r, s, &fns[n++]);
+        r->cur = s;
+    }
+    r->seq += n;
+    return n;
+}
+
+unsigned int recread_functions(struct recread *r, struct reader_fn *fns,
+                               unsigned int max, uint64_t *seq)
+{
+    struct rstream *s;
+
+    if (!r->named || max == 0)
+        return 0;
+    s = rpick(r);
+    if (s == NULL || !rfn_is(r, s))
+        return 0;
+    return rfn_take(r, s, fns, max, seq);
 }
 
 /* Opening. */
@@ -1183,6 +1346,7 @@ int recread_open(struct recread **out, const char *dir,
                 l->params[0].kind == DAPTO_K_STR)
                 r->builtin = e->aspect;
         }
+        r->named = r->builtin != NULL && r->builtin->event_base == 0;
     }
     if (r->lost > 0)
         rnote(r, "the recording says %llu events were lost",

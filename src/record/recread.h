@@ -67,6 +67,16 @@ const char *recread_item_function(const struct recread *r, uint32_t *len);
  * end.  *seq counts events from 0 (its number for goto). */
 int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq);
 
+/* The entries and exits of functions that come next, without items:
+ * -finstrument-functions records and the built-in enter and leave, each
+ * as the built-in enter or leave with its name (stable while R lives),
+ * in the order recread_next() gives them, up to MAX into FNS.  Returns
+ * how many (0 when the next event is not one, or the recording has no
+ * built-in enter and leave: recread_next() takes it), with *seq (may be
+ * NULL) the number of the first. */
+unsigned int recread_functions(struct recread *r, struct reader_fn *fns,
+                               unsigned int max, uint64_t *seq);
+
 /* Back to the first event. */
 void recread_rewind(struct recread *r);
 
