@@ -75,7 +75,6 @@ struct session {
     struct session_source source; /* next != NULL: a recording */
     uint64_t seq;  /* the number of the last item of the source given */
     int direct;    /* session_direct() is on */
-    const struct registry_aspect *builtin; /* the replay's, once seen */
     /* the program's terminal set by session_set_tty(), or -1 and NULL:
      * changed only by that call, between runs or during one (for the
      * next) */
@@ -994,96 +993,74 @@ static int replay_prepare(void *arg)
     return s->state == SESSION_RUNNING ? 0 : -1;
 }
 
-/* Whether ITEM of a recording is the built-in enter or leave with an
- * interned name, for the direct path. */
-static int replay_named(struct session *s, const struct reader_item *item)
+/* Function entries and exits taken from the source at a time. */
+#define REPLAY_FNS 1024
+
+/* Hand FNS (N of them, numbered from FIRST) to the functions hook, and
+ * those it does not take (the direct path was turned off meanwhile) as
+ * the built-in enter and leave events, each of which may stop the play.
+ * Returns 1 when the session stopped at one of them. */
+static int replay_fns(struct session *s, const struct reader_fn *fns,
+                      unsigned int n, uint64_t first)
 {
-    const struct registry_event *e = item->event;
-
-    if (item->kind != READER_EVENT ||
-        (item->code != DAPTO_EV_ENTER && item->code != DAPTO_EV_LEAVE) ||
-        item->nvalues != 1 || item->values[0].kind != DAPTO_K_STR ||
-        !item->values[0].interned || item->truncated)
-        return 0;
-    if (e->aspect != s->builtin) {
-        if (strcmp(e->aspect->name, "dapto") != 0 || e->aspect->event_base != 0)
-            return 0;
-        s->builtin = e->aspect;
-    }
-    return 1;
-}
-
-#define REPLAY_FNS 256
-
-/* A run of enter/leave items held for the direct path. */
-struct replay_run {
-    struct reader_fn fns[REPLAY_FNS];
-    struct reader_item items[REPLAY_FNS];
-    struct decode_value values[REPLAY_FNS];
-    unsigned int n;
-};
-
-/* Hand the held run to the functions hook, or as items when it takes
- * none (the direct path was turned off).  Returns 1 when the session
- * stopped at one of them. */
-static int replay_flush(struct session *s, struct replay_run *run)
-{
+    struct registry *reg = s->source.registry(s->source.arg);
     unsigned int taken = 0, i;
 
-    if (run->n == 0)
-        return 0;
-    if (s->direct && s->hooks.functions != NULL)
-        taken = s->hooks.functions(s->hooks.arg, run->fns, run->n);
-    for (i = taken; i < run->n; i++) {
-        run->items[i].values = &run->values[i];
-        if (deliver(s, &run->items[i])) {
-            /* stopped there: the items after it are read again next */
-            uint64_t at = s->seq - (run->n - 1 - i);
+    if (s->hooks.functions != NULL)
+        taken = s->hooks.functions(s->hooks.arg, fns, n);
+    for (i = taken; i < n; i++) {
+        struct reader_item item;
+        struct decode_value v;
 
-            s->source.seek(s->source.arg, at + 1);
-            s->seq = at;
+        memset(&item, 0, sizeof item);
+        memset(&v, 0, sizeof v);
+        item.kind = READER_EVENT;
+        item.code = fns[i].enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE;
+        item.tid = fns[i].tid;
+        item.ns = fns[i].ns;
+        item.stop = 0;
+        item.event = registry_event(reg, item.code);
+        item.nvalues = 1;
+        item.values = &v;
+        v.kind = DAPTO_K_STR;
+        v.interned = 1;
+        v.s = fns[i].name;
+        v.len = fns[i].len;
+        s->seq = first + i;
+        if (deliver(s, &item)) {
+            /* stopped there: the ones after it are read again next */
+            s->source.seek(s->source.arg, first + i + 1);
             s->stop = -1;
-            run->n = 0;
             return 1;
         }
     }
-    run->n = 0;
+    s->seq = first + n - 1;
     return 0;
 }
 
 static void replay_finish(void *arg)
 {
     struct session *s = arg;
-    static struct replay_run run; /* (one loop, one replay at a time) */
+    static struct reader_fn fns[REPLAY_FNS]; /* (one loop, one replay) */
     struct reader_item item;
-    unsigned int n;
+    unsigned int n = 0, k;
+    uint64_t first;
 
-    for (n = 0; s->state == SESSION_RUNNING && n < SESSION_DIRECT_BATCH;
-         n++) {
-        if (!s->source.next(s->source.arg, &item, &s->seq)) {
-            if (replay_flush(s, &run))
-                return;
-            replay_ended(s, 0);
-            return;
-        }
-        if (s->direct && replay_named(s, &item)) {
-            struct reader_fn *f = &run.fns[run.n];
-
-            f->function = 0;
-            f->name = item.values[0].s;
-            f->len = item.values[0].len;
-            f->ns = item.ns;
-            f->tid = item.tid;
-            f->enter = item.code == DAPTO_EV_ENTER;
-            run.items[run.n] = item;
-            run.items[run.n].stop = 0;
-            run.values[run.n] = item.values[0];
-            if (++run.n == REPLAY_FNS && replay_flush(s, &run))
+    while (s->state == SESSION_RUNNING && n < SESSION_DIRECT_BATCH) {
+        /* <design#dispatch>: functions in batches, without items */
+        if (s->direct && s->source.functions != NULL &&
+            (k = s->source.functions(s->source.arg, fns, REPLAY_FNS,
+                                     &first)) > 0) {
+            n += k;
+            if (replay_fns(s, fns, k, first))
                 return;
             continue;
         }
-        if (replay_flush(s, &run))
+        if (!s->source.next(s->source.arg, &item, &s->seq)) {
+            replay_ended(s, 0);
             return;
+        }
+        n++;
         /* every event may stop the replay */
         if (item.kind == READER_EVENT)
             item.stop = 0;
@@ -1094,7 +1071,6 @@ static void replay_finish(void *arg)
         if (n >= SESSION_BATCH && !s->direct)
             break;
     }
-    replay_flush(s, &run);
 }
 
 static void replay_watch(struct session *s, int on)

@@ -210,6 +210,13 @@ uint64_t session_counter(const struct session *s, uint16_t id);
 struct session_source {
     /* The next item (1), or 0 at the end; *SEQ numbers it from 0. */
     int (*next)(void *arg, struct reader_item *item, uint64_t *seq);
+    /* The entries and exits of functions that come next, as the
+     * built-in enter and leave with interned names, up to MAX into FNS:
+     * how many, *SEQ the number of the first; 0 when the next item is
+     * not one.  Taken instead of items while the direct path is on; may
+     * be NULL (then they are items). */
+    unsigned int (*functions)(void *arg, struct reader_fn *fns,
+                              unsigned int max, uint64_t *seq);
     /* Make the next item the one numbered SEQ (0: the first). */
     void (*seek)(void *arg, uint64_t seq);
     struct registry *(*registry)(void *arg);

@@ -392,14 +392,34 @@ static int replay_next(void *arg, struct reader_item *item, uint64_t *seq)
     return 1;
 }
 
+static unsigned int replay_functions(void *arg, struct reader_fn *fns,
+                                     unsigned int max, uint64_t *seq)
+{
+    struct noosa *n = arg;
+
+    return recread_functions(n->replay, fns, max, seq);
+}
+
 static void replay_seek(void *arg, uint64_t seq)
 {
     struct noosa *n = arg;
     struct reader_item item;
+    struct reader_fn fns[256];
+    uint64_t i = 0;
 
     recread_rewind(n->replay);
-    for (uint64_t i = 0; i < seq && recread_next(n->replay, &item, NULL); i++)
-        ;
+    while (i < seq) {
+        unsigned int k = recread_functions(
+            n->replay, fns, seq - i < 256 ? (unsigned int)(seq - i) : 256,
+            NULL);
+
+        if (k > 0)
+            i += k;
+        else if (recread_next(n->replay, &item, NULL))
+            i++;
+        else
+            break;
+    }
 }
 
 static struct registry *replay_registry(void *arg)
@@ -424,6 +444,7 @@ static int noosa_replay(struct noosa *n, char **cause)
     n->replay_name = xcalloc(1, sizeof *n->replay_name);
     memset(&src, 0, sizeof src);
     src.next = replay_next;
+    src.functions = replay_functions;
     src.seek = replay_seek;
     src.registry = replay_registry;
     src.pid = recread_pid(n->replay);
