@@ -23,6 +23,9 @@
 #include "xmalloc.h"
 
 #define STACKS_EMPTY UINT32_MAX
+/* Names by the string's address looked up without the hash, direct
+ * mapped (a front of the address cache). */
+#define STACKS_NEAR 256
 /* Changes kept for the watchers before they are told. */
 #define STACKS_PENDING 512
 /* Distinct mismatches reported before the stacks stop telling. */
@@ -88,6 +91,7 @@ struct stacks {
 
     struct ptrname *ptrs; /* name numbers by stable address */
     size_t ptr_mask, nptrs;
+    struct ptrname near[STACKS_NEAR]; /* the last found at each slot */
 
     struct fnname *fns; /* name numbers by function address, for */
     size_t fn_mask, nfns; /* symnames stamp fn_stamp */
@@ -141,6 +145,8 @@ static struct tstack *thread(struct stacks *st, pid_t tid, int add)
 
     if (st->last < st->nthreads && st->threads[st->last].tid == tid)
         return &st->threads[st->last];
+    if (st->nthreads == 0 && !add)
+        return NULL;
     for (j = hash_word((uint64_t)tid) & st->tid_mask;
          (i = st->tid_slots[j]) != STACKS_EMPTY; j = (j + 1) & st->tid_mask) {
         if (st->threads[i].tid == tid) {
@@ -172,6 +178,7 @@ static const struct tstack *cthread(const struct stacks *st, pid_t tid)
 
 static void ptrs_clear(struct stacks *st)
 {
+    memset(st->near, 0, sizeof st->near);
     free(st->ptrs);
     st->ptr_mask = 255;
     st->ptrs = xcalloc(st->ptr_mask + 1, sizeof *st->ptrs);
@@ -206,24 +213,37 @@ static void ptrs_add(struct stacks *st, const char *p, uint32_t name)
     st->nptrs++;
 }
 
-/* The name number of S, through the address cache when STABLE. */
-static uint32_t name_of(struct stacks *st, const char *s, size_t len,
-                        int stable)
+/* The name number of S (stable at its address), through the address
+ * cache. */
+static uint32_t name_of_stable(struct stacks *st, const char *s, size_t len)
 {
     uint32_t name;
     size_t j;
 
-    if (stable) {
-        for (j = hash_word((uintptr_t)s) & st->ptr_mask; st->ptrs[j].p != NULL;
-             j = (j + 1) & st->ptr_mask) {
-            if (st->ptrs[j].p == s)
-                return st->ptrs[j].name;
-        }
+    for (j = hash_word((uintptr_t)s) & st->ptr_mask; st->ptrs[j].p != NULL;
+         j = (j + 1) & st->ptr_mask) {
+        if (st->ptrs[j].p == s)
+            return st->ptrs[j].name;
     }
     name = cct_intern(st->cct, s, len);
-    if (stable)
-        ptrs_add(st, s, name);
+    ptrs_add(st, s, name);
     return name;
+}
+
+/* The name number of S, through the address caches when STABLE. */
+static inline uint32_t name_of(struct stacks *st, const char *s, size_t len,
+                               int stable)
+{
+    struct ptrname *near;
+
+    if (!stable)
+        return cct_intern(st->cct, s, len);
+    near = &st->near[((uintptr_t)s >> 4) % STACKS_NEAR];
+    if (near->p != s) {
+        near->name = name_of_stable(st, s, len);
+        near->p = s;
+    }
+    return near->name;
 }
 
 static void fns_clear(struct stacks *st)
