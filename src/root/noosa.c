@@ -397,6 +397,10 @@ static unsigned int replay_functions(void *arg, struct reader_fn *fns,
 {
     struct noosa *n = arg;
 
+    /* after goto, the next event stops the play whatever it is: as an
+     * item (on_item) */
+    if (n->stop_next)
+        return 0;
     return recread_functions(n->replay, fns, max, seq);
 }
 

@@ -64,6 +64,30 @@ OUT
 grep -v '^Recording ' moves.out >moves.got
 diff -u moves.want moves.got || fail "moves"
 
+# the same moves with the time profile on, which takes enter and leave
+# in batches: goto still stops at the event it names
+cat >pmoves.tcl <<'TCL'
+profile time on
+profile print off
+break other
+run
+goto 5
+goto 20
+step back
+kill
+TCL
+replay pmoves -x pmoves.tcl nest
+cat >pmoves.want <<'OUT'
+Breakpoint 1 on event other
+Stopped at breakpoint 1 for event "other" (event 9): n=0
+Stopped at enter (event 5): name="a"
+Stopped at leave (event 20): name="b"
+Stopped at breakpoint 1 for event "other" (event 19): n=1
+Program killed by SIGKILL.
+OUT
+grep -v -e '^Recording ' -e '^warning: ' pmoves.out >pmoves.got
+diff -u pmoves.want pmoves.got || fail "moves with the time profile on"
+
 # a breakpoint on enter with the time profile on (the profile alone takes
 # enter and leave in batches; with the breakpoint, as events)
 cat >brk.tcl <<'TCL'
