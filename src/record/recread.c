@@ -1129,35 +1129,25 @@ static unsigned int rfn_run(struct recread *r, struct rstream *s,
     return n;
 }
 
-/* recread_functions() from S, which holds an entry or exit (out of line:
- * the caller's test is on every item's way). */
-static __attribute__((noinline)) unsigned int rfn_take(struct recread *r, struct rstream *s,
-                             struct reader_fn *fns, unsigned int max,
-                             uint64_t *seq)
+/* recread_functions() from S, which holds an entry or exit, and what
+ * follows it in its packet (out of line: the caller's test is on every
+ * item's way).  The run ends where the packet does or at an event it
+ * does not take: the next call reads that the general way (rpick()), so
+ * that what is said of it is said after the events before it are given,
+ * as one by one. */
+static __attribute__((noinline)) unsigned int rfn_take(struct recread *r,
+                                                       struct rstream *s,
+                                                       struct reader_fn *fns,
+                                                       unsigned int max,
+                                                       uint64_t *seq)
 {
-    unsigned int n = 1;
+    unsigned int n;
 
     rfn_item(r, s, &fns[0]);
     if (seq != NULL)
         *seq = r->seq;
     r->cur = s; /* what S holds is given */
-    while (n < max) {
-        n += rfn_run(r, s, r->last, fns + n, max - n);
-        if (n == max)
-            break;
-        /* what the run does not take, the general way (its events
-         * after a packet's end, a malformed one, said) */
-        r->cur = NULL;
-        radvance(r, s);
-        if (!s->have || s->ts > r->last) {
-            rbest(r);
-            break;
-        }
-        if (!rfn_is(r, s))
-            break; /* what S holds comes next */
-        rfn_item(r, s, &fns[n++]);
-        r->cur = s;
-    }
+    n = 1 + rfn_run(r, s, r->last, fns + 1, max - 1);
     r->seq += n;
     return n;
 }
