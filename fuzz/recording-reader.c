@@ -10,10 +10,21 @@
  * version; the files go into a directory of the harness's own.  When bit
  * 31 of L is set, the harness makes the check of every packet it can
  * find right before it writes a stream, so that mutations reach the
- * events and not only the packets' checks.
+ * events and not only the packets' checks.  When bit 30 is set, the
+ * thread's bytes are also the stream of a thread 2 (so that two streams
+ * are merged, their times equal).
+ *
+ * The events are read three ways: one by one (recread_next()), and with
+ * runs of function entries and exits taken by recread_functions() (runs
+ * of at most 1, 2, 3, 5, 64 and 1024 in turn, and of at most 1024),
+ * which must give the same events in the same order, numbered alike, and
+ * say the same about what they skip; and the order must be the merge of
+ * the streams by time (of equal times, the stream of the lower thread id
+ * first, noosa's own as 0), done here again the plain way.
  */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +76,7 @@ static void cleanup(void)
 {
     static const char *const names[] = {
         "metadata", RECFILE_NOOSA_STREAM, RECFILE_THREAD_PREFIX "1",
-        "export.json", "export.pb"};
+        RECFILE_THREAD_PREFIX "2", "export.json", "export.pb"};
     char path[512];
 
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -75,10 +86,172 @@ static void cleanup(void)
     rmdir(dir);
 }
 
+/* An event given: its thread (stream) and time. */
+struct given {
+    pid_t tid;
+    uint64_t ts;
+};
+
+/* What a way of reading gave, as text, and the events in order. */
+struct said {
+    char *text;
+    size_t len, cap;
+    struct given *ev;
+    size_t nev, aev;
+};
+
+static void give(struct said *w, pid_t tid, int64_t ns)
+{
+    if (w->nev == w->aev) {
+        w->aev = w->aev > 0 ? 2 * w->aev : 256;
+        w->ev = realloc(w->ev, w->aev * sizeof *w->ev);
+        if (w->ev == NULL)
+            abort();
+    }
+    w->ev[w->nev].tid = tid;
+    w->ev[w->nev].ts = (uint64_t)ns;
+    w->nev++;
+}
+
+/* Whether the events of W are the merge of their streams: each stream's
+ * events kept in the order given, the merge taking at each step the
+ * stream whose next is earliest, of equal times the one of the lowest
+ * thread id. */
+static int merged(const struct said *w)
+{
+    pid_t tids[8];
+    size_t at[8], nt = 0;
+
+    /* the streams by thread id; at[i], the place of stream i's next */
+    for (size_t k = 0; k < w->nev; k++) {
+        size_t i = 0;
+
+        while (i < nt && tids[i] != w->ev[k].tid)
+            i++;
+        if (i < nt)
+            continue;
+        if (nt == 8)
+            abort();
+        for (i = nt++; i > 0 && tids[i - 1] > w->ev[k].tid; i--) {
+            tids[i] = tids[i - 1];
+            at[i] = at[i - 1];
+        }
+        tids[i] = w->ev[k].tid;
+        at[i] = k;
+    }
+    for (size_t k = 0; k < w->nev; k++) {
+        size_t best = nt;
+
+        for (size_t i = 0; i < nt; i++)
+            if (at[i] < w->nev &&
+                (best == nt || w->ev[at[i]].ts < w->ev[at[best]].ts))
+                best = i;
+        if (best == nt || at[best] != k)
+            return 0;
+        do
+            at[best]++;
+        while (at[best] < w->nev && w->ev[at[best]].tid != tids[best]);
+    }
+    return 1;
+}
+
+static void say(struct said *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void say(struct said *w, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(w->text + w->len, w->cap - w->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            abort();
+        if (w->len + (size_t)n < w->cap)
+            break;
+        w->cap = 2 * (w->len + (size_t)n + 1);
+        w->text = realloc(w->text, w->cap);
+        if (w->text == NULL)
+            abort();
+    }
+    w->len += (size_t)n;
+}
+
+static struct said *saying; /* where notes go while reading */
+
 static void note(void *arg, const char *text)
 {
     (void)arg;
-    (void)text;
+    if (saying != NULL)
+        say(saying, "note %s\n", text);
+}
+
+/* An entry or exit as it is said either way. */
+static void say_fn(struct said *w, uint64_t seq, int enter, pid_t tid,
+                   int64_t ns, const char *name)
+{
+    say(w, "%llu %s %d %lld %s\n", (unsigned long long)seq,
+        enter ? "enter" : "leave", (int)tid, (long long)ns, name);
+}
+
+/* Read R from its start into W: one by one (MAX 0), or with runs of
+ * entries and exits of at most MAX (-1: 1, 2, 3, 5, 64, 1024 in turn). */
+static void read_all(struct recread *r, struct said *w, int max)
+{
+    static const unsigned int maxes[] = {1, 2, 3, 5, 64, 1024};
+    struct reader_fn fns[1024];
+    struct reader_item it;
+    uint64_t seq, first, count = 0;
+    unsigned int turn = 0;
+
+    saying = w;
+    recread_rewind(r);
+    for (;;) {
+        unsigned int n = 0;
+
+        if (max != 0)
+            n = recread_functions(r, fns,
+                                  max > 0 ? (unsigned int)max
+                                          : maxes[turn++ % 6], &first);
+        if (n > 0) {
+            if (first != count)
+                abort();
+            for (unsigned int i = 0; i < n; i++) {
+                say_fn(w, count++, fns[i].enter, fns[i].tid, fns[i].ns,
+                       fns[i].name);
+                give(w, fns[i].tid, fns[i].ns);
+            }
+            continue;
+        }
+        if (!recread_next(r, &it, &seq))
+            break;
+        if (seq != count)
+            abort();
+        count++;
+        give(w, it.tid, it.ns);
+        if (it.kind == READER_FUNCTION) {
+            uint32_t len;
+            const char *name = recread_item_function(r, &len);
+
+            say_fn(w, seq, it.enter, it.tid, it.ns, name != NULL ? name : "?");
+        } else if (it.kind == READER_EVENT &&
+                   (it.code == DAPTO_EV_ENTER || it.code == DAPTO_EV_LEAVE) &&
+                   strcmp(it.event->aspect->name, "dapto") == 0 &&
+                   it.nvalues == 1 && it.values[0].kind == DAPTO_K_STR &&
+                   it.values[0].interned) {
+            say_fn(w, seq, it.code == DAPTO_EV_ENTER, it.tid, it.ns,
+                   it.values[0].s);
+        } else {
+            say(w, "%llu kind %d code %u %d %lld\n", (unsigned long long)seq,
+                (int)it.kind, it.code, (int)it.tid, (long long)it.ns);
+            if (it.kind == READER_EVENT && it.nvalues > 0 &&
+                it.values[0].kind == DAPTO_K_STR)
+                (void)strlen(it.values[0].s);
+        }
+    }
+    saying = NULL;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -89,10 +262,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         "    program = \"fuzz\";\n};\n";
     struct recread_opts o = {note, NULL};
     struct recread *r;
-    struct reader_item it;
-    uint64_t seq;
+    struct said ways[3];
     uint32_t l = 0;
-    int fix;
+    int fix, two;
     uint8_t *copy;
     char *cause = NULL;
     char out[600];
@@ -111,7 +283,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     data += size >= 4 ? 4 : size;
     size -= size >= 4 ? 4 : size;
     fix = (l & 0x80000000u) != 0;
-    l &= 0x7fffffffu;
+    two = (l & 0x40000000u) != 0;
+    l &= 0x3fffffffu;
     if (l > size)
         l = (uint32_t)size;
     copy = malloc(size + 1);
@@ -122,15 +295,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     put(RECFILE_NOOSA_STREAM, copy, l);
     put(RECFILE_THREAD_PREFIX "1", copy + l, size - l);
+    if (two) {
+        put(RECFILE_THREAD_PREFIX "2", copy + l, size - l);
+    } else {
+        char path[512];
+
+        snprintf(path, sizeof path, "%s/%s2", dir, RECFILE_THREAD_PREFIX);
+        unlink(path);
+    }
     free(copy);
     if (recread_open(&r, dir, &o, &cause) != 0) {
         free(cause);
         return 0;
     }
-    while (recread_next(r, &it, &seq))
-        if (it.kind == READER_EVENT && it.nvalues > 0 &&
-            it.values[0].kind == DAPTO_K_STR)
-            (void)strlen(it.values[0].s);
+    memset(ways, 0, sizeof ways);
+    read_all(r, &ways[0], 0);
+    read_all(r, &ways[1], -1);
+    read_all(r, &ways[2], 1024);
+    for (int i = 1; i < 3; i++)
+        if (ways[i].len != ways[0].len ||
+            memcmp(ways[i].text, ways[0].text, ways[0].len) != 0) {
+            fprintf(stderr, "recording-reader: read one by one:\n%.*s"
+                    "and with runs of functions:\n%.*s", (int)ways[0].len,
+                    ways[0].text, (int)ways[i].len, ways[i].text);
+            abort();
+        }
+    for (int i = 0; i < 3; i++)
+        if (!merged(&ways[i])) {
+            fprintf(stderr, "recording-reader: not in time order:\n%.*s",
+                    (int)ways[i].len, ways[i].text);
+            abort();
+        }
+    for (int i = 0; i < 3; i++) {
+        free(ways[i].text);
+        free(ways[i].ev);
+    }
     snprintf(out, sizeof out, "%s/export.json", dir);
     if (export_recording(r, EXPORT_CHROME, out, &cause) != 0)
         free(cause);

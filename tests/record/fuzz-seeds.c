@@ -4,7 +4,9 @@
  * (fuzz/recording-reader.c) run without libFuzzer: over each of its seeds,
  * then over mutations of them (bytes overwritten, cut, duplicated) drawn
  * from a seed that is printed and taken back from NOOSA_SEED, so that the
- * reader's checks run in every `make check` and under the sanitizers.
+ * reader's checks run in every `make check` and under the sanitizers;
+ * each seed, and every other mutation, also as the streams of two
+ * threads.
  */
 #include "config.h"
 
@@ -74,6 +76,11 @@ int main(void)
         nseeds++;
         LLVMFuzzerTestOneInput(buf, len);
         m = malloc(2 * len + 16);
+        if (len >= 4) {
+            memcpy(m, buf, len);
+            m[3] |= 0x40;
+            LLVMFuzzerTestOneInput(m, len);
+        }
         for (int i = 0; i < 300; i++) {
             size_t mlen = len, k = 1 + next() % 8;
 
@@ -104,6 +111,12 @@ int main(void)
             }
             LLVMFuzzerTestOneInput(m, mlen);
             nruns++;
+            if (i % 2 == 0 && mlen >= 4) {
+                /* the same as the streams of two threads */
+                m[3] |= 0x40;
+                LLVMFuzzerTestOneInput(m, mlen);
+                nruns++;
+            }
         }
         free(m);
         free(buf);
