@@ -12,12 +12,14 @@
 #   live.sh         the record command: a session recorded, live exports
 #   flight.sh       the flight recorder: the last events at a crash
 #   replay-screen.sh  a recording played in the screen (tmux)
+#   profiles.sh     the profiles of a recording played are the live run's
 #
 # The programs are tests/profile's (pt, queens).
 
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
 	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
-	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh
+	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh \
+	tests/record/profiles.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto \
 	tests/record/threads.awk
