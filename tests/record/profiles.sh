@@ -3,8 +3,8 @@
 # profiles.sh - the profiles of a recording played are those of the live
 # run it was recorded from (record start), times included: the time
 # profile's tree (all threads and each), the frequency profile's counts
-# and calls, the folded stacks and the Chrome timeline, and the warnings
-# of leaves that do not match.  Programs: fthreads (-finstrument-functions,
+# and calls, the folded stacks and the Chrome timeline (each thread's),
+# and the warnings of leaves that do not match.  Programs: fthreads (-finstrument-functions,
 # five threads at once), pt threads (enter/leave by name and int events,
 # three threads), pt mismatch, queens.  Played three ways: the function
 # records to the profiles in batches (the time profile on: the direct
@@ -54,9 +54,21 @@ play() {
         fail "$name: played $way: $(tail -3 "$name.$way.out")"
 }
 
+# bythread FILE: the marks of the Chrome timeline FILE thread by thread,
+# each thread's in order (a live run takes the threads' records in the
+# ring's order, a recording is played in time order: the same for each
+# thread, not quite between threads)
+bythread() {
+    awk '{ t = $0; sub(/.*"tid":/, "", t); sub(/[^0-9].*/, "", t);
+           printf "%012d %09d %s\n", t, NR, $0 }' "$1" | sort | cut -d' ' -f3- \
+        >"$1.t"
+}
+
 # same NAME WAY: the profiles played WAY are the live ones
 same() {
-    for x in "" .folded .json; do
+    bythread "$1.live.json"
+    bythread "$1.$2.json"
+    for x in "" .folded .json.t; do
         [ -s "$1.live$x" ] || fail "$1: no live profile$x"
         cmp -s "$1.live$x" "$1.$2$x" ||
             fail "$1 played $2: its profile$x is not the live one's: $(diff "$1.live$x" "$1.$2$x" | head -5)"
