@@ -88,27 +88,40 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
 {
     struct ptime *t = &p->time;
     struct tthread *th = NULL;
+    uint32_t cur = CCT_ROOT; /* th's, kept here while it is th */
+    int64_t last = -1;
     size_t i;
 
     for (i = 0; i < n; i++) {
         uint32_t node = c[i].node;
         int64_t ns = c[i].ns;
 
-        /* (ptime_thread() may move every thread when it adds one) */
-        if (th == NULL || th->tid != c[i].tid)
+        if (th == NULL || th->tid != c[i].tid) {
+            if (th != NULL) {
+                th->cur = cur;
+                th->last = last;
+            }
+            /* (ptime_thread() may move every thread when it adds one) */
             th = ptime_thread(p, c[i].tid, 1);
-        if (node >= th->n || th->cur >= th->n)
-            ptime_cover(th, th->cur > node ? th->cur : node);
-        if (th->last >= 0 && ns >= th->last)
-            th->self[th->cur] += ns - th->last;
+            cur = th->cur;
+            last = th->last;
+        }
+        if (node >= th->n || cur >= th->n)
+            ptime_cover(th, cur > node ? cur : node);
+        if (last >= 0 && ns >= last)
+            th->self[cur] += ns - last;
         if (c[i].what == STACKS_PUSH) {
             th->calls[node]++;
             mark(t, ns, c[i].tid, node, 0);
         } else {
-            mark(t, ns, c[i].tid, th->cur, 1);
+            mark(t, ns, c[i].tid, cur, 1);
         }
-        th->cur = node;
-        th->last = ns;
+        cur = node;
+        last = ns;
+    }
+    if (th != NULL) {
+        th->cur = cur;
+        th->last = last;
     }
 }
 

@@ -137,16 +137,12 @@ static void tids_rehash(struct stacks *st, size_t mask)
     }
 }
 
-/* Thread TID's stack, or NULL (ADD: created when new). */
-static struct tstack *thread(struct stacks *st, pid_t tid, int add)
+/* thread() when TID is not the thread seen last. */
+static struct tstack *thread_find(struct stacks *st, pid_t tid, int add)
 {
     size_t j;
     uint32_t i;
 
-    if (st->last < st->nthreads && st->threads[st->last].tid == tid)
-        return &st->threads[st->last];
-    if (st->nthreads == 0 && !add)
-        return NULL;
     for (j = hash_word((uint64_t)tid) & st->tid_mask;
          (i = st->tid_slots[j]) != STACKS_EMPTY; j = (j + 1) & st->tid_mask) {
         if (st->threads[i].tid == tid) {
@@ -167,6 +163,16 @@ static struct tstack *thread(struct stacks *st, pid_t tid, int add)
         tids_rehash(st, st->tid_mask * 2 + 1);
     st->last = i;
     return &st->threads[i];
+}
+
+/* Thread TID's stack, or NULL (ADD: created when new). */
+static inline struct tstack *thread(struct stacks *st, pid_t tid, int add)
+{
+    if (st->last < st->nthreads && st->threads[st->last].tid == tid)
+        return &st->threads[st->last];
+    if (st->nthreads == 0 && !add)
+        return NULL;
+    return thread_find(st, tid, add);
 }
 
 static const struct tstack *cthread(const struct stacks *st, pid_t tid)
@@ -324,9 +330,9 @@ static void flush(struct stacks *st)
 }
 
 /* Tell the listeners, and keep a push or pop for the watchers, with
- * thread T's stack as it is now. */
+ * thread T's stack as it is now (NODE: its innermost). */
 static inline void tell(struct stacks *st, int what, const struct tstack *t,
-                        uint32_t name, int64_t ns)
+                        uint32_t node, uint32_t name, int64_t ns)
 {
     struct stacks_change *c;
     size_t i;
@@ -344,7 +350,7 @@ static inline void tell(struct stacks *st, int what, const struct tstack *t,
     c = &st->pending[st->npending++];
     c->ns = ns;
     c->tid = t->tid;
-    c->node = t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT;
+    c->node = node;
     c->what = what;
 }
 
@@ -375,7 +381,7 @@ static inline void push(struct stacks *st, struct tstack *t, uint32_t name,
     f->name = name;
     f->ns = ns;
     f->child_name = STACKS_EMPTY;
-    tell(st, STACKS_PUSH, t, name, ns);
+    tell(st, STACKS_PUSH, t, f->node, name, ns);
 }
 
 static inline void pop(struct stacks *st, struct tstack *t, int64_t ns)
@@ -383,7 +389,8 @@ static inline void pop(struct stacks *st, struct tstack *t, int64_t ns)
     uint32_t name = t->f[t->n - 1].name;
 
     t->n--;
-    tell(st, STACKS_POP, t, name, ns);
+    tell(st, STACKS_POP, t, t->n > 0 ? t->f[t->n - 1].node : CCT_ROOT, name,
+         ns);
 }
 
 /* Report a leave of LEAVE over TOP (STACKS_EMPTY: an empty stack) once
@@ -444,7 +451,7 @@ static void leave_mismatch(struct stacks *st, struct tstack *t, uint32_t name,
         return;
     }
     report(st, t->tid, name, top);
-    tell(st, STACKS_MISMATCH, t, name, ns);
+    tell(st, STACKS_MISMATCH, t, t->f[t->n - 1].node, name, ns);
     while (t->n >= k)
         pop(st, t, ns);
 }
