@@ -391,7 +391,11 @@ static void follow_exec(struct session *s);
 static void ended(struct session *s, int status, int signo)
 {
     s->reading = 1;
-    drain(s, 0);
+    /* the program is gone: everything it wrote is in the ring, and the
+     * channel hands it over in bounded runs */
+    do
+        drain(s, 0);
+    while (s->reading && s->channel != NULL && channel_more(s->channel));
     no_interface(s);
     unwatch(s);
     s->state = SESSION_IDLE;
