@@ -94,38 +94,129 @@ static int dump_wants(const struct dump *d, const struct reader_item *it,
     return 1;
 }
 
+/* A line of the dump, made before it is written at once (printf for
+ * each of its parts took most of a dump's time). */
+struct dline {
+    char *buf;
+    size_t len, cap;
+};
+
+/* Room for N more bytes. */
+static inline char *dl_room(struct dline *l, size_t n)
+{
+    if (l->len + n > l->cap) {
+        l->cap = 2 * (l->len + n) + 64;
+        l->buf = xrealloc(l->buf, l->cap);
+    }
+    return l->buf + l->len;
+}
+
+static inline void dl_put(struct dline *l, const char *s, size_t n)
+{
+    memcpy(dl_room(l, n), s, n);
+    l->len += n;
+}
+
+static void dl_str(struct dline *l, const char *s)
+{
+    dl_put(l, s, strlen(s));
+}
+
+/* V in decimal, as printf's %llu and %lld write it. */
+static void dl_u64(struct dline *l, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021"
+                                "22232425262728293031323334353637383940414243"
+                                "44454647484950515253545556575859606162636465"
+                                "66676869707172737475767778798081828384858687"
+                                "888990919293949596979899";
+    char t[20], *p = t + sizeof t;
+    size_t n;
+
+    while (v >= 100) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    n = (size_t)(t + sizeof t - p);
+    memcpy(dl_room(l, n), p, n);
+    l->len += n;
+}
+
+static void dl_i64(struct dline *l, int64_t v)
+{
+    if (v < 0)
+        dl_put(l, "-", 1);
+    dl_u64(l, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
+/* "SEQ TIME thread=TID NAME" */
+static void dl_head(struct dline *l, const struct reader_item *it,
+                    uint64_t seq, const char *name)
+{
+    l->len = 0;
+    dl_u64(l, seq);
+    dl_put(l, " ", 1);
+    dl_i64(l, it->ns);
+    dl_put(l, " thread=", 8);
+    dl_i64(l, it->tid);
+    dl_put(l, " ", 1);
+    dl_str(l, name);
+}
+
 static void dump_item(struct recread *r, const struct reader_item *it,
-                      uint64_t seq)
+                      uint64_t seq, struct dline *l)
 {
     switch (it->kind) {
     case READER_EVENT: {
         const struct registry_event *e = it->event;
 
-        printf("%llu %lld thread=%d %s", (unsigned long long)seq,
-               (long long)it->ns, (int)it->tid, e->name);
+        dl_head(l, it, seq, e->name);
         for (unsigned int i = 0; i < e->nparams; i++) {
-            if (i < it->nvalues) {
-                char *s = value_text(&it->values[i]);
+            const struct decode_value *v = &it->values[i];
 
-                printf(" %s=%s", e->params[i].name, s);
-                free(s);
+            dl_put(l, " ", 1);
+            dl_str(l, e->params[i].name);
+            dl_put(l, "=", 1);
+            if (i >= it->nvalues) {
+                dl_str(l, "<missing>");
+            } else if (v->kind == DAPTO_K_INT) {
+                dl_i64(l, (int)v->u.i);
+            } else if (v->kind == DAPTO_K_LONG) {
+                dl_i64(l, (long long)v->u.l);
             } else {
-                printf(" %s=<missing>", e->params[i].name);
+                char *t = value_text(v);
+
+                dl_str(l, t);
+                free(t);
             }
         }
-        printf("%s\n", it->truncated ? " [truncated]" : "");
+        if (it->truncated)
+            dl_str(l, " [truncated]");
+        dl_put(l, "\n", 1);
+        fwrite(l->buf, 1, l->len, stdout);
         break;
     }
     case READER_FUNCTION: {
-        const char *name = recread_function(r, it->function);
+        uint32_t len;
+        const char *name = recread_item_function(r, &len);
 
-        printf("%llu %lld thread=%d %s function=", (unsigned long long)seq,
-               (long long)it->ns, (int)it->tid,
-               it->enter ? "function-enter" : "function-leave");
-        if (name != NULL)
-            printf("%s\n", name);
-        else
+        dl_head(l, it, seq, it->enter ? "function-enter" : "function-leave");
+        dl_put(l, " function=", 10);
+        if (name != NULL) {
+            dl_put(l, name, len);
+            dl_put(l, "\n", 1);
+            fwrite(l->buf, 1, l->len, stdout);
+        } else {
+            fwrite(l->buf, 1, l->len, stdout);
             printf("0x%llx\n", (unsigned long long)it->function);
+        }
         break;
     }
     case READER_HELLO:
@@ -177,6 +268,7 @@ int dump_main(int argc, char **argv)
     struct recread *r;
     struct recread_opts ro;
     struct reader_item it;
+    struct dline line = {NULL, 0, 0};
     uint64_t seq;
     char *cause = NULL, *list = NULL;
     const char *chrome = NULL, *perfetto = NULL;
@@ -280,7 +372,8 @@ int dump_main(int argc, char **argv)
     }
     while (recread_next(r, &it, &seq))
         if (dump_wants(&d, &it, seq))
-            dump_item(r, &it, seq);
+            dump_item(r, &it, seq, &line);
+    free(line.buf);
     if (recread_ended(r, &status, &signo)) {
         if (signo > 0)
             printf("# the program was killed by signal %d\n", signo);
