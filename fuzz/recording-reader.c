@@ -14,13 +14,15 @@
  * thread's bytes are also the stream of a thread 2 (so that two streams
  * are merged, their times equal).
  *
- * The events are read three ways: one by one (recread_next()), and with
- * runs of function entries and exits taken by recread_functions() (runs
- * of at most 1, 2, 3, 5, 64 and 1024 in turn, and of at most 1024),
- * which must give the same events in the same order, numbered alike, and
- * say the same about what they skip; and the order must be the merge of
- * the streams by time (of equal times, the stream of the lower thread id
- * first, noosa's own as 0), done here again the plain way.
+ * The events are read four ways: one by one (recread_next()); with runs
+ * of function entries and exits taken by recread_functions() and of the
+ * program's events by recread_counts() (every event counted; runs of at
+ * most 1, 2, 3, 5, 64 and 1024 in turn); with runs of functions of at
+ * most 1024; with runs of events only.  They must give the same events
+ * in the same order, numbered alike, and say the same about what they
+ * skip; and the order must be the merge of the streams by time (of
+ * equal times, the stream of the lower thread id first, noosa's own as
+ * 0), done here again the plain way.
  */
 #include "config.h"
 
@@ -196,12 +198,17 @@ static void say_fn(struct said *w, uint64_t seq, int enter, pid_t tid,
         enter ? "enter" : "leave", (int)tid, (long long)ns, name);
 }
 
+/* Every event counted, for recread_counts(). */
+static unsigned char counted[DAPTO_EVENT_CODE_MAX + 1];
+
 /* Read R from its start into W: one by one (MAX 0), or with runs of
- * entries and exits of at most MAX (-1: 1, 2, 3, 5, 64, 1024 in turn). */
-static void read_all(struct recread *r, struct said *w, int max)
+ * entries and exits of at most MAX (-1: 1, 2, 3, 5, 64, 1024 in turn),
+ * and runs of counted events too (COUNTS; MAX -2: those alone). */
+static void read_all(struct recread *r, struct said *w, int max, int counts)
 {
     static const unsigned int maxes[] = {1, 2, 3, 5, 64, 1024};
     struct reader_fn fns[1024];
+    struct reader_ev evs[1024];
     struct reader_item it;
     uint64_t seq, first, count = 0;
     unsigned int turn = 0;
@@ -211,7 +218,7 @@ static void read_all(struct recread *r, struct said *w, int max)
     for (;;) {
         unsigned int n = 0;
 
-        if (max != 0)
+        if (max != 0 && max != -2)
             n = recread_functions(r, fns,
                                   max > 0 ? (unsigned int)max
                                           : maxes[turn++ % 6], &first);
@@ -222,6 +229,21 @@ static void read_all(struct recread *r, struct said *w, int max)
                 say_fn(w, count++, fns[i].enter, fns[i].tid, fns[i].ns,
                        fns[i].name);
                 give(w, fns[i].tid, fns[i].ns);
+            }
+            continue;
+        }
+        if (counts)
+            n = recread_counts(r, counted, sizeof counted, evs,
+                               maxes[turn++ % 6], &first);
+        if (n > 0) {
+            if (first != count)
+                abort();
+            for (unsigned int i = 0; i < n; i++) {
+                say(w, "%llu kind %d code %u %d %lld\n",
+                    (unsigned long long)count++, (int)READER_EVENT,
+                    evs[i].event->code, (int)evs[i].tid,
+                    (long long)evs[i].ns);
+                give(w, evs[i].tid, evs[i].ns);
             }
             continue;
         }
@@ -262,7 +284,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         "    program = \"fuzz\";\n};\n";
     struct recread_opts o = {note, NULL};
     struct recread *r;
-    struct said ways[3];
+    struct said ways[4];
     uint32_t l = 0;
     int fix, two;
     uint8_t *copy;
@@ -309,24 +331,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     memset(ways, 0, sizeof ways);
-    read_all(r, &ways[0], 0);
-    read_all(r, &ways[1], -1);
-    read_all(r, &ways[2], 1024);
-    for (int i = 1; i < 3; i++)
+    memset(counted, 1, sizeof counted);
+    read_all(r, &ways[0], 0, 0);
+    read_all(r, &ways[1], -1, 1);
+    read_all(r, &ways[2], 1024, 0);
+    read_all(r, &ways[3], -2, 1);
+    for (int i = 1; i < 4; i++)
         if (ways[i].len != ways[0].len ||
             memcmp(ways[i].text, ways[0].text, ways[0].len) != 0) {
             fprintf(stderr, "recording-reader: read one by one:\n%.*s"
-                    "and with runs of functions:\n%.*s", (int)ways[0].len,
-                    ways[0].text, (int)ways[i].len, ways[i].text);
+                    "and with runs (way %d):\n%.*s", (int)ways[0].len,
+                    ways[0].text, i, (int)ways[i].len, ways[i].text);
             abort();
         }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         if (!merged(&ways[i])) {
             fprintf(stderr, "recording-reader: not in time order:\n%.*s",
                     (int)ways[i].len, ways[i].text);
             abort();
         }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         free(ways[i].text);
         free(ways[i].ev);
     }

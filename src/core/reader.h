@@ -97,6 +97,15 @@ struct reader_fn {
     int enter;         /* 1: entry, 0: exit */
 };
 
+/* An event of the program for consumers that only count it (a
+ * recording's, given in batches without items <design#dispatch>): which,
+ * whose, when; no values. */
+struct reader_ev {
+    const struct registry_event *event;
+    int64_t ns;
+    pid_t tid;
+};
+
 /* The clock's conversion of timestamps, copied for a batch of records
  * (the rate is refined only between batches): the same nanoseconds as
  * clock_ns(), without a call. */

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1163,6 +1164,117 @@ unsigned int recread_functions(struct recread *r, struct reader_fn *fns,
     if (s == NULL || !rfn_is(r, s))
         return 0;
     return rfn_take(r, s, fns, max, seq);
+}
+
+/* The size of the fields of event E of the program at B (LEFT bytes), as
+ * rdecode() reads them, or -1 when they do not fit (or it would not read
+ * them). */
+static long rcount_body(const struct registry_event *e, const unsigned char *b,
+                        size_t left)
+{
+    size_t n = 0, len;
+
+    for (unsigned int i = 0; i < e->nparams; i++) {
+        switch (e->params[i].kind) {
+        case DAPTO_K_INT:
+            n += 4;
+            break;
+        case DAPTO_K_LONG:
+        case DAPTO_K_DOUBLE:
+        case DAPTO_K_PTR:
+            n += 8;
+            break;
+        case DAPTO_K_STR:
+            if (n >= left || rcheck_string(b + n, left - n, &len) != 0)
+                return -1;
+            n += len + 1;
+            break;
+        default:
+            return -1;
+        }
+        if (n > left)
+            return -1;
+    }
+    return (long)n;
+}
+
+/* Take from S's packet, at its cursor, the events of the program that
+ * COUNTED names (by code, LIMIT codes) at times up to LAST, while they
+ * are whole, into EVS (up to MAX): how many.  What it does not take is
+ * left for rdecode(). */
+static unsigned int rcount_run(struct recread *r, struct rstream *s,
+                               const unsigned char *counted,
+                               unsigned int limit, struct reader_ev *evs,
+                               unsigned int max)
+{
+    const unsigned char *p = s->map + s->pos, *end = s->map + s->end;
+    unsigned int n = 0, last_id = UINT_MAX;
+    const struct registry_event *e = NULL;
+    long fixed = -1; /* e's fields' size when it has no string */
+
+    while (n < max && (size_t)(end - p) >= RECFILE_EVENT_HEADER) {
+        unsigned int id = recfile_get16(p);
+        uint64_t ts = recfile_get64(p + 2);
+        size_t left = (size_t)(end - p) - RECFILE_EVENT_HEADER;
+        long size;
+
+        if (ts > r->last)
+            break;
+        if (id != last_id) {
+            if (id >= limit || !counted[id] || id > DAPTO_EVENT_CODE_MAX)
+                break;
+            e = registry_event(r->reg, id);
+            /* (the built-in enter and leave have a name id: rdecode()) */
+            if (e == NULL ||
+                ((id == DAPTO_EV_ENTER || id == DAPTO_EV_LEAVE) &&
+                 e->aspect == r->builtin))
+                break;
+            last_id = id;
+            fixed = 0;
+            for (unsigned int i = 0; i < e->nparams && fixed >= 0; i++)
+                fixed = e->params[i].kind == DAPTO_K_INT ? fixed + 4
+                        : e->params[i].kind == DAPTO_K_LONG ||
+                                e->params[i].kind == DAPTO_K_DOUBLE ||
+                                e->params[i].kind == DAPTO_K_PTR
+                            ? fixed + 8
+                            : -1;
+        }
+        if (fixed >= 0)
+            size = (size_t)fixed <= left ? fixed : -1;
+        else
+            size = rcount_body(e, p + RECFILE_EVENT_HEADER, left);
+        if (size < 0)
+            break;
+        evs[n].event = e;
+        evs[n].ns = (int64_t)ts;
+        evs[n].tid = s->tid;
+        p += RECFILE_EVENT_HEADER + (size_t)size;
+        n++;
+    }
+    s->pos = (size_t)(p - s->map);
+    return n;
+}
+
+unsigned int recread_counts(struct recread *r, const unsigned char *counted,
+                            unsigned int limit, struct reader_ev *evs,
+                            unsigned int max, uint64_t *seq)
+{
+    struct rstream *s = rpick(r);
+    unsigned int n;
+
+    if (s == NULL || max == 0 || s->item.kind != READER_EVENT ||
+        s->item.code >= limit || !counted[s->item.code] || rfn_is(r, s))
+        return 0;
+    evs[0].event = s->item.event;
+    evs[0].ns = s->item.ns;
+    evs[0].tid = s->tid;
+    if (seq != NULL)
+        *seq = r->seq;
+    r->cur = s; /* what S holds is given */
+    /* (the run ends with its packet, as rfn_take()'s) */
+    n = 1 + rcount_run(r, s, counted, limit, evs + 1, max - 1);
+    r->seq += n;
+    return n;
 }
 
 /* Opening. */

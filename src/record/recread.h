@@ -77,6 +77,15 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq);
 unsigned int recread_functions(struct recread *r, struct reader_fn *fns,
                                unsigned int max, uint64_t *seq);
 
+/* The events of the program that come next and that COUNTED names (a
+ * table by code of LIMIT codes, as dispatch_counted() gives it), without
+ * items: which, whose, when, in the order recread_next() gives them, up
+ * to MAX into EVS.  Returns how many (0 when the next event is not one),
+ * with *seq (may be NULL) the number of the first. */
+unsigned int recread_counts(struct recread *r, const unsigned char *counted,
+                            unsigned int limit, struct reader_ev *evs,
+                            unsigned int max, uint64_t *seq);
+
 /* Back to the first event. */
 void recread_rewind(struct recread *r);
 

@@ -2,7 +2,9 @@
 /*
  * fuzz-seeds.c - the fuzz harness of the reader of recordings
  * (fuzz/recording-reader.c) run without libFuzzer: over each of its seeds,
- * then over mutations of them (bytes overwritten, cut, duplicated) drawn
+ * then over mutations of them (bytes overwritten, cut, duplicated, a
+ * packet's end cut with its sizes made to say so, so that an event is cut
+ * at the end of a packet whose check is right) drawn
  * from a seed that is printed and taken back from NOOSA_SEED, so that the
  * reader's checks run in every `make check` and under the sanitizers;
  * each seed, and every other mutation, also as the streams of two
@@ -17,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "recfile.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint64_t state;
@@ -27,6 +31,36 @@ static uint64_t next(void)
     state ^= state >> 7;
     state ^= state << 17;
     return state;
+}
+
+/* Cut the last 1 to 12 bytes of a packet of the thread's stream of input
+ * M (*MLEN bytes), its sizes made to say so. */
+static void cut_packet(unsigned char *m, size_t *mlen)
+{
+    uint32_t l;
+    size_t off, at[64], n = 0, cut = 1 + next() % 12, k;
+    uint64_t len;
+
+    memcpy(&l, m, 4);
+    l &= 0x3fffffffu;
+    off = 4 + (l < *mlen - 4 ? l : *mlen - 4);
+    while (n < 64 && off + RECFILE_PACKET_HEADER <= *mlen &&
+           recfile_get32(m + off) == RECFILE_MAGIC) {
+        len = recfile_get64(m + off + RECFILE_OFF_PACKET) / 8;
+        if (len < RECFILE_PACKET_HEADER + cut || len > *mlen - off)
+            break;
+        at[n++] = off;
+        off += len;
+    }
+    if (n == 0)
+        return;
+    k = next() % n;
+    len = recfile_get64(m + at[k] + RECFILE_OFF_PACKET) / 8 - cut;
+    recfile_put64(m + at[k] + RECFILE_OFF_PACKET, len * 8);
+    recfile_put64(m + at[k] + RECFILE_OFF_CONTENT, len * 8);
+    off = at[k] + len;
+    memmove(m + off, m + off + cut, *mlen - off - cut);
+    *mlen -= cut;
 }
 
 static unsigned char *slurp(const char *path, size_t *len)
@@ -88,7 +122,7 @@ int main(void)
             for (size_t j = 0; j < k && mlen > 4; j++) {
                 size_t at = 4 + next() % (mlen - 4);
 
-                switch (next() % 4) {
+                switch (next() % 5) {
                 case 0: /* a byte */
                     m[at] = (unsigned char)next();
                     break;
@@ -100,6 +134,9 @@ int main(void)
                         memmove(m + at + 64, m + at, mlen - at);
                         mlen += 64;
                     }
+                    break;
+                case 4: /* a packet's end */
+                    cut_packet(m, &mlen);
                     break;
                 default: /* an aligned 32-bit word */
                     at &= ~(size_t)3;
