@@ -80,6 +80,8 @@ struct dispatch {
     unsigned int limit;   /* table size (event codes) */
     struct fanout *table;
     unsigned char *states;
+    unsigned char *counted; /* by code: told only to counts hooks */
+    int counting;           /* some event is */
 
     /* Filters <protocol#filter>, for the current run: clauses placed,
      * event counters by code, counter ids handed out. */
@@ -140,8 +142,10 @@ static void table_free(struct dispatch *d)
     }
     free(d->table);
     free(d->states);
+    free(d->counted);
     d->table = NULL;
     d->states = NULL;
+    d->counted = NULL;
     d->limit = 0;
 }
 
@@ -320,6 +324,32 @@ static int direct_holds(const struct dispatch *d)
             return 0;
     }
     return 1;
+}
+
+/* Which events only consumers with a counts hook are told of (never
+ * the built-in enter and leave: they have the direct path), and tell
+ * the session whether any is. */
+static void set_counted(struct dispatch *d)
+{
+    unsigned int code, i;
+
+    d->counting = 0;
+    for (code = 0; code < d->limit; code++) {
+        const struct fanout *f = &d->table[code];
+        int only = f->n > 0;
+
+        if ((d->fn_enter != NULL && code == d->fn_enter->code) ||
+            (d->fn_leave != NULL && code == d->fn_leave->code))
+            only = 0;
+        for (i = 0; i < f->n && only; i++)
+            if (f->c[i]->more == NULL || f->c[i]->more->counts == NULL ||
+                f->slot[i].nplaced > 0)
+                only = 0;
+        d->counted[code] = (unsigned char)only;
+        d->counting |= only;
+    }
+    if (d->session != NULL)
+        session_counting(d->session, d->counting);
 }
 
 /* Built-in event CODE (enter or leave, whose one parameter is the name),
@@ -579,8 +609,11 @@ void dispatch_sync(struct dispatch *d)
     d->reg = reg;
     d->dirty = 0;
     d->fn_enter = d->fn_leave = NULL;
+    d->counting = 0;
     if (reg == NULL) {
         set_direct(d, 0);
+        if (d->session != NULL)
+            session_counting(d->session, 0);
         return;
     }
     d->fn_enter = builtin_event(reg, DAPTO_EV_ENTER);
@@ -589,6 +622,7 @@ void dispatch_sync(struct dispatch *d)
     d->limit = limit;
     d->table = xcalloc(limit, sizeof *d->table);
     d->states = xcalloc(limit, 1);
+    d->counted = xcalloc(limit, 1);
     filters = dispatch_filters(d, NULL);
     for (code = 0; code < limit; code++) {
         const struct registry_event *ev = registry_event(reg, code);
@@ -597,6 +631,7 @@ void dispatch_sync(struct dispatch *d)
             sync_event(d, ev, filters);
     }
     set_direct(d, direct_holds(d));
+    set_counted(d);
 }
 
 void dispatch_flush(struct dispatch *d)
@@ -764,6 +799,47 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
         f->c[i]->more->functions(f->c[i]->arg, fns, n);
     d->busy--;
     return n;
+}
+
+const unsigned char *dispatch_counted(const struct dispatch *d,
+                                      unsigned int *limit)
+{
+    if (!d->counting || d->dirty || d->busy ||
+        d->reg != session_registry(d->session))
+        return NULL;
+    *limit = d->limit;
+    return d->counted;
+}
+
+unsigned int dispatch_counts(struct dispatch *d, const struct reader_ev *evs,
+                             unsigned int n)
+{
+    unsigned int i = 0, j, k;
+
+    if (dispatch_counted(d, &k) == NULL)
+        return 0;
+    d->busy++;
+    while (i < n) {
+        unsigned int code = evs[i].event->code;
+        const struct fanout *f;
+
+        if (code >= d->limit || !d->counted[code] ||
+            registry_event(d->reg, code) != evs[i].event)
+            break;
+        /* a run of the same event, to each of its consumers */
+        for (j = i + 1; j < n && evs[j].event == evs[i].event; j++)
+            ;
+        f = &d->table[code];
+        for (k = 0; k < f->n; k++)
+            f->c[k]->more->counts(f->c[k]->arg, evs + i, j - i);
+        i = j;
+        if (d->dirty)
+            break; /* (wishes changed: the rest as items) */
+    }
+    d->busy--;
+    if (d->busy == 0 && d->dirty)
+        dispatch_sync(d);
+    return i;
 }
 
 /* The consumers that want posts named NAME, found or made. */

@@ -103,6 +103,11 @@ struct consumer_hooks {
      * dispatch_symnames(), leaving out the excluded functions, as the
      * enter/leave events made of them would). */
     void (*functions)(void *arg, const struct reader_fn *fns, unsigned int n);
+    /* Events of a recording that the consumer only counts, N of them in
+     * order, without items (no values; never a stop): when every
+     * consumer told of an event has it, a recording's events of it go
+     * to them this way (dispatch_counts()). */
+    void (*counts)(void *arg, const struct reader_ev *evs, unsigned int n);
 };
 
 /* An artificial event (Eve's): a name and string arguments, posted by a
@@ -157,6 +162,20 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
  * longer holds: they are to come as items). */
 unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
                                 unsigned int n);
+
+/* The events of a recording that only consumers with a counts hook are
+ * told of: a table by code (*limit codes; 1: such an event), or NULL
+ * when there are none or the table is to be made again. */
+const unsigned char *dispatch_counted(const struct dispatch *d,
+                                      unsigned int *limit);
+
+/* Hand the events EVS of a recording (session_counting, which the
+ * dispatcher turns on and off as wishes change) to the consumers that
+ * count them; returns how many were taken (fewer than N when an event
+ * is no longer counted only: it and those after it are to come as
+ * items). */
+unsigned int dispatch_counts(struct dispatch *d, const struct reader_ev *evs,
+                             unsigned int n);
 
 /* Deliver artificial event P to the enabled consumers that want it, in
  * order, now (also from inside a delivery).  Returns how many were told,

@@ -75,6 +75,7 @@ struct session {
     struct session_source source; /* next != NULL: a recording */
     uint64_t seq;  /* the number of the last item of the source given */
     int direct;    /* session_direct() is on */
+    int counting;  /* session_counting() is on */
     /* the program's terminal set by session_set_tty(), or -1 and NULL:
      * changed only by that call, between runs or during one (for the
      * next) */
@@ -873,6 +874,11 @@ void session_direct(struct session *s, int on)
                        s->hooks.arg);
 }
 
+void session_counting(struct session *s, int on)
+{
+    s->counting = on;
+}
+
 int session_set_state(struct session *s, unsigned int code,
                       unsigned char state, char **cause)
 {
@@ -1042,10 +1048,30 @@ static int replay_fns(struct session *s, const struct reader_fn *fns,
     return 0;
 }
 
+/* Hand EVS (N of them, numbered from FIRST) to the counts hook.  Those
+ * it does not take (the consumers changed meanwhile) are read again
+ * from the source, as items. */
+static void replay_counts(struct session *s, const struct reader_ev *evs,
+                          unsigned int n, uint64_t first)
+{
+    unsigned int taken = 0;
+
+    if (s->hooks.counts != NULL)
+        taken = s->hooks.counts(s->hooks.arg, evs, n);
+    if (taken < n) {
+        s->counting = 0; /* (until the dispatcher says again) */
+        s->source.seek(s->source.arg, first + taken);
+    }
+    if (taken > 0)
+        s->seq = first + taken - 1;
+}
+
 static void replay_finish(void *arg)
 {
     struct session *s = arg;
-    static struct reader_fn fns[REPLAY_FNS]; /* (one loop, one replay) */
+    /* (one loop, one replay) */
+    static struct reader_fn fns[REPLAY_FNS];
+    static struct reader_ev evs[REPLAY_FNS];
     struct reader_item item;
     unsigned int n = 0, k;
     uint64_t first;
@@ -1058,6 +1084,13 @@ static void replay_finish(void *arg)
             n += k;
             if (replay_fns(s, fns, k, first))
                 return;
+            continue;
+        }
+        if (s->counting && s->source.counts != NULL &&
+            (k = s->source.counts(s->source.arg, evs, REPLAY_FNS, &first)) >
+                0) {
+            n += k;
+            replay_counts(s, evs, k, first);
             continue;
         }
         if (!s->source.next(s->source.arg, &item, &s->seq)) {

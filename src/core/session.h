@@ -46,6 +46,11 @@ struct session_hooks {
      * channel_direct()).  May be NULL: then they are always items. */
     unsigned int (*functions)(void *arg, const struct reader_fn *fns,
                               unsigned int n);
+    /* Events of a recording that their consumers only count, in order
+     * between the items (session_counting); returns how many it took.
+     * May be NULL. */
+    unsigned int (*counts)(void *arg, const struct reader_ev *evs,
+                           unsigned int n);
     /* The state changed: started, stopped, resumed, ended. */
     void (*state)(void *arg);
     /* Something the user should know ("the program has no monitoring
@@ -184,6 +189,9 @@ struct target *session_target(const struct session *s);
 /* Hand function entries and exits to the functions hook instead of the
  * item hook (ON), or not.  Off at the start of every run. */
 void session_direct(struct session *s, int on);
+/* Take a recording's events that their consumers only count from the
+ * source in batches, for the counts hook (ON: some are), or not. */
+void session_counting(struct session *s, int on);
 
 /* Set the state of event CODE in the current run (ignored without one). */
 int session_set_state(struct session *s, unsigned int code,
@@ -217,6 +225,13 @@ struct session_source {
      * be NULL (then they are items). */
     unsigned int (*functions)(void *arg, struct reader_fn *fns,
                               unsigned int max, uint64_t *seq);
+    /* The events that come next and that their consumers only count
+     * (the source knows which from the dispatcher), up to MAX into EVS:
+     * how many, *SEQ the number of the first; 0 when the next item is
+     * not one.  Taken instead of items while session_counting() is on;
+     * may be NULL. */
+    unsigned int (*counts)(void *arg, struct reader_ev *evs,
+                           unsigned int max, uint64_t *seq);
     /* Make the next item the one numbered SEQ (0: the first). */
     void (*seek)(void *arg, uint64_t seq);
     struct registry *(*registry)(void *arg);

@@ -49,22 +49,23 @@ static void slots_grow(struct pfreq *f)
     free(old);
 }
 
-static void count(struct pfreq *f, uint32_t node, uint32_t ev)
+/* Count K events named EV at node NODE. */
+static void count(struct pfreq *f, uint32_t node, uint32_t ev, uint64_t k)
 {
     size_t j;
 
     for (j = hash_pair(node, ev) & f->mask; f->slots[j].n != 0;
          j = (j + 1) & f->mask) {
         if (f->slots[j].node == node && f->slots[j].ev == ev) {
-            f->slots[j].n++;
-            f->total++;
+            f->slots[j].n += k;
+            f->total += k;
             return;
         }
     }
     f->slots[j].node = node;
     f->slots[j].ev = ev;
-    f->slots[j].n = 1;
-    f->total++;
+    f->slots[j].n = k;
+    f->total += k;
     if (++f->n * 2 > f->mask)
         slots_grow(f);
 }
@@ -127,7 +128,28 @@ static void deliver(void *arg, struct dispatch_event *de)
     if (!de->event->visible || p->freq.in_program)
         return;
     count(&p->freq, stacks_context(p->st, de->item->tid),
-          event_name(p, de->event));
+          event_name(p, de->event), 1);
+}
+
+/* A recording's events, without items (dispatch.h): no stack changes
+ * between them, so the events of one thread in a row are counted at
+ * once. */
+static void counts(void *arg, const struct reader_ev *evs, unsigned int n)
+{
+    struct profile *p = arg;
+    unsigned int i = 0, j;
+
+    if (p->freq.in_program)
+        return;
+    for (; i < n; i = j) {
+        for (j = i + 1; j < n && evs[j].event == evs[i].event &&
+                        evs[j].tid == evs[i].tid;
+             j++)
+            ;
+        if (evs[i].event->visible)
+            count(&p->freq, stacks_context(p->st, evs[i].tid),
+                  event_name(p, evs[i].event), j - i);
+    }
 }
 
 static void notice(void *arg, int on)
@@ -144,6 +166,7 @@ static void notice(void *arg, int on)
 
 static const struct consumer_hooks freq_more = {
     .started = started,
+    .counts = counts,
 };
 
 static const struct consumer_ops freq_ops = {

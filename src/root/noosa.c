@@ -153,6 +153,17 @@ static unsigned int on_functions(void *arg, const struct reader_fn *fns,
     return count;
 }
 
+/* A recording's events that their consumers only count (dispatch.h). */
+static unsigned int on_counts(void *arg, const struct reader_ev *evs,
+                              unsigned int count)
+{
+    struct noosa *n = arg;
+
+    count = dispatch_counts(n->dispatch, evs, count);
+    n->item_seq += count;
+    return count;
+}
+
 static void on_state(void *arg)
 {
     struct noosa *n = arg;
@@ -297,6 +308,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     memset(&hooks, 0, sizeof hooks);
     hooks.item = on_item;
     hooks.functions = on_functions;
+    hooks.counts = on_counts;
     hooks.state = on_state;
     hooks.message = on_message;
     hooks.inside = on_inside;
@@ -404,6 +416,19 @@ static unsigned int replay_functions(void *arg, struct reader_fn *fns,
     return recread_functions(n->replay, fns, max, seq);
 }
 
+static unsigned int replay_counts(void *arg, struct reader_ev *evs,
+                                  unsigned int max, uint64_t *seq)
+{
+    struct noosa *n = arg;
+    const unsigned char *counted;
+    unsigned int limit;
+
+    if (n->stop_next ||
+        (counted = dispatch_counted(n->dispatch, &limit)) == NULL)
+        return 0;
+    return recread_counts(n->replay, counted, limit, evs, max, seq);
+}
+
 static void replay_seek(void *arg, uint64_t seq)
 {
     struct noosa *n = arg;
@@ -449,6 +474,7 @@ static int noosa_replay(struct noosa *n, char **cause)
     memset(&src, 0, sizeof src);
     src.next = replay_next;
     src.functions = replay_functions;
+    src.counts = replay_counts;
     src.seek = replay_seek;
     src.registry = replay_registry;
     src.pid = recread_pid(n->replay);

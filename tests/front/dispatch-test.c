@@ -4,12 +4,13 @@
  * consumers' wishes merged into the state bytes written into the program,
  * the table by event code and when it is made again, consumers coming and
  * going while events are delivered, the direct path of function records,
- * stops and artificial events.
+ * a recording's events to consumers that only count them, stops and
+ * artificial events.
  *
  * The registry is the real one, built from aspect descriptions such as a
- * program posts.  The session is a stand-in for the four session calls
- * the dispatcher makes: it keeps the state bytes written and whether the
- * direct path is on, and has no program.
+ * program posts.  The session is a stand-in for the session calls the
+ * dispatcher makes: it keeps the state bytes written and whether the
+ * direct path and the counting are on, and has no program.
  */
 #include "config.h"
 
@@ -57,6 +58,7 @@ struct session {
     unsigned int writes[NCODES]; /* how many times each was written */
     unsigned int nwrites;
     int direct; /* as last set (set to -1 to see that it is set) */
+    int counting; /* likewise */
     int refuse; /* session_set_state fails, as without a program */
     /* filters <protocol#filter>: whether the program takes them, and
      * what was written for each code */
@@ -85,6 +87,11 @@ pid_t session_pid(const struct session *s)
 void session_direct(struct session *s, int on)
 {
     s->direct = on;
+}
+
+void session_counting(struct session *s, int on)
+{
+    s->counting = on;
 }
 
 int session_set_state(struct session *s, unsigned int code,
@@ -156,6 +163,7 @@ static void session_init(struct session *s, struct registry *reg)
     memset(s->state, 0xee, sizeof s->state);
     s->reg = reg;
     s->direct = -1;
+    s->counting = -1;
 }
 
 /* The dispatcher and session of the test running, for the consumers'
@@ -342,6 +350,8 @@ struct tc {
     /* the direct path */
     unsigned int fn_calls, fn_n;
     const struct reader_fn *fn_last;
+    /* a recording's counted events */
+    unsigned int counted;
 
     /* artificial events */
     unsigned int posted;
@@ -434,6 +444,16 @@ static void tc_functions(void *arg, const struct reader_fn *fns,
     t->fn_n += n;
     t->fn_last = fns;
     log_add("%s:fn%u ", t->name, n);
+}
+
+static void tc_counts(void *arg, const struct reader_ev *evs, unsigned int n)
+{
+    struct tc *t = arg;
+
+    t->counted += n;
+    log_add("%s:%ux%u ", t->name, evs[0].event->code, n);
+    if (t->act != NULL)
+        t->act(t, NULL);
 }
 
 static unsigned int tc_clauses(void *arg, const struct registry_event *e,
@@ -1062,6 +1082,123 @@ static void test_direct(void)
     registry_free(reg3);
 }
 
+/* Flush, checking that the counting is set, and return it. */
+static int flush_counting(void)
+{
+    ts->counting = -1;
+    dispatch_flush(td);
+    CHECK(ts->counting == 0 || ts->counting == 1);
+    return ts->counting;
+}
+
+/* An action: want event 7 too (a change of wishes while told). */
+static void act_want_ping(struct tc *t, struct dispatch_event *de)
+{
+    (void)de;
+    t->want[EV_T_PING] = REC;
+    dispatch_changed(td);
+}
+
+/* A recording's events go to the consumers with the counts hook, without
+ * items, when those are all that are told of them; never enter and
+ * leave. */
+static void test_counts(void)
+{
+    struct registry *reg = make_registry(1);
+    struct session s;
+    struct tc c = {.name = "c"}, d = {.name = "d"}, h = {.name = "h"},
+              t = {.name = "t"};
+    struct reader_ev evs[5];
+    const unsigned char *counted;
+    unsigned int limit = 0;
+
+    begin(&s, reg);
+    c.want[EV_T_ALL] = REC;
+    c.want[EV_T_PING] = REC;
+    c.want[EV_U_ALL] = REC;
+    c.want[EV_ENTER] = REC;
+    c.want[EV_LEAVE] = REC;
+    add(&c, &tc_ops);
+    memset(&c.more, 0, sizeof c.more);
+    c.more.counts = tc_counts;
+    c.more.functions = tc_functions;
+    dispatch_set_hooks(td, c.c, &c.more);
+    h.want[EV_U_ALL] = REC;
+    add(&h, &tc_ops);
+    t.want[EV_T_PING] = TRAIL; /* (not told: does not count) */
+    add(&t, &tc_ops);
+    for (int i = 0; i < 5; i++) {
+        evs[i].event = registry_event(reg, i < 3 ? EV_T_ALL : EV_T_PING);
+        evs[i].tid = 42;
+        evs[i].ns = i;
+    }
+
+    /* not before the table is made */
+    CHECK(dispatch_counted(td, &limit) == NULL);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 0);
+    CHECK_EQ_INT(flush_counting(), 1);
+    counted = dispatch_counted(td, &limit);
+    CHECK(counted != NULL && limit > EV_U_ALL);
+    if (counted == NULL)
+        return;
+    CHECK_EQ_INT(counted[EV_T_ALL], 1);
+    CHECK_EQ_INT(counted[EV_T_PING], 1);
+    CHECK_EQ_INT(counted[EV_U_ALL], 0); /* h has no hook */
+    CHECK_EQ_INT(counted[EV_U_PING], 0); /* nobody is told */
+    CHECK_EQ_INT(counted[EV_ENTER], 0);  /* the direct path's */
+    CHECK_EQ_INT(counted[EV_LEAVE], 0);
+    /* runs of the same event, each to every consumer of it */
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 5);
+    CHECK(log_is("c:6x3 c:7x2 "));
+
+    /* a second consumer with the hook: both told */
+    d.want[EV_T_ALL] = REC;
+    add(&d, &tc_ops);
+    memset(&d.more, 0, sizeof d.more);
+    d.more.counts = tc_counts;
+    dispatch_set_hooks(td, d.c, &d.more);
+    CHECK(dispatch_counted(td, &limit) == NULL); /* (to be made again) */
+    CHECK_EQ_INT(flush_counting(), 1);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 5);
+    CHECK(log_is("c:6x3 d:6x3 c:7x2 "));
+
+    /* one without it told of event 7: the events before it are taken */
+    h.want[EV_T_PING] = STOP;
+    dispatch_changed(td);
+    CHECK_EQ_INT(flush_counting(), 1);
+    counted = dispatch_counted(td, &limit);
+    CHECK(counted != NULL && counted[EV_T_ALL] && !counted[EV_T_PING]);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 3);
+    CHECK(log_is("c:6x3 d:6x3 "));
+    h.want[EV_T_PING] = 0;
+    dispatch_changed(td);
+
+    /* wishes changed while told: the rest are not taken */
+    CHECK_EQ_INT(flush_counting(), 1);
+    d.want[EV_T_PING] = 0;
+    d.act = act_want_ping;
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 3);
+    CHECK(log_is("c:6x3 d:6x3 "));
+    d.act = NULL;
+    CHECK_EQ_INT(d.want[EV_T_PING], REC);
+    /* (taken up at once, after the delivery) */
+    CHECK(dispatch_counted(td, &limit) != NULL);
+    CHECK_EQ_INT(dispatch_counts(td, evs + 3, 2), 2);
+    CHECK(log_is("c:7x2 d:7x2 "));
+
+    /* nobody with the hook: off */
+    dispatch_enable(td, c.c, 0);
+    dispatch_enable(td, d.c, 0);
+    CHECK_EQ_INT(flush_counting(), 0);
+    CHECK(dispatch_counted(td, &limit) == NULL);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 0);
+    CHECK(log_is(""));
+    CHECK_EQ_INT(c.counted, 3 + 2 + 3 + 2 + 3 + 3 + 2);
+    CHECK_EQ_INT(d.counted, 3 + 3 + 3 + 2);
+    end();
+    registry_free(reg);
+}
+
 /* The first consumer to stop the program names the stop. */
 static void test_stop(void)
 {
@@ -1540,6 +1677,7 @@ int main(void)
     test_changes();
     test_runs();
     test_direct();
+    test_counts();
     test_stop();
     test_post();
     test_filters();

@@ -6,10 +6,12 @@
 # and calls, the folded stacks and the Chrome timeline (each thread's),
 # and the warnings of leaves that do not match.  Programs: fthreads (-finstrument-functions,
 # five threads at once), pt threads (enter/leave by name and int events,
-# three threads), pt mismatch, queens.  Played three ways: the function
+# three threads), pt mismatch, queens.  Played five ways: the function
 # records to the profiles in batches (the time profile on: the direct
-# path), as events (a handler on enter wants them too), and the one way
-# then the other (a handler that disables itself part way).
+# path) and the events the frequency profile alone counts in batches too,
+# function records as events (a handler on enter wants them too), the
+# one way then the other (a handler that disables itself part way), and
+# the same for the event tick (pt's).
 
 . "${srcdir:-.}/tests/record/lib.sh"
 FTHREADS=$abs_top_builddir/tests/profile/fthreads
@@ -85,6 +87,12 @@ switch='handler add enter h {
     if {$::seen == 300} { handler disable enter h }
 }
 set ::seen 0'
+ticks='handler add tick h {}'
+tickswitch='handler add tick h {
+    incr ::seen
+    if {$::seen == 100} { handler disable tick h }
+}
+set ::seen 0'
 
 live ft "$FTHREADS" 4
 live ptt "$PT" threads 3 400
@@ -97,6 +105,13 @@ for name in ft ptt ptm q; do
     same $name events
     play $name switch "$switch"
     same $name switch
+done
+# (pt's: those of tick)
+for name in ptt ptm; do
+    play $name ticks "$ticks"
+    same $name ticks
+    play $name tickswitch "$tickswitch"
+    same $name tickswitch
 done
 # what was compared
 [ "$(grep -c '^thread ' ft.live)" -gt 20 ] || fail "ft: the threads' trees"
