@@ -326,9 +326,9 @@ static int direct_holds(const struct dispatch *d)
     return 1;
 }
 
-/* Which events only consumers with a counts hook are told of (never
- * the built-in enter and leave: they have the direct path), and tell
- * the session whether any is. */
+/* Which events only consumers with a counts hook are told of, if any
+ * (never the built-in enter and leave: they have the direct path), and
+ * tell the session whether any is. */
 static void set_counted(struct dispatch *d)
 {
     unsigned int code, i;
@@ -336,7 +336,7 @@ static void set_counted(struct dispatch *d)
     d->counting = 0;
     for (code = 0; code < d->limit; code++) {
         const struct fanout *f = &d->table[code];
-        int only = f->n > 0;
+        int only = registry_event(d->reg, code) != NULL;
 
         if ((d->fn_enter != NULL && code == d->fn_enter->code) ||
             (d->fn_leave != NULL && code == d->fn_leave->code))

@@ -105,8 +105,8 @@ struct consumer_hooks {
     void (*functions)(void *arg, const struct reader_fn *fns, unsigned int n);
     /* Events of a recording that the consumer only counts, N of them in
      * order, without items (no values; never a stop): when every
-     * consumer told of an event has it, a recording's events of it go
-     * to them this way (dispatch_counts()). */
+     * consumer told of an event has it (or none is told of it), a
+     * recording's events of it go to them this way (dispatch_counts()). */
     void (*counts)(void *arg, const struct reader_ev *evs, unsigned int n);
 };
 
@@ -164,8 +164,8 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
                                 unsigned int n);
 
 /* The events of a recording that only consumers with a counts hook are
- * told of: a table by code (*limit codes; 1: such an event), or NULL
- * when there are none or the table is to be made again. */
+ * told of, if any: a table by code (*limit codes; 1: such an event), or
+ * NULL when there are none or the table is to be made again. */
 const unsigned char *dispatch_counted(const struct dispatch *d,
                                       unsigned int *limit);
 

@@ -4,7 +4,8 @@
  * consumers' wishes merged into the state bytes written into the program,
  * the table by event code and when it is made again, consumers coming and
  * going while events are delivered, the direct path of function records,
- * a recording's events to consumers that only count them, stops and
+ * a recording's events to consumers that only count them (or to none),
+ * stops and
  * artificial events.
  *
  * The registry is the real one, built from aspect descriptions such as a
@@ -1144,7 +1145,7 @@ static void test_counts(void)
     CHECK_EQ_INT(counted[EV_T_ALL], 1);
     CHECK_EQ_INT(counted[EV_T_PING], 1);
     CHECK_EQ_INT(counted[EV_U_ALL], 0); /* h has no hook */
-    CHECK_EQ_INT(counted[EV_U_PING], 0); /* nobody is told */
+    CHECK_EQ_INT(counted[EV_U_PING], 1); /* nobody is told of it */
     CHECK_EQ_INT(counted[EV_ENTER], 0);  /* the direct path's */
     CHECK_EQ_INT(counted[EV_LEAVE], 0);
     /* runs of the same event, each to every consumer of it */
@@ -1186,9 +1187,16 @@ static void test_counts(void)
     CHECK_EQ_INT(dispatch_counts(td, evs + 3, 2), 2);
     CHECK(log_is("c:7x2 d:7x2 "));
 
-    /* nobody with the hook: off */
+    /* nobody told of them: taken, nobody told */
     dispatch_enable(td, c.c, 0);
     dispatch_enable(td, d.c, 0);
+    CHECK_EQ_INT(flush_counting(), 1);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 5), 5);
+    CHECK(log_is(""));
+    /* told of every event, without the hook: off */
+    for (int i = 0; i < NCODES; i++)
+        h.want[i] = REC;
+    dispatch_changed(td);
     CHECK_EQ_INT(flush_counting(), 0);
     CHECK(dispatch_counted(td, &limit) == NULL);
     CHECK_EQ_INT(dispatch_counts(td, evs, 5), 0);
