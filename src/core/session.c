@@ -1050,20 +1050,20 @@ static int replay_fns(struct session *s, const struct reader_fn *fns,
 
 /* Hand EVS (N of them, numbered from FIRST) to the counts hook.  Those
  * it does not take (the consumers changed meanwhile) are read again
- * from the source, as items. */
-static void replay_counts(struct session *s, const struct reader_ev *evs,
-                          unsigned int n, uint64_t first)
+ * from the source: returns 0 then, and the next is to be an item. */
+static int replay_counts(struct session *s, const struct reader_ev *evs,
+                         unsigned int n, uint64_t first)
 {
     unsigned int taken = 0;
 
     if (s->hooks.counts != NULL)
         taken = s->hooks.counts(s->hooks.arg, evs, n);
-    if (taken < n) {
-        s->counting = 0; /* (until the dispatcher says again) */
-        s->source.seek(s->source.arg, first + taken);
-    }
     if (taken > 0)
         s->seq = first + taken - 1;
+    if (taken == n)
+        return 1;
+    s->source.seek(s->source.arg, first + taken);
+    return 0;
 }
 
 static void replay_finish(void *arg)
@@ -1075,6 +1075,7 @@ static void replay_finish(void *arg)
     struct reader_item item;
     unsigned int n = 0, k;
     uint64_t first;
+    int counts = 1; /* (0: an item first, after a batch not all taken) */
 
     while (s->state == SESSION_RUNNING && n < SESSION_DIRECT_BATCH) {
         /* <design#dispatch>: functions in batches, without items */
@@ -1086,13 +1087,14 @@ static void replay_finish(void *arg)
                 return;
             continue;
         }
-        if (s->counting && s->source.counts != NULL &&
+        if (counts && s->counting && s->source.counts != NULL &&
             (k = s->source.counts(s->source.arg, evs, REPLAY_FNS, &first)) >
                 0) {
             n += k;
-            replay_counts(s, evs, k, first);
+            counts = replay_counts(s, evs, k, first);
             continue;
         }
+        counts = 1;
         if (!s->source.next(s->source.arg, &item, &s->seq)) {
             replay_ended(s, 0);
             return;
