@@ -19,3 +19,4 @@ include bench/attach.mk
 bench: $(BENCH_TARGETS)
 .PHONY: bench
 include bench/record.mk
+include bench/replay.mk
