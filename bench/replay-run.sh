@@ -15,7 +15,10 @@
 #           machine; it moves by scheduler ticks, hence several plays)
 #           and by the wall clock, median of ROUNDS
 #   open    the CPU time of a noosa that opens the recording, less that
-#           of one that opens none (mapping and checking the packets)
+#           of one that opens none (mapping and checking the packets);
+#           and bench/replay-open on fib's stream: mapping it and
+#           touching each page, checking its packets, reading it with
+#           read() (wall times, best of ROUNDS)
 #   dump    noosa dump REC >/dev/null: events a second of the whole
 #           command, opening included
 #   instr   with valgrind: callgrind's instructions an event played into
@@ -199,6 +202,12 @@ for PIN in $CPUS; do
             if (old != "") printf " (base %.1f)", old / 1e6
             printf "\n" }'
     done
+done
+
+for PIN in $CPUS; do
+    printf '  on CPU %s, fib:' "$PIN"
+    taskset -c "$PIN" "$B/bench/replay-open" "$W"/fib/thread_* "$ROUNDS" |
+        sed 's/^ *[0-9]* MB://'
 done
 
 echo "== noosa dump: Mevents/s of the whole command, median of $ROUNDS"
