@@ -5,8 +5,10 @@
  * Threads are found through a small hash of thread ids; component names
  * through the calling-context tree's name table, with a cache by string
  * address for names whose address is stable during a run (the reader's
- * interned names and the dispatcher's function names), so that the hot
- * path of an interned enter is two hash probes.
+ * interned names and the dispatcher's function names), fronted by a
+ * direct-mapped table of the names found last, so that the hot path of an
+ * interned enter (the thread seen last, a name found there) probes no
+ * hash.
  */
 #include "config.h"
 
