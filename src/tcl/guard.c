@@ -125,7 +125,8 @@ int guard_always(const struct guard *g)
 static int event_gives(const struct registry_event *ev, const char *name,
                        int len)
 {
-    static const char *const builtin[] = {"n_ename", "n_time", "n_thread"};
+    static const char *const builtin[] = {"n_ename", "n_time", "n_thread",
+                                          "n_pid"};
     unsigned int i;
 
     for (i = 0; i < ev->nparams; i++) {

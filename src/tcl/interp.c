@@ -281,6 +281,7 @@ Tcl_Obj *interp_params(const struct registry_event *e)
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_ename", -1));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_time", -1));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_thread", -1));
+    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_pid", -1));
     return l;
 }
 
@@ -303,6 +304,9 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(e->name, -1));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewWideIntObj(item->ns));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)item->tid));
+    /* (the session's current process is the item's <design#processes>) */
+    Tcl_ListObjAppendElement(NULL, l,
+                             Tcl_NewIntObj((int)session_pid(in->session)));
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     in->args = l;
@@ -429,7 +433,8 @@ void interp_update_status(struct interp *in)
 }
 
 /* Set the global array ev to the parameters of the event ITEM the program
- * stopped at (and n_ename, n_time, n_thread), or clear it (ITEM NULL). */
+ * stopped at (and n_ename, n_time, n_thread, n_pid), or clear it (ITEM
+ * NULL). */
 static void set_ev(struct interp *in, const struct reader_item *item)
 {
     Tcl_Obj *args, **v, *names, **n;
@@ -516,6 +521,27 @@ const struct registry_event *interp_event(struct interp *in, const char *name)
                                        "interface (see \"info events\")",
                                        name));
     return e;
+}
+
+int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
+               pid_t *pid)
+{
+    int v;
+
+    if (Tcl_GetIntFromObj(NULL, obj, &v) != TCL_OK || v <= 0) {
+        Tcl_SetObjResult(in->tcl, Tcl_ObjPrintf(
+            "%s: -pid wants a process id, got \"%s\"", what,
+            Tcl_GetString(obj)));
+        return TCL_ERROR;
+    }
+    if (!session_monitored(in->session, (pid_t)v)) {
+        Tcl_SetObjResult(in->tcl, Tcl_ObjPrintf(
+            "%s: process %d is not monitored now (\"info processes\" "
+            "lists the processes of the run)", what, v));
+        return TCL_ERROR;
+    }
+    *pid = (pid_t)v;
+    return TCL_OK;
 }
 
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,

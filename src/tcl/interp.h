@@ -154,6 +154,11 @@ void interp_update_status(struct interp *in);
 const struct registry_event *interp_event(struct interp *in,
                                           const char *name);
 
+/* The process of option -pid OBJ of command WHAT: one monitored now
+ * <design#processes>.  TCL_ERROR with the message in the interpreter. */
+int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
+               pid_t *pid);
+
 /* Register the command families (each in its own file). */
 void cmd_run_init(struct interp *in);
 void cmd_send_init(struct interp *in);
