@@ -121,6 +121,8 @@ struct session {
     int multi;      /* more than one process was monitored in this run */
     int hush;       /* state changes are steps: not told (changed()) */
     int detaching;  /* detach_proc(): an end is taken at once */
+    int described;  /* the one process is the describe pass's (kept for
+                       its registry, not one of a run) */
 };
 
 static int replay_run(struct session *s);
@@ -514,6 +516,7 @@ static void procs_begin(struct session *s, struct target *t,
                         struct channel *ch)
 {
     procs_free(s);
+    s->described = 0;
     select_proc(s, proc_new(s, target_pid(t), 0, "monitored"));
     s->target = t;
     s->channel = ch;
@@ -539,7 +542,15 @@ enum session_follow session_follow(const struct session *s)
 const struct session_process *session_process(const struct session *s,
                                               unsigned int i)
 {
-    return i < s->nprocs ? &s->procs[i]->info : NULL;
+    return i < s->nprocs && !s->described ? &s->procs[i]->info : NULL;
+}
+
+struct channel *session_process_channel(const struct session *s,
+                                        unsigned int i)
+{
+    if (s->nprocs == 0)
+        return i == 0 ? s->channel : NULL;
+    return i < s->nprocs ? pchannel(s, s->procs[i]) : NULL;
 }
 
 unsigned int session_nprocs(const struct session *s)
@@ -1030,6 +1041,7 @@ int session_describe(struct session *s, char **cause)
     if (start(s, DAPTO_STATE_OFF, devnull, devnull, devnull, cause) != 0)
         goto out;
     target_keep_children(s->target, 0);
+    s->described = 1;
     rc = 1;
     sym = symbols_open(target_pid(s->target), cause);
     if (sym == NULL)

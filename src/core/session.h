@@ -176,6 +176,10 @@ struct session_process {
 const struct session_process *session_process(const struct session *s,
                                               unsigned int i);
 unsigned int session_nprocs(const struct session *s);
+/* The channel of process I (without processes, I 0: the session's), or
+ * NULL; the process stays as it is (not made current). */
+struct channel *session_process_channel(const struct session *s,
+                                        unsigned int i);
 /* Make process I current (-1: no such process). */
 int session_select(struct session *s, unsigned int i);
 /* The index of the current process, or -1. */

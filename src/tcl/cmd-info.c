@@ -162,7 +162,7 @@ static void info_processes(struct interp *in)
                   : -1;
     unsigned int i;
 
-    if (session_nprocs(in->session) == 0) {
+    if (session_process(in->session, 0) == NULL) {
         interp_sayf(in, "No process yet.\n");
         return;
     }

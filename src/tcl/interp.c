@@ -432,6 +432,25 @@ void interp_update_status(struct interp *in)
     Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
 }
 
+/* n(processes), made when it is read: the pids of the run's processes,
+ * oldest first <design#processes>. */
+static char *processes_read(ClientData cd, Tcl_Interp *tcl,
+                            const char *name1, const char *name2, int flags)
+{
+    struct interp *in = cd;
+    const struct session_process *p;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+
+    (void)name1;
+    (void)name2;
+    (void)flags;
+    for (unsigned int i = 0;
+         (p = session_process(in->session, i)) != NULL; i++)
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)p->pid));
+    Tcl_SetVar2Ex(tcl, "n", "processes", l, TCL_GLOBAL_ONLY);
+    return NULL;
+}
+
 /* Set the global array ev to the parameters of the event ITEM the program
  * stopped at (and n_ename, n_time, n_thread, n_pid), or clear it (ITEM
  * NULL). */
@@ -592,6 +611,9 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     client.arg = in;
     noosa_set_client(n, &client);
 
+    Tcl_SetVar2(in->tcl, "n", "processes", "", TCL_GLOBAL_ONLY);
+    Tcl_TraceVar2(in->tcl, "n", "processes", TCL_GLOBAL_ONLY | TCL_TRACE_READS,
+                  processes_read, in);
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "events", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "operations", "", TCL_GLOBAL_ONLY);

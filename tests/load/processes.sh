@@ -160,6 +160,15 @@ has both '^workers: 4 ended$'
 has both '^Program exited with status 0\.$'
 count both 5 '^  [0-9]+ +[-0-9]+ +exited$'
 
+# Questions answered in each process's program, merged: every worker's
+# ticks counted, each in its own thread.
+batch both-question -e 'question add q tick -by label' \
+    -e 'question print off' -e run -e 'question show q' \
+    "$LT" workers 3 1000
+status both-question 0
+has both-question '^  3000 events counted by the program in 3 threads'
+count both-question 3 '^  worker [0-2] +1000$'
+
 # The trace says which process each event is of, once there are two.
 batch both-trace -e 'trace on' -e run "$LT" workers 2 3
 status both-trace 0
