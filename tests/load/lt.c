@@ -26,9 +26,9 @@
  *                                parent waits for it, ticks and says
  *                                "fork-exec: status S"
  *   lt forker N K MS             N times: wait MS ms, then a child that
- *                                ticks K times and exits, waited for;
- *                                then "forker: N ended" (to be attached
- *                                to while it runs)
+ *                                ticks K times, waits MS ms and exits,
+ *                                waited for; then "forker: N ended" (to
+ *                                be attached to while it runs)
  *   lt flood                     ticks for ever
  *   lt busy T FILE               T threads emitting tocks flat out until
  *                                FILE exists (for attaching to it while
@@ -435,6 +435,7 @@ static int forker(int n, long k, int ms)
             snprintf(label, sizeof label, "child %d", i);
             for (long j = 0; j < k; j++)
                 _dapto_tick((int)j, label);
+            lt_nap(ms);
             _exit(0);
         }
         _dapto_forked((int)c);

@@ -265,6 +265,36 @@ else
     show both-daemon
 fi
 
+# A program attached to: the children it creates from then on are
+# followed too, attached to as it is; detach lets every process go, and
+# so does the end of noosa; the program finishes on its own, every child
+# with it.
+DAPTO_PTRACER=any "$LT" forker 8 2000 250 >"$WORK/forker.prog" 2>&1 &
+prog=$!
+sleep 0.3
+batch attach-fork -p $prog -e 'break tick if {$i == 1}' -e continue \
+    -e 'puts "stopped in [expr {$n(pid) == [lindex $n(processes) 0] ? "the parent" : "a child"}]"' \
+    -e 'info processes' -e detach -e 'puts "after detach: $n(status)"'
+status attach-fork 0
+has attach-fork '^Attached to process [0-9]+ \(lt\)'
+has attach-fork '^Process [0-9]+ created process [0-9]+: monitoring both\.$'
+has attach-fork '^Stopped at breakpoint 1 for event "tick" in process [0-9]+: i=1 label="child [0-7]"$'
+has attach-fork '^stopped in a child$'
+count attach-fork 2 '^Detached from process [0-9]+: it goes on unmonitored\.$'
+has attach-fork '^after detach: dead$'
+batch attach-fork-end -p $prog -e 'break tick if {$i == 1}' -e continue
+status attach-fork-end 0
+has attach-fork-end '^Stopped at breakpoint 1 for event "tick" in process [0-9]+: i=1'
+has attach-fork-end '^The program is still live at the end: detaching from it\.$'
+count attach-fork-end 2 '^Detached from process [0-9]+: it goes on unmonitored\.$'
+wait $prog
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^forker: 8 ended$' "$WORK/forker.prog"; then
+    echo "ok: the program attached to finished on its own, every child too"
+else
+    fail "attach-fork: the program ended with $rc: $(cat "$WORK/forker.prog")"
+fi
+
 # A child that executes a monitored program goes on monitored with its
 # new interface while its parent is; one that executes another program
 # is watched to its end.
