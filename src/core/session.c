@@ -51,14 +51,12 @@
 
 /*
  * A process of the run <design#processes>.  The current process's target,
- * channel and what goes with them live in struct session itself (the
- * fields after its "current process" comment) while it is current, and
- * here while it is not (target, channel, told_status, attach_end):
- * select_proc() swaps them.  So everything that
- * speaks of "the program" (operations, states, filters, detach) speaks of
- * the current process, and a run of one process never swaps anything.
- * Processes stay until the next run (an ended one keeps its channel for
- * its registry).
+ * channel, told_status and attach_end live in struct session itself while
+ * it is current, and here while it is not: select_proc() swaps them.  So
+ * everything that speaks of "the program" (operations, states, filters,
+ * detach) speaks of the current process, and a run of one process never
+ * swaps anything.  Processes stay until the next run (an ended one keeps
+ * its channel for its registry).
  */
 struct sproc {
     struct session_process info; /* pid, parent, fate */
