@@ -181,20 +181,15 @@ static unsigned int clauses(void *arg, const struct registry_event *ev,
  * ones it was built for. */
 static Tcl_Obj *lambda(struct handler *h, const struct registry_event *e)
 {
-    Tcl_Obj *params = interp_params(e), *l[3];
-    const char *a, *b;
+    Tcl_Obj *params, *l[3];
 
     if (h->lambda != NULL) {
-        a = Tcl_GetString(params);
-        b = Tcl_GetString(h->params);
-        if (strcmp(a, b) == 0) {
-            Tcl_IncrRefCount(params);
-            Tcl_DecrRefCount(params); /* frees it */
+        if (interp_params_match(h->params, e))
             return h->lambda;
-        }
         Tcl_DecrRefCount(h->lambda);
         Tcl_DecrRefCount(h->params);
     }
+    params = interp_params(e);
     l[0] = params;
     l[1] = h->body;
     l[2] = Tcl_NewStringObj("::", -1);

@@ -270,6 +270,30 @@ Tcl_Obj *interp_value(const struct decode_value *v)
     }
 }
 
+/* The variables a lambda of an event has after its parameters. */
+static const char *const builtin_params[] = {"n_ename", "n_time", "n_thread",
+                                             "n_pid"};
+
+int interp_params_match(Tcl_Obj *params, const struct registry_event *e)
+{
+    Tcl_Obj **v;
+    int n;
+    unsigned int i, nb = sizeof builtin_params / sizeof builtin_params[0];
+
+    /* (no allocation: this runs at every event a lambda is applied to) */
+    if (params == NULL ||
+        Tcl_ListObjGetElements(NULL, params, &n, &v) != TCL_OK ||
+        (unsigned int)n != e->nparams + nb)
+        return 0;
+    for (i = 0; i < e->nparams; i++)
+        if (strcmp(Tcl_GetString(v[i]), e->params[i].name) != 0)
+            return 0;
+    for (i = 0; i < nb; i++)
+        if (strcmp(Tcl_GetString(v[e->nparams + i]), builtin_params[i]) != 0)
+            return 0;
+    return 1;
+}
+
 Tcl_Obj *interp_params(const struct registry_event *e)
 {
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
@@ -278,10 +302,9 @@ Tcl_Obj *interp_params(const struct registry_event *e)
     for (i = 0; i < e->nparams; i++)
         Tcl_ListObjAppendElement(NULL, l,
                                  Tcl_NewStringObj(e->params[i].name, -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_ename", -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_time", -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_thread", -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_pid", -1));
+    for (i = 0; i < sizeof builtin_params / sizeof builtin_params[0]; i++)
+        Tcl_ListObjAppendElement(NULL, l,
+                                 Tcl_NewStringObj(builtin_params[i], -1));
     return l;
 }
 
@@ -291,6 +314,7 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     const struct registry_event *e = item->event;
     Tcl_Obj *l;
     unsigned int i;
+    pid_t pid;
 
     if (in->args != NULL && in->args_seq == in->noosa->item_seq)
         return in->args;
@@ -304,9 +328,17 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(e->name, -1));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewWideIntObj(item->ns));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)item->tid));
-    /* (the session's current process is the item's <design#processes>) */
-    Tcl_ListObjAppendElement(NULL, l,
-                             Tcl_NewIntObj((int)session_pid(in->session)));
+    /* (the session's current process is the item's <design#processes>;
+     * one object a process, shared by its events) */
+    pid = session_pid(in->session);
+    if (in->pid_obj == NULL || pid != in->pid_of_obj) {
+        if (in->pid_obj != NULL)
+            Tcl_DecrRefCount(in->pid_obj);
+        in->pid_obj = Tcl_NewIntObj((int)pid);
+        Tcl_IncrRefCount(in->pid_obj);
+        in->pid_of_obj = pid;
+    }
+    Tcl_ListObjAppendElement(NULL, l, in->pid_obj);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     in->args = l;
@@ -691,6 +723,8 @@ void interp_free(struct interp *in)
     monitors_free(in->monitors);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
+    if (in->pid_obj != NULL)
+        Tcl_DecrRefCount(in->pid_obj);
     if (in->apply != NULL)
         Tcl_DecrRefCount(in->apply);
     if (in->tcl != NULL)

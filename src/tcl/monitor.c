@@ -192,14 +192,12 @@ static Tcl_Obj *make_lambda(const struct tclmon *t, Tcl_Obj *params,
 static Tcl_Obj *event_lambda(struct tclmon *t, struct mon_on *o,
                              const struct registry_event *e)
 {
-    Tcl_Obj *params = interp_params(e);
+    Tcl_Obj *params;
 
-    Tcl_IncrRefCount(params);
-    if (o->lambda != NULL &&
-        strcmp(Tcl_GetString(params), Tcl_GetString(o->params)) == 0) {
-        Tcl_DecrRefCount(params);
+    if (o->lambda != NULL && interp_params_match(o->params, e))
         return o->lambda;
-    }
+    params = interp_params(e);
+    Tcl_IncrRefCount(params);
     if (o->lambda != NULL) {
         Tcl_DecrRefCount(o->lambda);
         Tcl_DecrRefCount(o->params);
