@@ -4,7 +4,8 @@
 # both, the default): the time profile of each process (-pid) and of all
 # merged, the frequency profile of all; n(processes); the timeline's
 # Chrome export and the live exports (Chrome JSON, Perfetto when protoc is
-# there) with a track for each process, its threads under it.
+# there) with a track for each process, its threads under it; a CTF
+# recording with every process's events, each thread's apart.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 CHECK=$TESTS_SRC/check.tcl
@@ -65,6 +66,26 @@ for p in $(grep -o '"pid":[0-9]*' t.json | sort -u | cut -d: -f2); do
         fail "chrome: process $p has no thread"
 done
 [ "$(grep -c '"ph":"B"' t.json)" = 8 ] || fail "chrome: 8 slice begins"
+
+# a recording: every process's events, each child's on its own thread
+# (its init says its pid there), in its order
+batch rec -e 'record start rec' -e run -e 'record stop' "$PT" procs 2 3
+"$NOOSA" dump rec >rec.txt 2>rec.err || fail "dump: $(cat rec.err)"
+kids=$(sed -n 's/^[0-9]* [0-9]* thread=\([0-9]*\) init pid=\1$/\1/p' rec.txt |
+    sort -u)
+[ "$(echo "$kids" | grep -c .)" = 3 ] ||
+    fail "rec: an init on its own thread for each of the 3 processes"
+ticks=0
+for t in $kids; do
+    got=$(sed -n "s/^[0-9]* [0-9]* thread=$t tick n=\([0-9]*\)$/\1/p" rec.txt |
+        tr '\n' ' ')
+    case $got in
+    '') ;;
+    '0 1 2 ') ticks=$((ticks + 1)) ;;
+    *) fail "rec: thread $t ticks $got" ;;
+    esac
+done
+[ "$ticks" = 2 ] || fail "rec: $ticks children with their 3 ticks, expected 2"
 if command -v protoc >/dev/null 2>&1; then
     batch pb -e 'record start -perfetto t.pb' -e run -e 'record stop' \
         "$PT" procs 2 3
