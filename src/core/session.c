@@ -626,6 +626,18 @@ static void say_end(struct session *s, pid_t pid, int status, int signo)
         message(s, "Process %d exited with status %d.", (int)pid, status);
 }
 
+/* The process stopped at is gone (ended, let go): the stop is over and
+ * the other processes go on being read. */
+static void stop_over(struct session *s)
+{
+    s->stop_proc = NULL;
+    s->stop = -1;
+    s->state = SESSION_RUNNING;
+    s->reading = 1;
+    watch_channels(s, 1);
+    changed(s);
+}
+
 /* The current process ended while others are live: every record it
  * wrote is delivered, and the run goes on. */
 static void proc_ended(struct session *s, int status, int signo)
@@ -641,15 +653,8 @@ static void proc_ended(struct session *s, int status, int signo)
     p->info.fate = signo != 0 ? "killed" : "exited";
     forget_target(s);
     say_end(s, p->info.pid, status, signo);
-    if (s->stop_proc == p) {
-        /* it was stopped at: the others go on being read */
-        s->stop_proc = NULL;
-        s->stop = -1;
-        s->state = SESSION_RUNNING;
-        s->reading = 1;
-        watch_channels(s, 1);
-        changed(s);
-    }
+    if (s->stop_proc == p)
+        stop_over(s); /* it was stopped at: the others go on being read */
 }
 
 /* Processes that ended while another was stopped at are told now. */
@@ -2281,14 +2286,8 @@ static int detach_proc(struct session *s, int say)
         return rc;
     }
     restore_state(s, &v);
-    if (v.stop_proc == p) {
-        s->stop_proc = NULL;
-        s->stop = -1;
-        s->state = SESSION_RUNNING;
-        s->reading = 1;
-        watch_channels(s, 1);
-        changed(s);
-    }
+    if (v.stop_proc == p)
+        stop_over(s);
     return rc;
 }
 

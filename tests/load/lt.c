@@ -309,6 +309,20 @@ static int scribble_filters(long n)
     return 0;
 }
 
+/* The body of child I of workers and forker: K ticks labelled "WHAT I",
+ * a nap of MS ms, the end. */
+static void child_ticks(const char *what, int i, long k, int ms)
+{
+    char label[32];
+
+    snprintf(label, sizeof label, "%s %d", what, i);
+    for (long j = 0; j < k; j++)
+        _dapto_tick((int)j, label);
+    if (ms > 0)
+        lt_nap(ms);
+    _exit(0);
+}
+
 /* workers: N processes emitting K ticks each. */
 static int workers(int n, long k)
 {
@@ -319,14 +333,8 @@ static int workers(int n, long k)
 
         if (c < 0)
             return 1;
-        if (c == 0) {
-            char label[32];
-
-            snprintf(label, sizeof label, "worker %d", i);
-            for (long j = 0; j < k; j++)
-                _dapto_tick((int)j, label);
-            _exit(0);
-        }
+        if (c == 0)
+            child_ticks("worker", i, k, 0);
         _dapto_forked((int)c);
     }
     while (ended < n) {
@@ -429,15 +437,8 @@ static int forker(int n, long k, int ms)
         c = fork();
         if (c < 0)
             return 1;
-        if (c == 0) {
-            char label[32];
-
-            snprintf(label, sizeof label, "child %d", i);
-            for (long j = 0; j < k; j++)
-                _dapto_tick((int)j, label);
-            lt_nap(ms);
-            _exit(0);
-        }
+        if (c == 0)
+            child_ticks("child", i, k, ms);
         _dapto_forked((int)c);
         while ((w = waitpid(c, &status, 0)) < 0 && errno == EINTR)
             ;
