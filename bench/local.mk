@@ -15,6 +15,7 @@ include bench/question.mk
 include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk
+include bench/processes.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench

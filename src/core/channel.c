@@ -260,6 +260,16 @@ struct qarea *channel_questions(struct channel *ch, const char **why)
     return no == NULL ? &ch->qarea : NULL;
 }
 
+uint64_t channel_start(const struct channel *ch)
+{
+    return ch->clock.start_ns;
+}
+
+void channel_set_start(struct channel *ch, uint64_t start_ns)
+{
+    ch->clock.start_ns = start_ns;
+}
+
 double channel_ns_per_tick(const struct channel *ch)
 {
     return ch->clock.ns_per_tick;

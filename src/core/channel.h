@@ -200,6 +200,12 @@ void channel_clear_filter(struct channel *ch, unsigned int code);
  * attached, an older runtime, no longer monitored). */
 struct qarea *channel_questions(struct channel *ch, const char **why);
 
+/* The start of the run (CLOCK_MONOTONIC ns) that items' times count
+ * from: the channel's making, or START_NS set before the first item, so
+ * that the channels of a run's processes share one origin. */
+uint64_t channel_start(const struct channel *ch);
+void channel_set_start(struct channel *ch, uint64_t start_ns);
+
 /* Nanoseconds in one unit of the program's timestamps (1 without TSC). */
 double channel_ns_per_tick(const struct channel *ch);
 

@@ -71,11 +71,10 @@ struct postout {
     struct fanout f;
 };
 
-struct dispatch {
-    struct session *session;
-    struct consumer **consumers;
-    unsigned int nconsumers;
-
+/* What the dispatcher keeps for one process of the run <design#processes>:
+ * its interface has its own codes, its region its own filters and
+ * counters, its functions their own addresses. */
+struct dtable {
     struct registry *reg; /* the registry the table was built for */
     unsigned int limit;   /* table size (event codes) */
     struct fanout *table;
@@ -90,9 +89,30 @@ struct dispatch {
     struct evcount *evcount;
     unsigned int nevcount;
     unsigned int next_counter;
+    int direct; /* function records go straight to the consumers of enter */
+
+    /* Function entries and exits handed over as enter/leave: the names,
+     * and the built-in events of the registry the table is for. */
+    struct symnames *names;
+    const struct registry_event *fn_enter, *fn_leave;
+};
+
+struct dispatch {
+    struct session *session;
+    struct consumer **consumers;
+    unsigned int nconsumers;
+
+    /* The current process's table (session_current()); the others are
+     * kept in tabs by process while another is current (dispatch_process
+     * swaps them), so that a run of one process never swaps anything. */
+    struct dtable t;
+    int cur;              /* its process, or -1 */
+    struct dtable *tabs;  /* by process; tabs[cur] is stale */
+    unsigned int ntabs;
+
     int dirty;
     int busy; /* delivering: the table and consumers must stay */
-    int direct; /* function records go straight to the consumers of enter */
+    int syncing; /* dispatch_sync() goes through the processes */
 
     /* Artificial events: the fan-out by name, made when a name is first
      * posted after a change of wishes. */
@@ -101,11 +121,7 @@ struct dispatch {
     int posts_dirty;
     int post_depth;
 
-    /* Function entries and exits handed over as enter/leave: the names,
-     * and the built-in events of the registry the table is for. */
-    struct symnames *names;
     struct decode_value fn_value;
-    const struct registry_event *fn_enter, *fn_leave;
 };
 
 struct dispatch *dispatch_create(struct session *s)
@@ -114,7 +130,8 @@ struct dispatch *dispatch_create(struct session *s)
 
     d->session = s;
     d->dirty = 1;
-    d->names = symnames_create();
+    d->t.names = symnames_create();
+    d->cur = 0;
     return d;
 }
 
@@ -132,21 +149,50 @@ static void posts_free(struct dispatch *d)
     d->posts_dirty = 0;
 }
 
-static void table_free(struct dispatch *d)
+static void fanouts_free(struct dtable *t)
 {
     unsigned int i;
 
-    for (i = 0; i < d->limit; i++) {
-        free(d->table[i].c);
-        free(d->table[i].slot);
+    for (i = 0; i < t->limit; i++) {
+        free(t->table[i].c);
+        free(t->table[i].slot);
     }
-    free(d->table);
-    free(d->states);
-    free(d->counted);
-    d->table = NULL;
-    d->states = NULL;
-    d->counted = NULL;
-    d->limit = 0;
+    free(t->table);
+    free(t->states);
+    free(t->counted);
+    t->table = NULL;
+    t->states = NULL;
+    t->counted = NULL;
+    t->limit = 0;
+}
+
+static void table_free(struct dispatch *d)
+{
+    fanouts_free(&d->t);
+}
+
+/* Every process's table T, the current one's (d->t) in its place. */
+static struct dtable *table_at(struct dispatch *d, unsigned int i)
+{
+    return (int)i == d->cur ? &d->t : &d->tabs[i];
+}
+
+static void dtable_free(struct dtable *t)
+{
+    fanouts_free(t);
+    free(t->placed);
+    free(t->evcount);
+    symnames_free(t->names);
+    memset(t, 0, sizeof *t);
+}
+
+/* Forget the tables of processes other than the current one (a new
+ * run). */
+static void tables_drop(struct dispatch *d)
+{
+    for (unsigned int i = 0; i < d->ntabs; i++)
+        if ((int)i != d->cur)
+            dtable_free(&d->tabs[i]);
 }
 
 void dispatch_free(struct dispatch *d)
@@ -155,15 +201,39 @@ void dispatch_free(struct dispatch *d)
 
     if (d == NULL)
         return;
-    table_free(d);
+    tables_drop(d);
+    free(d->tabs);
+    dtable_free(&d->t);
     posts_free(d);
-    free(d->placed);
-    free(d->evcount);
-    symnames_free(d->names);
     for (i = 0; i < d->nconsumers; i++)
         free(d->consumers[i]);
     free(d->consumers);
     free(d);
+}
+
+void dispatch_process(struct dispatch *d)
+{
+    int i = d->session != NULL ? session_current(d->session) : -1;
+    unsigned int need;
+
+    if (i < 0 || i == d->cur)
+        return;
+    need = (unsigned int)(i > d->cur ? i : d->cur) + 1;
+    if (need > d->ntabs) {
+        d->tabs = xreallocarray(d->tabs, need, sizeof *d->tabs);
+        memset(&d->tabs[d->ntabs], 0, (need - d->ntabs) * sizeof *d->tabs);
+        d->ntabs = need;
+    }
+    d->tabs[d->cur] = d->t;
+    d->t = d->tabs[i];
+    memset(&d->tabs[i], 0, sizeof d->tabs[i]);
+    if (d->t.names == NULL) {
+        /* a process new to the dispatcher: everything to be made */
+        d->t.names = symnames_create();
+        symnames_reset(d->t.names, session_pid(d->session));
+        d->dirty = 1;
+    }
+    d->cur = i;
 }
 
 struct consumer *dispatch_add(struct dispatch *d,
@@ -185,12 +255,14 @@ struct consumer *dispatch_add(struct dispatch *d,
  * counters are not: a count belongs to its clause). */
 static void forget_clauses(struct dispatch *d, const struct consumer *c)
 {
-    unsigned int i;
+    for (unsigned int k = 0; k == 0 || k < d->ntabs; k++) {
+        struct dtable *t = d->ntabs == 0 ? &d->t : table_at(d, k);
 
-    for (i = 0; i < d->nplaced; i++) {
-        if (d->placed[i].c == c) {
-            d->placed[i].c = NULL;
-            d->placed[i].live = 0;
+        for (unsigned int i = 0; i < t->nplaced; i++) {
+            if (t->placed[i].c == c) {
+                t->placed[i].c = NULL;
+                t->placed[i].live = 0;
+            }
         }
     }
 }
@@ -233,8 +305,9 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
     }
     forget_clauses(d, c);
     free(c);
-    /* the table may point at C: rebuild it before any delivery */
-    table_free(d);
+    /* the tables may point at C: rebuild them before any delivery */
+    for (unsigned int k = 0; k == 0 || k < d->ntabs; k++)
+        fanouts_free(d->ntabs == 0 ? &d->t : table_at(d, k));
     posts_free(d);
     dispatch_changed(d);
 }
@@ -291,7 +364,7 @@ unsigned char dispatch_wants(const struct consumer *c,
 /* Turn the direct path on or off. */
 static void set_direct(struct dispatch *d, int on)
 {
-    d->direct = on;
+    d->t.direct = on;
     if (d->session != NULL)
         session_direct(d->session, on);
 }
@@ -311,11 +384,11 @@ static int direct_holds(const struct dispatch *d)
     const struct fanout *e, *l;
     unsigned int i;
 
-    if (d->fn_enter == NULL || d->fn_leave == NULL ||
-        d->fn_enter->code >= d->limit || d->fn_leave->code >= d->limit)
+    if (d->t.fn_enter == NULL || d->t.fn_leave == NULL ||
+        d->t.fn_enter->code >= d->t.limit || d->t.fn_leave->code >= d->t.limit)
         return 0;
-    e = &d->table[d->fn_enter->code];
-    l = &d->table[d->fn_leave->code];
+    e = &d->t.table[d->t.fn_enter->code];
+    l = &d->t.table[d->t.fn_leave->code];
     if (e->n == 0 || e->n != l->n)
         return 0;
     for (i = 0; i < e->n; i++) {
@@ -333,23 +406,23 @@ static void set_counted(struct dispatch *d)
 {
     unsigned int code, i;
 
-    d->counting = 0;
-    for (code = 0; code < d->limit; code++) {
-        const struct fanout *f = &d->table[code];
-        int only = registry_event(d->reg, code) != NULL;
+    d->t.counting = 0;
+    for (code = 0; code < d->t.limit; code++) {
+        const struct fanout *f = &d->t.table[code];
+        int only = registry_event(d->t.reg, code) != NULL;
 
-        if ((d->fn_enter != NULL && code == d->fn_enter->code) ||
-            (d->fn_leave != NULL && code == d->fn_leave->code))
+        if ((d->t.fn_enter != NULL && code == d->t.fn_enter->code) ||
+            (d->t.fn_leave != NULL && code == d->t.fn_leave->code))
             only = 0;
         for (i = 0; i < f->n && only; i++)
             if (f->c[i]->more == NULL || f->c[i]->more->counts == NULL ||
                 f->slot[i].nplaced > 0)
                 only = 0;
-        d->counted[code] = (unsigned char)only;
-        d->counting |= only;
+        d->t.counted[code] = (unsigned char)only;
+        d->t.counting |= only;
     }
     if (d->session != NULL)
-        session_counting(d->session, d->counting);
+        session_counting(d->session, d->t.counting);
 }
 
 /* Built-in event CODE (enter or leave, whose one parameter is the name),
@@ -369,27 +442,27 @@ static const struct registry_event *builtin_event(struct registry *reg,
 /* A counter id for this run, or DAPTO_CNT_NONE when they are used up. */
 static uint16_t counter_id(struct dispatch *d)
 {
-    if (d->next_counter >= DAPTO_CNT_PER_SLOT)
+    if (d->t.next_counter >= DAPTO_CNT_PER_SLOT)
         return DAPTO_CNT_NONE;
-    return (uint16_t)d->next_counter++;
+    return (uint16_t)d->t.next_counter++;
 }
 
 /* The counters of event CODE's filter, made on first use. */
 static struct evcount *event_counters(struct dispatch *d, unsigned int code)
 {
-    if (code >= d->nevcount) {
+    if (code >= d->t.nevcount) {
         unsigned int n = code + 1, i;
 
-        d->evcount = xreallocarray(d->evcount, n, sizeof *d->evcount);
-        for (i = d->nevcount; i < n; i++)
-            d->evcount[i].checked = d->evcount[i].passed = DAPTO_CNT_NONE;
-        d->nevcount = n;
+        d->t.evcount = xreallocarray(d->t.evcount, n, sizeof *d->t.evcount);
+        for (i = d->t.nevcount; i < n; i++)
+            d->t.evcount[i].checked = d->t.evcount[i].passed = DAPTO_CNT_NONE;
+        d->t.nevcount = n;
     }
-    if (d->evcount[code].checked == DAPTO_CNT_NONE) {
-        d->evcount[code].checked = counter_id(d);
-        d->evcount[code].passed = counter_id(d);
+    if (d->t.evcount[code].checked == DAPTO_CNT_NONE) {
+        d->t.evcount[code].checked = counter_id(d);
+        d->t.evcount[code].passed = counter_id(d);
     }
-    return &d->evcount[code];
+    return &d->t.evcount[code];
 }
 
 static struct placed *find_placed(const struct dispatch *d,
@@ -398,8 +471,8 @@ static struct placed *find_placed(const struct dispatch *d,
 {
     unsigned int i;
 
-    for (i = 0; i < d->nplaced; i++) {
-        struct placed *p = &d->placed[i];
+    for (i = 0; i < d->t.nplaced; i++) {
+        struct placed *p = &d->t.placed[i];
 
         if (p->c == c && p->code == code && p->tag == tag)
             return p;
@@ -433,8 +506,8 @@ static struct placed *place(struct dispatch *d, const struct consumer *c,
     if (p != NULL)
         return used[p->slot] ? NULL : p;
     memset(taken, 0, sizeof taken);
-    for (i = 0; i < d->nplaced; i++) {
-        struct placed *q = &d->placed[i];
+    for (i = 0; i < d->t.nplaced; i++) {
+        struct placed *q = &d->t.placed[i];
 
         if (q->code != code)
             continue;
@@ -453,8 +526,8 @@ static struct placed *place(struct dispatch *d, const struct consumer *c,
             place_as(d, old, c, tag);
         return old;
     }
-    d->placed = xreallocarray(d->placed, d->nplaced + 1, sizeof *d->placed);
-    p = &d->placed[d->nplaced++];
+    d->t.placed = xreallocarray(d->t.placed, d->t.nplaced + 1, sizeof *d->t.placed);
+    p = &d->t.placed[d->t.nplaced++];
     p->code = code;
     p->slot = (unsigned char)slot;
     place_as(d, p, c, tag);
@@ -469,7 +542,7 @@ static const unsigned char never[] = {DAPTO_FOP_CONST, 0, 0, 0, 0, 0, 0, 0, 0,
 static void sync_event(struct dispatch *d, const struct registry_event *ev,
                        int filters)
 {
-    struct fanout *f = &d->table[ev->code];
+    struct fanout *f = &d->t.table[ev->code];
     struct dispatch_clause cl[DISPATCH_CLAUSES];
     struct cond_clause fc[DAPTO_FILTER_CLAUSES];
     unsigned char used[DAPTO_FILTER_CLAUSES];
@@ -479,9 +552,9 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
 
     memset(used, 0, sizeof used);
     memset(fc, 0, sizeof fc);
-    for (i = 0; i < d->nplaced; i++) {
-        if (d->placed[i].code == ev->code)
-            d->placed[i].live = 0;
+    for (i = 0; i < d->t.nplaced; i++) {
+        if (d->t.placed[i].code == ev->code)
+            d->t.placed[i].live = 0;
     }
     for (i = 0; i < d->nconsumers; i++) {
         struct consumer *c = d->consumers[i];
@@ -580,11 +653,11 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
     }
     /* clauses of this event that no consumer gives any more: their slots
      * may be reused */
-    for (i = 0; i < d->nplaced; i++) {
-        if (d->placed[i].code == ev->code && !d->placed[i].live)
-            d->placed[i].c = NULL;
+    for (i = 0; i < d->t.nplaced; i++) {
+        if (d->t.placed[i].code == ev->code && !d->t.placed[i].live)
+            d->t.placed[i].c = NULL;
     }
-    d->states[ev->code] = state;
+    d->t.states[ev->code] = state;
     if (session_set_state(d->session, ev->code, state, &cause) != 0) {
         /* the program may be gone; the next run writes again */
         free(cause);
@@ -594,35 +667,31 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
         session_clear_filter(d->session, ev);
 }
 
-void dispatch_sync(struct dispatch *d)
+/* Make the current process's table and write its states. */
+static void sync_table(struct dispatch *d)
 {
     struct registry *reg = session_registry(d->session);
     unsigned int code, limit;
     int filters;
 
-    if (d->busy) {
-        d->dirty = 1;
-        return;
-    }
-    reap(d);
     table_free(d);
-    d->reg = reg;
+    d->t.reg = reg;
     d->dirty = 0;
-    d->fn_enter = d->fn_leave = NULL;
-    d->counting = 0;
+    d->t.fn_enter = d->t.fn_leave = NULL;
+    d->t.counting = 0;
     if (reg == NULL) {
         set_direct(d, 0);
         if (d->session != NULL)
             session_counting(d->session, 0);
         return;
     }
-    d->fn_enter = builtin_event(reg, DAPTO_EV_ENTER);
-    d->fn_leave = builtin_event(reg, DAPTO_EV_LEAVE);
+    d->t.fn_enter = builtin_event(reg, DAPTO_EV_ENTER);
+    d->t.fn_leave = builtin_event(reg, DAPTO_EV_LEAVE);
     limit = registry_event_limit(reg);
-    d->limit = limit;
-    d->table = xcalloc(limit, sizeof *d->table);
-    d->states = xcalloc(limit, 1);
-    d->counted = xcalloc(limit, 1);
+    d->t.limit = limit;
+    d->t.table = xcalloc(limit, sizeof *d->t.table);
+    d->t.states = xcalloc(limit, 1);
+    d->t.counted = xcalloc(limit, 1);
     filters = dispatch_filters(d, NULL);
     for (code = 0; code < limit; code++) {
         const struct registry_event *ev = registry_event(reg, code);
@@ -634,33 +703,71 @@ void dispatch_sync(struct dispatch *d)
     set_counted(d);
 }
 
+void dispatch_sync(struct dispatch *d)
+{
+    unsigned int n = d->session != NULL ? session_nprocs(d->session) : 0;
+    int cur;
+
+    if (d->busy) {
+        d->dirty = 1;
+        return;
+    }
+    reap(d);
+    if (n <= 1 || d->syncing) {
+        sync_table(d);
+        return;
+    }
+    /* every process of the run <design#processes>, each its own */
+    cur = session_current(d->session);
+    d->syncing = 1;
+    for (unsigned int i = 0; i < n; i++) {
+        session_select(d->session, i);
+        dispatch_process(d);
+        sync_table(d);
+    }
+    if (cur >= 0) {
+        session_select(d->session, (unsigned int)cur);
+        dispatch_process(d);
+    }
+    d->syncing = 0;
+    d->dirty = 0;
+}
+
 void dispatch_flush(struct dispatch *d)
 {
     struct registry *reg = session_registry(d->session);
 
-    if (d->dirty || reg != d->reg ||
-        (reg != NULL && registry_event_limit(reg) != d->limit))
+    if (d->dirty || reg != d->t.reg ||
+        (reg != NULL && registry_event_limit(reg) != d->t.limit))
         dispatch_sync(d);
 }
 
-/* A new run: tell every consumer. */
-static void started(struct dispatch *d, const struct reader_item *item)
+/* A new run, or a process that joins the run under way (JOINED): tell
+ * every consumer. */
+static void started(struct dispatch *d, const struct reader_item *item,
+                    int joined)
 {
     unsigned int i;
 
     /* a new registry: the table is made again before the next event,
      * and a new region has no filters and no counts */
     d->dirty = 1;
-    d->nplaced = 0;
-    d->nevcount = 0;
-    d->next_counter = 0;
-    symnames_reset(d->names, session_pid(d->session));
+    d->t.nplaced = 0;
+    d->t.nevcount = 0;
+    d->t.next_counter = 0;
+    symnames_reset(d->t.names, session_pid(d->session));
+    if (!joined)
+        tables_drop(d); /* (those of the last run's other processes) */
     d->busy++;
     for (i = 0; i < d->nconsumers; i++) {
         struct consumer *c = d->consumers[i];
+        void (*hook)(void *, const struct reader_item *);
 
-        if (!c->dead && c->more != NULL && c->more->started != NULL)
-            c->more->started(c->arg, item);
+        if (c->dead || c->more == NULL)
+            continue;
+        hook = joined ? c->more->joined : c->more->started;
+        if (hook != NULL)
+            hook(c->arg, item);
     }
     d->busy--;
 }
@@ -672,13 +779,13 @@ static const struct reader_item *function_event(struct dispatch *d,
                                                 const struct reader_item *item,
                                                 struct reader_item *out)
 {
-    const struct registry_event *ev = item->enter ? d->fn_enter : d->fn_leave;
+    const struct registry_event *ev = item->enter ? d->t.fn_enter : d->t.fn_leave;
     const char *name;
     size_t len;
 
     if (ev == NULL)
         return NULL;
-    name = symnames_name(d->names, item->function, &len);
+    name = symnames_name(d->t.names, item->function, &len);
     if (name == NULL)
         return NULL;
     /* every field: this is on the path of every function record */
@@ -722,7 +829,8 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
         return 0;
     }
     if (item->kind == READER_HELLO) {
-        started(d, item);
+        started(d, item,
+                d->session != NULL && session_joined(d->session));
         return 0;
     }
     if (item->kind != READER_EVENT && item->kind != READER_FUNCTION)
@@ -738,9 +846,9 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
         return 0;
     if (item->event == NULL)
         return 0;
-    if (item->code >= d->limit)
+    if (item->code >= d->t.limit)
         return 0;
-    f = &d->table[item->code];
+    f = &d->t.table[item->code];
     memset(&de, 0, sizeof de);
     de.item = item;
     de.event = item->event;
@@ -790,10 +898,10 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
     struct fanout *f;
     unsigned int i;
 
-    if (!d->direct || d->dirty || d->busy ||
-        d->reg != session_registry(d->session))
+    if (!d->t.direct || d->dirty || d->busy ||
+        d->t.reg != session_registry(d->session))
         return 0;
-    f = &d->table[d->fn_enter->code];
+    f = &d->t.table[d->t.fn_enter->code];
     d->busy++;
     for (i = 0; i < f->n; i++)
         f->c[i]->more->functions(f->c[i]->arg, fns, n);
@@ -804,11 +912,11 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
 const unsigned char *dispatch_counted(const struct dispatch *d,
                                       unsigned int *limit)
 {
-    if (!d->counting || d->dirty || d->busy ||
-        d->reg != session_registry(d->session))
+    if (!d->t.counting || d->dirty || d->busy ||
+        d->t.reg != session_registry(d->session))
         return NULL;
-    *limit = d->limit;
-    return d->counted;
+    *limit = d->t.limit;
+    return d->t.counted;
 }
 
 unsigned int dispatch_counts(struct dispatch *d, const struct reader_ev *evs,
@@ -823,13 +931,13 @@ unsigned int dispatch_counts(struct dispatch *d, const struct reader_ev *evs,
         unsigned int code = evs[i].event->code;
         const struct fanout *f;
 
-        if (code >= d->limit || !d->counted[code] ||
-            registry_event(d->reg, code) != evs[i].event)
+        if (code >= d->t.limit || !d->t.counted[code] ||
+            registry_event(d->t.reg, code) != evs[i].event)
             break;
         /* a run of the same event, to each of its consumers */
         for (j = i + 1; j < n && evs[j].event == evs[i].event; j++)
             ;
-        f = &d->table[code];
+        f = &d->t.table[code];
         for (k = 0; k < f->n; k++)
             f->c[k]->more->counts(f->c[k]->arg, evs + i, j - i);
         i = j;
@@ -922,13 +1030,13 @@ void dispatch_stop(struct dispatch_event *de, char *where)
 
 struct symnames *dispatch_symnames(const struct dispatch *d)
 {
-    return d->names;
+    return d->t.names;
 }
 
 unsigned char dispatch_state(const struct dispatch *d,
                              const struct registry_event *ev)
 {
-    return ev->code < d->limit ? d->states[ev->code] : 0;
+    return ev->code < d->t.limit ? d->t.states[ev->code] : 0;
 }
 
 int dispatch_filters(const struct dispatch *d, const char **why)
@@ -954,10 +1062,10 @@ int dispatch_event_counts(const struct dispatch *d,
                           const struct registry_event *ev, uint64_t *checked,
                           uint64_t *passed)
 {
-    if (ev->code >= d->nevcount || d->session == NULL ||
-        d->evcount[ev->code].checked == DAPTO_CNT_NONE)
+    if (ev->code >= d->t.nevcount || d->session == NULL ||
+        d->t.evcount[ev->code].checked == DAPTO_CNT_NONE)
         return -1;
-    *checked = session_counter(d->session, d->evcount[ev->code].checked);
-    *passed = session_counter(d->session, d->evcount[ev->code].passed);
+    *checked = session_counter(d->session, d->t.evcount[ev->code].checked);
+    *passed = session_counter(d->session, d->t.evcount[ev->code].passed);
     return 0;
 }

@@ -90,6 +90,11 @@ struct consumer_hooks {
     /* A new run of the program has begun (ITEM is its hello); told to
      * every consumer, enabled or not. */
     void (*started)(void *arg, const struct reader_item *item);
+    /* Another process joined the run under way (ITEM is its hello; it is
+     * the session's current process): a child followed, or a process of
+     * several that executed another program <design#processes>.  Told to
+     * every consumer, enabled or not. */
+    void (*joined)(void *arg, const struct reader_item *item);
     /* Whether the consumer wants the artificial events named NAME that
      * consumers post to each other (dispatch_post). */
     int (*wants_post)(void *arg, const char *name);
@@ -139,6 +144,14 @@ void *dispatch_arg(const struct consumer *c);
 /* What consumer C asks for EV, enabled or not (for listings). */
 unsigned char dispatch_wants(const struct consumer *c,
                              const struct registry_event *ev);
+
+/* The session's current process changed (its process hook): events,
+ * states and filters are that process's from now on.  Each process of a
+ * run has its own table (its interface's codes), filters and counters,
+ * and the states of every process are written at each recomputation;
+ * consumers are asked what they want for each process in turn
+ * (session_pid() says which). */
+void dispatch_process(struct dispatch *d);
 
 /* A consumer's wishes changed: the states and the table are recomputed
  * at the next dispatch_flush() (once, however many changes). */

@@ -49,12 +49,37 @@
 #define SESSION_DETACH_QUIET_MS 10
 #define SESSION_DETACH_TRIES 100
 
+/*
+ * A process of the run <design#processes>.  The current process's target,
+ * channel, told_status and attach_end live in struct session itself while
+ * it is current, and here while it is not: select_proc() swaps them.  So
+ * everything that speaks of "the program" (operations, states, filters,
+ * detach) speaks of the current process, and a run of one process never
+ * swaps anything.  Processes stay until the next run (an ended one keeps
+ * its channel for its registry).
+ */
+struct sproc {
+    struct session_process info; /* pid, parent, fate */
+    struct target *target;
+    struct channel *channel;
+    int told_status;
+    uint64_t attach_end;
+    int joined;           /* it joined a run under way (not its first) */
+    int end_pending;      /* it ended while another one was stopped at */
+    struct target_event end; /* then how (status, signo) */
+    int done;             /* it ended, with STATUS or killed by SIGNO */
+    int status, signo;
+    int fault_pending;    /* a fault came while another was stopped at */
+    struct target_event fault;
+};
+
 struct session {
     struct loop *loop;
     struct session_hooks hooks;
     struct session_opts opts;
     char **argv;
 
+    /* the current process (see struct sproc) */
     struct target *target;
     struct channel *channel; /* of the current or last run, or describe */
     enum session_state state;
@@ -87,8 +112,15 @@ struct session {
     /* processes the program creates <protocol#fork> */
     enum session_follow follow;
     int following;  /* moving from a parent to its child */
-    struct session_process *procs;
+    struct sproc **procs; /* of this run, oldest first */
     unsigned int nprocs, aprocs;
+    struct sproc *cur;       /* whose target and channel are above */
+    struct sproc *stop_proc; /* the one stopped at (AT_EVENT, FAULT) */
+    int multi;      /* more than one process was monitored in this run */
+    int hush;       /* state changes are steps: not told (changed()) */
+    int detaching;  /* detach_proc(): an end is taken at once */
+    int described;  /* the one process is the describe pass's (kept for
+                       its registry, not one of a run) */
 };
 
 static int replay_run(struct session *s);
@@ -132,10 +164,105 @@ struct session *session_create(struct loop *loop,
     s->dispatching = -1;
     s->argv = xcalloc(1, sizeof *s->argv);
     s->tty_fd = -1;
+    s->follow = SESSION_FOLLOW_BOTH;
     return s;
 }
 
+/* Processes <design#processes>. */
+
+/* P's target and channel, wherever they are now. */
+static struct target *ptarget(const struct session *s, const struct sproc *p)
+{
+    return p == s->cur ? s->target : p->target;
+}
+
+static struct channel *pchannel(const struct session *s,
+                                const struct sproc *p)
+{
+    return p == s->cur ? s->channel : p->channel;
+}
+
+static int plive(const struct session *s, const struct sproc *p)
+{
+    struct target *t = ptarget(s, p);
+
+    return t != NULL && target_alive(t);
+}
+
+/* Make P (NULL: none) the current process. */
+static void select_proc(struct session *s, struct sproc *p)
+{
+    if (p == s->cur)
+        return;
+    if (s->cur != NULL) {
+        s->cur->target = s->target;
+        s->cur->channel = s->channel;
+        s->cur->told_status = s->told_status;
+        s->cur->attach_end = s->attach_end;
+    }
+    s->cur = p;
+    s->target = p != NULL ? p->target : NULL;
+    s->channel = p != NULL ? p->channel : NULL;
+    s->told_status = p != NULL ? p->told_status : 0;
+    s->attach_end = p != NULL ? p->attach_end : 0;
+    if (s->hooks.process != NULL)
+        s->hooks.process(s->hooks.arg);
+}
+
+static struct sproc *proc_find(const struct session *s, pid_t pid)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i]->info.pid == pid)
+            return s->procs[i];
+    return NULL;
+}
+
+/* A new process of the run (not current). */
+static struct sproc *proc_new(struct session *s, pid_t pid, pid_t parent,
+                              const char *fate)
+{
+    struct sproc *p = xcalloc(1, sizeof *p);
+
+    p->info.pid = pid;
+    p->info.parent = parent;
+    p->info.fate = fate;
+    if (s->nprocs == s->aprocs) {
+        s->aprocs = s->aprocs == 0 ? 8 : 2 * s->aprocs;
+        s->procs = xreallocarray(s->procs, s->aprocs, sizeof *s->procs);
+    }
+    s->procs[s->nprocs++] = p;
+    return p;
+}
+
+/* How many processes are live, other than P (NULL: all of them). */
+static unsigned int live_others(const struct session *s, const struct sproc *p)
+{
+    unsigned int n = 0;
+
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        n += s->procs[i] != p && plive(s, s->procs[i]);
+    return n;
+}
+
+/* The process commands speak of when none is being read: the one
+ * stopped at, else the oldest live one, else the current one. */
+static void select_focus(struct session *s)
+{
+    if (s->stop_proc != NULL) {
+        select_proc(s, s->stop_proc);
+        return;
+    }
+    if (s->cur != NULL && plive(s, s->cur) && s->cur == s->procs[0])
+        return;
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (plive(s, s->procs[i])) {
+            select_proc(s, s->procs[i]);
+            return;
+        }
+}
+
 static void unwatch(struct session *s);
+static void unwatch_all(struct session *s);
 
 /* Kill (if need be), reap and free the program of this run; the channel,
  * kept for its registry, no longer reaches it. */
@@ -147,6 +274,32 @@ static void forget_target(struct session *s)
     s->target = NULL;
 }
 
+/* Forget every process: those alive are killed, or let go when attached
+ * to (after session_detach()). */
+static void procs_free(struct session *s)
+{
+    /* every one is killed before any is reaped, so that no reap waits
+     * on a process still running */
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_alive(t) && !target_is_attached(t))
+            target_kill(t);
+    }
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        select_proc(s, s->procs[i]);
+        forget_target(s);
+        channel_free(s->channel);
+        s->channel = NULL;
+    }
+    select_proc(s, NULL);
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        free(s->procs[i]);
+    s->nprocs = 0;
+    s->stop_proc = NULL;
+    s->multi = 0;
+}
+
 void session_free(struct session *s)
 {
     if (s == NULL)
@@ -154,9 +307,9 @@ void session_free(struct session *s)
     /* a program attached to goes on without us, as after detach */
     if (session_attached(s))
         session_detach(s, NULL);
-    unwatch(s);
-    forget_target(s);
-    channel_free(s->channel);
+    unwatch_all(s);
+    s->hooks.process = NULL;
+    procs_free(s);
     free_argv(s->argv);
     if (s->tty_fd >= 0)
         close(s->tty_fd);
@@ -238,7 +391,7 @@ static void message(struct session *s, const char *fmt, ...)
 
 static void changed(struct session *s)
 {
-    if (s->hooks.state != NULL)
+    if (s->hooks.state != NULL && !s->hush)
         s->hooks.state(s->hooks.arg);
 }
 
@@ -271,6 +424,8 @@ static void no_interface(struct session *s)
     }
 }
 
+static void watch_channels(struct session *s, int on);
+
 /* Hand one item to the hook; resume a waiting thread unless kept.
  * Returns 1 when the program stays stopped at the item. */
 static int deliver(struct session *s, const struct reader_item *item)
@@ -294,9 +449,9 @@ static int deliver(struct session *s, const struct reader_item *item)
         s->state = SESSION_STOPPED;
         s->why = SESSION_AT_EVENT;
         s->stop = item->stop;
+        s->stop_proc = s->cur;
         s->reading = 0;
-        if (s->channel != NULL)
-            loop_remove(s->loop, channel_fd(s->channel));
+        watch_channels(s, 0);
         changed(s);
         return 1;
     }
@@ -344,34 +499,37 @@ static int drain(struct session *s, unsigned int max)
 static void proc_note(struct session *s, pid_t pid, pid_t parent,
                       const char *fate)
 {
-    for (unsigned int i = 0; i < s->nprocs; i++)
-        if (s->procs[i].pid == pid) {
-            s->procs[i].fate = fate;
-            return;
-        }
-    if (s->nprocs == s->aprocs) {
-        s->aprocs = s->aprocs == 0 ? 8 : 2 * s->aprocs;
-        s->procs = xreallocarray(s->procs, s->aprocs, sizeof *s->procs);
-    }
-    s->procs[s->nprocs].pid = pid;
-    s->procs[s->nprocs].parent = parent;
-    s->procs[s->nprocs].fate = fate;
-    s->nprocs++;
+    struct sproc *p = proc_find(s, pid);
+
+    if (p != NULL)
+        p->info.fate = fate;
+    else
+        proc_new(s, pid, parent, fate);
 }
 
-/* A new run or attach: the processes met so far are forgotten. */
-static void procs_begin(struct session *s, pid_t pid)
+/* A new run or attach: the processes of the last one are forgotten, and
+ * T with channel CH (both taken; CH may be NULL) is the first of this
+ * one. */
+static void procs_begin(struct session *s, struct target *t,
+                        struct channel *ch)
 {
-    s->nprocs = 0;
-    proc_note(s, pid, 0, "monitored");
-    target_keep_children(s->target, s->follow == SESSION_FOLLOW_CHILD);
+    procs_free(s);
+    s->described = 0;
+    select_proc(s, proc_new(s, target_pid(t), 0, "monitored"));
+    s->target = t;
+    s->channel = ch;
+    target_keep_children(t, s->follow != SESSION_FOLLOW_PARENT);
 }
 
 void session_set_follow(struct session *s, enum session_follow follow)
 {
     s->follow = follow;
-    if (s->target != NULL)
-        target_keep_children(s->target, follow == SESSION_FOLLOW_CHILD);
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL)
+            target_keep_children(t, follow != SESSION_FOLLOW_PARENT);
+    }
 }
 
 enum session_follow session_follow(const struct session *s)
@@ -379,18 +537,154 @@ enum session_follow session_follow(const struct session *s)
     return s->follow;
 }
 
-const struct session_process *session_processes(const struct session *s,
-                                                unsigned int *n)
+const struct session_process *session_process(const struct session *s,
+                                              unsigned int i)
 {
-    *n = s->nprocs;
-    return s->procs;
+    return i < s->nprocs && !s->described ? &s->procs[i]->info : NULL;
+}
+
+struct channel *session_process_channel(const struct session *s,
+                                        unsigned int i)
+{
+    if (s->nprocs == 0)
+        return i == 0 ? s->channel : NULL;
+    return i < s->nprocs ? pchannel(s, s->procs[i]) : NULL;
+}
+
+unsigned int session_nprocs(const struct session *s)
+{
+    return s->nprocs;
+}
+
+int session_select(struct session *s, unsigned int i)
+{
+    if (i >= s->nprocs)
+        return -1;
+    select_proc(s, s->procs[i]);
+    return 0;
+}
+
+int session_current(const struct session *s)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i] == s->cur)
+            return (int)i;
+    return -1;
+}
+
+int session_multi(const struct session *s)
+{
+    return s->multi;
+}
+
+unsigned int session_live(const struct session *s)
+{
+    return live_others(s, NULL);
+}
+
+int session_joined(const struct session *s)
+{
+    return s->cur != NULL && s->cur->joined;
+}
+
+int session_monitored(const struct session *s, pid_t pid)
+{
+    struct sproc *p = proc_find(s, pid);
+
+    return p != NULL && plive(s, p) && pchannel(s, p) != NULL &&
+           channel_status(pchannel(s, p)) == CHANNEL_ACTIVE;
 }
 
 static void follow_fork(struct session *s, const struct target_event *ev);
 static void follow_exec(struct session *s);
+static int all_stopped(const struct session *s);
 
+/* Take every record of the current process now, also while another
+ * process is stopped at (none of them can then stop it: one stop at a
+ * time). */
+static void drain_now(struct session *s)
+{
+    int reading = s->reading, attaching = s->attaching;
+
+    s->reading = 1;
+    if (s->state == SESSION_STOPPED && s->stop_proc != s->cur)
+        s->attaching = 1;
+    drain(s, 0);
+    s->reading = reading;
+    s->attaching = attaching;
+}
+
+/* Say that process PID ended (in a run of several processes). */
+static void say_end(struct session *s, pid_t pid, int status, int signo)
+{
+    char sig[32];
+
+    if (signo != 0)
+        message(s, "Process %d was killed by %s.", (int)pid,
+                target_signal_name(signo, sig, sizeof sig));
+    else
+        message(s, "Process %d exited with status %d.", (int)pid, status);
+}
+
+/* The process stopped at is gone (ended, let go): the stop is over and
+ * the other processes go on being read. */
+static void stop_over(struct session *s)
+{
+    s->stop_proc = NULL;
+    s->stop = -1;
+    s->state = SESSION_RUNNING;
+    s->reading = 1;
+    watch_channels(s, 1);
+    changed(s);
+}
+
+/* The current process ended while others are live: every record it
+ * wrote is delivered, and the run goes on. */
+static void proc_ended(struct session *s, int status, int signo)
+{
+    struct sproc *p = s->cur;
+
+    drain_now(s);
+    no_interface(s);
+    unwatch(s);
+    p->done = 1;
+    p->status = status;
+    p->signo = signo;
+    p->info.fate = signo != 0 ? "killed" : "exited";
+    forget_target(s);
+    say_end(s, p->info.pid, status, signo);
+    if (s->stop_proc == p)
+        stop_over(s); /* it was stopped at: the others go on being read */
+}
+
+/* Processes that ended while another was stopped at are told now. */
+static void pending_ends(struct session *s)
+{
+    struct sproc *me = s->cur;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct sproc *p = s->procs[i];
+
+        if (p == me || !p->end_pending)
+            continue;
+        p->end_pending = 0;
+        select_proc(s, p);
+        proc_ended(s, p->end.status, p->end.signo);
+    }
+    select_proc(s, me);
+}
+
+/* The current process ended (exit STATUS, or killed by SIGNO): the run
+ * ends with the last one. */
 static void ended(struct session *s, int status, int signo)
 {
+    struct sproc *first = s->procs[0];
+
+    if (live_others(s, s->cur) > 0) {
+        proc_ended(s, status, signo);
+        return;
+    }
+    pending_ends(s);
     s->reading = 1;
     /* the program is gone: everything it wrote is in the ring, and the
      * channel hands it over in bounded runs */
@@ -398,15 +692,27 @@ static void ended(struct session *s, int status, int signo)
         drain(s, 0);
     while (s->reading && s->channel != NULL && channel_more(s->channel));
     no_interface(s);
-    unwatch(s);
+    unwatch_all(s);
     s->state = SESSION_IDLE;
     s->stop = -1;
+    s->stop_proc = NULL;
     s->ended = 1;
+    s->cur->done = 1;
+    s->cur->status = status;
+    s->cur->signo = signo;
+    if (s->multi) {
+        say_end(s, s->cur->info.pid, status, signo);
+        /* the program's end is its first process's, when it was seen */
+        if (first != s->cur && first->done) {
+            status = first->status;
+            signo = first->signo;
+        }
+    }
     s->end_status = status;
     s->end_signo = signo;
     if (s->target != NULL)
         proc_note(s, target_pid(s->target), 0,
-                  signo != 0 ? "killed" : "exited");
+                  s->cur->signo != 0 ? "killed" : "exited");
     forget_target(s);
     changed(s);
 }
@@ -415,16 +721,37 @@ static void on_target_event(struct session *s, const struct target_event *ev)
 {
     switch (ev->kind) {
     case TARGET_EV_EXITED:
-        ended(s, ev->status, 0);
-        break;
     case TARGET_EV_KILLED:
-        ended(s, 0, ev->signo);
+        if (s->state == SESSION_STOPPED && s->stop_proc != s->cur &&
+            !s->detaching && live_others(s, s->cur) > 0) {
+            /* nothing is delivered while a process is stopped at: its
+             * records and its end are told when the others go on */
+            s->cur->end_pending = 1;
+            s->cur->end = *ev;
+            s->cur->end.status = ev->kind == TARGET_EV_EXITED ? ev->status
+                                                              : 0;
+            s->cur->end.signo = ev->kind == TARGET_EV_KILLED ? ev->signo : 0;
+            break;
+        }
+        if (ev->kind == TARGET_EV_EXITED)
+            ended(s, ev->status, 0);
+        else
+            ended(s, 0, ev->signo);
         break;
     case TARGET_EV_FAULT:
+        if (s->state == SESSION_STOPPED && s->stop_proc != NULL &&
+            s->stop_proc != s->cur) {
+            /* one stop at a time: this one is taken when the process
+             * stopped at goes on (its thread waits at the fault) */
+            s->cur->fault_pending = 1;
+            s->cur->fault = *ev;
+            break;
+        }
         drain(s, 0);
         s->state = SESSION_STOPPED;
         s->why = SESSION_FAULT;
         s->fault = *ev;
+        s->stop_proc = s->cur;
         changed(s);
         break;
     case TARGET_EV_INTERRUPTED:
@@ -432,6 +759,10 @@ static void on_target_event(struct session *s, const struct target_event *ev)
         if (s->state == SESSION_STOPPED &&
             (s->why == SESSION_AT_EVENT || s->why == SESSION_FAULT))
             break; /* still stopped there; the others are too now */
+        if (s->nprocs > 1 &&
+            ((s->state == SESSION_STOPPED &&
+              s->why == SESSION_INTERRUPTED) || !all_stopped(s)))
+            break; /* said once, when every process is */
         s->state = SESSION_STOPPED;
         s->why = SESSION_INTERRUPTED;
         changed(s);
@@ -445,18 +776,43 @@ static void on_target_event(struct session *s, const struct target_event *ev)
     case TARGET_EV_EXEC:
         /* what the old image wrote comes first; its channel is gone
          * with it (and its state bytes: none may be written now) */
-        drain(s, 0);
+        if (s->nprocs > 1)
+            drain_now(s);
+        else
+            drain(s, 0);
         if (s->channel != NULL)
             channel_forget(s->channel);
-        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT) {
+        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT &&
+            (s->stop_proc == NULL || s->stop_proc == s->cur)) {
             /* the thread that waited there is gone with the old image */
             s->state = SESSION_RUNNING;
             s->stop = -1;
+            s->stop_proc = NULL;
+            if (s->nprocs > 1) {
+                s->reading = 1;
+                watch_channels(s, 1);
+            }
             changed(s);
         }
         follow_exec(s);
         break;
     }
+}
+
+/* What every process's target has to say (the descriptor is theirs
+ * together: each looks). */
+static void poll_targets(struct session *s)
+{
+    struct target_event ev;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        if (ptarget(s, s->procs[i]) == NULL)
+            continue;
+        select_proc(s, s->procs[i]);
+        while (s->target != NULL && target_poll(s->target, &ev))
+            on_target_event(s, &ev);
+    }
+    select_focus(s);
 }
 
 static void on_target(int fd, short revents, void *arg)
@@ -466,8 +822,25 @@ static void on_target(int fd, short revents, void *arg)
 
     (void)fd;
     (void)revents;
-    while (s->target != NULL && target_poll(s->target, &ev))
-        on_target_event(s, &ev);
+    if (s->nprocs <= 1) {
+        while (s->target != NULL && target_poll(s->target, &ev))
+            on_target_event(s, &ev);
+        return;
+    }
+    poll_targets(s);
+}
+
+/* Whether a process's target has something to collect that another's
+ * poll announced (the descriptor is every target's). */
+static int targets_behind(const struct session *s)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_behind(t))
+            return 1;
+    }
+    return 0;
 }
 
 static void on_channel(int fd, short revents, void *arg)
@@ -478,10 +851,35 @@ static void on_channel(int fd, short revents, void *arg)
     (void)arg;
 }
 
+/* Whether process P's channel is read (it is live and monitored). */
+static int preading(const struct session *s, const struct sproc *p)
+{
+    struct channel *ch = pchannel(s, p);
+
+    return ch != NULL && plive(s, p) && channel_status(ch) != CHANNEL_GONE;
+}
+
 static int prepare(void *arg)
 {
     struct session *s = arg;
+    int n = 0;
 
+    if (s->nprocs > 1 && targets_behind(s))
+        return 0; /* (finish() looks) */
+    if (s->nprocs > 1 && s->reading && s->state == SESSION_RUNNING) {
+        /* several channels: sleep only when none has anything */
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            struct channel *ch = pchannel(s, s->procs[i]);
+
+            if (!preading(s, s->procs[i]))
+                continue;
+            n++;
+            if (!channel_sleep_prepare(ch))
+                return 0;
+        }
+        if (n > 0)
+            return 100;
+    }
     if (s->channel == NULL || !s->reading || s->state != SESSION_RUNNING)
         return -1;
     /* A program that emits events flat out fills the ring again within
@@ -497,6 +895,21 @@ static void finish(void *arg)
 {
     struct session *s = arg;
 
+    if (s->nprocs > 1) {
+        if (targets_behind(s))
+            poll_targets(s);
+        /* a batch from each process in turn, while none stops */
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            if (pchannel(s, s->procs[i]) == NULL)
+                continue;
+            select_proc(s, s->procs[i]);
+            channel_sleep_finish(s->channel);
+            if (s->state == SESSION_RUNNING && preading(s, s->cur))
+                drain(s, SESSION_BATCH);
+        }
+        select_focus(s);
+        return;
+    }
     if (s->channel == NULL)
         return;
     channel_sleep_finish(s->channel);
@@ -504,24 +917,57 @@ static void finish(void *arg)
         drain(s, SESSION_BATCH);
 }
 
+/* Watch the current process's channel too (the first process: the
+ * target and the loop's hook as well). */
 static void watch(struct session *s)
 {
-    if (s->watching)
+    if (s->watching) {
+        if (s->channel != NULL && s->reading)
+            loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
         return;
+    }
     loop_add(s->loop, target_fd(s->target), POLLIN, on_target, s);
     loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
     loop_add_hook(s->loop, prepare, finish, s);
     s->watching = 1;
 }
 
+/* Watch every channel read, or none (a process is stopped at). */
+static void watch_channels(struct session *s, int on)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct channel *ch = pchannel(s, s->procs[i]);
+
+        if (ch == NULL)
+            continue;
+        if (on && preading(s, s->procs[i]))
+            loop_add(s->loop, channel_fd(ch), POLLIN, on_channel, s);
+        else if (!on)
+            loop_remove(s->loop, channel_fd(ch));
+    }
+    if (s->nprocs == 0 && s->channel != NULL && !on)
+        loop_remove(s->loop, channel_fd(s->channel));
+}
+
+/* Stop watching the current process (every one when it is the last). */
 static void unwatch(struct session *s)
 {
     if (!s->watching)
         return;
-    if (s->target != NULL)
-        loop_remove(s->loop, target_fd(s->target));
-    if (s->channel != NULL)
-        loop_remove(s->loop, channel_fd(s->channel));
+    if (live_others(s, s->cur) > 0) {
+        if (s->channel != NULL)
+            loop_remove(s->loop, channel_fd(s->channel));
+        return;
+    }
+    unwatch_all(s);
+}
+
+static void unwatch_all(struct session *s)
+{
+    if (!s->watching)
+        return;
+    loop_remove(s->loop, target_fd(NULL));
+    watch_channels(s, 0);
     loop_remove_hook(s->loop, s);
     s->watching = 0;
 }
@@ -533,6 +979,8 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
 {
     struct channel_opts copts;
     struct target_opts topts;
+    struct channel *ch;
+    struct target *t;
     char *env[2];
     int fds[2];
 
@@ -545,11 +993,11 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = default_state;
-    if (channel_create(&s->channel, &copts, cause) != 0)
+    if (channel_create(&ch, &copts, cause) != 0)
         return -1;
-    env[0] = (char *)channel_env(s->channel);
+    env[0] = (char *)channel_env(ch);
     env[1] = NULL;
-    channel_fds(s->channel, fds);
+    channel_fds(ch, fds);
     memset(&topts, 0, sizeof topts);
     topts.argv = s->argv;
     topts.env = env;
@@ -558,25 +1006,22 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
     topts.fd_err = fd_err;
     topts.keep_fds = fds;
     topts.nkeep = 2;
-    if (target_start(&s->target, &topts, cause) != 0) {
-        channel_free(s->channel);
-        s->channel = NULL;
+    if (target_start(&t, &topts, cause) != 0) {
+        channel_free(ch);
         return -1;
     }
+    procs_begin(s, t, ch);
     channel_attach(s->channel, s->target);
-    procs_begin(s, target_pid(s->target));
     s->told_status = 0;
     s->stop = -1;
     return 0;
 }
 
-/* Forget the last run's program and channel. */
+/* Forget the last run's processes and channels. */
 static void discard(struct session *s)
 {
-    unwatch(s);
-    forget_target(s);
-    channel_free(s->channel);
-    s->channel = NULL;
+    unwatch_all(s);
+    procs_free(s);
     s->state = SESSION_IDLE;
 }
 
@@ -602,6 +1047,8 @@ int session_describe(struct session *s, char **cause)
     }
     if (start(s, DAPTO_STATE_OFF, devnull, devnull, devnull, cause) != 0)
         goto out;
+    target_keep_children(s->target, 0);
+    s->described = 1;
     rc = 1;
     sym = symbols_open(target_pid(s->target), cause);
     if (sym == NULL)
@@ -687,6 +1134,81 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
     return 0;
 }
 
+/* Whether every live process is stopped. */
+static int all_stopped(const struct session *s)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_alive(t) && !target_stopped(t))
+            return 0;
+    }
+    return 1;
+}
+
+/* Let every live process stopped by noosa go on. */
+static int continue_stopped(struct session *s, char **cause)
+{
+    int rc = 0;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_alive(t) && target_stopped(t) &&
+            target_continue(t, rc == 0 ? cause : NULL) != 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+/* What came while a process was stopped at is taken now that they all
+ * go on: ends first, then the first fault (a stop again). */
+static void pending(struct session *s)
+{
+    pending_ends(s);
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct sproc *p = s->procs[i];
+
+        if (!p->fault_pending || s->state != SESSION_RUNNING)
+            continue;
+        p->fault_pending = 0;
+        select_proc(s, p);
+        if (s->target != NULL && target_alive(s->target))
+            on_target_event(s, &p->fault);
+    }
+    select_focus(s);
+}
+
+/* session_continue() in a run of several processes <design#processes>:
+ * the process stopped at goes on, and every other one stopped. */
+static int continue_all(struct session *s, char **cause)
+{
+    if (s->stop_proc != NULL)
+        select_proc(s, s->stop_proc);
+    switch (s->why) {
+    case SESSION_AT_EVENT:
+        if (channel_resume(s->channel, s->stop, cause) != 0)
+            return -1;
+        s->stop = -1;
+        break;
+    case SESSION_INTERRUPTED:
+        break;
+    case SESSION_FAULT:
+        if (target_fault_pass(s->target, s->fault.tid, cause) != 0)
+            return -1;
+        break;
+    }
+    if (continue_stopped(s, cause) != 0)
+        return -1;
+    s->state = SESSION_RUNNING;
+    s->stop_proc = NULL;
+    s->reading = 1;
+    watch_channels(s, 1);
+    changed(s);
+    pending(s);
+    return 0;
+}
+
 int session_continue(struct session *s, char **cause)
 {
     if (s->state != SESSION_STOPPED) {
@@ -701,6 +1223,8 @@ int session_continue(struct session *s, char **cause)
         changed(s);
         return 0;
     }
+    if (s->nprocs > 1)
+        return continue_all(s, cause);
     switch (s->why) {
     case SESSION_AT_EVENT:
         if (channel_resume(s->channel, s->stop, cause) != 0)
@@ -726,6 +1250,7 @@ int session_continue(struct session *s, char **cause)
         break;
     }
     s->state = SESSION_RUNNING;
+    s->stop_proc = NULL;
     changed(s);
     return 0;
 }
@@ -736,11 +1261,16 @@ int session_convert(struct session *s, char **cause)
         xcause(cause, "the program is not stopped at a fault");
         return -1;
     }
+    if (s->stop_proc != NULL)
+        select_proc(s, s->stop_proc);
     if (target_fault_discard(s->target, s->fault.tid, cause) != 0 ||
         target_continue(s->target, cause) != 0)
         return -1;
     s->state = SESSION_RUNNING;
+    s->stop_proc = NULL;
     changed(s);
+    if (s->nprocs > 1)
+        pending(s);
     return 0;
 }
 
@@ -756,6 +1286,19 @@ int session_interrupt(struct session *s, char **cause)
         replay_stop(s, SESSION_INTERRUPTED);
         return 0;
     }
+    if (s->nprocs > 1) {
+        /* every process; stopped once they all are */
+        int n = 0;
+
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            struct target *t = ptarget(s, s->procs[i]);
+
+            if (t != NULL && target_alive(t) &&
+                target_interrupt(t, n == 0 ? cause : NULL) == 0)
+                n++;
+        }
+        return n > 0 ? 0 : -1;
+    }
     return target_interrupt(s->target, cause);
 }
 
@@ -767,11 +1310,33 @@ int session_kill(struct session *s, char **cause)
         replay_ended(s, 1);
         return 0;
     }
-    if (s->state == SESSION_IDLE || s->target == NULL) {
+    if (s->state == SESSION_IDLE ||
+        (s->target == NULL && live_others(s, NULL) == 0)) {
         xcause(cause, "the program is not running");
         return -1;
     }
     s->killed = 1;
+    if (s->nprocs > 1) {
+        /* every process (each killed before any is waited for) */
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            struct target *t = ptarget(s, s->procs[i]);
+
+            if (t != NULL && target_alive(t))
+                target_kill(t);
+        }
+        for (unsigned int i = 0; i < s->nprocs && s->state != SESSION_IDLE;
+             i++) {
+            select_proc(s, s->procs[i]);
+            while (s->target != NULL && target_alive(s->target)) {
+                if (!target_wait(s->target, &ev, -1))
+                    continue;
+                if (ev.kind == TARGET_EV_EXITED ||
+                    ev.kind == TARGET_EV_KILLED)
+                    on_target_event(s, &ev);
+            }
+        }
+        return 0;
+    }
     target_kill(s->target);
     while (s->target != NULL) {
         if (!target_wait(s->target, &ev, -1))
@@ -780,6 +1345,13 @@ int session_kill(struct session *s, char **cause)
             on_target_event(s, &ev);
     }
     return 0;
+}
+
+int session_may_stop(const struct session *s)
+{
+    return s->dispatching >= 0 && !s->attaching &&
+           (s->source.next != NULL ||
+            (s->target != NULL && target_alive(s->target)));
 }
 
 int session_can_send(const struct session *s)
@@ -1190,7 +1762,13 @@ int session_seek(struct session *s, uint64_t seq, char **cause)
 
 int session_attached(const struct session *s)
 {
-    return s->target != NULL && target_alive(s->target) &&
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_alive(t) && target_is_attached(t))
+            return 1;
+    }
+    return s->nprocs == 0 && s->target != NULL && target_alive(s->target) &&
            target_is_attached(s->target);
 }
 
@@ -1251,15 +1829,17 @@ static int attach_runtime(struct session *s, pid_t pid, char **cause);
 
 int session_attach(struct session *s, pid_t pid, char **cause)
 {
+    struct target *t;
+
     if (s->state != SESSION_IDLE) {
         xcause(cause, "a program is being monitored already: kill it or "
                "detach from it first");
         return -1;
     }
     discard(s);
-    if (target_attach(&s->target, pid, SESSION_ATTACH_STOP_MS, cause) != 0)
+    if (target_attach(&t, pid, SESSION_ATTACH_STOP_MS, cause) != 0)
         return -1;
-    procs_begin(s, pid);
+    procs_begin(s, t, NULL);
     return attach_runtime(s, pid, cause);
 }
 
@@ -1346,6 +1926,11 @@ static int attach_runtime(struct session *s, pid_t pid, char **cause)
     if (channel_adopt(&s->channel, &copts, mfd, efd, cause) != 0)
         goto fail_fds;
     mfd = efd = -1;
+    /* a process joining a run counts its times from the run's start
+     * <design#processes> */
+    if (s->cur != NULL && s->cur->joined && s->procs[0] != s->cur &&
+        pchannel(s, s->procs[0]) != NULL)
+        channel_set_start(s->channel, channel_start(pchannel(s, s->procs[0])));
     /* the program cannot shrink the region under us from now on */
 #if defined(F_ADD_SEALS)
     fcntl(channel_region(s->channel)->memfd, F_ADD_SEALS,
@@ -1505,9 +2090,41 @@ static int detach_stop(struct session *s)
 }
 
 static int detach_program(struct session *s, int say);
+static int detach_proc(struct session *s, int say);
+
+/* session_detach() in a run of several processes: every one attached
+ * to (a program noosa started is killed, never let go). */
+static int detach_all(struct session *s, char **cause)
+{
+    int n = 0, started = 0;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t == NULL || !target_alive(t))
+            continue;
+        if (!target_is_attached(t)) {
+            started++;
+            continue;
+        }
+        select_proc(s, s->procs[i]);
+        detach_proc(s, 1);
+        n++;
+    }
+    select_focus(s);
+    if (n > 0)
+        return 0;
+    xcause(cause, started > 0 ? "noosa started this program: it can only "
+                                "kill it (detach is for programs attached "
+                                "to with attach or -p)"
+                              : "the program is not running");
+    return -1;
+}
 
 int session_detach(struct session *s, char **cause)
 {
+    if (s->nprocs > 1)
+        return detach_all(s, cause);
     if (s->target == NULL || !target_alive(s->target)) {
         xcause(cause, "the program is not running");
         return -1;
@@ -1517,7 +2134,7 @@ int session_detach(struct session *s, char **cause)
                "(detach is for programs attached to with attach or -p)");
         return -1;
     }
-    detach_program(s, 1);
+    detach_proc(s, 1);
     return 0;
 }
 
@@ -1633,6 +2250,62 @@ release:
     return 0;
 }
 
+/* What the session is doing, kept while it attaches to a new process
+ * and given back after (the run goes on as it was). */
+struct session_saved {
+    enum session_state state;
+    enum session_why why;
+    int stop, reading;
+    struct sproc *stop_proc;
+    struct target_event fault;
+};
+
+static void save_state(const struct session *s, struct session_saved *v)
+{
+    v->state = s->state;
+    v->why = s->why;
+    v->stop = s->stop;
+    v->reading = s->reading;
+    v->stop_proc = s->stop_proc;
+    v->fault = s->fault;
+}
+
+static void restore_state(struct session *s, const struct session_saved *v)
+{
+    s->state = v->state;
+    s->why = v->why;
+    s->stop = v->stop;
+    s->reading = v->reading;
+    s->stop_proc = v->stop_proc;
+    s->fault = v->fault;
+}
+
+/* Let the current process go as detach does (detach_program()); in a run
+ * of several, the others go on as they were (the stop, when it was this
+ * one's, is over).  1 when it ended meanwhile. */
+static int detach_proc(struct session *s, int say)
+{
+    struct sproc *p = s->cur;
+    struct session_saved v;
+    int rc, others = live_others(s, p) > 0;
+
+    save_state(s, &v);
+    s->hush += others;
+    s->detaching = 1;
+    rc = detach_program(s, say);
+    s->detaching = 0;
+    s->hush -= others;
+    if (!others || s->state == SESSION_IDLE) {
+        if (s->stop_proc == p)
+            s->stop_proc = NULL;
+        return rc;
+    }
+    restore_state(s, &v);
+    if (v.stop_proc == p)
+        stop_over(s);
+    return rc;
+}
+
 /* Let CHILD go (not followed) and say why. */
 static void follow_not(struct session *s, pid_t parent, pid_t child,
                        const char *fate, const char *why)
@@ -1645,19 +2318,116 @@ static void follow_not(struct session *s, pid_t parent, pid_t child,
             why != NULL ? why : "");
 }
 
-/* TARGET_EV_FORK: follow the child or let it go <protocol#fork>. */
+/* Monitor process CHILD of PARENT (its target CT, stopped at its first
+ * stop) from its runtime's fork point POINT on, as a new process of the
+ * run <protocol#fork>; the processes already monitored go on as they
+ * were.  The current process is then the one before, when one is live. */
+static void follow_child(struct session *s, pid_t parent, struct target *ct,
+                         uint64_t point)
+{
+    pid_t child = target_pid(ct);
+    struct sproc *back = s->cur, *cp;
+    struct session_saved v;
+    struct target_event e;
+    char *why = NULL;
+    int others = live_others(s, NULL) > 0;
+
+    save_state(s, &v);
+    cp = proc_new(s, child, parent, "monitored");
+    cp->joined = others;
+    s->multi |= others;
+    select_proc(s, cp);
+    s->target = ct;
+    s->hush += others;
+    s->following = 1;
+
+    /* the child runs to where its runtime has let go of its parent's
+     * channel, with the C library usable again */
+    if (target_run_to(ct, point, &why) != 0)
+        goto fail;
+    for (;;) {
+        if (!target_wait(ct, &e, SESSION_ATTACH_STOP_MS)) {
+            why = xasprintf("it did not reach its runtime's fork point "
+                            "within %d ms", SESSION_ATTACH_STOP_MS);
+            goto fail;
+        }
+        if (e.kind == TARGET_EV_BREAK)
+            break;
+        if (e.kind == TARGET_EV_EXITED || e.kind == TARGET_EV_KILLED) {
+            message(s, "Process %d ended before it could be followed.",
+                    (int)child);
+            proc_note(s, child, parent, "ended before it was followed");
+            target_free(ct);
+            s->target = NULL;
+            goto out;
+        }
+        if (e.kind == TARGET_EV_FAULT) {
+            why = xasprintf("it received signal %d on its way", e.signo);
+            goto fail;
+        }
+        if (e.kind == TARGET_EV_FORK) /* (not before its fork point) */
+            target_release_child(ct, (pid_t)e.status);
+    }
+    if (attach_runtime(s, child, &why) != 0) {
+        /* (attach_runtime let it go) */
+        message(s, "Process %d cannot be followed: %s; it goes on "
+                "unmonitored.", (int)child, why);
+        proc_note(s, child, parent, "let go, unmonitored");
+        free(why);
+        goto out;
+    }
+    if (!others) {
+        if (session_continue(s, &why) != 0) {
+            message(s, "cannot resume process %d: %s", (int)child, why);
+            free(why);
+        }
+        s->following = 0;
+        return;
+    }
+    /* the run goes on as it was, this process with the others (stopped
+     * with them when they were interrupted) */
+    restore_state(s, &v);
+    if (!s->reading)
+        loop_remove(s->loop, channel_fd(s->channel));
+    if ((s->state == SESSION_RUNNING || s->why != SESSION_INTERRUPTED) &&
+        target_continue(ct, &why) != 0) {
+        message(s, "cannot resume process %d: %s", (int)child, why);
+        free(why);
+    }
+    goto out;
+
+fail:
+    message(s, "Process %d cannot be followed: %s; it goes on unmonitored.",
+            (int)child, why);
+    proc_note(s, child, parent, "let go, unmonitored");
+    free(why);
+    target_detach(ct);
+    target_free(ct);
+    s->target = NULL;
+out:
+    s->following = 0;
+    if (others) {
+        restore_state(s, &v);
+        s->hush--;
+        if (back != NULL && plive(s, back))
+            select_proc(s, back);
+        return;
+    }
+    changed(s);
+}
+
+/* TARGET_EV_FORK: follow the child, the parent or both <protocol#fork>. */
 static void follow_fork(struct session *s, const struct target_event *ev)
 {
     pid_t parent = session_pid(s), child = (pid_t)ev->status;
     struct target *ct = NULL;
-    struct target_event e;
     struct symbols *sym;
     uint64_t point = 0;
     char *why = NULL;
 
     if (child <= 0)
         return;
-    if (s->follow != SESSION_FOLLOW_CHILD || s->attaching ||
+    if (s->follow == SESSION_FOLLOW_PARENT || s->attaching ||
         s->source.next != NULL || s->channel == NULL ||
         channel_status(s->channel) != CHANNEL_ACTIVE) {
         follow_not(s, parent, child, "not followed", NULL);
@@ -1693,10 +2463,16 @@ static void follow_fork(struct session *s, const struct target_event *ev)
         return;
     }
 
+    if (s->follow == SESSION_FOLLOW_BOTH) {
+        message(s, "Process %d created process %d: monitoring both.",
+                (int)parent, (int)child);
+        follow_child(s, parent, ct, point);
+        return;
+    }
     /* the parent goes on unmonitored, as after detach; its events up to
      * the fork were all taken */
     s->following = 1;
-    if (detach_program(s, 0) == 0) {
+    if (detach_proc(s, 0) == 0) {
         proc_note(s, parent, 0, "let go, unmonitored (its child followed)");
         message(s, "Process %d created process %d: following it; process "
                 "%d goes on unmonitored.", (int)parent, (int)child,
@@ -1705,65 +2481,7 @@ static void follow_fork(struct session *s, const struct target_event *ev)
         message(s, "Process %d created process %d and exited: following "
                 "the child.", (int)parent, (int)child);
     }
-    proc_note(s, child, parent, "monitored");
-    channel_free(s->channel);
-    s->channel = NULL;
-    s->target = ct;
-
-    /* the child runs to where its runtime has let go of its parent's
-     * channel, with the C library usable again */
-    if (target_run_to(ct, point, &why) != 0)
-        goto fail;
-    for (;;) {
-        if (!target_wait(ct, &e, SESSION_ATTACH_STOP_MS)) {
-            why = xasprintf("it did not reach its runtime's fork point "
-                            "within %d ms", SESSION_ATTACH_STOP_MS);
-            goto fail;
-        }
-        if (e.kind == TARGET_EV_BREAK)
-            break;
-        if (e.kind == TARGET_EV_EXITED || e.kind == TARGET_EV_KILLED) {
-            message(s, "Process %d ended before it could be followed.",
-                    (int)child);
-            proc_note(s, child, parent, "ended before it was followed");
-            target_free(ct);
-            s->target = NULL;
-            s->following = 0;
-            changed(s);
-            return;
-        }
-        if (e.kind == TARGET_EV_FAULT) {
-            why = xasprintf("it received signal %d on its way", e.signo);
-            goto fail;
-        }
-    }
-    if (attach_runtime(s, child, &why) != 0) {
-        /* (attach_runtime let it go) */
-        message(s, "Process %d cannot be followed: %s; it goes on "
-                "unmonitored.", (int)child, why);
-        proc_note(s, child, parent, "let go, unmonitored");
-        free(why);
-        s->following = 0;
-        changed(s);
-        return;
-    }
-    if (session_continue(s, &why) != 0) {
-        message(s, "cannot resume process %d: %s", (int)child, why);
-        free(why);
-    }
-    s->following = 0;
-    return;
-
-fail:
-    message(s, "Process %d cannot be followed: %s; it goes on unmonitored.",
-            (int)child, why);
-    proc_note(s, child, parent, "let go, unmonitored");
-    free(why);
-    target_detach(ct);
-    target_free(ct);
-    s->target = NULL;
-    s->following = 0;
-    changed(s);
+    follow_child(s, parent, ct, point);
 }
 
 int session_following(const struct session *s)
@@ -1782,8 +2500,9 @@ static void follow_exec(struct session *s)
     pid_t pid = session_pid(s);
     struct symbols *sym;
     struct target_event e;
+    struct session_saved v;
     uint64_t main_addr, fn;
-    int at_main = 0;
+    int at_main = 0, others;
 
     sym = s->attaching || s->source.next != NULL ? NULL
                                                   : symbols_open(pid, NULL);
@@ -1817,10 +2536,15 @@ static void follow_exec(struct session *s)
         return;
     }
     symbols_free(sym);
+    others = live_others(s, s->cur) > 0;
+    save_state(s, &v);
+    s->hush += others;
     unwatch(s);
     channel_free(s->channel);
     s->channel = NULL;
     s->following = 1;
+    /* in a run of several processes, its new interface joins the run */
+    s->cur->joined = others;
     if (attach_runtime(s, pid, &why) != 0) {
         /* (attach_runtime let it go) */
         message(s, "Process %d executed %s, whose runtime could not be "
@@ -1828,6 +2552,17 @@ static void follow_exec(struct session *s)
                 why);
         proc_note(s, pid, 0, "let go, unmonitored");
         free(why);
+    } else if (others) {
+        message(s, "Process %d executed %s: monitoring it with its "
+                "interface.", (int)pid, path);
+        restore_state(s, &v);
+        if (!s->reading)
+            loop_remove(s->loop, channel_fd(s->channel));
+        if ((s->state == SESSION_RUNNING || s->why != SESSION_INTERRUPTED) &&
+            target_continue(s->target, &why) != 0) {
+            message(s, "cannot resume process %d: %s", (int)pid, why);
+            free(why);
+        }
     } else {
         message(s, "Process %d executed %s: monitoring it with its "
                 "interface.", (int)pid, path);
@@ -1837,6 +2572,11 @@ static void follow_exec(struct session *s)
         }
     }
     s->following = 0;
-    changed(s);
+    if (others) {
+        restore_state(s, &v);
+        s->hush--;
+    } else {
+        changed(s);
+    }
     free(path);
 }

@@ -63,6 +63,9 @@ struct session_hooks {
      * is (or cannot tell), *WHERE says where, or why it cannot tell (to
      * free). */
     int (*inside)(void *arg, pid_t tid, char **where);
+    /* The current process changed (session_current()): what is said of
+     * "the program" from now on is said of it.  May be NULL. */
+    void (*process)(void *arg);
     void *arg;
 };
 
@@ -117,7 +120,7 @@ int session_continue(struct session *s, char **cause);
  * see fault.h).  The other threads go on too. */
 int session_convert(struct session *s, char **cause);
 int session_interrupt(struct session *s, char **cause);
-/* Kill a live program and wait for it. */
+/* Kill a live program (every process of the run) and wait for it. */
 int session_kill(struct session *s, char **cause);
 
 /* Attach to process PID, linked with libdapto and running already
@@ -134,15 +137,16 @@ int session_detach(struct session *s, char **cause);
 int session_attached(const struct session *s);
 
 /* Which process to monitor when the program creates one with fork()
- * <protocol#fork>: the parent (the child is let go, unmonitored) or the
- * child (noosa lets the parent go on unmonitored, as detach does, stops
- * the child where its runtime has let go of its parent's channel, and
- * attaches to it there, so that none of its events is lost).  A child
- * created with vfork() is always let go.  Takes effect for the processes
- * created from now on. */
+ * <protocol#fork>: the parent (the child is let go, unmonitored), the
+ * child (noosa lets the parent go on unmonitored, as detach does), or
+ * both (the default).  A child followed is stopped where its runtime has
+ * let go of its parent's channel and attached to there, so that none of
+ * its events is lost.  A child created with vfork() is always let go.
+ * Takes effect for the processes created from now on. */
 enum session_follow {
     SESSION_FOLLOW_PARENT,
-    SESSION_FOLLOW_CHILD
+    SESSION_FOLLOW_CHILD,
+    SESSION_FOLLOW_BOTH
 };
 void session_set_follow(struct session *s, enum session_follow follow);
 enum session_follow session_follow(const struct session *s);
@@ -150,21 +154,61 @@ enum session_follow session_follow(const struct session *s);
  * changes meanwhile (idle, stopped, running) are only steps of that. */
 int session_following(const struct session *s);
 
-/* The processes of this session: the one monitored now and those it met
- * on the way (created, followed, let go), oldest first. */
+/*
+ * The processes of a run <design#processes>: the first one (started or
+ * attached to) and those it created, each with its own target and
+ * channel.  One of them is the current process, the one that every
+ * function here speaking of "the program" speaks of (session_pid,
+ * session_channel, session_registry, session_set_state, session_send,
+ * detach ...): while an item is handed to the hooks, its process; while
+ * stopped, the process stopped at; else the oldest one live.
+ * session_select() makes another one current (the dispatcher writes
+ * each process's states so), and the process hook says so.
+ *
+ * The state is the run's: running while any process runs, stopped when
+ * one is stopped at an event or a fault (nothing is then read from any
+ * channel, so the other processes run until they wait for noosa, as the
+ * other threads of the one stopped do) or when every one is interrupted;
+ * idle when none is left.
+ */
 struct session_process {
     pid_t pid;
     pid_t parent;     /* 0: started or attached to */
     const char *fate; /* "monitored", "exited", "not followed", ... */
 };
-const struct session_process *session_processes(const struct session *s,
-                                                unsigned int *n);
+/* Process I of this run (0: the first; those met on the way, created,
+ * followed or let go, in order), or NULL. */
+const struct session_process *session_process(const struct session *s,
+                                              unsigned int i);
+unsigned int session_nprocs(const struct session *s);
+/* The channel of process I (without processes, I 0: the session's), or
+ * NULL; the process stays as it is (not made current). */
+struct channel *session_process_channel(const struct session *s,
+                                        unsigned int i);
+/* Make process I current (-1: no such process). */
+int session_select(struct session *s, unsigned int i);
+/* The index of the current process, or -1. */
+int session_current(const struct session *s);
+/* Whether more than one process was monitored in this run. */
+int session_multi(const struct session *s);
+/* How many processes of the run are live. */
+unsigned int session_live(const struct session *s);
+/* Whether the current process joined a run under way (its hello is not
+ * the run's first: a child followed with its parent, an exec in a run of
+ * several). */
+int session_joined(const struct session *s);
+/* Whether process PID is monitored now (live, its channel active). */
+int session_monitored(const struct session *s, pid_t pid);
 
 /* Run operation OP in the thread waiting at an event (the one being
  * dispatched or the one stopped at).  See channel_send(). */
 int session_send(struct session *s, const char *op, int argc,
                  const char *const *argv, struct channel_result *res,
                  char **cause);
+/* Whether the item being handed to the item hook can keep the program
+ * stopped (its thread waits, and the program is live and not being
+ * attached to). */
+int session_may_stop(const struct session *s);
 /* Whether a thread waits at an event so that operations can run. */
 int session_can_send(const struct session *s);
 

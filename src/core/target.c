@@ -78,6 +78,14 @@ struct target {
 
     int reap_more;     /* the last reap stopped early */
     uint64_t last_reap; /* CLOCK_MONOTONIC ns of the last full reap */
+    unsigned long wakes_seen; /* target_wakes at the last full reap */
+    /* wait statuses of our threads that another target collected (its
+     * target_free() reaps any child), handled at the next reap */
+    struct target_status {
+        pid_t tid;
+        int status;
+    } *stash;
+    unsigned int nstash;
 
     /* Processes the program created: traced by the kernel's doing until
      * their first stop is collected and they are detached. */
@@ -91,9 +99,18 @@ struct target {
 
 /*
  * The SIGCHLD self-pipe.  Created with the first target, read-only after;
- * the handler only writes a byte to it.
+ * the handler only writes a byte to it.  It is shared by every target: a
+ * reap that empties it counts a wake-up in target_wakes, so that every
+ * other target reaps at its next poll too (several processes are
+ * monitored at once).
  */
 static int target_pipe[2] = {-1, -1};
+static unsigned long target_wakes;
+
+/* The live targets, so that a status collected by one for another's
+ * thread reaches it: changed only as targets are made and freed. */
+static struct target **target_all;
+static unsigned int target_nall;
 
 static void target_sigchld(int sig)
 {
@@ -191,6 +208,71 @@ static void target_push(struct target *t, const struct target_event *ev)
         return; /* cannot happen: the caller drains between calls */
     t->queue[(t->qhead + t->qlen) % TARGET_QUEUE] = *ev;
     t->qlen++;
+}
+
+static void target_register(struct target *t)
+{
+    target_all = xreallocarray(target_all, target_nall + 1,
+                               sizeof *target_all);
+    target_all[target_nall++] = t;
+}
+
+static void target_unregister(struct target *t)
+{
+    for (unsigned int i = 0; i < target_nall; i++)
+        if (target_all[i] == t) {
+            target_all[i] = target_all[--target_nall];
+            break;
+        }
+    if (target_nall == 0) {
+        free(target_all);
+        target_all = NULL;
+    }
+}
+
+/* The thread group of thread TID, from the kernel, or 0. */
+static pid_t target_tgid(pid_t tid)
+{
+    char path[64], line[128];
+    pid_t tgid = 0;
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+    if ((f = fopen(path, "re")) == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "Tgid: %d", &tgid) == 1)
+            break;
+    fclose(f);
+    return tgid;
+}
+
+/* Status STATUS of thread TID, collected by T: hand it to the target it
+ * belongs to (1), or 0 when it is none of the others'. */
+static int target_route(const struct target *t, pid_t tid, int status)
+{
+    pid_t tgid = 0;
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned int i = 0; i < target_nall; i++) {
+            struct target *o = target_all[i];
+
+            if (o == t || !o->alive ||
+                (pass == 0 ? target_thread(o, tid) == NULL
+                           : o->pid != tgid))
+                continue;
+            o->stash = xreallocarray(o->stash, o->nstash + 1,
+                                     sizeof *o->stash);
+            o->stash[o->nstash].tid = tid;
+            o->stash[o->nstash++].status = status;
+            o->reap_more = 1;
+            return 1;
+        }
+        /* a thread whose creation its target has not seen yet */
+        if (pass == 0 && (tgid = target_tgid(tid)) == 0)
+            break;
+    }
+    return 0;
 }
 
 void target_unread(struct target *t, const struct target_event *ev)
@@ -422,6 +504,7 @@ int target_start(struct target **out, const struct target_opts *opts,
     t->pid = pid;
     t->alive = 1;
     target_add_thread(t, pid, TH_STOPPED);
+    target_register(t);
     *out = t;
     return 0;
 
@@ -452,6 +535,7 @@ void target_free(struct target *t)
 
     if (t == NULL)
         return;
+    target_unregister(t);
     /* Processes the program created are not ours to kill: let go of
      * those still waiting at their first stop. */
     for (unsigned int i = 0; i < t->nchildren; i++) {
@@ -476,11 +560,15 @@ void target_free(struct target *t)
             }
             if ((WIFEXITED(status) || WIFSIGNALED(status)) && w == t->pid)
                 break;
+            /* (another process monitored: its own target handles it) */
+            if (w != t->pid && target_route(t, w, status))
+                continue;
             /* (a process it created meanwhile, at its first stop) */
             if (WIFSTOPPED(status) && w != t->pid)
                 ptrace(PTRACE_DETACH, w, 0, 0);
         }
     }
+    free(t->stash);
     free(t->threads);
     free(t->children);
     free(t->exec_path);
@@ -811,10 +899,18 @@ static void target_reap(struct target *t)
 
     while (read(target_pipe[0], buf, sizeof buf) > 0)
         woken = 1;
-    if (!woken && !t->reap_more && now - t->last_reap < 100000000u)
+    if (woken)
+        target_wakes++;
+    if (t->wakes_seen == target_wakes && !t->reap_more &&
+        now - t->last_reap < 100000000u)
         return;
+    t->wakes_seen = target_wakes;
     t->last_reap = now;
     t->reap_more = 0;
+    /* what another target collected for us first, in order */
+    for (unsigned int i = 0; i < t->nstash && t->alive; i++)
+        target_handle(t, t->stash[i].tid, t->stash[i].status);
+    t->nstash = 0;
     while (again && t->alive) {
         again = target_let_children_go(t);
         for (unsigned int i = 0; i < t->nthreads && t->alive; i++) {
@@ -836,6 +932,11 @@ static void target_reap(struct target *t)
             }
         }
     }
+}
+
+int target_behind(const struct target *t)
+{
+    return t->alive && (t->wakes_seen != target_wakes || t->nstash > 0);
 }
 
 int target_poll(struct target *t, struct target_event *ev)
@@ -1365,6 +1466,7 @@ int target_attach(struct target **out, pid_t pid, int timeout_ms,
     t->pid = pid;
     t->alive = 1;
     t->attached = 1;
+    target_register(t);
     /* threads created meanwhile by threads not seized yet: look again
      * until a look finds none (those seized trace their own clones) */
     for (round = 0; round < 100; round++) {
@@ -1483,6 +1585,7 @@ int target_adopt(struct target **out, struct target *parent, pid_t child,
     t->attached = parent->attached;
     t->keep_children = parent->keep_children;
     target_add_thread(t, child, TH_STOPPED);
+    target_register(t);
     *out = t;
     return 0;
 }

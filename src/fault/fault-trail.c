@@ -62,7 +62,8 @@ static struct channel *trail_channel(const struct fault_trail *ft)
     return ft->session != NULL ? session_channel(ft->session) : NULL;
 }
 
-/* A run begins: its channel keeps the events it delivers. */
+/* A run begins, or a process joins it: its channel keeps the events it
+ * delivers. */
 static void trail_started(void *arg, const struct reader_item *item)
 {
     struct fault_trail *ft = arg;
@@ -75,6 +76,7 @@ static void trail_started(void *arg, const struct reader_item *item)
 
 static const struct consumer_hooks trail_more = {
     .started = trail_started,
+    .joined = trail_started, /* (each process's channel keeps its own) */
 };
 
 struct fault_trail *fault_trail_create(struct session *s, struct dispatch *d,

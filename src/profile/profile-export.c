@@ -152,6 +152,7 @@ static void put_us(FILE *f, int64_t ns)
 
 struct depth {
     pid_t tid;
+    long pid; /* its process's (one track each: <design#processes>) */
     unsigned int depth;
     int named;
     int64_t last;
@@ -168,6 +169,7 @@ static struct depth *depth_of(struct depth **d, size_t *n, size_t *cap,
     }
     *d = xgrow(*d, *n, cap, sizeof **d);
     (*d)[*n].tid = tid;
+    (*d)[*n].pid = 0;
     (*d)[*n].depth = 0;
     (*d)[*n].named = 0;
     (*d)[*n].last = 0;
@@ -199,10 +201,22 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
         uint32_t node = m->what >> 1;
 
         if (!dt->named) {
-            /* first mark of the thread: name it */
+            /* first mark of the thread: its process (named at its first
+             * thread, when it is not the first one) and its name */
+            const struct tthread *th =
+                ptime_thread(p, (pid_t)m->tid, 0);
+            size_t k;
+
+            dt->pid = th != NULL && th->pid > 0 ? (long)th->pid : pid;
+            for (k = 0; k + 1 < nd && d[k].pid != dt->pid; k++)
+                ;
+            if (k + 1 == nd && dt->pid != pid)
+                fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\","
+                           "\"pid\":%ld,\"tid\":0,\"args\":{\"name\":"
+                           "\"process %ld\"}}", dt->pid, dt->pid);
             fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%ld,"
                        "\"tid\":%d,\"args\":{\"name\":\"thread %d\"}}",
-                    pid, (int)m->tid, (int)m->tid);
+                    dt->pid, (int)m->tid, (int)m->tid);
             dt->named = 1;
         }
         dt->last = m->ns;
@@ -210,14 +224,14 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
             if (dt->depth == 0)
                 continue; /* entered before the timeline began */
             dt->depth--;
-            fprintf(f, ",\n{\"ph\":\"E\",\"pid\":%ld,\"tid\":%d,\"ts\":", pid,
-                    (int)m->tid);
+            fprintf(f, ",\n{\"ph\":\"E\",\"pid\":%ld,\"tid\":%d,\"ts\":",
+                    dt->pid, (int)m->tid);
         } else {
             dt->depth++;
             fputs(",\n{\"ph\":\"B\",\"name\":", f);
             put_json_string(f, cct_text(cct, cct_name(cct, node)));
             fprintf(f, ",\"cat\":\"component\",\"pid\":%ld,\"tid\":%d,\"ts\":",
-                    pid, (int)m->tid);
+                    dt->pid, (int)m->tid);
         }
         put_us(f, m->ns);
         fputc('}', f);
@@ -226,8 +240,8 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
     for (i = 0; i < nd; i++) {
         while (d[i].depth > 0) {
             d[i].depth--;
-            fprintf(f, ",\n{\"ph\":\"E\",\"pid\":%ld,\"tid\":%d,\"ts\":", pid,
-                    (int)d[i].tid);
+            fprintf(f, ",\n{\"ph\":\"E\",\"pid\":%ld,\"tid\":%d,\"ts\":",
+                    d[i].pid, (int)d[i].tid);
             put_us(f, d[i].last);
             fputc('}', f);
         }

@@ -70,14 +70,14 @@ static void count(struct pfreq *f, uint32_t node, uint32_t ev, uint64_t k)
         slots_grow(f);
 }
 
-/* The name number of event E, through the table by code. */
 /* The name number of event E, through the table by code (made again for
- * every run: codes are a run's). */
+ * every run: codes are a run's; and for another event of the code). */
 static uint32_t event_name(struct profile *p, const struct registry_event *e)
 {
     struct pfreq *f = &p->freq;
 
-    if (e->code < f->limit && f->evname[e->code] != UINT32_MAX)
+    if (e->code < f->limit && f->evname[e->code] != UINT32_MAX &&
+        f->evfor[e->code] == e)
         return f->evname[e->code];
     if (e->code >= f->limit) {
         unsigned int limit = f->limit > 0 ? f->limit : 64;
@@ -85,12 +85,14 @@ static uint32_t event_name(struct profile *p, const struct registry_event *e)
         while (limit <= e->code)
             limit *= 2;
         f->evname = xreallocarray(f->evname, limit, sizeof *f->evname);
+        f->evfor = xreallocarray(f->evfor, limit, sizeof *f->evfor);
         memset(f->evname + f->limit, 0xff,
                (limit - f->limit) * sizeof *f->evname);
         f->limit = limit;
     }
     f->evname[e->code] = cct_intern(stacks_cct(p->st), e->name,
                                     strlen(e->name));
+    f->evfor[e->code] = e;
     return f->evname[e->code];
 }
 
@@ -104,7 +106,6 @@ static void started(void *arg, const struct reader_item *item)
         memset(p->freq.evname, 0xff, p->freq.limit * sizeof *p->freq.evname);
     if (p->freq.in_program) {
         /* a new run: the program's tree is defined again */
-        p->time.published = NULL;
         dispatch_changed(p->dispatch);
     }
 }
@@ -193,6 +194,7 @@ void pfreq_free(struct profile *p)
     free(p->freq.slots);
     free(p->freq.calls);
     free(p->freq.evname);
+    free(p->freq.evfor);
 }
 
 void pfreq_reset(struct profile *p)

@@ -39,14 +39,17 @@ struct pfreq {
      * profile-program.c), and no other event is counted */
     int in_program;
     /* Event code -> event name number (UINT32_MAX: not known yet), for
-     * the current run. */
+     * the current run, and the event it was made for (the processes of a
+     * run may give one code to different events: <design#processes>). */
     unsigned int limit;
     uint32_t *evname;
+    const struct registry_event **evfor;
 };
 
 /* A thread of the time profile. */
 struct tthread {
     pid_t tid;
+    pid_t pid;    /* its process <design#processes> */
     uint32_t cur; /* its innermost node, as last told */
     int64_t last; /* when it was last told, -1 when not since a reset */
     int64_t *self; /* by node */
@@ -71,10 +74,10 @@ struct ptime {
     size_t marks_limit;     /* 0: no timeline */
     uint64_t marks_dropped; /* past the limit */
     pid_t pid;              /* of the run the timeline is from */
-    /* <protocol#cct>: `profile time in program` asked for, the channel
-     * the program's tree is defined in, and what reading it found */
+    /* <protocol#cct>: `profile time in program` asked for (the program's
+     * tree is defined in each process's question area), and what reading
+     * it found */
     int in_program;
-    const struct channel *published;
     uint64_t program_overflow, program_unmatched, program_torn;
 };
 

@@ -41,6 +41,14 @@ int pprogram_event(const struct registry_event *ev)
            (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE);
 }
 
+/* The question area of CH when the program's tree is defined there. */
+static struct qarea *tree_area(struct channel *ch)
+{
+    struct qarea *qa = ch != NULL ? channel_questions(ch, NULL) : NULL;
+
+    return qa != NULL && qa->def[DAPTO_Q_CCT].epoch != 0 ? qa : NULL;
+}
+
 int ptime_program(struct profile *p, const char **why)
 {
     struct channel *ch = session_channel(p->session);
@@ -48,19 +56,21 @@ int ptime_program(struct profile *p, const char **why)
     struct qarea *qa;
     const char *no = NULL;
 
+    /* (defined in each process of the run as the dispatcher writes its
+     * states: <design#processes>) */
     if (ch == NULL) {
         no = "the program does not run";
-    } else if ((qa = channel_questions(ch, &no)) != NULL && p->time.published != ch) {
+    } else if ((qa = channel_questions(ch, &no)) != NULL &&
+               tree_area(ch) == NULL) {
         memset(&d, 0, sizeof d);
         d.value = DAPTO_QV_CCT;
         qarea_shape(&d, PROGRAM_NODES);
         d.mult = (uint64_t)(channel_ns_per_tick(ch) * 4294967296.0 + 0.5);
-        if (qarea_define(qa, DAPTO_Q_CCT, &d, &no) == 0)
-            p->time.published = ch;
+        qarea_define(qa, DAPTO_Q_CCT, &d, &no);
     }
     if (why != NULL)
         *why = no;
-    return no == NULL && p->time.published == ch;
+    return no == NULL && tree_area(ch) != NULL;
 }
 
 /* Thread slot S's table, copied: entries in E (NENT of them, hash 0 for
@@ -100,33 +110,16 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     return t->node[i];
 }
 
-void ptime_program_read(struct profile *p)
+/* The trees of the current process's threads, added in. */
+static void read_process(struct profile *p, struct qarea *qa)
 {
-    struct channel *ch = session_channel(p->session);
     struct symnames *sn = dispatch_symnames(p->dispatch);
-    struct qarea *qa;
     struct table t;
     struct dapto_qtable head;
     struct tthread *th = NULL;
-    struct pfreq *f = &p->freq;
     uint32_t s, n, i, node;
-    size_t k;
     int torn, time = p->time.in_program, freq = p->freq.in_program;
 
-    if (ch == NULL || p->time.published != ch || (!time && !freq) ||
-        (qa = channel_questions(ch, NULL)) == NULL)
-        return; /* keep what was read last */
-    /* the tables hold everything since the start: read them afresh */
-    for (k = 0; time && k < p->time.nthreads; k++) {
-        th = &p->time.threads[k];
-        if (th->n > 0) {
-            memset(th->self, 0, th->n * sizeof *th->self);
-            memset(th->calls, 0, th->n * sizeof *th->calls);
-        }
-    }
-    if (freq && f->calls != NULL)
-        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
-    p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
     t.nent = qa->def[DAPTO_Q_CCT].nent;
     t.e = xcalloc(t.nent, sizeof *t.e);
     t.node = xcalloc(t.nent, sizeof *t.node);
@@ -169,4 +162,44 @@ void ptime_program_read(struct profile *p)
     free(t.node);
     free(t.state);
     free(t.excluded);
+}
+
+void ptime_program_read(struct profile *p)
+{
+    struct session *ss = p->session;
+    struct tthread *th;
+    struct pfreq *f = &p->freq;
+    unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
+    int cur = session_current(ss), time = p->time.in_program,
+        freq = p->freq.in_program, any = 0;
+    size_t k;
+
+    for (i = 0; i < n; i++)
+        any |= tree_area(session_process_channel(ss, i)) != NULL;
+    if (!any || (!time && !freq))
+        return; /* keep what was read last */
+    /* the tables hold everything since the start: read them afresh */
+    for (k = 0; time && k < p->time.nthreads; k++) {
+        th = &p->time.threads[k];
+        if (th->n > 0) {
+            memset(th->self, 0, th->n * sizeof *th->self);
+            memset(th->calls, 0, th->n * sizeof *th->calls);
+        }
+    }
+    if (freq && f->calls != NULL)
+        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+    p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
+    /* each process's threads (its own function names: the process is
+     * made current while its tables are read) <design#processes> */
+    for (i = 0; i < n; i++) {
+        struct qarea *qa = tree_area(session_process_channel(ss, i));
+
+        if (qa == NULL)
+            continue;
+        if (session_nprocs(ss) > 0)
+            session_select(ss, i);
+        read_process(p, qa);
+    }
+    if (cur >= 0)
+        session_select(ss, (unsigned int)cur);
 }

@@ -46,6 +46,8 @@ struct tthread *ptime_thread(struct profile *p, pid_t tid, int add)
     th = &t->threads[t->nthreads];
     memset(th, 0, sizeof *th);
     th->tid = tid;
+    /* (the session's current process is the one told of the thread) */
+    th->pid = session_pid(p->session);
     th->last = -1;
     t->last = t->nthreads++;
     return th;
@@ -171,7 +173,6 @@ static void started(void *arg, const struct reader_item *item)
     p->time.pid = session_pid(p->session);
     /* a new run: the program's tree is defined again (a new channel may
      * sit where the last one was) */
-    p->time.published = NULL;
     dispatch_changed(p->dispatch);
 }
 

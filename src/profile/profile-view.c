@@ -98,8 +98,8 @@ static void tsum_free(struct tsum *s)
     free(s->calls);
 }
 
-static int time_sums(struct profile *p, pid_t thread, struct tsum *s,
-                     char **cause)
+static int time_sums(struct profile *p, pid_t thread, pid_t pid,
+                     struct tsum *s, char **cause)
 {
     struct cct *cct = stacks_cct(p->st);
     size_t i, k;
@@ -112,7 +112,8 @@ static int time_sums(struct profile *p, pid_t thread, struct tsum *s,
     for (i = 0; i < p->time.nthreads; i++) {
         const struct tthread *th = &p->time.threads[i];
 
-        if (thread != 0 && th->tid != thread)
+        if ((thread != 0 && th->tid != thread) ||
+            (pid != 0 && th->pid != pid))
             continue;
         found = 1;
         for (k = 0; k < th->n && k < s->n; k++) {
@@ -120,8 +121,12 @@ static int time_sums(struct profile *p, pid_t thread, struct tsum *s,
             s->calls[k] += th->calls[k];
         }
     }
-    if (thread != 0 && !found) {
-        xcause(cause, "no thread %d in the time profile", (int)thread);
+    if ((thread != 0 || pid != 0) && !found) {
+        if (thread != 0)
+            xcause(cause, "no thread %d in the time profile", (int)thread);
+        else
+            xcause(cause, "no thread of process %d in the time profile",
+                   (int)pid);
         tsum_free(s);
         return -1;
     }
@@ -282,7 +287,7 @@ static int time_rows(struct profile *p, const struct profile_query *q,
 {
     struct tsum s;
 
-    if (time_sums(p, q->thread, &s, cause) != 0)
+    if (time_sums(p, q->thread, q->pid, &s, cause) != 0)
         return -1;
     out->whole_ns = s.total[CCT_ROOT];
     if (q->view == PROFILE_FLAT) {
@@ -359,7 +364,7 @@ static int freq_rows(struct profile *p, const struct profile_query *q,
     int calls_only = 0, events = 1, calls = 1;
     struct profile_rows tmp;
 
-    if (q->thread != 0) {
+    if (q->thread != 0 || q->pid != 0) {
         xcause(cause, "the frequency profile counts all threads together");
         return -1;
     }
@@ -522,6 +527,8 @@ static void print_time(struct sink *say, struct profile *p,
 
     if (q->thread != 0)
         sink_sayf(say, "Time profile of thread %d", (int)q->thread);
+    else if (q->pid != 0)
+        sink_sayf(say, "Time profile of process %d", (int)q->pid);
     else
         sink_sayf(say, "Time profile (%zu thread%s)", p->time.nthreads,
                     p->time.nthreads == 1 ? "" : "s");

@@ -47,6 +47,8 @@ struct profile_query {
     enum profile_view view;
     enum profile_sort sort;
     pid_t thread;       /* time: one thread, 0 for all merged */
+    pid_t pid;          /* time: the threads of one process merged, 0 for
+                           those of every process */
     const char *event;  /* freq: one event (NULL: all, then the calls) */
     size_t limit;       /* rows at most per group (0: all) */
 };

@@ -35,10 +35,11 @@ struct question {
     size_t prog_len;
     unsigned int index;          /* in the question area */
 
-    /* resolved against the interface of the run it was published to */
+    /* resolved against the interface of the process it was last
+     * published to (each process's question area holds its own copy, its
+     * qarea's def[index]: <design#processes>) */
     int nest;                    /* enter to leave: key 0 is the name */
     struct dapto_question def;
-    const struct channel *published; /* the channel it was written to */
 
     struct question_answer kept; /* at the end of the last run */
     int has_kept;
@@ -220,7 +221,15 @@ static int resolve(const struct question *q, struct registry *reg,
     return 0;
 }
 
-/* Write Q's definition into the current run's program when it is not
+/* Whether Q is defined in channel CH's question area; its area then. */
+static struct qarea *published(const struct question *q, struct channel *ch)
+{
+    struct qarea *qa = ch != NULL ? channel_questions(ch, NULL) : NULL;
+
+    return qa != NULL && qa->def[q->index].epoch != 0 ? qa : NULL;
+}
+
+/* Write Q's definition into the current process's program when it is not
  * there yet: 0, or -1 when the program cannot answer (*why, static). */
 static int publish(struct questions *qs, struct question *q, const char **why)
 {
@@ -234,7 +243,7 @@ static int publish(struct questions *qs, struct question *q, const char **why)
         *why = "no program runs";
         return -1;
     }
-    if (q->published == ch)
+    if (published(q, ch) != NULL)
         return 0;
     if ((qa = channel_questions(ch, why)) == NULL)
         return -1;
@@ -250,7 +259,6 @@ static int publish(struct questions *qs, struct question *q, const char **why)
     if (qarea_define(qa, q->index, &q->def, why) != 0)
         return -1;
     q->def = qa->def[q->index];
-    q->published = ch;
     if (q->has_kept) {
         question_answer_free(&q->kept);
         q->has_kept = 0;
@@ -316,10 +324,9 @@ static void q_started(void *arg, const struct reader_item *item)
     unsigned int i;
 
     (void)item;
-    /* a new run: definitions are written again as its filters are (a
-     * new channel may sit where the last one was) */
-    for (i = 0; i < qs->n; i++)
-        qs->q[i]->published = NULL;
+    /* a new run: definitions are written again as its filters are (its
+     * channels are new, their areas empty) */
+    (void)i;
     dispatch_changed(qs->dispatch);
 }
 
@@ -429,9 +436,25 @@ int questions_add(struct questions *qs, const struct question_spec *spec,
     return 0;
 }
 
+/* The question area of process I of the run where Q is defined, or
+ * NULL (no such process, or not there). */
+static struct qarea *published_at(const struct questions *qs,
+                                  const struct question *q, unsigned int i)
+{
+    return published(q, session_process_channel(qs->session, i));
+}
+
+/* How many channels to look at: every process's (one without
+ * processes, a recording's or the describe pass's: the current). */
+static unsigned int nchannels(const struct questions *qs)
+{
+    unsigned int n = session_nprocs(qs->session);
+
+    return n > 0 ? n : 1;
+}
+
 int questions_delete(struct questions *qs, const char *name)
 {
-    struct channel *ch = session_channel(qs->session);
     struct question *q = find(qs, name);
     struct qarea *qa;
     unsigned int i;
@@ -444,15 +467,15 @@ int questions_delete(struct questions *qs, const char *name)
     qs->n--;
     /* the clauses go first; then nothing counts into the definition */
     dispatch_sync(qs->dispatch);
-    if (ch != NULL && q->published == ch && (qa = channel_questions(ch, NULL)) != NULL)
-        qarea_undefine(qa, q->index);
+    for (i = 0; i < nchannels(qs); i++)
+        if ((qa = published_at(qs, q, i)) != NULL)
+            qarea_undefine(qa, q->index);
     question_free(q);
     return 0;
 }
 
 int questions_reset(struct questions *qs, const char *name)
 {
-    struct channel *ch = session_channel(qs->session);
     struct question *q = find(qs, name);
     struct qarea *qa;
 
@@ -462,8 +485,9 @@ int questions_reset(struct questions *qs, const char *name)
         question_answer_free(&q->kept);
         q->has_kept = 0;
     }
-    if (ch != NULL && q->published == ch && (qa = channel_questions(ch, NULL)) != NULL)
-        qarea_reset(qa, q->index);
+    for (unsigned int i = 0; i < nchannels(qs); i++)
+        if ((qa = published_at(qs, q, i)) != NULL)
+            qarea_reset(qa, q->index);
     return 0;
 }
 
@@ -543,7 +567,7 @@ static char *where_now(const struct questions *qs, const struct question *q)
         return xstrdup("when the program runs");
     if (channel_questions(ch, &why) == NULL)
         return xasprintf("not answered: %s", why);
-    if (q->published != ch)
+    if (published(q, ch) == NULL)
         return xstrdup("not answered: its events are not the program's");
     on = reg != NULL ? registry_event_by_name(reg, q->on) : NULL;
     if (on == NULL || dispatch_clause_counts(qs->dispatch, qs->consumer, on,
@@ -657,7 +681,7 @@ static void row_free(struct question_row *r)
 static void read_tables(struct questions *qs, struct question *q,
                         const struct qarea *qa, struct question_answer *a)
 {
-    const struct dapto_question *d = &q->def;
+    const struct dapto_question *d = &qa->def[q->index];
     const struct registry_event *on =
         registry_event_by_name(session_registry(qs->session), q->on);
     unsigned char *buf = xmalloc(d->ent_size);
@@ -775,6 +799,7 @@ int questions_answer(struct questions *qs, const char *name,
     struct channel *ch = session_channel(qs->session);
     struct qarea *qa;
     const char *why = NULL;
+    unsigned int i, n = 0;
 
     if (q == NULL) {
         xcause(cause, "no question %s", name);
@@ -784,15 +809,23 @@ int questions_answer(struct questions *qs, const char *name,
         answer_copy(&q->kept, a);
         return 0;
     }
-    if (ch == NULL || q->published != ch || (qa = channel_questions(ch, &why)) == NULL) {
+    /* every process's tables, merged <design#processes> */
+    answer_head(q, a);
+    for (i = 0; i < nchannels(qs); i++) {
+        if ((qa = published_at(qs, q, i)) == NULL)
+            continue;
+        read_tables(qs, q, qa, a);
+        a->no_slot += qarea_no_slot(qa);
+        n++;
+    }
+    if (n == 0) {
+        if (ch != NULL)
+            channel_questions(ch, &why);
         xcause(cause, "question %s has no answer yet: %s", name,
                why != NULL ? why : ch == NULL ? "the program has not run"
                                               : "its events have not been counted");
         return -1;
     }
-    answer_head(q, a);
-    read_tables(qs, q, qa, a);
-    a->no_slot = qarea_no_slot(qa);
     return 0;
 }
 

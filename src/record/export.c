@@ -129,6 +129,8 @@ struct export {
     size_t nnames, names_cap;
     pid_t *tracks;       /* threads described */
     size_t ntracks, tracks_cap;
+    pid_t *procs;        /* processes described */
+    size_t nprocs, procs_cap;
 };
 
 static uint64_t ehash(const char *s)
@@ -192,11 +194,18 @@ static void pf_track(struct export *e, pid_t tid)
 {
     char name[48];
 
-    for (size_t i = 0; i < e->ntracks; i++)
+    size_t i;
+
+    for (i = 0; i < e->ntracks; i++)
         if (e->tracks[i] == tid)
             return;
-    if (e->ntracks == 0) {
-        /* the process's track, first */
+    for (i = 0; i < e->nprocs && e->procs[i] != e->pid; i++)
+        ;
+    if (i == e->nprocs) {
+        /* the track of the thread's process, first (one a process) */
+        e->procs = xgrow(e->procs, e->nprocs, &e->procs_cap,
+                         sizeof *e->procs);
+        e->procs[e->nprocs++] = e->pid;
         snprintf(name, sizeof name, "process %d", (int)e->pid);
         e->msg.len = e->sub.len = 0;
         pb_uint(&e->sub, PF_PD_PID, (uint64_t)e->pid);
@@ -413,6 +422,7 @@ int export_close(struct export *e, char **cause)
         free(e->names[i].text);
     free(e->names);
     free(e->tracks);
+    free(e->procs);
     free(e->pkt.b);
     free(e->msg.b);
     free(e->sub.b);

@@ -3,7 +3,7 @@
  * export.h - events written for other tools as they come, from a
  * recording or a live run: Chrome's trace JSON (streamed, any size) and
  * Perfetto's protobuf trace (TracePacket/TrackEvent, interned names, a
- * track per thread) by an encoder of our own (export-perfetto.c).  Enter
+ * track per process and per thread) by an encoder of our own (export-perfetto.c).  Enter
  * and leave (and functions) become slices, other events instants with
  * their values.
  */
@@ -33,7 +33,8 @@ int export_open(struct export **out, enum export_kind kind, const char *path,
 /* Write ITEM (events and functions; the rest is ignored). */
 void export_item(struct export *e, const struct reader_item *item);
 /* The process's pid, when it was not known at the start (before the
- * first event). */
+ * first event); or the process of the items written from now on, in a
+ * run of several (each has a process track, its threads under it). */
 void export_set_pid(struct export *e, pid_t pid);
 /* Events written so far. */
 uint64_t export_count(const struct export *e);

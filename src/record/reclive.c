@@ -31,16 +31,33 @@ struct reclive {
     struct recwrite *w;   /* RECLIVE_RECORDING */
     struct export *e;     /* the exports */
     unsigned int naspects; /* written so far */
+    char **anames;        /* their names (the recording's interface) */
     int runs;             /* hellos seen */
     int ended;            /* a second run: nothing more is recorded */
     uint64_t count;
 };
 
+/* Whether the current process has the recording's interface: a process
+ * of the run that executed another program has its own codes, which the
+ * recording cannot tell from the first one's <design#processes>. */
+static int rl_same(struct reclive *rl)
+{
+    struct registry *reg = session_registry(rl->s);
+
+    if (rl->w == NULL || reg == NULL || !session_multi(rl->s))
+        return 1;
+    for (unsigned int i = 0; i < rl->naspects; i++)
+        if (i >= registry_naspects(reg) ||
+            strcmp(registry_aspect_at(reg, i)->name, rl->anames[i]) != 0)
+            return 0;
+    return 1;
+}
+
 static unsigned char rl_want(void *arg, const struct registry_event *ev)
 {
     struct reclive *rl = arg;
 
-    if (rl->ended)
+    if (rl->ended || !rl_same(rl))
         return 0;
     if (rl->events == NULL)
         return DAPTO_STATE_RECORD;
@@ -57,8 +74,14 @@ static void rl_aspects(struct reclive *rl, int64_t ns)
 
     if (rl->w == NULL || reg == NULL)
         return;
-    while (rl->naspects < registry_naspects(reg))
-        recwrite_aspect(rl->w, registry_aspect_at(reg, rl->naspects++), ns);
+    while (rl->naspects < registry_naspects(reg)) {
+        struct registry_aspect *a = registry_aspect_at(reg, rl->naspects);
+
+        rl->anames = xreallocarray(rl->anames, rl->naspects + 1,
+                                   sizeof *rl->anames);
+        rl->anames[rl->naspects++] = xstrdup(a->name);
+        recwrite_aspect(rl->w, a, ns);
+    }
 }
 
 static void rl_deliver(void *arg, struct dispatch_event *de)
@@ -72,6 +95,9 @@ static void rl_deliver(void *arg, struct dispatch_event *de)
         rl_aspects(rl, de->item->ns);
         recwrite_item(rl->w, de->item);
     } else {
+        /* (its process's track <design#processes>) */
+        if (session_multi(rl->s))
+            export_set_pid(rl->e, session_pid(rl->s));
         export_item(rl->e, de->item);
     }
 }
@@ -172,6 +198,9 @@ fail:
     for (size_t i = 0; rl->events != NULL && rl->events[i] != NULL; i++)
         free(rl->events[i]);
     free(rl->events);
+    for (unsigned int i = 0; i < rl->naspects; i++)
+        free(rl->anames[i]);
+    free(rl->anames);
     free(rl->path);
     free(rl);
     return -1;
@@ -198,6 +227,9 @@ int reclive_stop(struct reclive *rl, char **cause)
     for (size_t i = 0; rl->events != NULL && rl->events[i] != NULL; i++)
         free(rl->events[i]);
     free(rl->events);
+    for (unsigned int i = 0; i < rl->naspects; i++)
+        free(rl->anames[i]);
+    free(rl->anames);
     free(rl->path);
     free(rl);
     return rc;

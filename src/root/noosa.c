@@ -108,6 +108,13 @@ static int on_item(void *arg, const struct reader_item *item)
         n->item = item;
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
+        if (keep && !session_may_stop(n->session)) {
+            /* its thread does not wait (or its process is gone): no stop
+             * to speak of */
+            free(where);
+            where = NULL;
+            keep = 0;
+        }
         if (keep) {
             noosa_set_where(n, where);
             stopped_at(n, item);
@@ -115,6 +122,11 @@ static int on_item(void *arg, const struct reader_item *item)
             if (n->replay != NULL)
                 sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
                           (unsigned long long)session_position(n->session),
+                          item->event->nparams > 0 ? ":" : ".");
+            else if (session_multi(n->session))
+                /* <design#processes>: which one */
+                sink_sayf(&n->sink, "Stopped at %s in process %d%s", where,
+                          (int)session_pid(n->session),
                           item->event->nparams > 0 ? ":" : ".");
             else
                 sink_sayf(&n->sink, "Stopped at %s%s", where,
@@ -286,6 +298,14 @@ static int on_inside(void *arg, pid_t tid, char **where)
     return inside;
 }
 
+/* The session's current process changed: so does the dispatcher's. */
+static void on_process(void *arg)
+{
+    struct noosa *n = arg;
+
+    dispatch_process(n->dispatch);
+}
+
 static void on_message(void *arg, const char *text)
 {
     struct noosa *n = arg;
@@ -312,6 +332,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     hooks.state = on_state;
     hooks.message = on_message;
     hooks.inside = on_inside;
+    hooks.process = on_process;
     hooks.arg = n;
     n->session = session_create(loop, &hooks, &opts->session);
     if (opts->tty != NULL &&

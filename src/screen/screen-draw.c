@@ -234,7 +234,14 @@ static void draw_status(struct screen *s)
         Tcl_DStringAppend(&prog, "(no program)", -1);
     }
     if (session_pid(in->session) > 0) {
-        snprintf(num, sizeof num, "  pid %d", (int)session_pid(in->session));
+        /* <design#processes>: the current process, of how many */
+        if (session_multi(in->session))
+            snprintf(num, sizeof num, "  pid %d of %u processes",
+                     (int)session_pid(in->session),
+                     session_live(in->session));
+        else
+            snprintf(num, sizeof num, "  pid %d",
+                     (int)session_pid(in->session));
         Tcl_DStringAppend(&rest, num, -1);
     }
     state_text(s, state, sizeof state);

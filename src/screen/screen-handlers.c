@@ -314,7 +314,7 @@ static void draw_details(struct handlers_window *hw, int y, int x, int w,
             free(text);
         }
         if (y < end - 2) {
-            text = xasprintf("  (and n_ename, n_time, n_thread)");
+            text = xasprintf("  (and n_ename, n_time, n_thread, n_pid)");
             screen_draw_text(y++, x, w, text, strlen(text), A_DIM);
             free(text);
         }

@@ -26,7 +26,9 @@ struct bp {
     struct guard *guard; /* its condition and hit counting */
     int enabled;
     unsigned long hits;
+    pid_t pid;           /* -pid: only in this process; 0: in all */
 };
+
 
 struct breaks {
     struct interp *in;
@@ -37,6 +39,13 @@ struct breaks {
     int next_id;
     int stepping;
 };
+
+/* Whether breakpoint BP applies to the session's current process (the
+ * one whose table the dispatcher makes, or whose event it delivers). */
+static int bp_here(const struct breaks *b, const struct bp *bp)
+{
+    return bp->pid == 0 || bp->pid == session_pid(b->in->session);
+}
 
 static void bp_free(struct bp *bp)
 {
@@ -51,7 +60,8 @@ static unsigned char bp_want(void *arg, const struct registry_event *ev)
     unsigned int i;
 
     for (i = 0; i < b->n; i++) {
-        if (b->list[i]->enabled && registry_event_named(ev, b->list[i]->event))
+        if (b->list[i]->enabled && bp_here(b, b->list[i]) &&
+            registry_event_named(ev, b->list[i]->event))
             return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
     }
     return 0;
@@ -71,7 +81,8 @@ static unsigned int bp_clauses(void *arg, const struct registry_event *ev,
     for (i = 0; i < b->n; i++) {
         struct bp *bp = b->list[i];
 
-        if (!bp->enabled || !registry_event_named(ev, bp->event))
+        if (!bp->enabled || !bp_here(b, bp) ||
+            !registry_event_named(ev, bp->event))
             continue;
         if (k == max)
             guard_unlisted(bp->guard, ev); /* noosa evaluates it */
@@ -97,7 +108,8 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
         struct bp *bp = b->list[i];
         int yes;
 
-        if (!bp->enabled || !registry_event_named(de->event, bp->event))
+        if (!bp->enabled || !bp_here(b, bp) ||
+            !registry_event_named(de->event, bp->event))
             continue;
         yes = guard_holds(bp->guard, in, de);
         if (yes < 0) {
@@ -201,6 +213,7 @@ int breaks_get(const struct breaks *b, unsigned int i,
     info->counting = guard_counting(bp->guard);
     info->enabled = bp->enabled;
     info->hits = bp->hits;
+    info->pid = bp->pid;
     return 1;
 }
 
@@ -238,22 +251,27 @@ void breaks_list(struct breaks *b)
         const char *counting = guard_counting(bp->guard);
         char *where = breaks_where(b, i);
 
-        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s%s%s\n", bp->id,
+        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s%s%s", bp->id,
                     bp->enabled ? "y" : "n", bp->hits, bp->event,
                     cond != NULL ? " if " : "",
                     cond != NULL ? Tcl_GetString(cond) : "",
                     *counting != '\0' ? " " : "", counting);
+        if (bp->pid != 0)
+            interp_sayf(in, " -pid %d", (int)bp->pid);
+        interp_say(in, "\n");
         if (where != NULL)
             interp_sayf(in, "                condition runs %s\n", where);
         free(where);
     }
 }
 
-/* Hit counting at the end of the words of break: EVERY N, AFTER N,
- * COUNT N, in any order; *N is the number of words left before them.
- * -1 with a message in TCL on a bad count. */
-static int counting_words(Tcl_Interp *tcl, int *n, Tcl_Obj *const words[],
-                          uint32_t *every, uint32_t *after, uint32_t *count)
+/* Hit counting and the process at the end of the words of break: EVERY
+ * N, AFTER N, COUNT N, -pid PID, in any order; *N is the number of words
+ * left before them.  -1 with a message in TCL on a bad count or
+ * process. */
+static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
+                          Tcl_Obj *const words[], uint32_t *every,
+                          uint32_t *after, uint32_t *count, pid_t *pid)
 {
     while (*n >= 2) {
         const char *key = Tcl_GetString(words[*n - 2]);
@@ -263,6 +281,12 @@ static int counting_words(Tcl_Interp *tcl, int *n, Tcl_Obj *const words[],
                                                      : NULL;
         Tcl_WideInt v;
 
+        if (strcmp(key, "-pid") == 0) {
+            if (interp_pid(b->in, "break", words[*n - 1], pid) != TCL_OK)
+                return -1;
+            *n -= 2;
+            continue;
+        }
         if (slot == NULL)
             break;
         if (Tcl_GetWideIntFromObj(NULL, words[*n - 1], &v) != TCL_OK ||
@@ -289,17 +313,29 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     Tcl_Obj *cond = NULL;
     uint32_t every = 0, after = 0, count = 0;
     const char *counting;
+    Tcl_Obj *words[objc > 0 ? objc : 1];
+    pid_t pid = 0;
     int n = objc;
 
-    if (objc >= 2 &&
-        counting_words(tcl, &n, objv, &every, &after, &count) != 0)
+    /* -pid PID right after the event too */
+    memcpy(words, objv, (size_t)objc * sizeof *objv);
+    if (objc >= 4 && strcmp(Tcl_GetString(objv[2]), "-pid") == 0) {
+        if (interp_pid(b->in, "break", objv[3], &pid) != TCL_OK)
+            return TCL_ERROR;
+        memmove(&words[2], &words[4], (size_t)(objc - 4) * sizeof *words);
+        n -= 2;
+    }
+    objv = words;
+    objc = n;
+    if (objc >= 2 && counting_words(b, tcl, &n, objv, &every, &after,
+                                    &count, &pid) != 0)
         return TCL_ERROR;
     if (n < 2 || n == 3 ||
         (n > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
         /* the name the user knows, not ::noosa::cmd::break */
         Tcl_WrongNumArgs(tcl, 0, objv,
                          "break EVENT ?if CONDITION? ?every N? ?after N? "
-                         "?count N?");
+                         "?count N? ?-pid PID?");
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
@@ -324,6 +360,7 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     bp->id = b->next_id++;
     bp->event = xstrdup(event);
     bp->enabled = 1;
+    bp->pid = pid;
     bp->guard = guard_create(cond, every, after, count);
     if (cond != NULL)
         Tcl_DecrRefCount(cond); /* the guard has its own reference */
@@ -331,10 +368,13 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     b->list[b->n++] = bp;
     dispatch_changed(b->in->dispatch);
     counting = guard_counting(bp->guard);
-    interp_sayf(b->in, "Breakpoint %d on event %s%s%s%s%s\n", bp->id, event,
+    interp_sayf(b->in, "Breakpoint %d on event %s%s%s%s%s", bp->id, event,
                 cond != NULL ? " if " : "",
                 cond != NULL ? Tcl_GetString(cond) : "",
                 *counting != '\0' ? " " : "", counting);
+    if (pid != 0)
+        interp_sayf(b->in, " in process %d", (int)pid);
+    interp_say(b->in, "\n");
     return TCL_OK;
 }
 
@@ -432,12 +472,14 @@ static const struct command commands[] = {
     {.name = "break",
      .aliases = (const char *const[]){"b", NULL},
      .max_args = -1,
-     .usage = "break EVENT ?if CONDITION? ?every N? ?after N? ?count N?",
+     .usage = "break EVENT ?if CONDITION? ?every N? ?after N? ?count N? "
+              "?-pid PID?",
      .summary = "stop at an event",
      .help = "Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl\n"
-            "expression over the event's parameters (and n_ename, n_time, n_thread),\n"
-            "is true (alias: b).  every N: stop at every Nth time it holds;\n"
-            "after N: not the first N times; count N: at most N times.\n"
+            "expression over the event's parameters (and n_ename, n_time,\n"
+            "n_thread, n_pid), is true (alias: b).  every N: stop at every Nth\n"
+            "time it holds; after N: not the first N times; count N: at most N\n"
+            "times; -pid PID: only in process PID (else in every process).\n"
             "Comparisons of parameters with constants or each other, && || !,\n"
             "eq, ne and string match on strings, and n_thread are evaluated in\n"
             "the program itself, without a stop; anything else in noosa.\n"

@@ -7,6 +7,8 @@
 #ifndef NOOSA_BREAKS_H
 #define NOOSA_BREAKS_H
 
+#include <sys/types.h>
+
 struct interp;
 struct breaks;
 
@@ -31,6 +33,7 @@ struct breaks_info {
     const char *counting; /* "every N after M count K", or "" */
     int enabled;
     unsigned long hits;
+    pid_t pid;         /* only in this process; 0: in all */
 };
 
 /* The number of breakpoints, and breakpoint I (0 ..) in order of id. */

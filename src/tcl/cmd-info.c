@@ -152,22 +152,28 @@ static void info_program(struct interp *in)
                     (unsigned long long)channel_lost(ch));
 }
 
+/* The processes of the run, the current one (whose events the program's
+ * commands speak of) marked with a star. */
 static void info_processes(struct interp *in)
 {
-    unsigned int i, n;
-    const struct session_process *p = session_processes(in->session, &n);
+    const struct session_process *p;
+    int cur = session_state(in->session) != SESSION_IDLE
+                  ? session_current(in->session)
+                  : -1;
+    unsigned int i;
 
-    if (n == 0) {
+    if (session_process(in->session, 0) == NULL) {
         interp_sayf(in, "No process yet.\n");
         return;
     }
-    interp_sayf(in, "%-8s %-8s %s\n", "Process", "Parent", "");
-    for (i = 0; i < n; i++) {
+    interp_sayf(in, "  %-8s %-8s %s\n", "Process", "Parent", "");
+    for (i = 0; (p = session_process(in->session, i)) != NULL; i++) {
         char parent[16] = "-";
 
-        if (p[i].parent > 0)
-            snprintf(parent, sizeof parent, "%d", (int)p[i].parent);
-        interp_sayf(in, "%-8d %-8s %s\n", (int)p[i].pid, parent, p[i].fate);
+        if (p->parent > 0)
+            snprintf(parent, sizeof parent, "%d", (int)p->parent);
+        interp_sayf(in, "%c %-8d %-8s %s\n", (int)i == cur ? '*' : ' ',
+                    (int)p->pid, parent, p->fate);
     }
 }
 

@@ -83,7 +83,8 @@ static int get_query(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
             q->event = "";
         } else if (i + 1 == objc &&
                    (strcmp(opt, "-sort") == 0 || strcmp(opt, "-thread") == 0 ||
-                    strcmp(opt, "-event") == 0 || strcmp(opt, "-limit") == 0)) {
+                    strcmp(opt, "-pid") == 0 || strcmp(opt, "-event") == 0 ||
+                    strcmp(opt, "-limit") == 0)) {
             return bad(tcl, "profile: %s needs a value", opt);
         } else if (strcmp(opt, "-sort") == 0) {
             if (Tcl_GetIndexFromObj(tcl, objv[++i], sorts, "sort key", 0,
@@ -97,6 +98,12 @@ static int get_query(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
         } else if (strcmp(opt, "-thread") == 0) {
             if (get_thread(tcl, objv[++i], &q->thread) != TCL_OK)
                 return TCL_ERROR;
+        } else if (strcmp(opt, "-pid") == 0) {
+            /* <design#processes>: the threads of one process */
+            if (Tcl_GetIntFromObj(NULL, objv[++i], &n) != TCL_OK || n <= 0)
+                return bad(tcl, "profile: bad process \"%s\": should be a "
+                                "process id", Tcl_GetString(objv[i]));
+            q->pid = (pid_t)n;
         } else if (strcmp(opt, "-event") == 0) {
             q->event = Tcl_GetString(objv[++i]);
             if (q->event[0] == '\0')
@@ -109,7 +116,8 @@ static int get_query(Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
             q->limit = (size_t)n;
         } else {
             return bad(tcl, "profile: unknown option \"%s\": should be -tree, "
-                            "-flat, -sort, -thread, -event, -calls or -limit",
+                            "-flat, -sort, -thread, -pid, -event, -calls or "
+                            "-limit",
                        opt);
         }
     }
@@ -418,6 +426,7 @@ static const struct command commands[] = {
             "                       (time default)\n"
             "  -sort count|calls|self|total|name\n"
             "  -thread TID|all      one thread of the time profile (default: all merged)\n"
+            "  -pid PID             the threads of one process of the time profile\n"
             "  -event EVENT         one event of the frequency profile\n"
             "  -calls               only the calls of the frequency profile\n"
             "  -limit N             at most N rows (per event for the frequency profile)\n"

@@ -216,25 +216,21 @@ static int cmd_follow_fork(ClientData cd, Tcl_Interp *tcl, int objc,
                            Tcl_Obj *const objv[])
 {
     static const char *const modes[] = {"parent", "child", "both", NULL};
+    static const enum session_follow follow[] = {
+        SESSION_FOLLOW_PARENT, SESSION_FOLLOW_CHILD, SESSION_FOLLOW_BOTH};
     struct interp *in = cd;
     int mode;
 
     if (objc == 1) {
-        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-            session_follow(in->session) == SESSION_FOLLOW_CHILD ? "child"
-                                                                : "parent",
-            -1));
+        for (mode = 0; session_follow(in->session) != follow[mode]; mode++)
+            ;
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(modes[mode], -1));
         return TCL_OK;
     }
     if (Tcl_GetIndexFromObj(tcl, objv[1], modes, "follow-fork mode", 0,
                             &mode) != TCL_OK)
         return TCL_ERROR;
-    if (mode == 2)
-        return fail(tcl, xstrdup("follow-fork both: noosa monitors one "
-                                 "process at a time; follow the parent or "
-                                 "the child"));
-    session_set_follow(in->session, mode == 1 ? SESSION_FOLLOW_CHILD
-                                              : SESSION_FOLLOW_PARENT);
+    session_set_follow(in->session, follow[mode]);
     return TCL_OK;
 }
 
@@ -362,19 +358,21 @@ static const struct command commands[] = {
      .proc = cmd_detach},
     {.name = "follow-fork",
      .max_args = 1,
-     .usage = "follow-fork ?parent|child?",
-     .summary = "which process to monitor after a fork",
-     .help = "Which process to monitor when the program creates one with "
-             "fork(): the\n"
-             "parent (the default: the child runs unmonitored) or the child "
-             "(the parent\n"
-             "goes on unmonitored, as after detach, and the child is "
-             "monitored from the\n"
-             "moment fork() returns in it, none of its events lost). A child "
-             "created by\n"
-             "vfork() is never followed. Without an argument, the mode. "
-             "`info processes'\n"
-             "lists the processes met.",
+     .usage = "follow-fork ?parent|child|both?",
+     .summary = "which processes to monitor after a fork",
+     .help = "Which processes to monitor when the program creates one with "
+             "fork(): both\n"
+             "(the default: each with its own channel, breakpoints and "
+             "handlers apply to\n"
+             "all unless given -pid), the parent (the child runs "
+             "unmonitored) or the child\n"
+             "(the parent goes on unmonitored, as after detach). A child "
+             "followed is\n"
+             "monitored from the moment fork() returns in it, none of its "
+             "events lost; one\n"
+             "created by vfork() is never followed. Without an argument, the "
+             "mode.\n"
+             "`info processes' lists the processes met.",
      .proc = cmd_follow_fork},
     {.name = "quit",
      .aliases = (const char *const[]){"q", NULL},

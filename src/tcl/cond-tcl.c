@@ -96,8 +96,8 @@ static int literal(Tcl_Token *t, Tcl_Token *end, Tcl_DString *ds)
 }
 
 /* A variable by NAME (LEN bytes): as apply binds the lambda's arguments,
- * n_ename, n_time and n_thread come after the parameters and the last of
- * equal names wins. */
+ * n_ename, n_time, n_thread and n_pid come after the parameters and the
+ * last of equal names wins. */
 static struct cond *rd_var(struct rd *r, const char *name, int len)
 {
     unsigned int i;
@@ -105,7 +105,8 @@ static struct cond *rd_var(struct rd *r, const char *name, int len)
     if (len == 8 && memcmp(name, "n_thread", 8) == 0)
         return cond_thread();
     if ((len == 7 && memcmp(name, "n_ename", 7) == 0) ||
-        (len == 6 && memcmp(name, "n_time", 6) == 0))
+        (len == 6 && memcmp(name, "n_time", 6) == 0) ||
+        (len == 5 && memcmp(name, "n_pid", 5) == 0))
         return refuse(r, "$%.*s is not known in the program", len, name);
     for (i = r->ev->nparams; i-- > 0;) {
         if (strlen(r->ev->params[i].name) == (size_t)len &&

@@ -125,7 +125,8 @@ int guard_always(const struct guard *g)
 static int event_gives(const struct registry_event *ev, const char *name,
                        int len)
 {
-    static const char *const builtin[] = {"n_ename", "n_time", "n_thread"};
+    static const char *const builtin[] = {"n_ename", "n_time", "n_thread",
+                                          "n_pid"};
     unsigned int i;
 
     for (i = 0; i < ev->nparams; i++) {
@@ -255,17 +256,16 @@ void guard_unlisted(struct guard *g, const struct registry_event *ev)
 /* The condition of G as a lambda over E's parameters. */
 static Tcl_Obj *cond_lambda(struct guard *g, const struct registry_event *e)
 {
-    Tcl_Obj *params = interp_params(e), *l[3], *body[2];
+    Tcl_Obj *params, *l[3], *body[2];
 
-    Tcl_IncrRefCount(params);
     if (g->lambda != NULL) {
-        if (strcmp(Tcl_GetString(params), Tcl_GetString(g->params)) == 0) {
-            Tcl_DecrRefCount(params);
+        if (interp_params_match(g->params, e))
             return g->lambda;
-        }
         Tcl_DecrRefCount(g->lambda);
         Tcl_DecrRefCount(g->params);
     }
+    params = interp_params(e);
+    Tcl_IncrRefCount(params);
     body[0] = Tcl_NewStringObj("expr", -1);
     body[1] = g->cond;
     l[0] = params;

@@ -4,8 +4,8 @@
  * save them, and the consumer that runs them.  See handlers.h.
  *
  * A handler runs as an apply lambda whose parameters are the event's
- * parameters (plus n_ename, n_time, n_thread), built once per handler and
- * event signature so that its bytecode is kept.  Handlers being run hold a
+ * parameters (plus n_ename, n_time, n_thread, n_pid), built once per
+ * handler and event signature so that its bytecode is kept.  Handlers being run hold a
  * reference, so removing one from inside a handler takes effect after the
  * event.
  */
@@ -42,6 +42,7 @@ struct handler {
     Tcl_Obj *body;
     Tcl_Obj *lambda;  /* cached; NULL until built */
     Tcl_Obj *params;  /* the parameters the lambda was built for */
+    pid_t pid;        /* -pid: only in this process; 0: in all */
 };
 
 struct hevent {
@@ -99,6 +100,15 @@ static struct handler *find_handler(struct hevent *he, const char *name,
     return NULL;
 }
 
+/* Whether handler H is on and applies to the session's current process
+ * (the one whose table the dispatcher makes, or whose event it
+ * delivers). */
+static int handler_here(struct handlers *hs, const struct handler *h)
+{
+    return h->enabled &&
+           (h->pid == 0 || h->pid == session_pid(hs->in->session));
+}
+
 /* The state bits handler H wants at its events. */
 static unsigned char handler_bits(struct handlers *hs, struct handler *h)
 {
@@ -121,7 +131,7 @@ static unsigned char want(void *arg, const struct registry_event *ev)
         if (!registry_event_named(ev, he->event))
             continue;
         for (j = 0; j < he->n; j++) {
-            if (he->list[j]->enabled)
+            if (handler_here(hs, he->list[j]))
                 state |= handler_bits(hs, he->list[j]);
         }
     }
@@ -148,7 +158,7 @@ static unsigned int clauses(void *arg, const struct registry_event *ev,
             struct handler *h = he->list[j];
             unsigned char bits;
 
-            if (!h->enabled)
+            if (!handler_here(hs, h))
                 continue;
             bits = handler_bits(hs, h);
             if (h->guard == NULL) {
@@ -171,20 +181,15 @@ static unsigned int clauses(void *arg, const struct registry_event *ev,
  * ones it was built for. */
 static Tcl_Obj *lambda(struct handler *h, const struct registry_event *e)
 {
-    Tcl_Obj *params = interp_params(e), *l[3];
-    const char *a, *b;
+    Tcl_Obj *params, *l[3];
 
     if (h->lambda != NULL) {
-        a = Tcl_GetString(params);
-        b = Tcl_GetString(h->params);
-        if (strcmp(a, b) == 0) {
-            Tcl_IncrRefCount(params);
-            Tcl_DecrRefCount(params); /* frees it */
+        if (interp_params_match(h->params, e))
             return h->lambda;
-        }
         Tcl_DecrRefCount(h->lambda);
         Tcl_DecrRefCount(h->params);
     }
+    params = interp_params(e);
     l[0] = params;
     l[1] = h->body;
     l[2] = Tcl_NewStringObj("::", -1);
@@ -209,7 +214,7 @@ static void deliver(void *arg, struct dispatch_event *de)
         if (!registry_event_named(de->event, he->event))
             continue;
         for (j = 0; j < he->n; j++) {
-            if (!he->list[j]->enabled)
+            if (!handler_here(hs, he->list[j]))
                 continue;
             run = xreallocarray(run, n + 1, sizeof *run);
             run[n++] = he->list[j];
@@ -282,9 +287,10 @@ static int check_event(struct handlers *hs, const char *event)
 /* Install a handler at position INDEX (clamped) of EVENT's list,
  * replacing one of the same name; it runs only where COND holds (NULL:
  * always; the caller has checked it with guard_check()). */
-static void install(struct handlers *hs, const char *event, int index,
-                    const char *name, int enabled, enum handler_mode mode,
-                    Tcl_Obj *body, Tcl_Obj *cond)
+static struct handler *install(struct handlers *hs, const char *event,
+                               int index, const char *name, int enabled,
+                               enum handler_mode mode, Tcl_Obj *body,
+                               Tcl_Obj *cond)
 {
     struct hevent *he = find_event(hs, event);
     struct handler *h;
@@ -322,6 +328,7 @@ static void install(struct handlers *hs, const char *event, int index,
     he->list[index] = h;
     he->n++;
     dispatch_changed(hs->in->dispatch);
+    return h;
 }
 
 /* n_install_handler {EVENT INDEX NAME ENABLED {BODY} ?{CONDITION}?} */
@@ -477,6 +484,8 @@ static void list_event(struct handlers *hs, struct hevent *he)
         interp_sayf(in, "%s %d \"%s\" %s, %s: %s\n", he->event, i, h->name,
                     h->enabled ? "enabled" : "disabled", mode,
                     Tcl_GetString(h->body));
+        if (h->pid != 0)
+            interp_sayf(in, "    only in process %d\n", (int)h->pid);
         if (h->guard != NULL) {
             char *where = handler_where(hs, he, h);
 
@@ -514,11 +523,13 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
     case ADD: {
         enum handler_mode mode = HANDLER_AUTO;
         Tcl_Obj *cond = NULL;
+        pid_t pid = 0;
         int k;
 
         if (objc < 5) {
             Tcl_WrongNumArgs(tcl, 2, objv,
-                             "EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION?");
+                             "EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION? "
+                             "?-pid PID?");
             return TCL_ERROR;
         }
         for (k = 5; k < objc; k++) {
@@ -530,14 +541,18 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
                 mode = HANDLER_RECORD;
             } else if (strcmp(m, "-if") == 0 && k + 1 < objc) {
                 cond = objv[++k];
-            } else if (strcmp(m, "-if") == 0) {
-                Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                    "handler add: -if needs a condition", -1));
+            } else if (strcmp(m, "-pid") == 0 && k + 1 < objc) {
+                if (interp_pid(in, "handler add", objv[++k], &pid) != TCL_OK)
+                    return TCL_ERROR;
+            } else if (strcmp(m, "-if") == 0 || strcmp(m, "-pid") == 0) {
+                Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                    "handler add: %s needs %s", m,
+                    m[1] == 'i' ? "a condition" : "a process id"));
                 return TCL_ERROR;
             } else {
                 Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                    "handler add: expected -stop, -nostop or -if, got \"%s\"",
-                    m));
+                    "handler add: expected -stop, -nostop, -if or -pid, got "
+                    "\"%s\"", m));
                 return TCL_ERROR;
             }
         }
@@ -546,7 +561,7 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         if (cond != NULL && guard_check(tcl, cond) != TCL_OK)
             return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,
-                mode, objv[4], cond);
+                mode, objv[4], cond)->pid = pid;
         return TCL_OK;
     }
     case REMOVE:
@@ -705,10 +720,12 @@ static const struct command commands[] = {
      .usage = "handler add|remove|list|save|load|enable|disable|rename|body|get ...",
      .summary = "Tcl code run on events",
      .help = "Handlers: Tcl code run on each event, with the event's parameters (and\n"
-            "n_ename, n_time, n_thread) as variables.\n"
-            "  handler add EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION?\n"
+            "n_ename, n_time, n_thread, n_pid) as variables.\n"
+            "  handler add EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION? ?-pid PID?\n"
             "                                                add (run first); with -if,\n"
-            "                                                only where CONDITION holds\n"
+            "                                                only where CONDITION holds;\n"
+            "                                                with -pid, only in process\n"
+            "                                                PID (not saved)\n"
             "  handler remove EVENT NAME\n"
             "  handler enable|disable EVENT NAME\n"
             "  handler rename EVENT NAME NEWNAME\n"

@@ -270,6 +270,30 @@ Tcl_Obj *interp_value(const struct decode_value *v)
     }
 }
 
+/* The variables a lambda of an event has after its parameters. */
+static const char *const builtin_params[] = {"n_ename", "n_time", "n_thread",
+                                             "n_pid"};
+
+int interp_params_match(Tcl_Obj *params, const struct registry_event *e)
+{
+    Tcl_Obj **v;
+    int n;
+    unsigned int i, nb = sizeof builtin_params / sizeof builtin_params[0];
+
+    /* (no allocation: this runs at every event a lambda is applied to) */
+    if (params == NULL ||
+        Tcl_ListObjGetElements(NULL, params, &n, &v) != TCL_OK ||
+        (unsigned int)n != e->nparams + nb)
+        return 0;
+    for (i = 0; i < e->nparams; i++)
+        if (strcmp(Tcl_GetString(v[i]), e->params[i].name) != 0)
+            return 0;
+    for (i = 0; i < nb; i++)
+        if (strcmp(Tcl_GetString(v[e->nparams + i]), builtin_params[i]) != 0)
+            return 0;
+    return 1;
+}
+
 Tcl_Obj *interp_params(const struct registry_event *e)
 {
     Tcl_Obj *l = Tcl_NewListObj(0, NULL);
@@ -278,9 +302,9 @@ Tcl_Obj *interp_params(const struct registry_event *e)
     for (i = 0; i < e->nparams; i++)
         Tcl_ListObjAppendElement(NULL, l,
                                  Tcl_NewStringObj(e->params[i].name, -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_ename", -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_time", -1));
-    Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj("n_thread", -1));
+    for (i = 0; i < sizeof builtin_params / sizeof builtin_params[0]; i++)
+        Tcl_ListObjAppendElement(NULL, l,
+                                 Tcl_NewStringObj(builtin_params[i], -1));
     return l;
 }
 
@@ -290,6 +314,7 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     const struct registry_event *e = item->event;
     Tcl_Obj *l;
     unsigned int i;
+    pid_t pid;
 
     if (in->args != NULL && in->args_seq == in->noosa->item_seq)
         return in->args;
@@ -303,6 +328,17 @@ static Tcl_Obj *event_args(struct interp *in, const struct reader_item *item)
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewStringObj(e->name, -1));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewWideIntObj(item->ns));
     Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)item->tid));
+    /* (the session's current process is the item's <design#processes>;
+     * one object a process, shared by its events) */
+    pid = session_pid(in->session);
+    if (in->pid_obj == NULL || pid != in->pid_of_obj) {
+        if (in->pid_obj != NULL)
+            Tcl_DecrRefCount(in->pid_obj);
+        in->pid_obj = Tcl_NewIntObj((int)pid);
+        Tcl_IncrRefCount(in->pid_obj);
+        in->pid_of_obj = pid;
+    }
+    Tcl_ListObjAppendElement(NULL, l, in->pid_obj);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     in->args = l;
@@ -428,8 +464,28 @@ void interp_update_status(struct interp *in)
     Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
 }
 
+/* n(processes), made when it is read: the pids of the run's processes,
+ * oldest first <design#processes>. */
+static char *processes_read(ClientData cd, Tcl_Interp *tcl,
+                            const char *name1, const char *name2, int flags)
+{
+    struct interp *in = cd;
+    const struct session_process *p;
+    Tcl_Obj *l = Tcl_NewListObj(0, NULL);
+
+    (void)name1;
+    (void)name2;
+    (void)flags;
+    for (unsigned int i = 0;
+         (p = session_process(in->session, i)) != NULL; i++)
+        Tcl_ListObjAppendElement(NULL, l, Tcl_NewIntObj((int)p->pid));
+    Tcl_SetVar2Ex(tcl, "n", "processes", l, TCL_GLOBAL_ONLY);
+    return NULL;
+}
+
 /* Set the global array ev to the parameters of the event ITEM the program
- * stopped at (and n_ename, n_time, n_thread), or clear it (ITEM NULL). */
+ * stopped at (and n_ename, n_time, n_thread, n_pid), or clear it (ITEM
+ * NULL). */
 static void set_ev(struct interp *in, const struct reader_item *item)
 {
     Tcl_Obj *args, **v, *names, **n;
@@ -518,6 +574,27 @@ const struct registry_event *interp_event(struct interp *in, const char *name)
     return e;
 }
 
+int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
+               pid_t *pid)
+{
+    int v;
+
+    if (Tcl_GetIntFromObj(NULL, obj, &v) != TCL_OK || v <= 0) {
+        Tcl_SetObjResult(in->tcl, Tcl_ObjPrintf(
+            "%s: -pid wants a process id, got \"%s\"", what,
+            Tcl_GetString(obj)));
+        return TCL_ERROR;
+    }
+    if (!session_monitored(in->session, (pid_t)v)) {
+        Tcl_SetObjResult(in->tcl, Tcl_ObjPrintf(
+            "%s: process %d is not monitored now (\"info processes\" "
+            "lists the processes of the run)", what, v));
+        return TCL_ERROR;
+    }
+    *pid = (pid_t)v;
+    return TCL_OK;
+}
+
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                              char **cause)
 {
@@ -566,6 +643,9 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     client.arg = in;
     noosa_set_client(n, &client);
 
+    Tcl_SetVar2(in->tcl, "n", "processes", "", TCL_GLOBAL_ONLY);
+    Tcl_TraceVar2(in->tcl, "n", "processes", TCL_GLOBAL_ONLY | TCL_TRACE_READS,
+                  processes_read, in);
     Tcl_SetVar2(in->tcl, "n", "aspects", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "events", "", TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "operations", "", TCL_GLOBAL_ONLY);
@@ -643,6 +723,8 @@ void interp_free(struct interp *in)
     monitors_free(in->monitors);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
+    if (in->pid_obj != NULL)
+        Tcl_DecrRefCount(in->pid_obj);
     if (in->apply != NULL)
         Tcl_DecrRefCount(in->apply);
     if (in->tcl != NULL)

@@ -59,6 +59,8 @@ struct interp {
     /* The event being delivered (the root's item), for handlers. */
     Tcl_Obj *args;      /* its arguments for handlers (made once) */
     uint64_t args_seq;  /* the root's item_seq of args */
+    Tcl_Obj *pid_obj;   /* n_pid's value for PID_OF_OBJ's events */
+    pid_t pid_of_obj;
     Tcl_Obj *apply;     /* the word "apply" */
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
@@ -128,8 +130,12 @@ int interp_attach(struct interp *in, pid_t pid, char **cause);
 Tcl_Obj *interp_value(const struct decode_value *v);
 
 /* The parameter list of a handler lambda for event E: its parameters,
- * then n_ename, n_time (ns since the program started) and n_thread. */
+ * then n_ename, n_time (ns since the program started), n_thread and
+ * n_pid (its process). */
 Tcl_Obj *interp_params(const struct registry_event *e);
+/* Whether PARAMS (NULL: no) is interp_params(E), looked at without
+ * making anything (lambdas are checked so at every event). */
+int interp_params_match(Tcl_Obj *params, const struct registry_event *e);
 
 /* Call LAMBDA (an apply lambda with interp_params() as its parameters)
  * with the values of the event ITEM being delivered.  Handler code runs
@@ -153,6 +159,11 @@ void interp_update_status(struct interp *in);
  * interpreter when unknown. */
 const struct registry_event *interp_event(struct interp *in,
                                           const char *name);
+
+/* The process of option -pid OBJ of command WHAT: one monitored now
+ * <design#processes>.  TCL_ERROR with the message in the interpreter. */
+int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
+               pid_t *pid);
 
 /* Register the command families (each in its own file). */
 void cmd_run_init(struct interp *in);

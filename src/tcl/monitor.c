@@ -13,10 +13,10 @@
  *
  * A Tcl monitor's bodies run as apply lambdas in the namespace
  * ::noosa::monitor::NAME (so `variable` keeps state between events), with
- * the event's parameters as variables (and n_ename, n_time, n_thread);
- * for an artificial event (-post) n_ename, n_args and n_from (the monitor
- * that posted it, or "" for the user); for a notice n_notice.  See
- * monitor.h.
+ * the event's parameters as variables (and n_ename, n_time, n_thread,
+ * n_pid); for an artificial event (-post) n_ename, n_args and n_from (the
+ * monitor that posted it, or "" for the user); for a notice n_notice.
+ * See monitor.h.
  *
  * A subscription -on EVENT BODY followed by -if CONDITION holds only where
  * CONDITION does: a guard (guard.h), listed as a clause for the program to
@@ -192,14 +192,12 @@ static Tcl_Obj *make_lambda(const struct tclmon *t, Tcl_Obj *params,
 static Tcl_Obj *event_lambda(struct tclmon *t, struct mon_on *o,
                              const struct registry_event *e)
 {
-    Tcl_Obj *params = interp_params(e);
+    Tcl_Obj *params;
 
-    Tcl_IncrRefCount(params);
-    if (o->lambda != NULL &&
-        strcmp(Tcl_GetString(params), Tcl_GetString(o->params)) == 0) {
-        Tcl_DecrRefCount(params);
+    if (o->lambda != NULL && interp_params_match(o->params, e))
         return o->lambda;
-    }
+    params = interp_params(e);
+    Tcl_IncrRefCount(params);
     if (o->lambda != NULL) {
         Tcl_DecrRefCount(o->lambda);
         Tcl_DecrRefCount(o->params);
@@ -966,7 +964,7 @@ static const struct command commands[] = {
             "  -description TEXT   one line for monitor list\n"
             "  -on EVENT BODY      run BODY on each EVENT of the program (NAME,\n"
             "                      ASPECT.NAME or a glob pattern); its parameters are\n"
-            "                      variables, with n_ename, n_time, n_thread\n"
+            "                      variables, with n_ename, n_time, n_thread, n_pid\n"
             "  -if CONDITION       after -on EVENT BODY: only where CONDITION, a Tcl\n"
             "                      expression over the same variables, holds (in the\n"
             "                      program where its shape allows; monitor list says)\n"

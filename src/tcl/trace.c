@@ -140,6 +140,9 @@ static void deliver(void *arg, struct dispatch_event *de)
     }
     if (transcript_partial(in->transcript))
         interp_say(in, "\n");
+    if (session_multi(in->session))
+        /* <design#processes>: whose */
+        interp_sayf(in, "[%d] ", (int)session_pid(in->session));
     say_plain(in, e->name);
     for (i = 0; i < item->nvalues && i < e->nparams; i++) {
         const struct registry_param *p = &e->params[i];
@@ -332,10 +335,11 @@ static const struct command commands[] = {
             "  EVENT param=\"value\" ...\n"
             "Events that do not match are not emitted by the program for the trace.\n"
             "With -if, only the events where CONDITION, a Tcl expression over the\n"
-            "event's parameters (and n_ename, n_time, n_thread) as for break, holds:\n"
-            "evaluated in the program where its shape allows, else in noosa; an event\n"
-            "without a parameter the condition reads is not traced.  `trace` says\n"
-            "where the condition runs for each event.\n"
+            "event's parameters (and n_ename, n_time, n_thread, n_pid) as for break,\n"
+            "holds: evaluated in the program where its shape allows, else in noosa;\n"
+            "an event without a parameter the condition reads is not traced.  `trace`\n"
+            "says where the condition runs for each event.  In a run of several\n"
+            "processes, each line begins with its process: [PID] EVENT ...\n"
             "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"
             "own trace command keeps its meaning inside procedures (noosa's is\n"
             "::noosa::cmd::trace there).",

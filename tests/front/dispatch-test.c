@@ -71,23 +71,58 @@ struct session {
     size_t cprog[NCODES][DAPTO_FILTER_CLAUSES]; /* program lengths */
     unsigned int filter_writes[NCODES];
     unsigned int clears[NCODES];
+    /* processes <design#processes>: with NPROCS > 0, the calls speak of
+     * PROCS[CURRENT], each a session of its own here */
+    struct session *procs[3];
+    unsigned int nprocs;
+    unsigned int current;
+    int joined; /* (a process's) its hello joins a run */
+    pid_t pid;  /* (a process's) */
 };
+
+/* The process the session's calls speak of. */
+static struct session *cur(const struct session *s)
+{
+    return s->nprocs > 0 ? s->procs[s->current] : (struct session *)s;
+}
+
+unsigned int session_nprocs(const struct session *s)
+{
+    return s->nprocs;
+}
+
+int session_current(const struct session *s)
+{
+    return s->nprocs > 0 ? (int)s->current : -1;
+}
+
+int session_select(struct session *s, unsigned int i)
+{
+    if (i >= s->nprocs)
+        return -1;
+    s->current = i;
+    return 0;
+}
+
+int session_joined(const struct session *s)
+{
+    return cur(s)->joined;
+}
 
 struct registry *session_registry(const struct session *s)
 {
-    return s->reg;
+    return cur(s)->reg;
 }
 
 pid_t session_pid(const struct session *s)
 {
     /* no process: functions are named by their address ("0x1234") */
-    (void)s;
-    return 0;
+    return cur(s)->pid;
 }
 
 void session_direct(struct session *s, int on)
 {
-    s->direct = on;
+    cur(s)->direct = on;
 }
 
 void session_counting(struct session *s, int on)
@@ -98,6 +133,7 @@ void session_counting(struct session *s, int on)
 int session_set_state(struct session *s, unsigned int code,
                       unsigned char state, char **cause)
 {
+    s = cur(s);
     if (s->refuse) {
         xcause(cause, "the program is gone");
         return -1;
@@ -113,6 +149,7 @@ int session_set_state(struct session *s, unsigned int code,
 
 int session_filters(const struct session *s, const char **why)
 {
+    s = cur(s);
     if (why != NULL)
         *why = s->filters ? NULL : "the fake program has no filters";
     return s->filters;
@@ -127,6 +164,7 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
 
     (void)checked;
     (void)passed;
+    s = cur(s);
     CHECK(s->filters);
     CHECK(ev->code < NCODES && n <= DAPTO_FILTER_CLAUSES);
     if (s->refuse_filter) {
@@ -147,6 +185,7 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
 
 void session_clear_filter(struct session *s, const struct registry_event *ev)
 {
+    s = cur(s);
     if (ev->code < NCODES)
         s->clears[ev->code]++;
 }
@@ -264,7 +303,7 @@ static struct registry *make_registry(int builtin)
 
 static const struct registry_event *ev(unsigned int code)
 {
-    return registry_event(ts->reg, code);
+    return registry_event(session_registry(ts), code);
 }
 
 /* An event of the session's registry (WAITING: its thread waits). */
@@ -277,7 +316,7 @@ static struct reader_item event_item(unsigned int code, int waiting)
     it.code = code;
     it.tid = 42;
     it.stop = waiting ? 0 : -1;
-    it.event = registry_event(ts->reg, code);
+    it.event = registry_event(session_registry(ts), code);
     return it;
 }
 
@@ -911,6 +950,144 @@ static void test_runs(void)
     CHECK_EQ_INT(s.state[EV_U_ALL], STOP);
     end();
     registry_free(reg2);
+}
+
+/* A consumer of processes: t.ev_all recorded in every process, t.ping a
+ * stop only in process 200 (as `break -pid 200`), by name, as the Tcl
+ * layer's consumers ask. */
+struct pc {
+    unsigned int asked[2]; /* want() calls, for process 100 and 200 */
+    unsigned int started, joined;
+    char told[256];
+};
+
+static unsigned char pc_want(void *arg, const struct registry_event *e)
+{
+    struct pc *p = arg;
+    pid_t pid = session_pid(ts);
+
+    p->asked[pid == 200]++;
+    if (registry_event_named(e, "t.ev_all"))
+        return REC;
+    if (registry_event_named(e, "t.ping") && pid == 200)
+        return REC | STOP;
+    return 0;
+}
+
+static void pc_deliver(void *arg, struct dispatch_event *de)
+{
+    struct pc *p = arg;
+    size_t len = strlen(p->told);
+
+    snprintf(p->told + len, sizeof p->told - len, "%d:%s.%s ",
+             (int)session_pid(ts), de->event->aspect->name, de->event->name);
+    if (registry_event_named(de->event, "t.ping"))
+        dispatch_stop(de, xstrdup("ping"));
+}
+
+static void pc_started(void *arg, const struct reader_item *item)
+{
+    (void)item;
+    ((struct pc *)arg)->started++;
+}
+
+static void pc_joined(void *arg, const struct reader_item *item)
+{
+    (void)item;
+    ((struct pc *)arg)->joined++;
+}
+
+static const struct consumer_ops pc_ops = {
+    .name = "pc",
+    .want = pc_want,
+    .deliver = pc_deliver,
+};
+
+/* Make process I current, as the session does and tells the
+ * dispatcher. */
+static void select_process(unsigned int i)
+{
+    session_select(ts, i);
+    dispatch_process(td);
+}
+
+/* Each process of a run has its own table, states and codes: a consumer
+ * is asked for each process in turn (session_pid says which) and its
+ * states are written into that process only; an event goes to the
+ * consumers of its own process's table; a process joining the run is
+ * told as joined, not as a new run. */
+static void test_processes(void)
+{
+    struct registry *r0 = make_registry(1), *r1 = registry_create();
+    struct session s, p0, p1;
+    struct pc pc;
+    struct consumer *c;
+    struct consumer_hooks more;
+    char *where = NULL;
+    struct reader_item it;
+
+    memset(&pc, 0, sizeof pc);
+    /* process 200 has aspect t where process 100 has u (an exec) */
+    add_builtin(r1);
+    add_aspect(r1, "t", EV_U_ALL, 0);
+    begin(&s, NULL);
+    session_init(&p0, r0);
+    session_init(&p1, r1);
+    p0.pid = 100;
+    p1.pid = 200;
+    s.procs[0] = &p0;
+    s.procs[1] = &p1;
+    s.nprocs = 2;
+    c = dispatch_add(td, &pc_ops, &pc);
+    memset(&more, 0, sizeof more);
+    more.started = pc_started;
+    more.joined = pc_joined;
+    dispatch_set_hooks(td, c, &more);
+    dispatch_flush(td);
+    /* each process its own states, at its own codes */
+    CHECK_EQ_INT(p0.state[EV_T_ALL], REC);
+    CHECK_EQ_INT(p0.state[EV_T_PING], 0);
+    CHECK_EQ_INT(p1.state[EV_U_ALL], REC);
+    CHECK_EQ_INT(p1.state[EV_U_PING], REC | STOP);
+    CHECK_EQ_INT(p1.state[EV_T_ALL], 0xee); /* (no event there) */
+    CHECK_EQ_INT(p0.state[EV_U_PING], 0);
+    CHECK(pc.asked[0] > 0 && pc.asked[1] > 0);
+    /* the session's current process is as it was */
+    CHECK_EQ_INT(session_current(ts), 0);
+
+    /* events go by their process's table */
+    select_process(1);
+    it = event_item(EV_U_PING, 1);
+    CHECK_EQ_INT(dispatch_item(td, &it, &where), 1);
+    CHECK(where != NULL && strcmp(where, "ping") == 0);
+    free(where);
+    where = NULL;
+    deliver_item(event_item(EV_U_ALL, 0));
+    select_process(0);
+    deliver_item(event_item(EV_T_ALL, 0));
+    deliver_item(event_item(EV_T_PING, 1)); /* (nobody's in process 100) */
+    if (strcmp(pc.told, "200:t.ping 200:t.ev_all 100:t.ev_all ") != 0)
+        fprintf(stderr, "told: \"%s\"\n", pc.told);
+    CHECK(strcmp(pc.told, "200:t.ping 200:t.ev_all 100:t.ev_all ") == 0);
+
+    /* a process joining the run is no new run: the other process's
+     * states stay, and nothing is dropped */
+    p1.joined = 1;
+    select_process(1);
+    deliver_item(other_item(READER_HELLO));
+    CHECK_EQ_INT(pc.started, 0);
+    CHECK_EQ_INT(pc.joined, 1);
+    dispatch_flush(td);
+    CHECK_EQ_INT(p0.state[EV_T_ALL], REC);
+    CHECK_EQ_INT(p1.state[EV_U_PING], REC | STOP);
+    /* the first process's hello is a new run */
+    select_process(0);
+    deliver_item(other_item(READER_HELLO));
+    CHECK_EQ_INT(pc.started, 1);
+    CHECK_EQ_INT(pc.joined, 1);
+    end();
+    registry_free(r0);
+    registry_free(r1);
 }
 
 /* Call the direct path from inside a delivery. */
@@ -1689,5 +1866,6 @@ int main(void)
     test_stop();
     test_post();
     test_filters();
+    test_processes();
     return unit_done("dispatch-test");
 }

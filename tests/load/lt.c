@@ -22,6 +22,13 @@
  *   lt vfork                     a tick, a child made by vfork that
  *                                executes /bin/true, a tick
  *   lt exec PROG ARG...          a tick, then exec PROG
+ *   lt fork-exec PROG ARG...     a child that ticks and executes PROG; the
+ *                                parent waits for it, ticks and says
+ *                                "fork-exec: status S"
+ *   lt forker N K MS             N times: wait MS ms, then a child that
+ *                                ticks K times, waits MS ms and exits,
+ *                                waited for; then "forker: N ended" (to
+ *                                be attached to while it runs)
  *   lt flood                     ticks for ever
  *   lt busy T FILE               T threads emitting tocks flat out until
  *                                FILE exists (for attaching to it while
@@ -302,6 +309,20 @@ static int scribble_filters(long n)
     return 0;
 }
 
+/* The body of child I of workers and forker: K ticks labelled "WHAT I",
+ * a nap of MS ms, the end. */
+static void child_ticks(const char *what, int i, long k, int ms)
+{
+    char label[32];
+
+    snprintf(label, sizeof label, "%s %d", what, i);
+    for (long j = 0; j < k; j++)
+        _dapto_tick((int)j, label);
+    if (ms > 0)
+        lt_nap(ms);
+    _exit(0);
+}
+
 /* workers: N processes emitting K ticks each. */
 static int workers(int n, long k)
 {
@@ -312,14 +333,8 @@ static int workers(int n, long k)
 
         if (c < 0)
             return 1;
-        if (c == 0) {
-            char label[32];
-
-            snprintf(label, sizeof label, "worker %d", i);
-            for (long j = 0; j < k; j++)
-                _dapto_tick((int)j, label);
-            _exit(0);
-        }
+        if (c == 0)
+            child_ticks("worker", i, k, 0);
         _dapto_forked((int)c);
     }
     while (ended < n) {
@@ -387,11 +402,58 @@ static int daemonize(int secs, const char *file)
     return 0;
 }
 
+/* fork-exec: a child that executes ARGV[0] after a tick. */
+static int fork_exec(char **argv)
+{
+    int status;
+    pid_t c = fork(), w;
+
+    if (c < 0)
+        return 1;
+    if (c == 0) {
+        tick("in the child");
+        execv(argv[0], argv);
+        perror(argv[0]);
+        _exit(127);
+    }
+    _dapto_forked((int)c);
+    while ((w = waitpid(c, &status, 0)) < 0 && errno == EINTR)
+        ;
+    tick("after the child");
+    printf("fork-exec: status %d\n",
+           w == c && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+}
+
+/* forker: N children, one every MS milliseconds, K ticks each. */
+static int forker(int n, long k, int ms)
+{
+    int i, ended = 0, status;
+
+    for (i = 0; i < n; i++) {
+        pid_t c, w;
+
+        lt_nap(ms);
+        c = fork();
+        if (c < 0)
+            return 1;
+        if (c == 0)
+            child_ticks("child", i, k, ms);
+        _dapto_forked((int)c);
+        while ((w = waitpid(c, &status, 0)) < 0 && errno == EINTR)
+            ;
+        ended += w == c && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    printf("forker: %d ended\n", ended);
+    return ended == n ? 0 : 1;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
                     "scribble N | scribble-filters N | stopped | stopped-old | daemon SECS FILE | "
-                    "exec PROG ARG... | flood | null | big MB\n");
+                    "exec PROG ARG... | fork-exec PROG ARG... | "
+                    "forker N K MS | flood | null | big MB\n");
     exit(2);
 }
 
@@ -467,6 +529,10 @@ int main(int argc, char **argv)
         printf("big: done\n");
         return 0;
     }
+    if (argc >= 3 && strcmp(argv[1], "fork-exec") == 0)
+        return fork_exec(argv + 2);
+    if (argc == 5 && strcmp(argv[1], "forker") == 0)
+        return forker(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc >= 3 && strcmp(argv[1], "exec") == 0) {
         tick("before the exec");
         execv(argv[2], argv + 2);

@@ -9,7 +9,9 @@
 # detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
 # run, STRESS_ATTACH_CYCLES to change), questions counted by threads that come and go while noosa reads
 # their tables at each thread's stop, a forked child followed from its
-# fork on while its siblings are created, and 16 threads recorded by
+# fork on while its siblings are created, four forked workers all
+# monitored at once (follow-fork both) each stopping once while the
+# others run on, and 16 threads recorded by
 # noosa record through a small ring (each thread's events whole and in
 # its order in the recording).  RUNS (default 100) runs of each shape on
 # each placement; the first failure's output is shown.  Not part of
@@ -146,6 +148,37 @@ for p in $placements; do
             show "$name"
         fi
 
+        # follow-fork both: four workers forked at once, each monitored
+        # from its fork on, each stopping once (one at a time, the others
+        # running on until their rings fill); every tick of every worker
+        # counted, by worker
+        name=both-$p-$i
+        place "$p" timeout -k 5 120 "$NOOSA" --batch -n \
+            -e 'array set c {}' \
+            -e 'handler add tick h {global c; incr c($label)}' \
+            -e 'break tick if {$i == 10000}' -e run \
+            -e cont -e cont -e cont -e cont \
+            -e 'set bad 0; foreach k {0 1 2 3} {
+                    set w "worker $k"
+                    if {![info exists c($w)] || $c($w) != 20000} {incr bad}
+                }; puts "workers [array size c] wrong $bad"' \
+            "$LT" workers 4 20000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^workers 4 wrong 0$' "$WORK/$name.out" &&
+            grep -q '^workers: 4 ended$' "$WORK/$name.out" &&
+            [ "$(grep -c '^Stopped at breakpoint 1 .* in process [0-9]*: i=10000 ' \
+                "$WORK/$name.out")" = 4 ] &&
+            [ "$(sed -n 's/^Stopped at .* in process \([0-9]*\): .*/\1/p' \
+                "$WORK/$name.out" | sort -u | wc -l)" = 4 ]; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # 16 threads recorded through a small lossless ring: every
         # worker's events whole and in its own order in the recording
         name=record-$p-$i
@@ -182,7 +215,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES=0)"
-    echo "$p CPU: $ok of $((7 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((8 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -115,8 +115,10 @@ tests_profile_saint_main_LDFLAGS = $(PT_LINK) -no-install
 tests_profile_saint_main_LDADD = tests/profile/libsaintlib.la \
 	tests/profile/libdapto-plain.la
 
-TESTS += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh
-EXTRA_DIST += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh
+TESTS += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh \
+	tests/profile/processes.sh
+EXTRA_DIST += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh \
+	tests/profile/processes.sh
 
 check_PROGRAMS += tests/profile/fnrec-test
 TESTS += tests/profile/fnrec-test

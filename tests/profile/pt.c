@@ -15,6 +15,8 @@
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
  *   pt error N         pt nest N, then dapto_error()
+ *   pt procs N K       N processes (fork), each K x worker{step{tick}},
+ *                      waited for
  *   pt burst N FILE [crash]  waits until FILE exists, then N x b{} and
  *                      exits, or enters crash and follows a null pointer
  *                      (tests/record: a backlog in the ring at the end)
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pt_dapto.h"
@@ -129,6 +132,25 @@ static void threads(int n, int k)
         pthread_join(t[i], NULL);
 }
 
+static void procs(int n, int k)
+{
+    int i, status;
+
+    per_thread = k;
+    for (i = 0; i < n; i++) {
+        pid_t c = fork();
+
+        if (c == 0) {
+            worker(NULL);
+            _exit(0);
+        }
+        if (c < 0)
+            exit(1);
+    }
+    for (i = 0; i < n; i++)
+        wait(&status);
+}
+
 static void burst(int n, const char *file)
 {
     int i;
@@ -172,6 +194,8 @@ int main(int argc, char **argv)
     }
     else if (argc >= 4 && strcmp(argv[1], "threads") == 0)
         threads(atoi(argv[2]), atoi(argv[3]));
+    else if (argc >= 4 && strcmp(argv[1], "procs") == 0)
+        procs(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
         nest(atoi(argv[2]));
         _dapto_enter("crash");
@@ -182,8 +206,8 @@ int main(int argc, char **argv)
         dapto_error("pt gives up after %d steps", atoi(argv[2]));
     } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
-                        "threads N K | recurse N | crash N | error N |\n"
-                        "burst N FILE [crash]\n");
+                        "threads N K | procs N K | recurse N | crash N |\n"
+                        "error N | burst N FILE [crash]\n");
         return 2;
     }
     return 0;

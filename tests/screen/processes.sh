@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# processes.sh - a program that forks workers, every one monitored
+# (follow-fork both): the status line names the process stopped at and
+# how many are live, the transcript says which process stopped; C-c
+# interrupts every process and the run is stopped once all are; F5 lets
+# them all go on; F9 kills them all, none left.
+
+. "$srcdir/tests/screen/lib.sh"
+
+lt=$abs_top_builddir/tests/load/lt
+start 120 30 "$lt" workers 2 100000000
+wait_for "(noosa)"
+cmd 'break tick if {$i == 1000}'
+wait_for "Breakpoint 1 on event tick"
+keys F5
+wait_row_re 0 ' pid [0-9]+ of 3 processes  stopped at breakpoint 1 for event "tick"'
+pid=$(target_pid)
+wait_for "Stopped at breakpoint 1 for event \"tick\" in process $pid: i=1000"
+# the other worker stops there too once this one goes on
+keys F5
+wait_row_re 0 " pid [0-9]+ of 3 processes  stopped at breakpoint 1"
+other=$(target_pid)
+[ -n "$other" ] && [ "$other" != "$pid" ] ||
+    fail "the second stop is not in the other worker ($pid, $other)"
+wait_for "in process $other: i=1000"
+cmd 'delete'
+keys F5
+wait_row_re 0 " pid [0-9]+ of 3 processes  running"
+keys C-c
+wait_row_re 0 " pid [0-9]+ of 3 processes  stopped at interrupt"
+wait_for "Program interrupted."
+for p in $pid $other; do
+    grep -q '^State:.*t' "/proc/$p/status" ||
+        fail "C-c did not stop process $p: $(grep State /proc/$p/status)"
+done
+keys F5
+wait_row_re 0 " pid [0-9]+ of 3 processes  running"
+keys F9
+wait_row 0 "killed by SIGKILL"
+for p in $pid $other; do
+    poll "process $p to be gone" gone "$p"
+done
+keys F10
+wait_exit
