@@ -632,8 +632,56 @@ static int ints_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, doub
     return 0;
 }
 
+/* Where rtq_fire_vals() and rtq_fire_args() read integer parameters. */
+struct ints_src {
+    const unsigned char *vals, *vend; /* encoded values */
+    const union dapto_arg *args;      /* or arguments, of kinds PARAMS */
+    const struct dapto_param *params;
+    unsigned int nargs;
+};
+
+/* Integer parameter K of SRC into *V: 0, or -1 (see int_at). */
+static inline __attribute__((always_inline)) int src_int(const struct ints_src *src,
+                                                         unsigned int k, int64_t *v)
+{
+    unsigned int kind;
+
+    if (src->args == NULL)
+        return int_at(src->vals, src->vend, k, v);
+    if (k >= src->nargs)
+        return -1;
+    kind = src->params[k].kind;
+    if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)
+        return -1;
+    *v = src->args[k].i;
+    return 0;
+}
+
+static inline __attribute__((always_inline)) int
+fire_ints(const struct rtq_env *env, unsigned int q, unsigned int flags, uint32_t tid,
+          const struct ints_src *src);
+
 int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const unsigned char *vals, uint32_t len)
+{
+    struct ints_src src = {vals, vals + len, NULL, NULL, 0};
+
+    return fire_ints(env, q, flags, tid, &src);
+}
+
+int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const union dapto_arg *args,
+                  const struct dapto_param *params, unsigned int nargs)
+{
+    struct ints_src src = {NULL, NULL, args, params, nargs};
+
+    return fire_ints(env, q, flags, tid, &src);
+}
+
+/* rtq_fire_vals() and rtq_fire_args() */
+static inline __attribute__((always_inline)) int
+fire_ints(const struct rtq_env *env, unsigned int q, unsigned int flags, uint32_t tid,
+          const struct ints_src *src)
 {
     struct read_ints ri;
     const struct dapto_question *d;
@@ -661,10 +709,10 @@ int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
     if (d->nkeys == 1) {
         if (d->key[0] == DAPTO_QK_TID)
             kw = tid;
-        else if (int_at(vals, vals + len, d->key_arg[0], (int64_t *)&kw) != 0)
+        else if (src_int(src, d->key_arg[0], (int64_t *)&kw) != 0)
             goto out;
     }
-    if (d->value == DAPTO_QV_INT && int_at(vals, vals + len, d->value_arg, &iv) != 0)
+    if (d->value == DAPTO_QV_INT && src_int(src, d->value_arg, &iv) != 0)
         goto out;
     rc = 0;
     if (count_plan(qd, kw, iv) != 0) {

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "dapto.h"
 #include "protocol.h"
 
 /* What counting reads and writes. */
@@ -64,6 +65,12 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
  * must call rtq_fire(). */
 int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const unsigned char *vals, uint32_t len);
+
+/* rtq_fire_vals() for an event whose arguments ARGS (NARGS, of the kinds
+ * of PARAMS, as dapto.h says) its record would hold whole. */
+int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const union dapto_arg *args,
+                  const struct dapto_param *params, unsigned int nargs);
 
 /* Function FN was entered (ENTER) or left by thread TID: count it in the
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */

@@ -249,10 +249,11 @@ static uint32_t encode(unsigned char *b, const int32_t *v, int n, int str_first)
     return len;
 }
 
-/* rtq_fire_vals() counts the commonest shapes straight from the encoded
- * values exactly as rtq_fire() does through the callback, and leaves to
- * rtq_fire() what it cannot (no plan yet, a new key, a string before the
- * parameter, another shape). */
+/* rtq_fire_vals() and rtq_fire_args() count the commonest shapes straight
+ * from the encoded values or the event's arguments exactly as rtq_fire()
+ * does through the callback, and leave to rtq_fire() what they cannot (no
+ * plan yet, a new key, a string before the parameter in the values,
+ * another shape). */
 static void test_fast_vals(void)
 {
     struct dapto_question d;
@@ -261,8 +262,12 @@ static void test_fast_vals(void)
     struct ev e;
     int32_t v[2];
     uint32_t len;
-    int k, str, direct = 0, fallback = 0, shape;
+    int k, str, direct = 0, fallback = 0, shape, got, by_args = 0;
+    union dapto_arg args[2];
+    struct dapto_param params[2];
 
+    memset(params, 0, sizeof params);
+    params[0].kind = params[1].kind = DAPTO_K_INT;
     for (shape = 0; shape < 4; shape++) {
         area_make(4096 + (1u << 20));
         env = env_for(&slot);
@@ -289,7 +294,16 @@ static void test_fast_vals(void)
              * callback only */
             str = k % 50 == 49;
             len = encode(vals, v, 2, 0);
-            if (!str && rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals, len) == 0) {
+            args[0].i = v[0];
+            args[1].i = v[1];
+            got = -1;
+            if (!str && k % 3 == 1) {
+                got = rtq_fire_args(&env, 0, DAPTO_CL_QUESTION, 3, args, params, 2);
+                by_args += got == 0;
+            } else if (!str) {
+                got = rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals, len);
+            }
+            if (got == 0) {
                 direct++;
             } else {
                 if (str) /* parameters behind a string: not read directly */
@@ -313,6 +327,7 @@ static void test_fast_vals(void)
         CHECK(rtq_fire_vals(&env, 0, DAPTO_CL_QSTART, 3, vals, len) == -1);
     }
     CHECK(direct > 1000);
+    CHECK(by_args > 300);
     CHECK(fallback > 20);
 }
 

@@ -31,21 +31,48 @@ void types_dapto_emit_all_types(int i, long l, double d, const char *s, const vo
     DAPTO_EVENT_END();
 }
 
-void types_dapto_emit_nothing(void)
+static DAPTO_NOINLINE void types_dapto_put_nothing(unsigned int _dapto_v)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 1);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+void types_dapto_emit_nothing(void)
+{
+    unsigned int _dapto_v = types_dapto_state[1];
+
+    if (_dapto_v & DAPTO_STATE_FILTER) {
+        _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
+        if (_dapto_v == 0)
+            return;
+    }
+    types_dapto_put_nothing(_dapto_v);
 }
 
 static const struct dapto_param types_dapto_params_hidden[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-void types_dapto_emit_hidden(int n)
+static DAPTO_NOINLINE void types_dapto_put_hidden(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 2);
     DAPTO_RESULT_INT(n);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+void types_dapto_emit_hidden(int n)
+{
+    unsigned int _dapto_v = types_dapto_state[2];
+
+    if (_dapto_v & DAPTO_STATE_FILTER) {
+        union dapto_arg _dapto_a[1];
+
+        _dapto_a[0].i = (int)(n);
+        _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
+        if (_dapto_v == 0)
+            return;
+    }
+    types_dapto_put_hidden(_dapto_v, n);
 }
 
 static const struct dapto_param types_dapto_params_add_int[] = {
@@ -70,7 +97,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 74 "types_dapto.c"
+#line 101 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -95,7 +122,7 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 99 "types_dapto.c"
+#line 126 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -116,7 +143,7 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 120 "types_dapto.c"
+#line 147 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -137,7 +164,7 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 141 "types_dapto.c"
+#line 168 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -158,7 +185,7 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 162 "types_dapto.c"
+#line 189 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -184,7 +211,7 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 188 "types_dapto.c"
+#line 215 "types_dapto.c"
 }
 
 static void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -196,7 +223,7 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 200 "types_dapto.c"
+#line 227 "types_dapto.c"
 }
 
 static void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -208,7 +235,7 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 212 "types_dapto.c"
+#line 239 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -236,7 +263,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 240 "types_dapto.c"
+#line 267 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
