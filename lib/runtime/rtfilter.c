@@ -736,19 +736,20 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
         if (held && q != NULL) {
             if (tid == 0)
                 tid = rt_thread();
-            count(&env, ce->cl.c.passed);
+            bump(ce->cpassed, ce->atomic);
             /* the commonest shapes straight from the values */
             if ((r.args != NULL
                      ? rtq_fire_args(q, qi, ce->cl.c.flags, tid, r.args, r.params, r.nargs)
                      : rtq_fire_vals(q, qi, ce->cl.c.flags, tid, r.vals,
-                                     (uint32_t)(r.vend - r.vals))) == 0)
-                return out;
-            env.tid = tid;
-            env.istr = outer != NULL ? outer->istr : istr_name;
-            r.env = &env;
-            rtq_fire(q, qi, ce->cl.c.flags, tid, question_arg, &r);
+                                     (uint32_t)(r.vend - r.vals))) != 0) {
+                env.tid = tid;
+                env.istr = outer != NULL ? outer->istr : istr_name;
+                r.env = &env;
+                rtq_fire(q, qi, ce->cl.c.flags, tid, question_arg, &r);
+            }
         }
-        return out;
+        /* as the filter read from the area says (eval_read) */
+        return eval_done(&env, out, 0, ce->passed, flags);
     }
     if (held && hit_fires(&env, &ce->cl.c)) {
         count(&env, ce->cl.c.passed);
@@ -903,6 +904,11 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
                          ? env->mine + fh->h.checked : &ce->sink;
     ce->checked[1] = cl->c.checked < DAPTO_CNT_PER_SLOT && env->mine != NULL
                          ? env->mine + cl->c.checked : &ce->sink;
+    ce->fpassed = fh->h.passed < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                      ? env->mine + fh->h.passed : &ce->sink;
+    ce->cpassed = cl->c.passed < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                      ? env->mine + cl->c.passed : &ce->sink;
+    ce->qh.epoch_at = NULL;
     ce->passed = fh->h.passed;
     memcpy(&ce->cl, cl, sizeof ce->cl);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -1248,7 +1254,7 @@ args_slow(const struct dapto_event *ev, uint32_t code, const union dapto_arg *ar
  * ARGS of event EV, or wants the event anyway: the rest, then the
  * thread's cache let go. */
 static __attribute__((noinline)) unsigned int
-args_fired(const struct rtfilter_cached *ce, const struct dapto_event *ev,
+args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
            const union dapto_arg *args, int held)
 {
     struct run r;
@@ -1261,9 +1267,44 @@ args_fired(const struct rtfilter_cached *ce, const struct dapto_event *ev,
     r.nargs = ev->nparams;
     r.env = NULL;
     v = cached_rest(runtime.cnt, rt_cnt, ce, held, &flags, NULL, 0, &r);
+    /* a question's clause: count the next ones from the arguments */
+    if (ce->question && held && ce->qh.epoch_at == NULL && ce->cl.c.flags == DAPTO_CL_QUESTION &&
+        runtime.q.area != NULL)
+        (void)rtq_hot_plan(&runtime.q, ce->cl.c.every - 1u, ev->params, ev->nparams, &ce->qh);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     return v == 0 ? 0 : RTF_VERDICT(v, flags);
+}
+
+/* dapto_event_filter() for kept filter CE of a question's clause: the
+ * event counted from its arguments when the clause holds and the
+ * question's plan does (else args_fired()), the thread's cache then let
+ * go. */
+static __attribute__((noinline)) unsigned int
+args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
+              const union dapto_arg *args)
+{
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp;
+    unsigned int out = ce->uncond;
+    int atomic = ce->atomic, held;
+
+    held = ce->amode == 0 ? ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg
+                          : ce->amode == 1;
+    if (!held || ce->qh.epoch_at == NULL || !rtq_hot_count(&ce->qh, args)) {
+        bump(c0, atomic);
+        bump(c1, atomic);
+        return args_fired(ce, ev, args, held);
+    }
+    fp = ce->fpassed;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    bump(c0, atomic);
+    bump(c1, atomic);
+    bump(cp, atomic);
+    if (out == 0)
+        return 0;
+    bump(fp, atomic);
+    return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
 }
 
 /* The event path's entry before encoding (dapto.h): a kept filter
@@ -1292,6 +1333,9 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     rt_ft.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     ce = &rt_ft.c.e[code % RTFILTER_CACHED];
+    /* in a register from here on (the compiler would compute it anew at
+     * each use) */
+    __asm__("" : "+r"(ce));
     /* <protocol#filter-gen>: the entry, then the generation (HOT is EV
      * only in an entry of EV's code, below the directory since it was
      * kept) */
@@ -1302,14 +1346,17 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
         rt_ft.busy = 0;
         return args_slow(ev, code, args, st);
     }
+    if (ce->question)
+        return args_question(ce, ev, args);
     /* the clause, read before the counters are written (they might alias
      * it for all the compiler knows) */
     if (DAPTO_LIKELY(ce->amode == 0))
         held = ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg;
     else
         held = ce->amode == 1;
-    if (DAPTO_LIKELY(!held && ce->uncond == 0)) {
-        uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1];
+    if (DAPTO_LIKELY(!held)) {
+        uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *fp = ce->fpassed;
+        unsigned int out = ce->uncond;
         int atomic = ce->atomic;
 
         /* the counters are the thread's slot's, not the cache's */
@@ -1317,7 +1364,12 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
         rt_ft.busy = 0;
         bump(c0, atomic);
         bump(c1, atomic);
-        return 0;
+        if (DAPTO_LIKELY(out == 0))
+            return 0;
+        /* where the filter sends every event (the trail, say): as
+         * eval_done() says, no clause fired */
+        bump(fp, atomic);
+        return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
     }
     bump(ce->checked[0], ce->atomic);
     bump(ce->checked[1], ce->atomic);

@@ -49,13 +49,18 @@ struct rtfilter_cached {
     uint64_t lo, span;
     /* the filter's and the clause's "checked" in the slot, or SINK */
     uint64_t *checked[2];
+    /* the filter's "passed" and the clause's in the slot, or SINK */
+    uint64_t *fpassed, *cpassed;
     uint64_t sink;
     uint16_t passed; /* the filter's "passed" counter */
+    /* A question's clause: its counting from the arguments of HOT, once
+     * planned (qh.epoch_at not NULL) <protocol#question>. */
+    struct rtq_hot qh;
     union {
         uint64_t w[3];
         struct dapto_clause c;
     } cl;
-} __attribute__((aligned(128)));
+} __attribute__((aligned(256)));
 
 #define RTFILTER_CACHED 4 /* entries, by event code modulo */
 

@@ -498,7 +498,6 @@ static inline int count_plan(const struct qdef *qd, uint64_t kw, int64_t iv)
     const struct dapto_question *d = &qd->d;
     struct dapto_qentry *e;
     uint64_t hash = HASH0;
-    uint32_t seq;
 
     if (__atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check)
         return -1;
@@ -511,21 +510,53 @@ static inline int count_plan(const struct qdef *qd, uint64_t kw, int64_t iv)
     }
     if (e->hash != hash || (d->nkeys == 1 && e->key[0] != kw))
         return -1;
-    seq = e->seq;
-    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    e->count++;
-    if (d->value == DAPTO_QV_INT) {
-        e->sum += (uint64_t)iv;
-        if (iv < (int64_t)e->min)
-            e->min = (uint64_t)iv;
-        if (iv > (int64_t)e->max)
-            e->max = (uint64_t)iv;
-        if (d->flags & DAPTO_QF_HIST)
-            ((uint64_t *)(void *)((unsigned char *)e + d->hist_off))[rtq_bucket(iv)]++;
-    }
-    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    rtq_entry_add(e, d->value == DAPTO_QV_INT, d->flags & DAPTO_QF_HIST ? d->hist_off : 0,
+                  iv);
     return 0;
+}
+
+int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
+                 const struct dapto_param *params, unsigned int n, struct rtq_hot *h)
+{
+    const struct dapto_question *d;
+    const struct geom *g;
+    struct qdef *qd;
+    unsigned int kind;
+    int rc = -1;
+
+    h->epoch_at = NULL;
+    if (rt_qc_busy || env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
+        return -1;
+    check_epoch(env);
+    rt_qc_busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    qd = cached_def(env, q, &g);
+    if (qd == NULL || qd->t == NULL || !qd->fast || qd->d.nkeys != 0 ||
+        *(env->slot != NULL ? env->slot : &rt_qslot) != qd->slot ||
+        __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check ||
+        ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0)
+        goto out;
+    d = &qd->d;
+    if (d->value == DAPTO_QV_INT) {
+        kind = d->value_arg < n ? params[d->value_arg].kind : 0;
+        if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)
+            goto out; /* no such value: the general path counts nothing */
+        h->value_arg = d->value_arg;
+    } else {
+        h->value_arg = UINT32_MAX;
+    }
+    h->hist_off = d->value == DAPTO_QV_INT && (d->flags & DAPTO_QF_HIST) ? d->hist_off : 0;
+    h->e = (struct dapto_qentry *)(void *)qd->e0;
+    h->check_at = &qd->t->check;
+    h->check = qd->check;
+    h->epoch = d->epoch;
+    h->epoch_at = &((const struct dapto_question *)(const void *)(env->area + g->defs_off) +
+                    q)->epoch;
+    rc = 0;
+out:
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qc_busy = 0;
+    return rc;
 }
 
 /* count_plan() for an event of a question of the commonest shapes (no

@@ -896,11 +896,52 @@ static void cache_same(void)
             }
 }
 
+/* A kept filter whose one clause is a question's (no state bit of its
+ * own) with unconditional bits says and counts what the filter read from
+ * the area says: the unconditional bits, FILTERED, the filter's passed. */
+static void cache_question(void)
+{
+    struct rtfilter_cache cache;
+    struct rtfilter_env env;
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t flags;
+    unsigned int st, i;
+
+    fp_init(&p);
+    fp_const(&p, 1);
+    fp_op(&p, DAPTO_FOP_END);
+    c = fc(0, &p);
+    c.flags = DAPTO_CL_QUESTION;
+    c.every = 1;
+    c.checked = 112;
+    c.passed = 113;
+    rec_begin(&r);
+    rec_int(&r, 5);
+    put(5, fbuild(fbuf, DAPTO_STATE_TRAIL, 110, 111, &c, 1), &r, 0);
+    env_init(&env, rtfilter_take_slot(reg.hdr, slot0(), reg.geom.cnt_slots));
+    memset(&cache, 0, sizeof cache);
+    for (i = 0; i < 6; i++) {
+        env.cache = i < 2 ? NULL : &cache; /* read, then read and kept, then kept */
+        st = eval_env(&env, 5, &r, DAPTO_STATE_FILTER | DAPTO_STATE_TRAIL, &flags);
+        CHECK(st == DAPTO_STATE_TRAIL && flags == DAPTO_RECF_FILTERED);
+    }
+    CHECK(cache.e[5 % RTFILTER_CACHED].key == 6);
+    CHECK_EQ_INT(filter_counter(&reg, 110), 6);
+    CHECK_EQ_INT(filter_counter(&reg, 111), 6);
+    CHECK_EQ_INT(filter_counter(&reg, 112), 6);
+    /* no question area: nothing counted into a question */
+    CHECK_EQ_INT(filter_counter(&reg, 113), 0);
+    filter_remove(&fs, 5);
+}
+
 static void test_cache(void)
 {
     cache_rewrite(1, DAPTO_FCMP_GE);
     cache_rewrite(0, DAPTO_FCMP_GT);
     cache_same();
+    cache_question();
 }
 
 static void test_space(void)

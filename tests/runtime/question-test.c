@@ -331,6 +331,71 @@ static void test_fast_vals(void)
     CHECK(fallback > 20);
 }
 
+/* A question counted straight from a filter's kept clause (rtq_hot_plan,
+ * rtq_hot_count): planned only for its shape once the general path made
+ * its entry, the same entry as rtq_fire() makes, and no longer used once
+ * the question is reset. */
+static void test_hot(void)
+{
+    struct dapto_question d;
+    struct dapto_param params[3];
+    union dapto_arg args[3];
+    struct rtq_hot h;
+    unsigned char *slot = NULL, a[4096], b[4096];
+    struct rtq_env env;
+    struct ev e;
+    int k;
+
+    area_make(4096 + (1u << 20));
+    env = env_for(&slot);
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.value_arg = 1;
+    d.flags = DAPTO_QF_HIST;
+    define(0, &d, 64);
+    define(1, &d, 64);
+    memset(params, 0, sizeof params);
+    params[0].kind = DAPTO_K_STR;
+    params[1].kind = DAPTO_K_LONG;
+    params[2].kind = DAPTO_K_DOUBLE;
+    memset(&e, 0, sizeof e);
+    e.kind[0] = DAPTO_K_STR;
+    e.s[0] = "x";
+    e.kind[1] = DAPTO_K_LONG;
+    e.kind[2] = DAPTO_K_DOUBLE;
+    args[0].s = "x";
+    /* nothing counted yet: no entry, no plan */
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1 && h.epoch_at == NULL);
+    for (k = 0; k < 300; k++) {
+        e.i[1] = args[1].i = (long long)k * 1000003 - 150000000;
+        if (k == 0 || !rtq_hot_count(&h, args)) {
+            rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+            CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == 0);
+            CHECK(k == 0 || k == 200);
+        }
+        rtq_fire(&env, 1, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+        if (k == 199) {
+            /* both start again: the plan no longer holds */
+            qarea_reset(&qa, 0);
+            qarea_reset(&qa, 1);
+        }
+    }
+    CHECK(entry(0, 0, 0, 1, a) && entry(1, 0, 0, 1, b));
+    CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count, 100);
+    CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
+    /* other shapes: the value a double, a key; no plan */
+    d.value_arg = 2;
+    define(0, &d, 64);
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
+    d.value_arg = 1;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_TID;
+    define(0, &d, 64);
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
+}
+
 /* The calling-context tree <protocol#cct>: calls and self times per call
  * path kept from the thread's plan, the plan made again when the tree is
  * defined again (new epoch: the table cleared) and for another slot,
@@ -632,6 +697,7 @@ int main(int argc, char **argv)
     test_durations();
     test_lifecycle();
     test_fast_vals();
+    test_hot();
     test_cct();
     test_scribbles(seed, rounds);
     free(mem);
