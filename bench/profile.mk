@@ -21,6 +21,13 @@ bench_profile_calls_CFLAGS = $(PROFILE_BENCH_CFLAGS) -finstrument-functions
 bench_profile_calls_LDFLAGS = -no-install
 bench_profile_calls_LDADD = lib/libdapto.la
 
+# The call tree kept by the runtime alone, under a monitor of its own
+# (no noosa): for callgrind and quick comparisons of runtimes.
+check_PROGRAMS += bench/cct-bench
+bench_cct_bench_SOURCES = bench/cct-bench.c tests/runtime/tmon.c tests/runtime/tmon.h
+bench_cct_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/runtime
+bench_cct_bench_LDADD = lib/libchannel.la
+
 # uftrace's native mode.
 bench_profile_calls_pg_SOURCES = bench/profile-calls.c
 bench_profile_calls_pg_CFLAGS = $(PROFILE_BENCH_CFLAGS) -pg
