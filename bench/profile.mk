@@ -28,13 +28,20 @@ bench_cct_bench_SOURCES = bench/cct-bench.c tests/runtime/tmon.c tests/runtime/t
 bench_cct_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/runtime
 bench_cct_bench_LDADD = lib/libchannel.la
 
+# Hooks that only read the TSC at every entry and exit, preloaded in place
+# of libdapto's: the floor of a profile with exact self times.
+check_LTLIBRARIES += bench/libtschooks.la
+bench_libtschooks_la_SOURCES = bench/tsc-hooks.c
+bench_libtschooks_la_CFLAGS = -O2
+bench_libtschooks_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
 # uftrace's native mode.
 bench_profile_calls_pg_SOURCES = bench/profile-calls.c
 bench_profile_calls_pg_CFLAGS = $(PROFILE_BENCH_CFLAGS) -pg
 bench_profile_calls_pg_LDFLAGS = -pg
 
 bench-profile: bench/profile-calls-plain$(EXEEXT) bench/profile-calls$(EXEEXT) \
-		bench/profile-calls-pg$(EXEEXT) src/noosa$(EXEEXT)
+		bench/profile-calls-pg$(EXEEXT) bench/libtschooks.la src/noosa$(EXEEXT)
 	@top_builddir='$(top_builddir)' UFTRACE='$(UFTRACE)' \
 	    $(SHELL) $(srcdir)/bench/profile-run.sh
 BENCH_TARGETS += bench-profile
