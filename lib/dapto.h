@@ -296,25 +296,30 @@ DAPTO_API void dapto_event_end(struct dapto_out *o);
  *         DAPTO_EVENT_END_AS(_dapto_v);
  *     }
  *
+ *     static DAPTO_NOINLINE void foo_dapto_ask_bar(unsigned int _dapto_v,
+ *                                                  int x, const char *s)
+ *     {
+ *         union dapto_arg _dapto_a[2];
+ *
+ *         _dapto_a[0].i = (int)(x);
+ *         _dapto_a[1].s = (s);
+ *         _dapto_v = dapto_event_filter(&foo_dapto_aspect_a, 0, _dapto_a, _dapto_v);
+ *         if (_dapto_v != 0)
+ *             foo_dapto_put_bar(_dapto_v, x, s);
+ *     }
+ *
  *     void foo_dapto_emit_bar(int x, const char *s)
  *     {
  *         unsigned int _dapto_v = foo_dapto_state[0];
  *
- *         if (_dapto_v & DAPTO_STATE_FILTER) {
- *             union dapto_arg _dapto_a[2];
- *
- *             _dapto_a[0].i = (int)(x);
- *             _dapto_a[1].s = (s);
- *             _dapto_v = dapto_event_filter(&foo_dapto_aspect_a, 0, _dapto_a,
- *                                           _dapto_v);
- *             if (_dapto_v == 0)
- *                 return;
- *         }
- *         foo_dapto_put_bar(_dapto_v, x, s);
+ *         if (_dapto_v & DAPTO_STATE_FILTER)
+ *             foo_dapto_ask_bar(_dapto_v, x, s);
+ *         else
+ *             foo_dapto_put_bar(_dapto_v, x, s);
  *     }
  *
- * (the record's buffer is the put function's alone, so an event its filter
- * drops costs no more stack than its arguments).
+ * (each apart, so that an event its filter drops carries no record buffer
+ * and one without a filter no frame of the asking).
  * An argument is in the member of its parameter's type: i for int and
  * long (the value) and for ptr (the address), d for double, s for str.
  */

@@ -119,21 +119,36 @@ static void gen_encoder(const struct gen *g, struct buf *b,
         return;
     }
     buf_puts(b, "    DAPTO_EVENT_END_AS(_dapto_v);\n}\n\n");
-    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
-    gen_params(b, sig);
-    buf_printf(b, ")\n{\n    unsigned int _dapto_v = %s_dapto_state[%zu];\n\n"
-               "    if (_dapto_v & DAPTO_STATE_FILTER) {\n", g->prefix, state);
+    /* the filter asked apart too, so that an event recorded without one
+     * costs its encoder no stack frame of its own */
+    buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_ask_%s(unsigned int _dapto_v",
+               g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++) {
+        buf_puts(b, ", ");
+        gen_decl(b, &sig->params[i]);
+    }
+    buf_puts(b, ")\n{\n");
     if (sig->nparams > 0)
-        buf_printf(b, "        union dapto_arg _dapto_a[%zu];\n\n", sig->nparams);
+        buf_printf(b, "    union dapto_arg _dapto_a[%zu];\n\n", sig->nparams);
     for (i = 0; i < sig->nparams; i++) {
         p = &sig->params[i];
         member = arg_member(p, &conv);
-        buf_printf(b, "        _dapto_a[%zu].%s = %s(%s);\n", i, member, conv, p->name);
+        buf_printf(b, "    _dapto_a[%zu].%s = %s(%s);\n", i, member, conv, p->name);
     }
-    buf_printf(b, "        _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, "
-               "%s, _dapto_v);\n        if (_dapto_v == 0)\n            return;\n"
-               "    }\n    %s_dapto_put_%s(_dapto_v", g->prefix, a->name, index,
-               sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
+    buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"
+               "    if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v", g->prefix, a->name,
+               index, sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, ", %s", sig->params[i].name);
+    buf_puts(b, ");\n}\n\n");
+    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+    gen_params(b, sig);
+    buf_printf(b, ")\n{\n    unsigned int _dapto_v = %s_dapto_state[%zu];\n\n"
+               "    if (_dapto_v & DAPTO_STATE_FILTER)\n        %s_dapto_ask_%s(_dapto_v",
+               g->prefix, state, g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, ", %s", sig->params[i].name);
+    buf_printf(b, ");\n    else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
     for (i = 0; i < sig->nparams; i++)
         buf_printf(b, ", %s", sig->params[i].name);
     buf_puts(b, ");\n}\n\n");

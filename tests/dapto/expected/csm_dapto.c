@@ -18,20 +18,25 @@ static DAPTO_NOINLINE void csm_dapto_put_string_stored(unsigned int _dapto_v, in
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE void csm_dapto_ask_string_stored(unsigned int _dapto_v, int index, const char *string)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].i = (int)(index);
+    _dapto_a[1].s = (string);
+    _dapto_v = dapto_event_filter(&csm_dapto_aspect_string, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        csm_dapto_put_string_stored(_dapto_v, index, string);
+}
+
 void csm_dapto_emit_string_stored(int index, const char *string)
 {
     unsigned int _dapto_v = csm_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER) {
-        union dapto_arg _dapto_a[2];
-
-        _dapto_a[0].i = (int)(index);
-        _dapto_a[1].s = (string);
-        _dapto_v = dapto_event_filter(&csm_dapto_aspect_string, 0, _dapto_a, _dapto_v);
-        if (_dapto_v == 0)
-            return;
-    }
-    csm_dapto_put_string_stored(_dapto_v, index, string);
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        csm_dapto_ask_string_stored(_dapto_v, index, string);
+    else
+        csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
 static const struct dapto_param csm_dapto_params_get_string[] = {
@@ -61,7 +66,7 @@ static void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 65 "csm_dapto.c"
+#line 70 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -97,7 +102,7 @@ static void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 101 "csm_dapto.c"
+#line 106 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

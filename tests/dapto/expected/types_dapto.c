@@ -37,16 +37,21 @@ static DAPTO_NOINLINE void types_dapto_put_nothing(unsigned int _dapto_v)
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE void types_dapto_ask_nothing(unsigned int _dapto_v)
+{
+    _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
+    if (_dapto_v != 0)
+        types_dapto_put_nothing(_dapto_v);
+}
+
 void types_dapto_emit_nothing(void)
 {
     unsigned int _dapto_v = types_dapto_state[1];
 
-    if (_dapto_v & DAPTO_STATE_FILTER) {
-        _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
-        if (_dapto_v == 0)
-            return;
-    }
-    types_dapto_put_nothing(_dapto_v);
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        types_dapto_ask_nothing(_dapto_v);
+    else
+        types_dapto_put_nothing(_dapto_v);
 }
 
 static const struct dapto_param types_dapto_params_hidden[] = {
@@ -60,19 +65,24 @@ static DAPTO_NOINLINE void types_dapto_put_hidden(unsigned int _dapto_v, int n)
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        types_dapto_put_hidden(_dapto_v, n);
+}
+
 void types_dapto_emit_hidden(int n)
 {
     unsigned int _dapto_v = types_dapto_state[2];
 
-    if (_dapto_v & DAPTO_STATE_FILTER) {
-        union dapto_arg _dapto_a[1];
-
-        _dapto_a[0].i = (int)(n);
-        _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
-        if (_dapto_v == 0)
-            return;
-    }
-    types_dapto_put_hidden(_dapto_v, n);
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        types_dapto_ask_hidden(_dapto_v, n);
+    else
+        types_dapto_put_hidden(_dapto_v, n);
 }
 
 static const struct dapto_param types_dapto_params_add_int[] = {
@@ -97,7 +107,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 101 "types_dapto.c"
+#line 111 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -122,7 +132,7 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 126 "types_dapto.c"
+#line 136 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -143,7 +153,7 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 147 "types_dapto.c"
+#line 157 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -164,7 +174,7 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 168 "types_dapto.c"
+#line 178 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -185,7 +195,7 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 189 "types_dapto.c"
+#line 199 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -211,7 +221,7 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 215 "types_dapto.c"
+#line 225 "types_dapto.c"
 }
 
 static void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -223,7 +233,7 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 227 "types_dapto.c"
+#line 237 "types_dapto.c"
 }
 
 static void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -235,7 +245,7 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 239 "types_dapto.c"
+#line 249 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -263,7 +273,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 267 "types_dapto.c"
+#line 277 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
