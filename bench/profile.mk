@@ -4,7 +4,7 @@
 # program uninstrumented and against uftrace, and the rate at which noosa
 # consumes function records into the profiles.  See bench/profile-run.sh.
 
-EXTRA_DIST += bench/profile-run.sh
+EXTRA_DIST += bench/profile-run.sh bench/ab-run.sh
 check_PROGRAMS += bench/profile-calls-plain bench/profile-calls \
 	bench/profile-calls-pg
 
