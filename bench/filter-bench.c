@@ -50,15 +50,8 @@ static unsigned char policy(void *p, const char *aspect, const char *event)
     if (strcmp(event, "rec") == 0)
         return DAPTO_STATE_RECORD;
     if (strcmp(event, "fq") == 0) {
-        /* question 0's clause: always, counted, no state bit */
-        fp_init(&prog);
-        fp_const(&prog, 1);
-        fp_op(&prog, DAPTO_FOP_END);
-        cl = fc(0, &prog);
-        cl.flags = DAPTO_CL_QUESTION;
-        cl.every = 1;
-        cl.checked = 10;
-        cl.passed = 11;
+        /* question 0's clause */
+        cl = fc_question(&prog, 10, 11);
         len = fbuild(f, 0, 8, 9, &cl, 1);
     } else if (strcmp(event, "fno") != 0 && strcmp(event, "fyes") != 0) {
         return DAPTO_STATE_OFF;

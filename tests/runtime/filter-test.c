@@ -909,14 +909,7 @@ static void cache_question(void)
     uint16_t flags;
     unsigned int st, i;
 
-    fp_init(&p);
-    fp_const(&p, 1);
-    fp_op(&p, DAPTO_FOP_END);
-    c = fc(0, &p);
-    c.flags = DAPTO_CL_QUESTION;
-    c.every = 1;
-    c.checked = 112;
-    c.passed = 113;
+    c = fc_question(&p, 112, 113);
     rec_begin(&r);
     rec_int(&r, 5);
     put(5, fbuild(fbuf, DAPTO_STATE_TRAIL, 110, 111, &c, 1), &r, 0);
