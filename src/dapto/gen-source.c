@@ -71,6 +71,22 @@ static const char *arg_member(const struct param *p, const char **conv)
     }
 }
 
+/* The head of SIG's static half WHAT (put, ask) of an encoder: the state
+ * the emit function read, then the event's parameters. */
+static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *sig,
+                          const char *what)
+{
+    size_t i;
+
+    buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_%s_%s(unsigned int _dapto_v",
+               g->prefix, what, sig->name);
+    for (i = 0; i < sig->nparams; i++) {
+        buf_puts(b, ", ");
+        gen_decl(b, &sig->params[i]);
+    }
+    buf_puts(b, ")\n{\n");
+}
+
 /* The encoder of event SIG, number INDEX within aspect A and STATE in the
  * state array.  An event whose parameters are all of built-in types asks
  * its filter about its arguments before encoding anything
@@ -90,13 +106,7 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     if (early) {
         /* the record built apart, so that the filter's path has no
          * record buffer on its stack */
-        buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_put_%s(unsigned int _dapto_v",
-                   g->prefix, sig->name);
-        for (i = 0; i < sig->nparams; i++) {
-            buf_puts(b, ", ");
-            gen_decl(b, &sig->params[i]);
-        }
-        buf_puts(b, ")\n{\n");
+        gen_half_head(g, b, sig, "put");
     } else {
         buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
         gen_params(b, sig);
@@ -121,13 +131,7 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     buf_puts(b, "    DAPTO_EVENT_END_AS(_dapto_v);\n}\n\n");
     /* the filter asked apart too, so that an event recorded without one
      * costs its encoder no stack frame of its own */
-    buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_ask_%s(unsigned int _dapto_v",
-               g->prefix, sig->name);
-    for (i = 0; i < sig->nparams; i++) {
-        buf_puts(b, ", ");
-        gen_decl(b, &sig->params[i]);
-    }
-    buf_puts(b, ")\n{\n");
+    gen_half_head(g, b, sig, "ask");
     if (sig->nparams > 0)
         buf_printf(b, "    union dapto_arg _dapto_a[%zu];\n\n", sig->nparams);
     for (i = 0; i < sig->nparams; i++) {
