@@ -5,9 +5,11 @@
  * at state 0, records `rec`, puts a filter `$i < 0` (never true) on `fno`
  * and `$i >= 0` (always true) on `fyes` (tests/runtime/fbuild.c writes
  * them, lib/channel/filter.c puts them), with the counters noosa keeps
- * (events checked and passed, per filter and per clause), drains the
- * ring on another CPU when there is one, and prints the cost of each
- * kind of event against state 0.
+ * (events checked and passed, per filter and per clause), defines a
+ * question <protocol#question> counting and summing `fq`'s i (as
+ * `question add q fq i` does, lib/channel/qarea.c), drains the ring on
+ * another CPU when there is one, checks the counts and the question's
+ * answer, and prints the cost of each kind of event against state 0.
  *
  *   filter-bench LOOP [ITERATIONS ROUNDS]
  */
@@ -23,6 +25,7 @@
 #include "dapto.h"
 #include "fbuild.h"
 #include "filter.h"
+#include "qarea.h"
 #include "tmon.h"
 
 struct ctx {
@@ -46,15 +49,21 @@ static unsigned char policy(void *p, const char *aspect, const char *event)
 
     if (strcmp(event, "rec") == 0)
         return DAPTO_STATE_RECORD;
-    if (strcmp(event, "fno") != 0 && strcmp(event, "fyes") != 0)
+    if (strcmp(event, "fq") == 0) {
+        /* question 0's clause */
+        cl = fc_question(&prog, 10, 11);
+        len = fbuild(f, 0, 8, 9, &cl, 1);
+    } else if (strcmp(event, "fno") != 0 && strcmp(event, "fyes") != 0) {
         return DAPTO_STATE_OFF;
-    yes = strcmp(event, "fyes") == 0;
-    fp_init(&prog);
-    fp_cmp_arg(&prog, 0, yes ? DAPTO_FCMP_GE : DAPTO_FCMP_LT, 0);
-    cl = fc(DAPTO_STATE_RECORD, &prog);
-    cl.checked = (uint16_t)(4 * yes + 2);
-    cl.passed = (uint16_t)(4 * yes + 3);
-    len = fbuild(f, 0, (uint16_t)(4 * yes), (uint16_t)(4 * yes + 1), &cl, 1);
+    } else {
+        yes = strcmp(event, "fyes") == 0;
+        fp_init(&prog);
+        fp_cmp_arg(&prog, 0, yes ? DAPTO_FCMP_GE : DAPTO_FCMP_LT, 0);
+        cl = fc(DAPTO_STATE_RECORD, &prog);
+        cl.checked = (uint16_t)(4 * yes + 2);
+        cl.passed = (uint16_t)(4 * yes + 3);
+        len = fbuild(f, 0, (uint16_t)(4 * yes), (uint16_t)(4 * yes + 1), &cl, 1);
+    }
     msg[0] = '\0';
     if (code < 0 || filter_check(f, len, kinds, 1, msg, sizeof msg) != 0 ||
         filter_put(&c->fs, (uint32_t)code, f, len, &cause) != 0) {
@@ -87,7 +96,14 @@ int main(int argc, char **argv)
                     argc > 3 ? argv[3] : "7", NULL};
     const char *cause = "";
     uint64_t data = 0;
-    double base, off, rec, fno, fyes;
+    double base, off, rec, fno, fyes, fq;
+    static struct qarea qa;
+    struct dapto_question d;
+    unsigned char ent[4096];
+    uint64_t qcount = 0, qsum = 0, want_sum;
+    uint32_t slot, e;
+    long iters = atol(args[1]), rounds = atol(args[2]);
+    int torn;
     long len = 0, k;
     cpu_set_t cpus;
     int st, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -105,6 +121,15 @@ int main(int argc, char **argv)
     ctx.tm = &tm;
     if (filter_space_init(&ctx.fs, &tm.reg, 64, ctx.entries, &cause) != 0) {
         fprintf(stderr, "filter-bench: %s\n", cause);
+        return 1;
+    }
+    /* question 0: count and sum of fq's i, no key, as noosa shapes it */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.value_arg = 0;
+    if (qarea_init(&qa, &tm.reg, &cause) != 0 || qarea_shape(&d, 256) != 0 ||
+        qarea_define(&qa, 0, &d, &cause) != 0) {
+        fprintf(stderr, "filter-bench: question: %s\n", cause);
         return 1;
     }
     tm.policy = policy;
@@ -132,7 +157,7 @@ int main(int argc, char **argv)
     }
     st = tmon_finish(&tm, out, sizeof out, 60000);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strstr(out, "monitored 1") == NULL ||
-        ctx.put != 2) {
+        ctx.put != 3) {
         fprintf(stderr, "filter-bench: the loop failed (status %#x):\n%s\n", st, out);
         tmon_close(&tm);
         return 1;
@@ -142,6 +167,15 @@ int main(int argc, char **argv)
     rec = result(out, "rec");
     fno = result(out, "fno");
     fyes = result(out, "fyes");
+    fq = result(out, "fq");
+    /* the question's answer: every thread's entries */
+    for (slot = 0; slot < qarea_threads(&qa); slot++)
+        for (e = 0; e < qa.def[0].nent; e++)
+            if (qarea_entry(&qa, 0, slot, e, ent, &torn)) {
+                qcount += ((struct dapto_qentry *)(void *)ent)->count;
+                qsum += ((struct dapto_qentry *)(void *)ent)->sum;
+            }
+    want_sum = (uint64_t)rounds * (uint64_t)(iters * (iters - 1) / 2);
     printf("filter: %s iterations x %s rounds, medians; program %s to CPU 0, "
            "consumer %s; timestamps TSC\n", args[1], args[2],
            strstr(out, "pinned 1") ? "pinned" : "NOT pinned",
@@ -155,6 +189,8 @@ int main(int argc, char **argv)
            fno - off, fno / off);
     printf("  (d) FILTER, true ($i >= 0)       %8.2f    %+8.2f         %6.2f\n", fyes,
            fyes - off, fyes / off);
+    printf("  (e) question, count and sum of i %8.2f    %+8.2f         %6.2f\n", fq,
+           fq - off, fq / off);
     printf("consumer: took %llu records, %llu lost; counters: fno checked %llu "
            "passed %llu, fyes checked %llu passed %llu\n",
            (unsigned long long)data, (unsigned long long)tm.reg.hdr->lost,
@@ -167,6 +203,12 @@ int main(int argc, char **argv)
         filter_counter(&tm.reg, 5) != filter_counter(&tm.reg, 4))
         printf("filter-bench: expected %.0f records, none lost, fno never passed, "
                "fyes always\n", result(out, "events"));
+    printf("question: count %llu sum %llu%s\n", (unsigned long long)qcount,
+           (unsigned long long)qsum,
+           qcount == (uint64_t)(rounds * iters) && qsum == want_sum &&
+                   filter_counter(&tm.reg, 11) == qcount
+               ? ", as the loop made them"
+               : ", NOT what the loop made");
     tmon_close(&tm);
     return 0;
 }

@@ -3,9 +3,9 @@
  * filter-loop.c - the monitored side of `make bench-filter`.  Pinned to
  * one CPU, it times interleaved rounds of the same loop: with no event,
  * with an event that is off (state 0), one recorded without a filter, one
- * whose filter is false ($i < 0) and one whose filter is true.  The
- * monitor (filter-bench) writes the states and filters and drains the
- * ring.
+ * whose filter is false ($i < 0), one whose filter is true, and one that
+ * a question counts and sums.  The monitor (filter-bench) writes the
+ * states, filters and question and drains the ring.
  *
  *   filter-loop ITERATIONS ROUNDS
  *
@@ -54,6 +54,7 @@ LOOP(loop_off, _dapto_off)
 LOOP(loop_rec, _dapto_rec)
 LOOP(loop_fno, _dapto_fno)
 LOOP(loop_fyes, _dapto_fyes)
+LOOP(loop_fq, _dapto_fq)
 
 static double timed(void (*fn)(long), long n)
 {
@@ -81,10 +82,10 @@ int main(int argc, char **argv)
 {
     long iters = argc > 1 ? atol(argv[1]) : 10000000;
     int rounds = argc > 2 ? atoi(argv[2]) : 7;
-    double t[5][32];
-    static const char *const names[] = {"base", "off", "rec", "fno", "fyes"};
+    double t[6][32];
+    static const char *const names[] = {"base", "off", "rec", "fno", "fyes", "fq"};
     static void (*const loops[])(long) = {loop_base, loop_off, loop_rec,
-                                          loop_fno, loop_fyes};
+                                          loop_fno, loop_fyes, loop_fq};
     cpu_set_t cpus;
     int r, k;
 
@@ -97,9 +98,9 @@ int main(int argc, char **argv)
     printf("monitored %d\n", dapto_monitored());
     loop_fyes(iters / 10); /* warm up the ring and the consumer */
     for (r = 0; r < rounds; r++)
-        for (k = 0; k < 5; k++)
+        for (k = 0; k < 6; k++)
             t[k][r] = timed(loops[k], iters);
-    for (k = 0; k < 5; k++)
+    for (k = 0; k < 6; k++)
         printf("result %s %.3f\n", names[k], median(t[k], rounds));
     printf("result events %ld\n", iters / 10 + (long)rounds * iters * 2);
     return 0;

@@ -17,16 +17,23 @@
 #   noosa lean    the same with the trail and the timeline off
 #   program       the time profile kept by the program (profile time in
 #                 program): no function record crosses
+#   tsc           hooks that only read the time stamp counter at every
+#                 entry and exit (bench/tsc-hooks.c, preloaded in place of
+#                 libdapto's): the floor of any profile with exact times
 #   uftrace       uftrace record of the same executable (uftrace's hooks
 #                 take the place of libdapto's), and of the -pg build
 #
-# Per-call overhead = (time - plain) / calls.  Then the rate at which
+# Per-call overhead = (time - plain) / calls.  All of it in two
+# placements: everything on CPU 0 ("one CPU"), and the monitor (noosa,
+# uftrace) on CPU 0 with the program on CPU 1 ("two CPUs": the program
+# pins itself from BENCH_CPU, since the monitor starts it).  Then the rate at which
 # noosa consumes function records into the profiles (both on, lean), with
 # no loss (the calls counted must be the program's), from a longer run
 # (N_FLOOD_FIB, default 30: 2.7 million calls, 5.4 million records).
 set -e
 B=${top_builddir:-.}
 NOOSA=$B/src/noosa
+TSC_HOOKS=$(cd "$B/bench/.libs" && pwd)/libtschooks.so
 PLAIN=$B/bench/profile-calls-plain
 INST=$B/bench/profile-calls
 PG=$B/bench/profile-calls-pg
@@ -51,15 +58,16 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     way=$1
     out=$TMP/$way.out
     case $way in
-    plain) "$PLAIN" "$N" >"$out" ;;
-    hooks) "$INST" "$N" >"$out" ;;
-    trail) "$NOOSA" --batch -n -e run "$INST" "$N" >"$out" 2>&1 ;;
-    noosa) "$NOOSA" --batch -n -e 'profile time on' -e 'profile print off' \
+    tsc) LD_PRELOAD=$TSC_HOOKS taskset -c 0 "$INST" "$N" >"$out" ;;
+    plain) taskset -c 0 "$PLAIN" "$N" >"$out" ;;
+    hooks) taskset -c 0 "$INST" "$N" >"$out" ;;
+    trail) taskset -c 0 "$NOOSA" --batch -n -e run "$INST" "$N" >"$out" 2>&1 ;;
+    noosa) taskset -c 0 "$NOOSA" --batch -n -e 'profile time on' -e 'profile print off' \
                -e run "$INST" "$N" >"$out" 2>&1 ;;
-    lean) "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
+    lean) taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
               -e 'profile time on' -e 'profile print off' -e run \
               "$INST" "$N" >"$out" 2>&1 ;;
-    program) "$NOOSA" --batch -n -e 'errors last 0' -e 'profile time in program' \
+    program) taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e 'profile time in program' \
                  -e 'profile time on' -e 'profile print off' -e run \
                  -e 'foreach r [profile get time -flat] {if {[dict get $r name] eq "fib"} {puts "counted=[dict get $r calls]"}}' \
                  "$INST" "$N" >"$out" 2>&1
@@ -69,8 +77,8 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
                  cat "$out" >&2
                  exit 1
              } ;;
-    uftrace) "$UFTRACE" record -d "$TMP/uftrace.data" "$INST" "$N" >"$out" 2>&1 ;;
-    uftrace-pg) "$UFTRACE" record -d "$TMP/uftrace.data" "$PG" "$N" >"$out" 2>&1 ;;
+    uftrace) taskset -c 0 "$UFTRACE" record -d "$TMP/uftrace.data" "$INST" "$N" >"$out" 2>&1 ;;
+    uftrace-pg) taskset -c 0 "$UFTRACE" record -d "$TMP/uftrace.data" "$PG" "$N" >"$out" 2>&1 ;;
     esac
     ns=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^ns=/) print substr($i, 4) }' "$out")
     if [ -z "$ns" ]; then
@@ -82,8 +90,14 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     calls=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^calls=/) print substr($i, 7) }' "$out")
 }
 
-ways="plain hooks trail noosa lean program"
+ways="plain hooks tsc trail noosa lean program"
 [ $have_uftrace = 1 ] && ways="$ways uftrace uftrace-pg"
+
+# per_call PLACE CPU: every way, ROUNDS interleaved rounds, everything
+# pinned to CPU 0 and the program to CPU
+per_call() {
+BENCH_CPU=$2
+export BENCH_CPU
 : >"$TMP/times"
 r=0
 while [ $r -lt "$ROUNDS" ]; do
@@ -93,7 +107,7 @@ while [ $r -lt "$ROUNDS" ]; do
     r=$((r + 1))
 done
 
-echo "== per call: fib($N), $calls calls, best of $ROUNDS interleaved rounds"
+echo "== per call, $1: fib($N), $calls calls, best of $ROUNDS interleaved rounds"
 awk -v calls="$calls" -v ways="$ways" '
     { if (!($1 in best) || $2 < best[$1]) best[$1] = $2 }
     END {
@@ -103,6 +117,7 @@ awk -v calls="$calls" -v ways="$ways" '
         label["noosa"] = "noosa, time profile on"
         label["lean"] = "noosa, time profile on, lean"
         label["program"] = "noosa, time profile in the program"
+        label["tsc"] = "two TSC reads a call, nothing else"
         label["uftrace"] = "uftrace record (-finstrument-functions)"
         label["uftrace-pg"] = "uftrace record (-pg)"
         n = split(ways, w, " ")
@@ -119,10 +134,17 @@ awk -v calls="$calls" -v ways="$ways" '
                 over["uftrace"] / over["lean"], over["uftrace-pg"] / over["lean"]
             printf "  in the program: uftrace / noosa %.2f (goal: at least 5); %.1f ns a call over the instrumented build (goal: at most 10)\n",
                 over["uftrace"] / over["program"], over["program"] - over["hooks"]
+            printf "  the floor, two TSC reads a call: %.1f ns over the instrumented build; uftrace / floor %.2f\n",
+                over["tsc"] - over["hooks"], over["uftrace"] / over["tsc"]
         } else {
             print "  uftrace: not found, not compared"
         }
     }' "$TMP/times"
+}
+
+per_call "one CPU (everything on CPU 0)" 0
+per_call "two CPUs (the monitor on CPU 0, the program on CPU 1)" 1
+unset BENCH_CPU
 
 echo "== consumption: fib($NF), both profiles on, lean, lossless ring"
 for i in 1 2 3; do

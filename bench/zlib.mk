@@ -5,7 +5,7 @@
 
 EXTRA_DIST += bench/zlib-run.sh
 
-bench-zlib: lib/libdapto.la src/noosa$(EXEEXT)
+bench-zlib: lib/libdapto.la bench/libtschooks.la src/noosa$(EXEEXT)
 	@top_builddir='$(top_builddir)' top_srcdir='$(top_srcdir)' \
 	    $(SHELL) $(srcdir)/bench/zlib-run.sh
 BENCH_TARGETS += bench-zlib

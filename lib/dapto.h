@@ -50,10 +50,12 @@ extern "C" {
 #define DAPTO_API __attribute__((visibility("default")))
 #define DAPTO_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DAPTO_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define DAPTO_NOINLINE __attribute__((noinline))
 #else
 #define DAPTO_API
 #define DAPTO_LIKELY(x) (x)
 #define DAPTO_UNLIKELY(x) (x)
+#define DAPTO_NOINLINE
 #endif
 
 /*
@@ -268,12 +270,80 @@ DAPTO_API struct dapto_out *dapto_event_begin(struct dapto_out *o, unsigned char
                                     unsigned int index);
 DAPTO_API void dapto_event_end(struct dapto_out *o);
 
+/* The buffer is 8-aligned, so that a record always has DAPTO_EVENT_MAX
+ * bytes (values cut to fit are cut at the same place in every build). */
 #define DAPTO_EVENT_BEGIN(aspect, index)                                    \
-    unsigned char _dapto_buf[DAPTO_EVENT_MAX];                              \
+    union {                                                                 \
+        unsigned char b[DAPTO_EVENT_MAX];                                   \
+        long long align;                                                    \
+    } _dapto_buf;                                                           \
     struct dapto_out _dapto_out_s;                                          \
     struct dapto_out *const _dapto_out = dapto_event_begin(                 \
-        &_dapto_out_s, _dapto_buf, sizeof _dapto_buf, (aspect), (index))
+        &_dapto_out_s, _dapto_buf.b, sizeof _dapto_buf.b, (aspect), (index))
 #define DAPTO_EVENT_END() dapto_event_end(_dapto_out)
+
+/*
+ * An event whose state asks for its filter first (DAPTO_STATE_FILTER) is
+ * decided before it is encoded, from its arguments, when its parameters
+ * are of the built-in types.  Generated encoders then read:
+ *
+ *     static DAPTO_NOINLINE void foo_dapto_put_bar(unsigned int _dapto_v,
+ *                                                  int x, const char *s)
+ *     {
+ *         DAPTO_EVENT_BEGIN(&foo_dapto_aspect_a, 0);
+ *         DAPTO_RESULT_INT(x);
+ *         DAPTO_RESULT_STR(s);
+ *         DAPTO_EVENT_END_AS(_dapto_v);
+ *     }
+ *
+ *     static DAPTO_NOINLINE void foo_dapto_ask_bar(unsigned int _dapto_v,
+ *                                                  int x, const char *s)
+ *     {
+ *         union dapto_arg _dapto_a[2];
+ *
+ *         _dapto_a[0].i = (int)(x);
+ *         _dapto_a[1].s = (s);
+ *         _dapto_v = dapto_event_filter(&foo_dapto_aspect_a, 0, _dapto_a, _dapto_v);
+ *         if (_dapto_v != 0)
+ *             foo_dapto_put_bar(_dapto_v, x, s);
+ *     }
+ *
+ *     void foo_dapto_emit_bar(int x, const char *s)
+ *     {
+ *         unsigned int _dapto_v = foo_dapto_state[0];
+ *
+ *         if (_dapto_v & DAPTO_STATE_FILTER)
+ *             foo_dapto_ask_bar(_dapto_v, x, s);
+ *         else
+ *             foo_dapto_put_bar(_dapto_v, x, s);
+ *     }
+ *
+ * (each apart, so that an event its filter drops carries no record buffer
+ * and one without a filter no frame of the asking).
+ * An argument is in the member of its parameter's type: i for int and
+ * long (the value) and for ptr (the address), d for double, s for str.
+ */
+union dapto_arg {
+    long long i;
+    double d;
+    const char *s;
+};
+
+/* Ask the filter of event INDEX of ASPECT, in state ST (as read from its
+ * state byte, with DAPTO_STATE_FILTER), about the event's arguments ARGS
+ * (one per parameter, none of a user type).  Returns 0 when the event
+ * goes nowhere, else a verdict for DAPTO_EVENT_END_AS (opaque: the state
+ * it goes on with and what the record says of the filter, or "decide on
+ * the record" when the arguments cannot tell). */
+DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *aspect,
+                                          unsigned int index,
+                                          const union dapto_arg *args,
+                                          unsigned int st);
+/* dapto_event_end() for an event in state or verdict V: the state byte
+ * as read before encoding, or what dapto_event_filter() returned. */
+DAPTO_API void dapto_event_end_as(struct dapto_out *o, unsigned int v);
+
+#define DAPTO_EVENT_END_AS(v) dapto_event_end_as(_dapto_out, (v))
 
 /*
  * The built-in aspect "dapto".  init, finit and exit are emitted by the

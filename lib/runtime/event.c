@@ -3,7 +3,8 @@
  * event.c - the event path: the encoder entry points of generated stubs,
  * the built-in events enter/leave/stopped, and delivery of a record to
  * the trail, the ring or a stop, as the event's state says
- * <protocol#states>.  Everything here is async-signal-safe, allocates
+ * <protocol#states> (the filter's entry before encoding,
+ * dapto_event_filter, is rtfilter.c's).  Everything here is async-signal-safe, allocates
  * nothing, uses no stdio and preserves errno.
  */
 #include "config.h"
@@ -83,21 +84,22 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
         event_post(rec);
 }
 
-void dapto_event_end(struct dapto_out *o)
+/* The end of an encoder: REC's header filled in and REC delivered as
+ * verdict V says <protocol#states>: state bits, and the record flags a
+ * filter decided in bits 16..31 (rtfilter.h); with DAPTO_STATE_FILTER,
+ * the filter decides now, on the record. */
+static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
+                                                            unsigned int v)
 {
     const struct dapto_aspect *a = o->aspect;
     struct dapto_record *rec;
-    unsigned int st;
+    unsigned int st = v & RTF_VERDICT_STATE & ~(unsigned int)DAPTO_STATE_PROFILE;
 
-    if (a == NULL || o->index >= a->nevents)
-        return;
-    /* <protocol#states>: the state is read again as the event commits. */
-    st = *a->events[o->index].state & ~(unsigned int)DAPTO_STATE_PROFILE;
-    if (st == 0 || !rt_is_attached())
+    if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
     rec = (struct dapto_record *)(void *)o->base;
     rec->code = (uint16_t)(a->event_base + o->index);
-    rec->flags = o->truncated ? DAPTO_RECF_TRUNC : 0;
+    rec->flags = (uint16_t)((o->truncated ? DAPTO_RECF_TRUNC : 0) | v >> 16);
     rec->tid = rt_thread();
     rec->aux = 0;
     rec->len = (uint32_t)(o->p - o->base - DAPTO_RECORD_HEADER);
@@ -118,6 +120,21 @@ void dapto_event_end(struct dapto_out *o)
         return;
     }
     event_deliver(rec, st);
+}
+
+void dapto_event_end(struct dapto_out *o)
+{
+    const struct dapto_aspect *a = o->aspect;
+
+    if (a == NULL || o->index >= a->nevents)
+        return;
+    /* <protocol#states>: the state is read again as the event commits. */
+    event_end(o, *a->events[o->index].state);
+}
+
+void dapto_event_end_as(struct dapto_out *o, unsigned int v)
+{
+    event_end(o, v);
 }
 
 /* enter/leave: NAME by its intern id when it has one <protocol#intern>. */

@@ -37,7 +37,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site);
 #define FN_RECORD_LEN (2 * (1 + 8))
 #define FN_RECORD_SIZE 56
 
-static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
+static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_t code, void *fn,
                               void *site)
 {
     union {
@@ -83,13 +83,37 @@ static NOINSTR void fn_record(unsigned int st, uint16_t code, void *fn,
     errno = saved;
 }
 
-/* <protocol#cct>: the function counted in the program's own call tree;
- * what is left of state ST for the record. */
-static NOINSTR unsigned int in_program(unsigned int st, int enter, void *fn)
+/* A hook whose event is on, in state ST (not the call tree alone): FN
+ * counted in the program's own call tree <protocol#cct> when the state
+ * says so, and a record CODE when it says more. */
+static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int enter,
+                                                        uint16_t code, void *fn, void *site)
 {
-    if (rt_is_attached() && runtime.q.area != NULL)
-        rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_thread());
-    return st & ~(unsigned int)DAPTO_STATE_PROFILE;
+    if (st & DAPTO_STATE_PROFILE) {
+        if (rt_is_attached() && runtime.q.area != NULL)
+            rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_thread());
+        st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+        if (st == 0)
+            return;
+    }
+    fn_record(st, code, fn, site);
+}
+
+/* A hook whose event is on, in state ST.  Apart from the hooks, so that
+ * a hook whose event is off stays a load and a branch; the call tree
+ * alone (the time profile in the program) goes straight to it. */
+static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter,
+                                                      uint16_t code, void *fn, void *site)
+{
+    if (DAPTO_LIKELY(st == DAPTO_STATE_PROFILE)) {
+        /* (rtq_function finds a detached runtime's area gone) */
+        if (DAPTO_LIKELY(rt_tid != 0))
+            rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_tid);
+        else
+            hook_more(st, enter, code, fn, site);
+        return;
+    }
+    hook_more(st, enter, code, fn, site);
 }
 
 DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
@@ -98,12 +122,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
 
     if (DAPTO_LIKELY(st == 0))
         return;
-    if (st & DAPTO_STATE_PROFILE) {
-        st = in_program(st, 1, fn);
-        if (st == 0)
-            return;
-    }
-    fn_record(st, DAPTO_REC_FNENTER, fn, site);
+    hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
 }
 
 DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
@@ -112,10 +131,5 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
 
     if (DAPTO_LIKELY(st == 0))
         return;
-    if (st & DAPTO_STATE_PROFILE) {
-        st = in_program(st, 0, fn);
-        if (st == 0)
-            return;
-    }
-    fn_record(st, DAPTO_REC_FNLEAVE, fn, site);
+    hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
 }

@@ -30,13 +30,16 @@
  * forked child. */
 RT_TLS __thread uint64_t *rt_cnt;
 
-/* The thread's cache of filters <protocol#filter-gen>, and whether an
+/* The thread's cache of filters <protocol#filter-gen>; whether an
  * evaluation uses it (a signal handler's evaluation then goes without);
- * both reset in a forked child (rtfilter_fork_child). */
-static RT_TLS __thread struct rtfilter_cache rt_fcache;
-static RT_TLS __thread int rt_fcache_busy;
-/* The attach (runtime.epoch) the thread's slot and cache belong to. */
-static RT_TLS __thread uint32_t rt_epoch;
+ * the attach (runtime.epoch) the thread's slot and cache belong to.  One
+ * variable, so that the event path finds all three at one address; reset
+ * in a forked child (rtfilter_fork_child). */
+static RT_TLS __thread struct {
+    struct rtfilter_cache c;
+    int busy;
+    uint32_t epoch;
+} rt_ft;
 
 /* A filter's header and a clause, each read from the area as whole
  * 8-aligned words with single loads, so that the copy checked is the copy
@@ -66,11 +69,96 @@ struct fval {
     uint32_t n;
 };
 
-/* What a program runs on. */
+/* What a program runs on: the record's values, or (ARGS not NULL) the
+ * event's arguments, which the caller has found the record would hold
+ * whole (args_fit), so that both give the same answers. */
 struct run {
     const unsigned char *vals, *vend;
+    const union dapto_arg *args;
+    const struct dapto_param *params; /* the kinds of ARGS */
+    unsigned int nargs;
     const struct rtfilter_env *env;
 };
+
+/* Whether the record of an event with parameters PARAMS (N) and
+ * arguments ARGS would hold every value whole <protocol#record>: the
+ * values an encoder of dapto.h writes (an 8-aligned buffer of
+ * DAPTO_EVENT_MAX bytes, a header, then each value, a string cut or a
+ * value left out when it does not fit), no user type among them. */
+static int args_fit(const struct dapto_param *params, const union dapto_arg *args,
+                    unsigned int n)
+{
+    const size_t room = DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER;
+    size_t used = 0;
+    unsigned int k;
+
+    for (k = 0; k < n; k++) {
+        switch (params[k].kind) {
+        case DAPTO_K_INT:
+            used += 5;
+            break;
+        case DAPTO_K_LONG:
+        case DAPTO_K_DOUBLE:
+        case DAPTO_K_PTR:
+            used += 9;
+            break;
+        case DAPTO_K_STR:
+            /* tag, length, the bytes and a NUL; NULL travels as "(null)" */
+            used += 6 + strnlen(args[k].s != NULL ? args[k].s : "(null)", room);
+            break;
+        default:
+            return 0;
+        }
+        if (used > room)
+            return 0;
+    }
+    return 1;
+}
+
+/* Argument K as value K of the record would give it to load_arg(). */
+static int load_argv(const struct run *r, int op, unsigned int k, struct fval *v)
+{
+    const char *s;
+
+    if (k >= r->nargs)
+        return -1;
+    switch (r->params[k].kind) {
+    case DAPTO_K_INT:
+    case DAPTO_K_LONG:
+        if (op == DAPTO_FOP_ARG) {
+            v->type = T_INT;
+            v->u.i = r->args[k].i;
+        } else if (op == DAPTO_FOP_ARGD) {
+            v->type = T_DBL;
+            v->u.d = (double)r->args[k].i;
+        } else {
+            return -1;
+        }
+        return 0;
+    case DAPTO_K_PTR:
+        if (op != DAPTO_FOP_ARG)
+            return -1;
+        v->type = T_INT;
+        v->u.i = r->args[k].i;
+        return 0;
+    case DAPTO_K_DOUBLE:
+        if (op != DAPTO_FOP_ARGD)
+            return -1;
+        v->type = T_DBL;
+        v->u.d = r->args[k].d;
+        return 0;
+    case DAPTO_K_STR:
+        if (op != DAPTO_FOP_ARGS)
+            return -1;
+        s = r->args[k].s != NULL ? r->args[k].s : "(null)";
+        v->type = T_STR;
+        v->s = (const unsigned char *)s;
+        v->n = (uint32_t)strlen(s);
+        return 0;
+    default:
+        return -1;
+    }
+}
 
 /* Value K of the record: its tag's position, or NULL when there is no
  * such value or a value before it cannot be stepped over. */
@@ -121,6 +209,8 @@ static int load_arg(const struct run *r, int op, unsigned int k, struct fval *v)
     int64_t i64;
     uint32_t n;
 
+    if (r->args != NULL)
+        return load_argv(r, op, k, v);
     if (p == NULL)
         return -1;
     room = (size_t)(r->vend - p);
@@ -193,11 +283,18 @@ static int question_arg(const void *ctx, unsigned int k, int *kind, int64_t *i,
 {
     const struct run *r = ctx;
     struct fval v;
-    const unsigned char *p = value_at(r, k);
+    const unsigned char *p;
 
-    if (p == NULL)
-        return -1;
-    *kind = *p & ~DAPTO_K_TRUNC;
+    if (r->args != NULL) {
+        if (k >= r->nargs)
+            return -1;
+        *kind = r->params[k].kind;
+    } else {
+        p = value_at(r, k);
+        if (p == NULL)
+            return -1;
+        *kind = *p & ~DAPTO_K_TRUNC;
+    }
     switch (*kind) {
     case DAPTO_K_INT:
     case DAPTO_K_LONG:
@@ -346,10 +443,19 @@ static int str_eq(const struct fval *a, const struct fval *b)
 static inline __attribute__((always_inline)) int
 arg_int(const struct run *r, unsigned int k, int64_t *v)
 {
-    const unsigned char *p = k == 0 ? r->vals : value_at(r, k);
+    const unsigned char *p;
     int32_t i32;
     size_t room;
 
+    if (r->args != NULL) {
+        if (k >= r->nargs || (r->params[k].kind != DAPTO_K_INT &&
+                              r->params[k].kind != DAPTO_K_LONG &&
+                              r->params[k].kind != DAPTO_K_PTR))
+            return -1;
+        *v = r->args[k].i;
+        return 0;
+    }
+    p = k == 0 ? r->vals : value_at(r, k);
     if (p == NULL || p >= r->vend)
         return -1;
     room = (size_t)(r->vend - p);
@@ -595,12 +701,10 @@ static unsigned int eval_done(const struct rtfilter_env *env, unsigned int out,
     return out;
 }
 
-/* Add 1 to counter C of a cached filter (NULL: none), atomically when
- * ATOMIC (slot 0) <protocol#counters>. */
+/* Add 1 to counter C of a cached filter (its sink when it has none),
+ * atomically when ATOMIC (slot 0) <protocol#counters>. */
 static inline __attribute__((always_inline)) void bump(uint64_t *c, int atomic)
 {
-    if (c == NULL)
-        return;
     if (atomic)
         __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
     else
@@ -615,7 +719,7 @@ static const char *istr_name(uint32_t id, uint32_t *len);
 static __attribute__((noinline)) unsigned int
 cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
             int held, uint16_t *flags, const struct rtfilter_env *outer,
-            uint32_t tid, const unsigned char *vals, uint32_t len)
+            uint32_t tid, const struct run *rv)
 {
     struct rtfilter_env env;
     unsigned int out = ce->uncond, fired = 0;
@@ -626,21 +730,26 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
         /* <protocol#question>: counted, sent nowhere */
         const struct rtq_env *q = outer != NULL ? outer->q
                                   : runtime.q.area != NULL ? &runtime.q : NULL;
-        struct run r;
+        struct run r = *rv;
+        unsigned int qi = ce->cl.c.every - 1u;
 
         if (held && q != NULL) {
-            count(&env, ce->cl.c.passed);
+            if (tid == 0)
+                tid = rt_thread();
+            bump(ce->cpassed, ce->atomic);
             /* the commonest shapes straight from the values */
-            if (rtq_fire_vals(q, ce->cl.c.every - 1u, ce->cl.c.flags, tid, vals, len) == 0)
-                return out;
-            env.tid = tid;
-            env.istr = outer != NULL ? outer->istr : istr_name;
-            r.vals = vals;
-            r.vend = vals + len;
-            r.env = &env;
-            rtq_fire(q, ce->cl.c.every - 1u, ce->cl.c.flags, tid, question_arg, &r);
+            if ((r.args != NULL
+                     ? rtq_fire_args(q, qi, ce->cl.c.flags, tid, r.args, r.params, r.nargs)
+                     : rtq_fire_vals(q, qi, ce->cl.c.flags, tid, r.vals,
+                                     (uint32_t)(r.vend - r.vals))) != 0) {
+                env.tid = tid;
+                env.istr = outer != NULL ? outer->istr : istr_name;
+                r.env = &env;
+                rtq_fire(q, qi, ce->cl.c.flags, tid, question_arg, &r);
+            }
         }
-        return out;
+        /* as the filter read from the area says (eval_read) */
+        return eval_done(&env, out, 0, ce->passed, flags);
     }
     if (held && hit_fires(&env, &ce->cl.c)) {
         count(&env, ce->cl.c.passed);
@@ -671,11 +780,68 @@ eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
     bump(c1, atomic);
     r.vals = vals;
     r.vend = vals + len;
+    r.args = NULL;
     held = ce->always ||
            (arg_int(&r, arg, &a) == 0 && (((uint64_t)a - lo <= span) ^ neg));
     if (DAPTO_LIKELY(!held && uncond == 0))
         return 0;
-    return cached_rest(shared, mine, ce, held, flags, outer, tid, vals, len);
+    return cached_rest(shared, mine, ce, held, flags, outer, tid, &r);
+}
+
+/* eval_cached() on the arguments ARGS of event EV (CE's plan made for EV:
+ * plan_args), which the record would hold whole: the same answer. */
+static inline __attribute__((always_inline)) unsigned int
+eval_cached_args(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
+                 const struct dapto_event *ev, const union dapto_arg *args,
+                 uint16_t *flags, const struct rtfilter_env *outer, uint32_t tid)
+{
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1];
+    uint64_t lo = ce->lo, span = ce->span;
+    unsigned int neg = ce->neg, uncond = ce->uncond, amode = ce->amode;
+    int atomic = ce->atomic, held;
+    struct run r;
+
+    bump(c0, atomic);
+    bump(c1, atomic);
+    held = amode == 0 ? (((uint64_t)args[ce->arg].i - lo <= span) ^ neg) : amode == 1;
+    if (DAPTO_LIKELY(!held && uncond == 0))
+        return 0;
+    r.vals = r.vend = NULL;
+    r.args = args;
+    r.params = ev->params;
+    r.nargs = ev->nparams;
+    return cached_rest(shared, mine, ce, held, flags, outer, tid, &r);
+}
+
+/* Plan kept filter CE for the arguments of event EV: how its clause reads
+ * them (amode), and whether EV is one whose arguments the entry is
+ * evaluated on directly (HOT: no string, whose record might be cut).
+ * Returns 1 for such an event, 0 for one with strings (then args_fit
+ * decides each time), -1 for one with a user type (never on its
+ * arguments). */
+static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
+{
+    const struct dapto_param *pa = ev->params;
+    unsigned int k, n = ev->nparams, kind;
+    int str = 0;
+
+    ce->hot = NULL;
+    for (k = 0; k < n; k++) {
+        kind = pa[k].kind;
+        if (kind == DAPTO_K_STR)
+            str = 1;
+        else if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG &&
+                 kind != DAPTO_K_DOUBLE && kind != DAPTO_K_PTR)
+            return -1;
+    }
+    kind = ce->arg < n ? pa[ce->arg].kind : 0;
+    ce->amode = ce->always ? 1
+                : kind == DAPTO_K_INT || kind == DAPTO_K_LONG || kind == DAPTO_K_PTR ? 0
+                : 2;
+    if (str)
+        return 0;
+    ce->hot = ev;
+    return 1;
 }
 
 /* Keep filter D of event CODE, read at OFF in generation GEN with header
@@ -692,6 +858,7 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
 
     ce->key = 0;
     ce->neg = 0;
+    ce->hot = NULL;
     switch (d->op & 7) {
     case DAPTO_FCMP_EQ:
     case DAPTO_FCMP_NE:
@@ -734,9 +901,14 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
     ce->arg = (uint8_t)d->arg;
     ce->atomic = env->mine == env->shared;
     ce->checked[0] = fh->h.checked < DAPTO_CNT_PER_SLOT && env->mine != NULL
-                         ? env->mine + fh->h.checked : NULL;
+                         ? env->mine + fh->h.checked : &ce->sink;
     ce->checked[1] = cl->c.checked < DAPTO_CNT_PER_SLOT && env->mine != NULL
-                         ? env->mine + cl->c.checked : NULL;
+                         ? env->mine + cl->c.checked : &ce->sink;
+    ce->fpassed = fh->h.passed < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                      ? env->mine + fh->h.passed : &ce->sink;
+    ce->cpassed = cl->c.passed < DAPTO_CNT_PER_SLOT && env->mine != NULL
+                      ? env->mine + cl->c.passed : &ce->sink;
+    ce->qh.epoch_at = NULL;
     ce->passed = fh->h.passed;
     memcpy(&ce->cl, cl, sizeof ce->cl);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -846,6 +1018,7 @@ eval_inline(const struct rtfilter_env *env, uint32_t code, const unsigned char *
         return st & ~(unsigned int)DAPTO_STATE_FILTER;
     r.vals = vals;
     r.vend = vals + len;
+    r.args = NULL;
     r.env = env;
     if (cache != NULL && code < (env->size - 8) / 4) {
         ce = &cache->e[code % RTFILTER_CACHED];
@@ -871,6 +1044,73 @@ unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
     return eval_inline(env, code, vals, len, st, flags);
 }
 
+/* The filter of event CODE read from the area and evaluated on the
+ * arguments ARGS of event EV, as eval_read() does on a record (and kept
+ * in CE with its plan for EV); ST when the record must decide. */
+static __attribute__((noinline)) unsigned int
+args_read(const struct rtfilter_env *env, uint32_t code, const struct dapto_event *ev,
+          const union dapto_arg *args, unsigned int st, uint16_t *flags,
+          struct rtfilter_cached *ce)
+{
+    struct run r;
+
+    if (!args_fit(ev->params, args, ev->nparams))
+        return st;
+    r.vals = r.vend = NULL;
+    r.args = args;
+    r.params = ev->params;
+    r.nargs = ev->nparams;
+    r.env = env;
+    st = eval_read(env, code, &r, st, flags, ce);
+    if (ce != NULL && ce->key == code + 1)
+        (void)plan_args(ce, ev); /* kept (now or before): plan it for EV */
+    return st;
+}
+
+/* rtfilter_eval_args(), with the cached filters inline. */
+static inline __attribute__((always_inline)) unsigned int
+eval_args_inline(const struct rtfilter_env *env, uint32_t code, const struct dapto_event *ev,
+                 const union dapto_arg *args, unsigned int st, uint16_t *flags)
+{
+    const struct dapto_filter_area *fa = (const struct dapto_filter_area *)(const void *)env->area;
+    struct rtfilter_cache *cache = env->cache;
+    struct rtfilter_cached *ce = NULL;
+    uint32_t off, gen;
+
+    if (fa == NULL || env->size < sizeof(struct dapto_filter_area))
+        return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    if (cache != NULL && code < (env->size - 8) / 4) {
+        ce = &cache->e[code % RTFILTER_CACHED];
+        if (cache->area == env->area && ce->key == code + 1) {
+            /* <protocol#filter-gen>: the entry, then the generation */
+            off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+            gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
+            if (off == ce->off && gen == ce->gen) {
+                if (ce->hot != ev) {
+                    int p = plan_args(ce, ev);
+
+                    if (p < 0 || (p == 0 && !args_fit(ev->params, args, ev->nparams)))
+                        return st;
+                }
+                return eval_cached_args(env->shared, env->mine, ce, ev, args, flags,
+                                        env, env->tid);
+            }
+        } else if (cache->area != env->area) {
+            memset(cache, 0, sizeof *cache);
+            cache->area = env->area;
+        }
+    }
+    return args_read(env, code, ev, args, st, flags, ce);
+}
+
+unsigned int rtfilter_eval_args(const struct rtfilter_env *env, uint32_t code,
+                                const struct dapto_event *ev,
+                                const union dapto_arg *args, unsigned int st,
+                                uint16_t *flags)
+{
+    return eval_args_inline(env, code, ev, args, st, flags);
+}
+
 uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
                              uint32_t nslots)
 {
@@ -894,6 +1134,38 @@ static const char *istr_name(uint32_t id, uint32_t *len)
     return s;
 }
 
+/* The environment of an evaluation in the calling thread, for event
+ * CODE of thread TID, with the thread's cache when CACHED; the thread's
+ * counter slot taken at its first count. */
+static void event_env(struct rtfilter_env *env, uint32_t tid, int cached)
+{
+    env->area = runtime.filt;
+    env->size = runtime.filt_size;
+    env->shared = runtime.cnt;
+    if (runtime.cnt != NULL && rt_cnt == NULL)
+        rt_cnt = rtfilter_take_slot(runtime.region.hdr, runtime.cnt,
+                                    runtime.cnt_slots);
+    env->mine = rt_cnt;
+    env->tid = tid;
+    env->istr = istr_name;
+    env->cache = cached ? &rt_ft.c : NULL;
+    env->q = runtime.q.area != NULL ? &runtime.q : NULL;
+}
+
+/* A new attach <protocol#attach>: forget the calling thread's slot and
+ * cache of an earlier one (unless an evaluation it interrupted uses
+ * them). */
+static inline void event_epoch(void)
+{
+    if (DAPTO_UNLIKELY(rt_ft.epoch !=
+                       __atomic_load_n(&runtime.epoch, __ATOMIC_ACQUIRE)) &&
+        !rt_ft.busy) {
+        rt_cnt = NULL;
+        memset(&rt_ft.c, 0, sizeof rt_ft.c);
+        rt_ft.epoch = runtime.epoch;
+    }
+}
+
 /* rtfilter_event() reading the filter from the area, with the thread's
  * cache when CACHED (keeping the filter there if it can). */
 static __attribute__((noinline)) unsigned int
@@ -901,17 +1173,7 @@ event_read(struct dapto_record *rec, uint32_t code, unsigned int st, int cached)
 {
     struct rtfilter_env env;
 
-    env.area = runtime.filt;
-    env.size = runtime.filt_size;
-    env.shared = runtime.cnt;
-    if (runtime.cnt != NULL && rt_cnt == NULL)
-        rt_cnt = rtfilter_take_slot(runtime.region.hdr, runtime.cnt,
-                                    runtime.cnt_slots);
-    env.mine = rt_cnt;
-    env.tid = rec->tid;
-    env.istr = istr_name;
-    env.cache = cached ? &rt_fcache : NULL;
-    env.q = runtime.q.area != NULL ? &runtime.q : NULL;
+    event_env(&env, rec->tid, cached);
     return eval_inline(&env, code, (const unsigned char *)rec + DAPTO_RECORD_HEADER,
                        rec->len, st, &rec->flags);
 }
@@ -926,20 +1188,13 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
 
     if (fa == NULL)
         return st & ~(unsigned int)DAPTO_STATE_FILTER;
-    if (DAPTO_UNLIKELY(rt_epoch !=
-                       __atomic_load_n(&runtime.epoch, __ATOMIC_ACQUIRE)) &&
-        !rt_fcache_busy) {
-        /* slot and cache of an earlier attach <protocol#attach> */
-        rt_cnt = NULL;
-        memset(&rt_fcache, 0, sizeof rt_fcache);
-        rt_epoch = runtime.epoch;
-    }
-    if (rt_fcache_busy)
+    event_epoch();
+    if (rt_ft.busy)
         return event_read(rec, code, st, 0);
-    rt_fcache_busy = 1;
+    rt_ft.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    ce = &rt_fcache.e[code % RTFILTER_CACHED];
-    if (DAPTO_LIKELY(ce->key == code + 1 && rt_fcache.area == runtime.filt)) {
+    ce = &rt_ft.c.e[code % RTFILTER_CACHED];
+    if (DAPTO_LIKELY(ce->key == code + 1 && rt_ft.c.area == runtime.filt)) {
         /* <protocol#filter-gen>: the entry, then the generation (the
          * code is below the area's directory since it was kept) */
         off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
@@ -954,14 +1209,177 @@ unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
         st = event_read(rec, code, st, 1);
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_fcache_busy = 0;
+    rt_ft.busy = 0;
     return st;
+}
+
+/* dapto_event_filter() reading the filter from the area (keeping it in the
+ * thread's cache if it can). */
+static __attribute__((noinline)) unsigned int
+args_event_read(const struct dapto_event *ev, uint32_t code, const union dapto_arg *args,
+                unsigned int st, uint16_t *flags)
+{
+    struct rtfilter_env env;
+
+    event_env(&env, rt_thread(), 1);
+    return eval_args_inline(&env, code, ev, args, st, flags);
+}
+
+/* dapto_event_filter() when the thread has no plan for the event at hand
+ * (or a signal handler's event interrupted an evaluation): the filter
+ * read from the area (kept if it can be), or the record decides. */
+static __attribute__((noinline)) unsigned int
+args_slow(const struct dapto_event *ev, uint32_t code, const union dapto_arg *args,
+          unsigned int st)
+{
+    uint16_t flags = 0;
+    unsigned int v;
+
+    if (runtime.filt == NULL)
+        return st & ~(unsigned int)DAPTO_STATE_FILTER;
+    event_epoch();
+    if (rt_ft.busy)
+        return st; /* a signal handler's event: the record decides */
+    rt_ft.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    v = args_event_read(ev, code, args, st, &flags);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    if (v == 0 || (v & DAPTO_STATE_FILTER))
+        return v;
+    return RTF_VERDICT(v, flags);
+}
+
+/* dapto_event_filter() once kept filter CE held (HELD) on the arguments
+ * ARGS of event EV, or wants the event anyway: the rest, then the
+ * thread's cache let go. */
+static __attribute__((noinline)) unsigned int
+args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
+           const union dapto_arg *args, int held)
+{
+    struct run r;
+    uint16_t flags = 0;
+    unsigned int v;
+
+    r.vals = r.vend = NULL;
+    r.args = args;
+    r.params = ev->params;
+    r.nargs = ev->nparams;
+    r.env = NULL;
+    v = cached_rest(runtime.cnt, rt_cnt, ce, held, &flags, NULL, 0, &r);
+    /* a question's clause: count the next ones from the arguments */
+    if (ce->question && held && ce->qh.epoch_at == NULL && ce->cl.c.flags == DAPTO_CL_QUESTION &&
+        runtime.q.area != NULL)
+        (void)rtq_hot_plan(&runtime.q, ce->cl.c.every - 1u, ev->params, ev->nparams, &ce->qh);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    return v == 0 ? 0 : RTF_VERDICT(v, flags);
+}
+
+/* dapto_event_filter() for kept filter CE of a question's clause: the
+ * event counted from its arguments when the clause holds and the
+ * question's plan does (else args_fired()), the thread's cache then let
+ * go. */
+static __attribute__((noinline)) unsigned int
+args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
+              const union dapto_arg *args)
+{
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp;
+    unsigned int out = ce->uncond;
+    int atomic = ce->atomic, held;
+
+    held = ce->amode == 0 ? ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg
+                          : ce->amode == 1;
+    if (!held || ce->qh.epoch_at == NULL || !rtq_hot_count(&ce->qh, args)) {
+        bump(c0, atomic);
+        bump(c1, atomic);
+        return args_fired(ce, ev, args, held);
+    }
+    fp = ce->fpassed;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    bump(c0, atomic);
+    bump(c1, atomic);
+    bump(cp, atomic);
+    if (out == 0)
+        return 0;
+    bump(fp, atomic);
+    return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+}
+
+/* The event path's entry before encoding (dapto.h): a kept filter
+ * <protocol#filter-gen> of the event, planned for its arguments, is
+ * evaluated here; anything else goes to args_slow().  The thread's cache
+ * was emptied at the attach of runtime.filt (its epoch), so the cache's
+ * area is not checked again. */
+DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
+                                          const union dapto_arg *args, unsigned int st)
+{
+    const struct dapto_filter_area *fa =
+        (const struct dapto_filter_area *)(const void *)runtime.filt;
+    const struct dapto_event *ev;
+    struct rtfilter_cached *ce;
+    uint32_t code;
+    int held;
+
+    if (DAPTO_UNLIKELY(a == NULL || index >= a->nevents || !rt_is_attached()))
+        return 0;
+    ev = &a->events[index];
+    code = a->event_base + index;
+    st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+    if (DAPTO_UNLIKELY(fa == NULL || rt_ft.busy ||
+                       rt_ft.epoch != __atomic_load_n(&runtime.epoch, __ATOMIC_ACQUIRE)))
+        return args_slow(ev, code, args, st);
+    rt_ft.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    ce = &rt_ft.c.e[code % RTFILTER_CACHED];
+    /* in a register from here on (the compiler would compute it anew at
+     * each use) */
+    __asm__("" : "+r"(ce));
+    /* <protocol#filter-gen>: the entry, then the generation (HOT is EV
+     * only in an entry of EV's code, below the directory since it was
+     * kept) */
+    if (DAPTO_UNLIKELY(ce->hot != ev) ||
+        DAPTO_UNLIKELY(__atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE) != ce->off ||
+                       __atomic_load_n(&fa->gen, __ATOMIC_RELAXED) != ce->gen)) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_ft.busy = 0;
+        return args_slow(ev, code, args, st);
+    }
+    if (ce->question)
+        return args_question(ce, ev, args);
+    /* the clause, read before the counters are written (they might alias
+     * it for all the compiler knows) */
+    if (DAPTO_LIKELY(ce->amode == 0))
+        held = ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg;
+    else
+        held = ce->amode == 1;
+    if (DAPTO_LIKELY(!held)) {
+        uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *fp = ce->fpassed;
+        unsigned int out = ce->uncond;
+        int atomic = ce->atomic;
+
+        /* the counters are the thread's slot's, not the cache's */
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_ft.busy = 0;
+        bump(c0, atomic);
+        bump(c1, atomic);
+        if (DAPTO_LIKELY(out == 0))
+            return 0;
+        /* where the filter sends every event (the trail, say): as
+         * eval_done() says, no clause fired */
+        bump(fp, atomic);
+        return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+    }
+    bump(ce->checked[0], ce->atomic);
+    bump(ce->checked[1], ce->atomic);
+    return args_fired(ce, ev, args, held > 0);
 }
 
 void rtfilter_fork_child(void)
 {
     rtq_fork_child();
-    memset(&rt_fcache, 0, sizeof rt_fcache);
-    rt_epoch = runtime.epoch;
-    rt_fcache_busy = 0;
+    memset(&rt_ft.c, 0, sizeof rt_ft.c);
+    rt_ft.epoch = runtime.epoch;
+    rt_ft.busy = 0;
 }

@@ -8,7 +8,8 @@
  * rtfilter_eval() is the evaluator alone: it reads only the filter area
  * and the values it is given, trusts neither, allocates nothing, makes no
  * system call and touches no global, so tests run it on any bytes.
- * rtfilter_event() is the event path's entry, on the attached runtime.
+ * rtfilter_event() is the event path's entry, on the attached runtime;
+ * dapto_event_filter() (dapto.h) its entry before an event is encoded.
  * Both are async-signal-safe.
  */
 #ifndef NOOSA_RTFILTER_H
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dapto.h"
 #include "protocol.h"
 #include "rtquestion.h"
 
@@ -27,6 +29,10 @@
  * read, used for as long as the directory entry and the area's generation
  * stay what they were.  Written and read by one thread only. */
 struct rtfilter_cached {
+    /* The event whose arguments the entry is evaluated on before encoding
+     * (the thread has looked at them: no string, no user type), or NULL;
+     * that event's code is KEY - 1. */
+    const struct dapto_event *hot;
     uint32_t key;   /* event code + 1; 0: empty */
     uint32_t off;   /* the directory entry it was read at */
     uint32_t gen;   /* the area's generation then (even, not 0) */
@@ -36,16 +42,25 @@ struct rtfilter_cached {
     uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
     uint8_t always; /* the clause has no condition (a question's) */
     uint8_t question; /* the clause counts into a question <protocol#question> */
+    /* On HOT's arguments: 0 compare argument ARG, 1 the clause holds
+     * always, 2 never (the parameter compared is not an integer). */
+    uint8_t amode;
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
     uint64_t lo, span;
-    /* the filter's and the clause's "checked" in the slot, or NULL */
+    /* the filter's and the clause's "checked" in the slot, or SINK */
     uint64_t *checked[2];
+    /* the filter's "passed" and the clause's in the slot, or SINK */
+    uint64_t *fpassed, *cpassed;
+    uint64_t sink;
     uint16_t passed; /* the filter's "passed" counter */
+    /* A question's clause: its counting from the arguments of HOT, once
+     * planned (qh.epoch_at not NULL) <protocol#question>. */
+    struct rtq_hot qh;
     union {
         uint64_t w[3];
         struct dapto_clause c;
     } cl;
-};
+} __attribute__((aligned(256)));
 
 #define RTFILTER_CACHED 4 /* entries, by event code modulo */
 
@@ -86,6 +101,24 @@ struct rtfilter_env {
 unsigned int rtfilter_eval(const struct rtfilter_env *env, uint32_t code,
                            const unsigned char *vals, uint32_t len,
                            unsigned int st, uint16_t *flags);
+
+/* A verdict of a filter on an event's arguments (dapto_event_filter):
+ * the state bits the event goes on with, and in bits 16..31 the flags
+ * its record carries (DAPTO_RECF_FILTERED and the clauses that fired).
+ * A verdict with DAPTO_STATE_FILTER leaves the decision to the record. */
+#define RTF_VERDICT_STATE 0xffu
+#define RTF_VERDICT(st, flags) ((unsigned int)(st) | (unsigned int)(flags) << 16)
+
+/* rtfilter_eval() for an event EV of code CODE whose arguments are ARGS
+ * (one per parameter of EV, as dapto.h says), before it is encoded: the
+ * state it goes on with, the flags in *FLAGS, exactly as rtfilter_eval()
+ * would say on its record <protocol#record>.  When the record would not
+ * hold every argument whole (or EV has a parameter of a user type), it
+ * reads nothing, counts nothing and returns ST: the record decides. */
+unsigned int rtfilter_eval_args(const struct rtfilter_env *env, uint32_t code,
+                                const struct dapto_event *ev,
+                                const union dapto_arg *args, unsigned int st,
+                                uint16_t *flags);
 
 /* Whether string S (N bytes) matches glob pattern P (M bytes) as Tcl's
  * `string match` says: * any run, ? any character, [chars] one of the

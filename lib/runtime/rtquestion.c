@@ -359,9 +359,41 @@ static RT_QTLS __thread struct {
     unsigned int qi[RTQ_CACHED];
     struct qdef e[RTQ_CACHED];
 } rt_qc;
-static RT_QTLS __thread int rt_qc_busy;
-/* The attach (rtq_env.epoch) the thread's slot and copies are of. */
-static RT_QTLS __thread uint32_t rt_qepoch;
+/* The thread's plan of its call tree: the table and its geometry,
+ * checked once by the general path (cct_plan) and used while the area
+ * and the definition's epoch stay the same (epochs are not reused
+ * <protocol#question>).  Only its own thread writes the table, so
+ * nothing else of it needs to be read again: the hot path reads the
+ * definition's epoch from the area and nothing else that noosa writes.
+ * The current path's entry and the time of the last entry or exit are
+ * kept here as well as in the table (depth, since), which the thread
+ * only writes. */
+struct cct_plan {
+    /* the env it is for when that env reads the TSC (the hooks' fast
+     * path), else NULL */
+    const struct rtq_env *env;
+    const unsigned char *area;  /* the area it is of; NULL: none yet */
+    unsigned char **slotp;      /* the env's slot pointer it is for */
+    const uint32_t *epoch_at;   /* the definition's epoch in the area */
+    uint32_t epoch;
+    uint32_t nent;              /* a power of two */
+    uint32_t ent_size;
+    uint64_t mult;              /* ticks to ns, 32.32 */
+    struct dapto_qtable *t;
+    unsigned char *ents;
+    struct dapto_qentry *cur;   /* the entry of t->depth; NULL: the top */
+    uint64_t since;             /* t->since */
+};
+
+/* Whether the thread is counting (a signal handler's event then is not
+ * counted with the thread's copies), the attach (rtq_env.epoch) its slot
+ * and copies are of, and its call tree's plan: one variable, so that the
+ * function hooks find them at one address. */
+static RT_QTLS __thread struct {
+    int busy;
+    uint32_t epoch;
+    struct cct_plan cct;
+} rt_qt;
 
 static void cct_forget(void);
 
@@ -371,21 +403,21 @@ static inline void check_epoch(const struct rtq_env *env)
 {
     uint32_t e;
 
-    if (env->epoch == NULL || rt_qc_busy)
+    if (env->epoch == NULL || rt_qt.busy)
         return;
     e = __atomic_load_n(env->epoch, __ATOMIC_ACQUIRE);
-    if (DAPTO_UNLIKELY(e != rt_qepoch)) {
+    if (DAPTO_UNLIKELY(e != rt_qt.epoch)) {
         rt_qslot = NULL;
         memset(&rt_qc, 0, sizeof rt_qc);
         cct_forget();
-        rt_qepoch = e;
+        rt_qt.epoch = e;
     }
 }
 
 void rtq_forget(void)
 {
     memset(&rt_qc, 0, sizeof rt_qc);
-    rt_qc_busy = 0;
+    rt_qt.busy = 0;
     cct_forget();
 }
 
@@ -397,7 +429,7 @@ static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
 
 /* The thread's checked copy of definition Q (read again when its epoch
  * changed), with the area's header in *G; NULL when Q is none or not
- * sound.  The caller holds rt_qc_busy. */
+ * sound.  The caller holds rt_qt.busy. */
 static struct qdef *cached_def(const struct rtq_env *env, unsigned int q,
                                const struct geom **g)
 {
@@ -459,7 +491,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
         return;
     check_epoch(env);
-    if (rt_qc_busy) {
+    if (rt_qt.busy) {
         /* a signal handler's event inside another: no cache */
         memset(&ql, 0, sizeof ql);
         if (read_geom(env, &gl) != 0 || q >= gl.nq ||
@@ -469,7 +501,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
         count_event(env, g, qd, flags, tid, arg, ctx);
         return;
     }
-    rt_qc_busy = 1;
+    rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     qd = cached_def(env, q, &g);
     if (qd == NULL)
@@ -483,7 +515,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
     count_event(env, g, qd, flags, tid, arg, ctx);
 out:
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qc_busy = 0;
+    rt_qt.busy = 0;
 }
 
 /* The hash of no key at all. */
@@ -498,7 +530,6 @@ static inline int count_plan(const struct qdef *qd, uint64_t kw, int64_t iv)
     const struct dapto_question *d = &qd->d;
     struct dapto_qentry *e;
     uint64_t hash = HASH0;
-    uint32_t seq;
 
     if (__atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check)
         return -1;
@@ -511,21 +542,53 @@ static inline int count_plan(const struct qdef *qd, uint64_t kw, int64_t iv)
     }
     if (e->hash != hash || (d->nkeys == 1 && e->key[0] != kw))
         return -1;
-    seq = e->seq;
-    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    e->count++;
-    if (d->value == DAPTO_QV_INT) {
-        e->sum += (uint64_t)iv;
-        if (iv < (int64_t)e->min)
-            e->min = (uint64_t)iv;
-        if (iv > (int64_t)e->max)
-            e->max = (uint64_t)iv;
-        if (d->flags & DAPTO_QF_HIST)
-            ((uint64_t *)(void *)((unsigned char *)e + d->hist_off))[rtq_bucket(iv)]++;
-    }
-    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    rtq_entry_add(e, d->value == DAPTO_QV_INT, d->flags & DAPTO_QF_HIST ? d->hist_off : 0,
+                  iv);
     return 0;
+}
+
+int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
+                 const struct dapto_param *params, unsigned int n, struct rtq_hot *h)
+{
+    const struct dapto_question *d;
+    const struct geom *g;
+    struct qdef *qd;
+    unsigned int kind;
+    int rc = -1;
+
+    h->epoch_at = NULL;
+    if (rt_qt.busy || env->area == NULL || env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
+        return -1;
+    check_epoch(env);
+    rt_qt.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    qd = cached_def(env, q, &g);
+    if (qd == NULL || qd->t == NULL || !qd->fast || qd->d.nkeys != 0 ||
+        *(env->slot != NULL ? env->slot : &rt_qslot) != qd->slot ||
+        __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check ||
+        ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0)
+        goto out;
+    d = &qd->d;
+    if (d->value == DAPTO_QV_INT) {
+        kind = d->value_arg < n ? params[d->value_arg].kind : 0;
+        if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)
+            goto out; /* no such value: the general path counts nothing */
+        h->value_arg = d->value_arg;
+    } else {
+        h->value_arg = UINT32_MAX;
+    }
+    h->hist_off = d->value == DAPTO_QV_INT && (d->flags & DAPTO_QF_HIST) ? d->hist_off : 0;
+    h->e = (struct dapto_qentry *)(void *)qd->e0;
+    h->check_at = &qd->t->check;
+    h->check = qd->check;
+    h->epoch = d->epoch;
+    h->epoch_at = &((const struct dapto_question *)(const void *)(env->area + g->defs_off) +
+                    q)->epoch;
+    rc = 0;
+out:
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
+    return rc;
 }
 
 /* count_plan() for an event of a question of the commonest shapes (no
@@ -632,8 +695,56 @@ static int ints_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, doub
     return 0;
 }
 
+/* Where rtq_fire_vals() and rtq_fire_args() read integer parameters. */
+struct ints_src {
+    const unsigned char *vals, *vend; /* encoded values */
+    const union dapto_arg *args;      /* or arguments, of kinds PARAMS */
+    const struct dapto_param *params;
+    unsigned int nargs;
+};
+
+/* Integer parameter K of SRC into *V: 0, or -1 (see int_at). */
+static inline __attribute__((always_inline)) int src_int(const struct ints_src *src,
+                                                         unsigned int k, int64_t *v)
+{
+    unsigned int kind;
+
+    if (src->args == NULL)
+        return int_at(src->vals, src->vend, k, v);
+    if (k >= src->nargs)
+        return -1;
+    kind = src->params[k].kind;
+    if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)
+        return -1;
+    *v = src->args[k].i;
+    return 0;
+}
+
+static inline __attribute__((always_inline)) int
+fire_ints(const struct rtq_env *env, unsigned int q, unsigned int flags, uint32_t tid,
+          const struct ints_src *src);
+
 int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const unsigned char *vals, uint32_t len)
+{
+    struct ints_src src = {vals, vals + len, NULL, NULL, 0};
+
+    return fire_ints(env, q, flags, tid, &src);
+}
+
+int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const union dapto_arg *args,
+                  const struct dapto_param *params, unsigned int nargs)
+{
+    struct ints_src src = {NULL, NULL, args, params, nargs};
+
+    return fire_ints(env, q, flags, tid, &src);
+}
+
+/* rtq_fire_vals() and rtq_fire_args() */
+static inline __attribute__((always_inline)) int
+fire_ints(const struct rtq_env *env, unsigned int q, unsigned int flags, uint32_t tid,
+          const struct ints_src *src)
 {
     struct read_ints ri;
     const struct dapto_question *d;
@@ -643,11 +754,11 @@ int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
     int64_t iv = 0;
     int rc = -1;
 
-    if (flags != DAPTO_CL_QUESTION || rt_qc_busy || env->area == NULL ||
+    if (flags != DAPTO_CL_QUESTION || rt_qt.busy || env->area == NULL ||
         env->size < QAREA_MIN_SIZE || q >= DAPTO_Q_MAX)
         return -1;
     check_epoch(env);
-    rt_qc_busy = 1;
+    rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     qd = cached_def(env, q, &g);
     if (qd == NULL) {
@@ -661,10 +772,10 @@ int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
     if (d->nkeys == 1) {
         if (d->key[0] == DAPTO_QK_TID)
             kw = tid;
-        else if (int_at(vals, vals + len, d->key_arg[0], (int64_t *)&kw) != 0)
+        else if (src_int(src, d->key_arg[0], (int64_t *)&kw) != 0)
             goto out;
     }
-    if (d->value == DAPTO_QV_INT && int_at(vals, vals + len, d->value_arg, &iv) != 0)
+    if (d->value == DAPTO_QV_INT && src_int(src, d->value_arg, &iv) != 0)
         goto out;
     rc = 0;
     if (count_plan(qd, kw, iv) != 0) {
@@ -678,7 +789,7 @@ int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
     }
 out:
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qc_busy = 0;
+    rt_qt.busy = 0;
     return rc;
 }
 
@@ -768,32 +879,23 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
 
 /* ---- the calling-context tree of functions <protocol#cct> ---- */
 
-/* The thread's plan of its call tree: the table and its geometry,
- * checked once by the general path (cct_plan) and used while the area
- * and the definition's epoch stay the same (epochs are not reused
- * <protocol#question>).  Only its own thread writes the table, so
- * nothing else of it needs to be read again: the hot path reads the
- * definition's epoch from the area and nothing else that noosa writes. */
-static RT_QTLS __thread struct {
-    const unsigned char *area;  /* the area it is of; NULL: none yet */
-    unsigned char **slotp;      /* the env's slot pointer it is for */
-    const uint32_t *epoch_at;   /* the definition's epoch in the area */
-    uint32_t epoch;
-    uint32_t nent;              /* a power of two */
-    uint32_t ent_size;
-    uint64_t mult;              /* ticks to ns, 32.32 */
-    struct dapto_qtable *t;
-    unsigned char *ents;
-} rt_cct;
-
 static void cct_forget(void)
 {
-    memset(&rt_cct, 0, sizeof rt_cct);
+    memset(&rt_qt.cct, 0, sizeof rt_qt.cct);
+}
+
+/* Entry NODE - 1 of the planned table, or NULL for the root (0) and
+ * anything out of range (a table the program scribbled on). */
+static inline struct dapto_qentry *plan_entry(uint64_t node)
+{
+    if (node - 1 >= rt_qt.cct.nent)
+        return NULL;
+    return (struct dapto_qentry *)(void *)(rt_qt.cct.ents + (size_t)(node - 1) * rt_qt.cct.ent_size);
 }
 
 /* Check the tree's definition and find (or clear) the thread's table, as
- * every question's is; keep the plan in rt_cct.  0, or -1 when there is
- * no sound tree or no slot.  The caller holds rt_qc_busy. */
+ * every question's is; keep the plan in rt_qt.cct.  0, or -1 when there is
+ * no sound tree or no slot.  The caller holds rt_qt.busy. */
 static __attribute__((noinline)) int cct_plan(const struct rtq_env *env, uint32_t tid)
 {
     struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
@@ -802,7 +904,8 @@ static __attribute__((noinline)) int cct_plan(const struct rtq_env *env, uint32_
     unsigned char *slot, *ents;
     struct dapto_qtable *t;
 
-    rt_cct.area = NULL;
+    rt_qt.cct.area = NULL;
+    rt_qt.cct.env = NULL;
     if (env->area == NULL || env->size < QAREA_MIN_SIZE || env->now == NULL)
         return -1;
     qd = cached_def(env, DAPTO_Q_CCT, &g);
@@ -812,26 +915,20 @@ static __attribute__((noinline)) int cct_plan(const struct rtq_env *env, uint32_
     if (slot == NULL)
         return -1;
     t = table_of(slot, &qd->d, tid, &ents);
-    rt_cct.epoch_at = &((const struct dapto_question *)(const void *)(env->area + g->defs_off) +
+    rt_qt.cct.epoch_at = &((const struct dapto_question *)(const void *)(env->area + g->defs_off) +
                         DAPTO_Q_CCT)->epoch;
-    rt_cct.epoch = qd->d.epoch;
-    rt_cct.nent = qd->d.nent;
-    rt_cct.ent_size = qd->d.ent_size;
-    rt_cct.mult = qd->d.mult;
-    rt_cct.t = t;
-    rt_cct.ents = ents;
-    rt_cct.slotp = env->slot;
-    rt_cct.area = env->area;
+    rt_qt.cct.epoch = qd->d.epoch;
+    rt_qt.cct.nent = qd->d.nent;
+    rt_qt.cct.ent_size = qd->d.ent_size;
+    rt_qt.cct.mult = qd->d.mult;
+    rt_qt.cct.t = t;
+    rt_qt.cct.ents = ents;
+    rt_qt.cct.cur = plan_entry(t->depth);
+    rt_qt.cct.since = t->since;
+    rt_qt.cct.slotp = env->slot;
+    rt_qt.cct.area = env->area;
+    rt_qt.cct.env = env->tsc ? env : NULL;
     return 0;
-}
-
-/* Entry NODE - 1 of the planned table, or NULL for the root (0) and
- * anything out of range (a table the program scribbled on). */
-static inline struct dapto_qentry *plan_entry(uint64_t node)
-{
-    if (node - 1 >= rt_cct.nent)
-        return NULL;
-    return (struct dapto_qentry *)(void *)(rt_cct.ents + (size_t)(node - 1) * rt_cct.ent_size);
 }
 
 static inline uint64_t plan_now(const struct rtq_env *env)
@@ -843,61 +940,56 @@ static inline uint64_t plan_now(const struct rtq_env *env)
     return env->now();
 }
 
-void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
+/* The time since the last entry or exit, NOW - SINCE, added to the self
+ * time of the current path CUR. */
+static inline __attribute__((always_inline)) void charge(struct dapto_qentry *cur,
+                                                          uint64_t now, uint64_t since)
 {
-    struct dapto_qtable *t;
-    struct dapto_qentry *e;
-    uint64_t now, hash, node, since;
-    uint32_t idx, n, seq, mask;
+    uint32_t seq;
 
-    if (rt_qc_busy)
-        return; /* a signal handler's call inside another: not counted */
-    check_epoch(env);
-    rt_qc_busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (DAPTO_UNLIKELY(rt_cct.area != env->area || rt_cct.area == NULL ||
-                       rt_cct.slotp != env->slot ||
-                       __atomic_load_n(rt_cct.epoch_at, __ATOMIC_ACQUIRE) != rt_cct.epoch) &&
-        cct_plan(env, tid) != 0)
-        goto out;
-    t = rt_cct.t;
-    now = plan_now(env);
-    /* the time since the last entry or exit is the current path's */
-    since = t->since;
-    t->since = now;
-    e = plan_entry(t->depth);
-    if (e != NULL && since != 0 && now > since) {
-        seq = e->seq;
-        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        e->sum += (uint64_t)(((unsigned __int128)(now - since) * rt_cct.mult) >> 32);
-        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
-    }
-    if (!enter) {
-        /* back to the caller of the innermost FN on the stack (its
-         * callees were left without their exits); none: nothing */
-        for (n = 0; n < DAPTO_Q_CCT_DEPTH && e != NULL; n++) {
-            if (e->key[1] == fn) {
-                t->depth = (uint32_t)e->key[0];
-                goto out;
-            }
-            e = plan_entry(e->key[0]);
+    if (cur == NULL || since == 0 || now <= since)
+        return;
+    seq = cur->seq;
+    __atomic_store_n(&cur->seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    cur->sum += (uint64_t)(((unsigned __int128)(now - since) * rt_qt.cct.mult) >> 32);
+    __atomic_store_n(&cur->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* An exit of FN that is not the current path's: back to the caller of
+ * the innermost FN above it (its callees were left without their exits,
+ * a longjmp); none: counted unmatched, the path stays. */
+static __attribute__((noinline)) void cct_unwind(struct dapto_qtable *t,
+                                                 struct dapto_qentry *e, uint64_t fn)
+{
+    uint32_t n;
+
+    for (n = 0; n < DAPTO_Q_CCT_DEPTH && e != NULL; n++) {
+        if (e->key[1] == fn) {
+            t->depth = (uint32_t)e->key[0];
+            rt_qt.cct.cur = plan_entry(e->key[0]);
+            return;
         }
-        t->unmatched++;
-        goto out;
+        e = plan_entry(e->key[0]);
     }
-    /* the child FN of the current node: found, or made */
-    node = t->depth;
-    mask = rt_cct.nent - 1;
-    hash = mix(node * 0x9e3779b97f4a7c15ull ^ fn) | 1;
-    idx = (uint32_t)hash & mask;
+    t->unmatched++;
+}
+
+/* An entry of FN: the child path of the current one, found or made
+ * (from the probe at IDX on), counted. */
+static __attribute__((noinline)) void cct_child(struct dapto_qtable *t, uint64_t node,
+                                                uint64_t fn, uint64_t hash, uint32_t idx)
+{
+    struct dapto_qentry *e;
+    uint32_t n, seq, mask = rt_qt.cct.nent - 1;
+
     for (n = 0;; n++, idx = (idx + 1) & mask) {
         if (n > mask) {
             t->overflow++;
-            goto out;
+            return;
         }
-        e = (struct dapto_qentry *)(void *)(rt_cct.ents + (size_t)idx * rt_cct.ent_size);
-        if (DAPTO_LIKELY(e->hash == hash && e->key[0] == node && e->key[1] == fn))
+        e = (struct dapto_qentry *)(void *)(rt_qt.cct.ents + (size_t)idx * rt_qt.cct.ent_size);
+        if (e->hash == hash && e->key[0] == node && e->key[1] == fn)
             break;
         if (e->hash == 0)
             break;
@@ -913,7 +1005,94 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
     e->count++;
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
     t->depth = idx + 1;
-out:
+    rt_qt.cct.cur = e;
+}
+
+/* rtq_function() on the thread's plan, which holds, at time NOW; the
+ * caller holds rt_qt.busy. */
+static inline __attribute__((always_inline)) void cct_count(uint64_t now, int enter,
+                                                             uint64_t fn)
+{
+    struct dapto_qtable *t = rt_qt.cct.t;
+    struct dapto_qentry *e, *cur = rt_qt.cct.cur;
+    uint64_t hash, node;
+    uint32_t idx, seq;
+
+    /* the time since the last entry or exit is the current path's */
+    charge(cur, now, rt_qt.cct.since);
+    rt_qt.cct.since = now;
+    t->since = now;
+    if (!enter) {
+        /* back to the caller of the current path, when it is FN's */
+        if (DAPTO_LIKELY(cur != NULL && cur->key[1] == fn)) {
+            node = cur->key[0];
+            t->depth = (uint32_t)node;
+            rt_qt.cct.cur = plan_entry(node);
+        } else {
+            cct_unwind(t, cur, fn);
+        }
+        return;
+    }
+    /* the child FN of the current node: at its first probe, or found or
+     * made further */
+    node = t->depth;
+    hash = mix(node * 0x9e3779b97f4a7c15ull ^ fn) | 1;
+    idx = (uint32_t)hash & (rt_qt.cct.nent - 1);
+    e = (struct dapto_qentry *)(void *)(rt_qt.cct.ents + (size_t)idx * rt_qt.cct.ent_size);
+    if (DAPTO_LIKELY(e->hash == hash && e->key[0] == node && e->key[1] == fn)) {
+        seq = e->seq;
+        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->count++;
+        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+        t->depth = idx + 1;
+        rt_qt.cct.cur = e;
+    } else {
+        cct_child(t, node, fn, hash, idx);
+    }
+}
+
+/* rtq_function() when the thread's plan may not hold: the attach
+ * checked, the plan made again. */
+static __attribute__((noinline)) void cct_slow(const struct rtq_env *env, int enter,
+                                               uint64_t fn, uint32_t tid)
+{
+    if (rt_qt.busy)
+        return; /* a signal handler's call inside another: not counted */
+    check_epoch(env);
+    rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qc_busy = 0;
+    if ((rt_qt.cct.area == env->area && rt_qt.cct.area != NULL &&
+         rt_qt.cct.slotp == env->slot &&
+         __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) == rt_qt.cct.epoch) ||
+        cct_plan(env, tid) == 0)
+        cct_count(plan_now(env), enter, fn);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
+}
+
+void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* the plan holds while the thread is not counting already, and the
+     * attach, the area, the slot and the definition are those it was
+     * made for; the TSC read inline, other clocks on the way of
+     * cct_slow() */
+    if (DAPTO_UNLIKELY(rt_qt.busy || rt_qt.cct.env != env || rt_qt.cct.area != env->area ||
+                       rt_qt.cct.slotp != env->slot ||
+                       (env->epoch != NULL &&
+                        __atomic_load_n(env->epoch, __ATOMIC_ACQUIRE) != rt_qt.epoch) ||
+                       __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) !=
+                           rt_qt.cct.epoch)) {
+        cct_slow(env, enter, fn, tid);
+        return;
+    }
+    rt_qt.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    cct_count(__rdtsc(), enter, fn);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
+#else
+    cct_slow(env, enter, fn, tid);
+#endif
 }

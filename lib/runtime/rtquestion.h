@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "dapto.h"
 #include "protocol.h"
 
 /* What counting reads and writes. */
@@ -65,15 +66,81 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
 int rtq_fire_vals(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const unsigned char *vals, uint32_t len);
 
+/* rtq_fire_vals() for an event whose arguments ARGS (NARGS, of the kinds
+ * of PARAMS, as dapto.h says) its record would hold whole. */
+int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
+                  uint32_t tid, const union dapto_arg *args,
+                  const struct dapto_param *params, unsigned int nargs);
+
+/* A question of the commonest shape (no key; no value or an integer
+ * parameter) counted straight from a filter's kept clause: its entry of
+ * no key in the calling thread's table, as the general path made it, used
+ * while the definition's epoch and the table's check stay what they were
+ * (a reset or redefinition takes a new epoch <protocol#question>).  Kept
+ * and used by one thread; the caller keeps a signal handler's events off
+ * it. */
+struct rtq_hot {
+    const uint32_t *epoch_at; /* the definition's epoch; NULL: no plan */
+    const uint64_t *check_at; /* the table's check */
+    struct dapto_qentry *e;   /* the entry */
+    uint64_t check;
+    uint32_t epoch;
+    uint32_t value_arg;       /* the parameter summed; UINT32_MAX: none */
+    uint32_t hist_off;        /* the entry's histogram; 0: none */
+};
+
+/* Make *H for question Q, counted on events whose parameters are PARAMS
+ * (N of them, as dapto.h describes them): 0, or -1 (H->epoch_at NULL)
+ * when the question has not that shape, the value parameter is not an
+ * integer, or the general path has not made the entry yet. */
+int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
+                 const struct dapto_param *params, unsigned int n, struct rtq_hot *h);
+
+/* The histogram bucket of integer V <protocol#question>. */
+unsigned int rtq_bucket(int64_t v);
+
+/* Add an event of value IV to entry E (no value: IV 0, VALUE 0; a
+ * histogram at HIST_OFF, 0: none), between two stores of its sequence
+ * word <protocol#question>. */
+static inline __attribute__((always_inline)) void
+rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
+{
+    uint32_t seq = e->seq;
+
+    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    e->count++;
+    if (value) {
+        e->sum += (uint64_t)iv;
+        if (iv < (int64_t)e->min)
+            e->min = (uint64_t)iv;
+        if (iv > (int64_t)e->max)
+            e->max = (uint64_t)iv;
+        if (hist_off != 0)
+            ((uint64_t *)(void *)((unsigned char *)e + hist_off))[rtq_bucket(iv)]++;
+    }
+    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* Count an event of the arguments ARGS with plan H: 1, or 0 when H no
+ * longer holds (the general path must count it, and plan again). */
+static inline __attribute__((always_inline)) int
+rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args)
+{
+    if (__atomic_load_n(h->epoch_at, __ATOMIC_ACQUIRE) != h->epoch ||
+        __atomic_load_n(h->check_at, __ATOMIC_RELAXED) != h->check)
+        return 0;
+    rtq_entry_add(h->e, h->value_arg != UINT32_MAX, h->hist_off,
+                  h->value_arg != UINT32_MAX ? args[h->value_arg].i : 0);
+    return 1;
+}
+
 /* Function FN was entered (ENTER) or left by thread TID: count it in the
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid);
 
 /* Parents a leave looks through for its function. */
 #define DAPTO_Q_CCT_DEPTH 4096
-
-/* The histogram bucket of integer V <protocol#question>. */
-unsigned int rtq_bucket(int64_t v);
 
 /* Forget the calling thread's slot and its checked copies: in a forked
  * child. */

@@ -46,30 +46,116 @@ static void gen_param_ref(const struct gen *g, struct buf *b,
                    sig->name);
 }
 
-/* The encoder of event SIG, number INDEX within aspect A. */
-static void gen_encoder(const struct gen *g, struct buf *b,
-                        const struct aspect *a, const struct sig *sig,
-                        size_t index)
+/* How an encoder hands argument P to its filter (dapto.h): the member of
+ * union dapto_arg and the conversion; NULL for a user type. */
+static const char *arg_member(const struct param *p, const char **conv)
 {
-    const struct param *p;
+    switch (p->kind) {
+    case TYPE_INT:
+        *conv = "(int)";
+        return "i";
+    case TYPE_LONG:
+        *conv = "(long)";
+        return "i";
+    case TYPE_PTR:
+        *conv = "(long long)(size_t)";
+        return "i";
+    case TYPE_DOUBLE:
+        *conv = "(double)";
+        return "d";
+    case TYPE_STR:
+        *conv = "";
+        return "s";
+    default:
+        return NULL;
+    }
+}
+
+/* The head of SIG's static half WHAT (put, ask) of an encoder: the state
+ * the emit function read, then the event's parameters. */
+static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *sig,
+                          const char *what)
+{
     size_t i;
 
-    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
-    gen_params(b, sig);
-    buf_printf(b, ")\n{\n    DAPTO_EVENT_BEGIN(&%s_dapto_aspect_%s, %zu);\n",
-               g->prefix, a->name, index);
+    buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_%s_%s(unsigned int _dapto_v",
+               g->prefix, what, sig->name);
+    for (i = 0; i < sig->nparams; i++) {
+        buf_puts(b, ", ");
+        gen_decl(b, &sig->params[i]);
+    }
+    buf_puts(b, ")\n{\n");
+}
+
+/* The encoder of event SIG, number INDEX within aspect A and STATE in the
+ * state array.  An event whose parameters are all of built-in types asks
+ * its filter about its arguments before encoding anything
+ * <protocol#filter>; one with a user type is filtered on its record. */
+static void gen_encoder(const struct gen *g, struct buf *b,
+                        const struct aspect *a, const struct sig *sig,
+                        size_t index, size_t state)
+{
+    const struct param *p;
+    const char *conv = "", *member;
+    size_t i;
+    int early = 1;
+
+    for (i = 0; i < sig->nparams; i++)
+        if (arg_member(&sig->params[i], &conv) == NULL)
+            early = 0;
+    if (early) {
+        /* the record built apart, so that the filter's path has no
+         * record buffer on its stack */
+        gen_half_head(g, b, sig, "put");
+    } else {
+        buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+        gen_params(b, sig);
+        buf_puts(b, ")\n{\n");
+    }
+    buf_printf(b, "    DAPTO_EVENT_BEGIN(&%s_dapto_aspect_%s, %zu);\n", g->prefix,
+               a->name, index);
     for (i = 0; i < sig->nparams; i++) {
         p = &sig->params[i];
         if (p->kind != TYPE_USER) {
-            buf_printf(b, "    %s(%s);\n", type_info(p->kind)->result,
-                       p->name);
+            buf_printf(b, "    %s(%s);\n", type_info(p->kind)->result, p->name);
             continue;
         }
         buf_printf(b, "#ifdef DAPTO_RESULT%s\n    DAPTO_RESULT%s(%s);\n"
                    "#else\n    DAPTO_RESULT_UNKNOWN();\n    (void)%s;\n"
                    "#endif\n", p->type, p->type, p->name, p->name);
     }
-    buf_puts(b, "    DAPTO_EVENT_END();\n}\n\n");
+    if (!early) {
+        buf_puts(b, "    DAPTO_EVENT_END();\n}\n\n");
+        return;
+    }
+    buf_puts(b, "    DAPTO_EVENT_END_AS(_dapto_v);\n}\n\n");
+    /* the filter asked apart too, so that an event recorded without one
+     * costs its encoder no stack frame of its own */
+    gen_half_head(g, b, sig, "ask");
+    if (sig->nparams > 0)
+        buf_printf(b, "    union dapto_arg _dapto_a[%zu];\n\n", sig->nparams);
+    for (i = 0; i < sig->nparams; i++) {
+        p = &sig->params[i];
+        member = arg_member(p, &conv);
+        buf_printf(b, "    _dapto_a[%zu].%s = %s(%s);\n", i, member, conv, p->name);
+    }
+    buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"
+               "    if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v", g->prefix, a->name,
+               index, sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, ", %s", sig->params[i].name);
+    buf_puts(b, ");\n}\n\n");
+    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+    gen_params(b, sig);
+    buf_printf(b, ")\n{\n    unsigned int _dapto_v = %s_dapto_state[%zu];\n\n"
+               "    if (_dapto_v & DAPTO_STATE_FILTER)\n        %s_dapto_ask_%s(_dapto_v",
+               g->prefix, state, g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, ", %s", sig->params[i].name);
+    buf_printf(b, ");\n    else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
+    for (i = 0; i < sig->nparams; i++)
+        buf_printf(b, ", %s", sig->params[i].name);
+    buf_puts(b, ");\n}\n\n");
 }
 
 /* The function of operation SIG: read the arguments, then run the body. */
@@ -201,7 +287,8 @@ void gen_source(const struct gen *g, struct buf *b)
             sig = &a->sigs[j];
             if (sig->kind == SIG_EVENT) {
                 gen_param_table(g, b, sig);
-                gen_encoder(g, b, a, sig, index++);
+                gen_encoder(g, b, a, sig, index, event0 + index);
+                index++;
             } else if (sig->kind == SIG_OPERATION) {
                 gen_param_table(g, b, sig);
                 gen_operation(g, b, sig);

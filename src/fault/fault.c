@@ -319,7 +319,8 @@ static int runtime_frame(const struct unwind_frame *fr)
 
     return fn != NULL &&
            (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto_", 7) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL);
+            strstr(fn, "_dapto_emit_") != NULL || strstr(fn, "_dapto_put_") != NULL ||
+            strstr(fn, "_dapto_ask_") != NULL);
 }
 
 /* The first frame to show of TR: after the runtime's frames on top when

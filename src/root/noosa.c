@@ -227,7 +227,8 @@ static int runtime_frame(const char *fn)
     return fn != NULL &&
            (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto", 6) == 0 ||
             strncmp(fn, "__cyg_profile_func_", 19) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL);
+            strstr(fn, "_dapto_emit_") != NULL || strstr(fn, "_dapto_put_") != NULL ||
+            strstr(fn, "_dapto_ask_") != NULL);
 }
 
 /* Whether a frame's function is where a thread's stack begins. */
@@ -605,6 +606,10 @@ static char *attach_place(pid_t pid, pid_t tid, const char *exe)
 
         if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_emit_")) != NULL)
             ev = e + strlen("_dapto_emit_");
+        else if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_put_")) != NULL)
+            ev = e + strlen("_dapto_put_");
+        else if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_ask_")) != NULL)
+            ev = e + strlen("_dapto_ask_");
         if (mine == 0 && exe != NULL && tr.frames[i].module != NULL &&
             strcmp(tr.frames[i].module, exe) == 0)
             mine = i + 1;

@@ -41,4 +41,9 @@ else
 fi
 check send-crash 1
 
+# At an event whose condition the program decided (its encoder asked the
+# filter before encoding): bt shows the program's frames alone too.
+batch bt-cond 'break step if {$n == 2}' "run steps 3 $(prog bt-cond)" bt continue
+check bt-cond 0
+
 finish

@@ -5,7 +5,7 @@
  *
  * The test links calc's modules built with -DMONITOR and the code dapto
  * generated for them, turns every event on, and stands in for the
- * runtime's event path: it defines dapto_event_begin/end and
+ * runtime's event path: it defines dapto_event_begin/end/end_as and
  * dapto_emit_enter/leave itself (the program's own definitions take
  * precedence over libdapto's), decodes each event's values as the
  * channel would carry them (<protocol#record>), and keeps a trace.  The
@@ -183,6 +183,14 @@ void dapto_event_end(struct dapto_out *o)
     CHECK(!vals.bad);
     CHECK_EQ_INT(vals.n, o->aspect->events[o->index].nparams);
     record(o->aspect->events[o->index].name, &vals);
+}
+
+/* The end of an encoder of an event of the built-in types, in state V:
+ * every event is on and has no filter here. */
+void dapto_event_end_as(struct dapto_out *o, unsigned int v)
+{
+    CHECK_EQ_INT(v, DAPTO_STATE_RECORD);
+    dapto_event_end(o);
 }
 
 /* VALS holding the single string S. */

@@ -93,6 +93,20 @@ struct fclause fc(uint8_t bits, const struct fprog *prog)
     return c;
 }
 
+struct fclause fc_question(struct fprog *prog, uint16_t checked, uint16_t passed)
+{
+    struct fclause c;
+
+    fp_init(prog);
+    fp_const(prog, 1);
+    fp_op(prog, DAPTO_FOP_END);
+    c = fc(0, prog);
+    c.flags = DAPTO_CL_QUESTION;
+    c.checked = checked;
+    c.passed = passed;
+    return c;
+}
+
 size_t fbuild(unsigned char *out, uint8_t uncond, uint16_t checked,
               uint16_t passed, const struct fclause *cl, int n)
 {

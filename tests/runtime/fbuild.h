@@ -42,6 +42,9 @@ struct fclause {
 
 /* A clause firing BITS when PROG holds, with no counters. */
 struct fclause fc(uint8_t bits, const struct fprog *prog);
+/* A question's clause, counted with CHECKED and PASSED, firing no state
+ * bit: writes into PROG the program that always holds. */
+struct fclause fc_question(struct fprog *prog, uint16_t checked, uint16_t passed);
 
 /* Write a filter with UNCOND, counters CHECKED and PASSED and the N
  * clauses CL into OUT (DAPTO_FILTER_MAX bytes).  Returns its size. */

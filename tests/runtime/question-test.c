@@ -249,10 +249,11 @@ static uint32_t encode(unsigned char *b, const int32_t *v, int n, int str_first)
     return len;
 }
 
-/* rtq_fire_vals() counts the commonest shapes straight from the encoded
- * values exactly as rtq_fire() does through the callback, and leaves to
- * rtq_fire() what it cannot (no plan yet, a new key, a string before the
- * parameter, another shape). */
+/* rtq_fire_vals() and rtq_fire_args() count the commonest shapes straight
+ * from the encoded values or the event's arguments exactly as rtq_fire()
+ * does through the callback, and leave to rtq_fire() what they cannot (no
+ * plan yet, a new key, a string before the parameter in the values,
+ * another shape). */
 static void test_fast_vals(void)
 {
     struct dapto_question d;
@@ -261,8 +262,12 @@ static void test_fast_vals(void)
     struct ev e;
     int32_t v[2];
     uint32_t len;
-    int k, str, direct = 0, fallback = 0, shape;
+    int k, str, direct = 0, fallback = 0, shape, got, by_args = 0;
+    union dapto_arg args[2];
+    struct dapto_param params[2];
 
+    memset(params, 0, sizeof params);
+    params[0].kind = params[1].kind = DAPTO_K_INT;
     for (shape = 0; shape < 4; shape++) {
         area_make(4096 + (1u << 20));
         env = env_for(&slot);
@@ -289,7 +294,16 @@ static void test_fast_vals(void)
              * callback only */
             str = k % 50 == 49;
             len = encode(vals, v, 2, 0);
-            if (!str && rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals, len) == 0) {
+            args[0].i = v[0];
+            args[1].i = v[1];
+            got = -1;
+            if (!str && k % 3 == 1) {
+                got = rtq_fire_args(&env, 0, DAPTO_CL_QUESTION, 3, args, params, 2);
+                by_args += got == 0;
+            } else if (!str) {
+                got = rtq_fire_vals(&env, 0, DAPTO_CL_QUESTION, 3, vals, len);
+            }
+            if (got == 0) {
                 direct++;
             } else {
                 if (str) /* parameters behind a string: not read directly */
@@ -313,7 +327,73 @@ static void test_fast_vals(void)
         CHECK(rtq_fire_vals(&env, 0, DAPTO_CL_QSTART, 3, vals, len) == -1);
     }
     CHECK(direct > 1000);
+    CHECK(by_args > 300);
     CHECK(fallback > 20);
+}
+
+/* A question counted straight from a filter's kept clause (rtq_hot_plan,
+ * rtq_hot_count): planned only for its shape once the general path made
+ * its entry, the same entry as rtq_fire() makes, and no longer used once
+ * the question is reset. */
+static void test_hot(void)
+{
+    struct dapto_question d;
+    struct dapto_param params[3];
+    union dapto_arg args[3];
+    struct rtq_hot h;
+    unsigned char *slot = NULL, a[4096], b[4096];
+    struct rtq_env env;
+    struct ev e;
+    int k;
+
+    area_make(4096 + (1u << 20));
+    env = env_for(&slot);
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.value_arg = 1;
+    d.flags = DAPTO_QF_HIST;
+    define(0, &d, 64);
+    define(1, &d, 64);
+    memset(params, 0, sizeof params);
+    params[0].kind = DAPTO_K_STR;
+    params[1].kind = DAPTO_K_LONG;
+    params[2].kind = DAPTO_K_DOUBLE;
+    memset(&e, 0, sizeof e);
+    e.kind[0] = DAPTO_K_STR;
+    e.s[0] = "x";
+    e.kind[1] = DAPTO_K_LONG;
+    e.kind[2] = DAPTO_K_DOUBLE;
+    args[0].s = "x";
+    /* nothing counted yet: no entry, no plan */
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1 && h.epoch_at == NULL);
+    for (k = 0; k < 300; k++) {
+        e.i[1] = args[1].i = (long long)k * 1000003 - 150000000;
+        if (k == 0 || !rtq_hot_count(&h, args)) {
+            rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+            CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == 0);
+            CHECK(k == 0 || k == 200);
+        }
+        rtq_fire(&env, 1, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+        if (k == 199) {
+            /* both start again: the plan no longer holds */
+            qarea_reset(&qa, 0);
+            qarea_reset(&qa, 1);
+        }
+    }
+    CHECK(entry(0, 0, 0, 1, a) && entry(1, 0, 0, 1, b));
+    CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count, 100);
+    CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
+    /* other shapes: the value a double, a key; no plan */
+    d.value_arg = 2;
+    define(0, &d, 64);
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
+    d.value_arg = 1;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_TID;
+    define(0, &d, 64);
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
 }
 
 /* The calling-context tree <protocol#cct>: calls and self times per call
@@ -617,6 +697,7 @@ int main(int argc, char **argv)
     test_durations();
     test_lifecycle();
     test_fast_vals();
+    test_hot();
     test_cct();
     test_scribbles(seed, rounds);
     free(mem);

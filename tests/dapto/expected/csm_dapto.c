@@ -10,12 +10,33 @@ static const struct dapto_param csm_dapto_params_string_stored[] = {
     { "string", "str", DAPTO_K_STR, "New string" },
 };
 
-void csm_dapto_emit_string_stored(int index, const char *string)
+static DAPTO_NOINLINE void csm_dapto_put_string_stored(unsigned int _dapto_v, int index, const char *string)
 {
     DAPTO_EVENT_BEGIN(&csm_dapto_aspect_string, 0);
     DAPTO_RESULT_INT(index);
     DAPTO_RESULT_STR(string);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void csm_dapto_ask_string_stored(unsigned int _dapto_v, int index, const char *string)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].i = (int)(index);
+    _dapto_a[1].s = (string);
+    _dapto_v = dapto_event_filter(&csm_dapto_aspect_string, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        csm_dapto_put_string_stored(_dapto_v, index, string);
+}
+
+void csm_dapto_emit_string_stored(int index, const char *string)
+{
+    unsigned int _dapto_v = csm_dapto_state[0];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        csm_dapto_ask_string_stored(_dapto_v, index, string);
+    else
+        csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
 static const struct dapto_param csm_dapto_params_get_string[] = {
@@ -45,7 +66,7 @@ static void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 49 "csm_dapto.c"
+#line 70 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -81,7 +102,7 @@ static void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 85 "csm_dapto.c"
+#line 106 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

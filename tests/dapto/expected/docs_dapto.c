@@ -10,12 +10,33 @@ static const struct dapto_param docs_dapto_params_list[] = {
     { "puts", "int", DAPTO_K_INT, "Backslash \\ quote \" and a trailing backslash \\" },
 };
 
-void docs_dapto_emit_list(const char *set, int puts)
+static DAPTO_NOINLINE void docs_dapto_put_list(unsigned int _dapto_v, const char *set, int puts)
 {
     DAPTO_EVENT_BEGIN(&docs_dapto_aspect_docs, 0);
     DAPTO_RESULT_STR(set);
     DAPTO_RESULT_INT(puts);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void docs_dapto_ask_list(unsigned int _dapto_v, const char *set, int puts)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].s = (set);
+    _dapto_a[1].i = (int)(puts);
+    _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        docs_dapto_put_list(_dapto_v, set, puts);
+}
+
+void docs_dapto_emit_list(const char *set, int puts)
+{
+    unsigned int _dapto_v = docs_dapto_state[0];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        docs_dapto_ask_list(_dapto_v, set, puts);
+    else
+        docs_dapto_put_list(_dapto_v, set, puts);
 }
 
 static const struct dapto_param docs_dapto_params_escapes[] = {
@@ -25,14 +46,37 @@ static const struct dapto_param docs_dapto_params_escapes[] = {
     { "e", "int", DAPTO_K_INT, "" },
 };
 
-void docs_dapto_emit_escapes(int q, int c, int u, int e)
+static DAPTO_NOINLINE void docs_dapto_put_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
 {
     DAPTO_EVENT_BEGIN(&docs_dapto_aspect_docs, 1);
     DAPTO_RESULT_INT(q);
     DAPTO_RESULT_INT(c);
     DAPTO_RESULT_INT(u);
     DAPTO_RESULT_INT(e);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void docs_dapto_ask_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
+{
+    union dapto_arg _dapto_a[4];
+
+    _dapto_a[0].i = (int)(q);
+    _dapto_a[1].i = (int)(c);
+    _dapto_a[2].i = (int)(u);
+    _dapto_a[3].i = (int)(e);
+    _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 1, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        docs_dapto_put_escapes(_dapto_v, q, c, u, e);
+}
+
+void docs_dapto_emit_escapes(int q, int c, int u, int e)
+{
+    unsigned int _dapto_v = docs_dapto_state[1];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
+    else
+        docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
 static const struct dapto_param docs_dapto_params_brace_result[] = {
@@ -53,7 +97,7 @@ static void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 57 "docs_dapto.c"
+#line 101 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

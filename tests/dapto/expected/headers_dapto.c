@@ -9,11 +9,31 @@ static const struct dapto_param headers_dapto_params_first_event[] = {
     { "end", "int", DAPTO_K_INT, "A name that is a keyword of Dapto" },
 };
 
-void headers_dapto_emit_first_event(int end)
+static DAPTO_NOINLINE void headers_dapto_put_first_event(unsigned int _dapto_v, int end)
 {
     DAPTO_EVENT_BEGIN(&headers_dapto_aspect_first, 0);
     DAPTO_RESULT_INT(end);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void headers_dapto_ask_first_event(unsigned int _dapto_v, int end)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(end);
+    _dapto_v = dapto_event_filter(&headers_dapto_aspect_first, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        headers_dapto_put_first_event(_dapto_v, end);
+}
+
+void headers_dapto_emit_first_event(int end)
+{
+    unsigned int _dapto_v = headers_dapto_state[0];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        headers_dapto_ask_first_event(_dapto_v, end);
+    else
+        headers_dapto_put_first_event(_dapto_v, end);
 }
 
 static const struct dapto_event headers_dapto_events_first[] = {
@@ -41,13 +61,35 @@ static const struct dapto_param headers_dapto_params_second_event[] = {
     { "aspect", "int", DAPTO_K_INT, "Dapto keyword" },
 };
 
-void headers_dapto_emit_second_event(int event, int operation, int aspect)
+static DAPTO_NOINLINE void headers_dapto_put_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
 {
     DAPTO_EVENT_BEGIN(&headers_dapto_aspect_second, 0);
     DAPTO_RESULT_INT(event);
     DAPTO_RESULT_INT(operation);
     DAPTO_RESULT_INT(aspect);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void headers_dapto_ask_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
+{
+    union dapto_arg _dapto_a[3];
+
+    _dapto_a[0].i = (int)(event);
+    _dapto_a[1].i = (int)(operation);
+    _dapto_a[2].i = (int)(aspect);
+    _dapto_v = dapto_event_filter(&headers_dapto_aspect_second, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
+}
+
+void headers_dapto_emit_second_event(int event, int operation, int aspect)
+{
+    unsigned int _dapto_v = headers_dapto_state[1];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
+    else
+        headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
 static void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
@@ -59,7 +101,7 @@ static void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 63 "headers_dapto.c"
+#line 105 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

@@ -9,11 +9,31 @@ static const struct dapto_param markers_dapto_params_from_header[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-void markers_dapto_emit_from_header(int n)
+static DAPTO_NOINLINE void markers_dapto_put_from_header(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&markers_dapto_aspect_marked, 0);
     DAPTO_RESULT_INT(n);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void markers_dapto_ask_from_header(unsigned int _dapto_v, int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    _dapto_v = dapto_event_filter(&markers_dapto_aspect_marked, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        markers_dapto_put_from_header(_dapto_v, n);
+}
+
+void markers_dapto_emit_from_header(int n)
+{
+    unsigned int _dapto_v = markers_dapto_state[0];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        markers_dapto_ask_from_header(_dapto_v, n);
+    else
+        markers_dapto_put_from_header(_dapto_v, n);
 }
 
 static void markers_dapto_op_where(struct dapto_in *_dapto_in,
@@ -28,7 +48,7 @@ static void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 32 "markers_dapto.c"
+#line 52 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -57,7 +77,7 @@ static void markers_dapto_op_where_else(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 61 "markers_dapto.c"
+#line 81 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

@@ -9,11 +9,31 @@ static const struct dapto_param my_spec_dapto_params_renamed[] = {
     { "what", "str", DAPTO_K_STR, "What happened" },
 };
 
-void my_spec_dapto_emit_renamed(const char *what)
+static DAPTO_NOINLINE void my_spec_dapto_put_renamed(unsigned int _dapto_v, const char *what)
 {
     DAPTO_EVENT_BEGIN(&my_spec_dapto_aspect_named, 0);
     DAPTO_RESULT_STR(what);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void my_spec_dapto_ask_renamed(unsigned int _dapto_v, const char *what)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].s = (what);
+    _dapto_v = dapto_event_filter(&my_spec_dapto_aspect_named, 0, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        my_spec_dapto_put_renamed(_dapto_v, what);
+}
+
+void my_spec_dapto_emit_renamed(const char *what)
+{
+    unsigned int _dapto_v = my_spec_dapto_state[0];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        my_spec_dapto_ask_renamed(_dapto_v, what);
+    else
+        my_spec_dapto_put_renamed(_dapto_v, what);
 }
 
 static const struct dapto_event my_spec_dapto_events_named[] = {

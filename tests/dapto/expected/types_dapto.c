@@ -31,21 +31,58 @@ void types_dapto_emit_all_types(int i, long l, double d, const char *s, const vo
     DAPTO_EVENT_END();
 }
 
-void types_dapto_emit_nothing(void)
+static DAPTO_NOINLINE void types_dapto_put_nothing(unsigned int _dapto_v)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 1);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void types_dapto_ask_nothing(unsigned int _dapto_v)
+{
+    _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
+    if (_dapto_v != 0)
+        types_dapto_put_nothing(_dapto_v);
+}
+
+void types_dapto_emit_nothing(void)
+{
+    unsigned int _dapto_v = types_dapto_state[1];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        types_dapto_ask_nothing(_dapto_v);
+    else
+        types_dapto_put_nothing(_dapto_v);
 }
 
 static const struct dapto_param types_dapto_params_hidden[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-void types_dapto_emit_hidden(int n)
+static DAPTO_NOINLINE void types_dapto_put_hidden(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 2);
     DAPTO_RESULT_INT(n);
-    DAPTO_EVENT_END();
+    DAPTO_EVENT_END_AS(_dapto_v);
+}
+
+static DAPTO_NOINLINE void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
+    if (_dapto_v != 0)
+        types_dapto_put_hidden(_dapto_v, n);
+}
+
+void types_dapto_emit_hidden(int n)
+{
+    unsigned int _dapto_v = types_dapto_state[2];
+
+    if (_dapto_v & DAPTO_STATE_FILTER)
+        types_dapto_ask_hidden(_dapto_v, n);
+    else
+        types_dapto_put_hidden(_dapto_v, n);
 }
 
 static const struct dapto_param types_dapto_params_add_int[] = {
@@ -70,7 +107,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 74 "types_dapto.c"
+#line 111 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -95,7 +132,7 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 99 "types_dapto.c"
+#line 136 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -116,7 +153,7 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 120 "types_dapto.c"
+#line 157 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -137,7 +174,7 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 141 "types_dapto.c"
+#line 178 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -158,7 +195,7 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 162 "types_dapto.c"
+#line 199 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -184,7 +221,7 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 188 "types_dapto.c"
+#line 225 "types_dapto.c"
 }
 
 static void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -196,7 +233,7 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 200 "types_dapto.c"
+#line 237 "types_dapto.c"
 }
 
 static void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -208,7 +245,7 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 212 "types_dapto.c"
+#line 249 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -236,7 +273,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 240 "types_dapto.c"
+#line 277 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
