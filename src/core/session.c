@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -2089,6 +2090,33 @@ static int detach_stop(struct session *s)
     return target_alive(s->target) ? 0 : -1;
 }
 
+/* Let the program run for a moment, its threads' stops collected as they
+ * come (a thread stopped and left so would not get out of the runtime).
+ * -1 when it ended meanwhile (and said so). */
+static int detach_quiet(struct session *s)
+{
+    struct target_event ev;
+    struct timespec t0, t1;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        long ms;
+
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ms = (t1.tv_sec - t0.tv_sec) * 1000L +
+             (t1.tv_nsec - t0.tv_nsec) / 1000000L;
+        if (ms >= SESSION_DETACH_QUIET_MS || !target_alive(s->target))
+            return 0;
+        if (!target_wait(s->target, &ev, (int)(SESSION_DETACH_QUIET_MS - ms)))
+            continue;
+        /* (anything else is left as detach_stop() leaves it) */
+        if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED) {
+            on_target_event(s, &ev);
+            return -1;
+        }
+    }
+}
+
 static int detach_program(struct session *s, int say);
 static int detach_proc(struct session *s, int say);
 
@@ -2170,14 +2198,12 @@ static int detach_program(struct session *s, int say)
     if (s->state == SESSION_STOPPED && s->why == SESSION_FAULT)
         target_fault_pass(s->target, s->fault.tid, NULL);
     for (int k = 0;; k++) {
-        struct pollfd pfd = {.fd = -1};
         int stopped;
 
         target_continue(s->target, NULL);
         /* (a thread that still waits wakes and finds it let go) */
         channel_wake_all(s->channel);
-        poll(&pfd, 0, SESSION_DETACH_QUIET_MS);
-        stopped = detach_stop(s) == 0;
+        stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
         if (s->target == NULL) {
             free(left_on);
             free(busy_where);

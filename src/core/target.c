@@ -998,8 +998,20 @@ int target_continue(struct target *t, char **cause)
     return 0;
 }
 
+/* Collect the stops already there before asking for more: an interrupt
+ * asked of a thread in a stop nobody collected yet stays pending in the
+ * kernel, and stops the thread again at once each time it is continued
+ * (until someone looks, it would never run). */
+static void target_collect(struct target *t)
+{
+    t->reap_more = 1;
+    target_reap(t);
+}
+
 int target_interrupt(struct target *t, char **cause)
 {
+    if (t->alive)
+        target_collect(t);
     if (!t->alive) {
         xcause(cause, "the program is not running");
         return -1;
@@ -1014,6 +1026,10 @@ int target_stop_thread(struct target *t, pid_t tid, int timeout_ms,
     struct target_thread *th = target_thread(t, tid);
     long deadline = target_now_ms() + timeout_ms;
 
+    if (t->alive && th != NULL) {
+        target_collect(t);
+        th = target_thread(t, tid);
+    }
     if (!t->alive || th == NULL) {
         xcause(cause, "thread %d is not running", (int)tid);
         return -1;
@@ -1596,7 +1612,9 @@ void target_detach(struct target *t)
 
     if (!t->alive)
         return;
-    if (!target_stopped(t)) {
+    if (!target_stopped(t))
+        target_collect(t);
+    if (t->alive && !target_stopped(t)) {
         target_stop_all(t);
         while (t->alive && !target_stopped(t) && target_wait(t, &ev, 2000))
             ;

@@ -133,6 +133,50 @@ static void test_interrupt(void)
     target_free(t);
 }
 
+/* The state letter of the main thread of T in /proc ('R', 'S', 't'...). */
+static char proc_state(struct target *t)
+{
+    char path[64], line[512], *p;
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)target_pid(t));
+    if ((f = fopen(path, "re")) == NULL)
+        return '?';
+    p = fgets(line, sizeof line, f) != NULL ? strrchr(line, ')') : NULL;
+    fclose(f);
+    return p != NULL && p[1] == ' ' ? p[2] : '?';
+}
+
+/* An interrupt asked of a thread that is already in a stop nobody has
+ * collected yet (here a signal-delivery-stop) must not stay pending in
+ * the kernel: the thread would stop again at once each time it is
+ * continued, and never run until the next look at it. */
+static void test_interrupt_in_stop(void)
+{
+    struct target_event ev;
+    struct target *t = start("trap-busy", NULL, NULL, -1, -1);
+
+    if (t == NULL) {
+        CHECK(0);
+        return;
+    }
+    target_continue(t, NULL);
+    /* (no look meanwhile: its SIGWINCH stop waits uncollected) */
+    usleep(300000);
+    CHECK(proc_state(t) == 't');
+    CHECK(target_interrupt(t, NULL) == 0);
+    CHECK(next(t, &ev) == 1 && ev.kind == TARGET_EV_INTERRUPTED);
+    CHECK(target_stopped(t));
+    CHECK(target_continue(t, NULL) == 0);
+    usleep(200000);
+    CHECK_EQ_INT(proc_state(t), 'R');
+    CHECK(target_interrupt(t, NULL) == 0);
+    CHECK(next(t, &ev) == 1 && ev.kind == TARGET_EV_INTERRUPTED);
+    CHECK(target_kill(t) == 0);
+    CHECK(next(t, &ev) == 1 && ev.kind == TARGET_EV_KILLED);
+    target_free(t);
+}
+
 static void test_group_stop(void)
 {
     struct target_event ev;
@@ -345,6 +389,7 @@ int main(void)
     test_fault("segv-catch", SIGSEGV, 1, 0);
     test_fault("thread-segv", SIGSEGV, 0, 1);
     test_interrupt();
+    test_interrupt_in_stop();
     test_group_stop();
     test_passthrough();
     test_fds_and_memory();

@@ -80,6 +80,12 @@ int main(int argc, char **argv)
             pthread_create(&th, NULL, spin, NULL);
         spin(NULL);
     }
+    if (strcmp(mode, "trap-busy") == 0) {
+        /* a signal-delivery-stop a moment after it runs, then busy */
+        usleep(50000);
+        raise(SIGWINCH);
+        spin(NULL);
+    }
     if (strcmp(mode, "thread-segv") == 0) {
         pthread_t th[3];
         pthread_create(&th[0], NULL, spin, NULL);
