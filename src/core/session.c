@@ -392,7 +392,11 @@ static void follow_exec(struct session *s);
 static void ended(struct session *s, int status, int signo)
 {
     s->reading = 1;
-    drain(s, 0);
+    /* everything the program wrote before it ended: channel_next() says
+     * 0 after a bounded run, with records left */
+    do
+        drain(s, 0);
+    while (s->reading && s->channel != NULL && channel_more(s->channel));
     no_interface(s);
     unwatch(s);
     s->state = SESSION_IDLE;
