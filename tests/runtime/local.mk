@@ -15,6 +15,11 @@ TESTS += tests/runtime/ring-test
 tests_runtime_ring_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_ring_test_LDADD = lib/libchannel.la -lpthread
 
+check_PROGRAMS += tests/runtime/tbuf-test
+TESTS += tests/runtime/tbuf-test
+tests_runtime_tbuf_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_tbuf_test_LDADD = lib/libchannel.la -lpthread
+
 # The monitored program and its generated interface.
 RT_DAPTO = tests/runtime/rt_dapto.c tests/runtime/rt_dapto.h \
 	tests/runtime/rt_dapto.db
