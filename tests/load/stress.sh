@@ -9,9 +9,11 @@
 # detaching, many times in a row (attach.sh's shape, ATTACH_CYCLES 10 a
 # run, STRESS_ATTACH_CYCLES to change), questions counted by threads that come and go while noosa reads
 # their tables at each thread's stop, a forked child followed from its
-# fork on while its siblings are created, and 16 threads recorded by
-# noosa record through a small ring (each thread's events whole and in
-# its order in the recording).  RUNS (default 100) runs of each shape on
+# fork on while its siblings are created, 16 threads recorded by noosa
+# record through a small ring (each thread's events whole and in its
+# order in the recording), the same through the threads' own buffers
+# with threads ending and others taking their buffers, and in overwrite
+# mode (recorded and lost add up).  RUNS (default 100) runs of each shape on
 # each placement; the first failure's output is shown.  Not part of
 # `make check`; .ci/run runs
 # it with fewer RUNS.
@@ -151,7 +153,7 @@ for p in $placements; do
         name=record-$p-$i
         rm -rf "$WORK/$name.rec"
         place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=16384 \
-            -o "$WORK/$name.rec" "$PT" threads 16 2000 \
+            --shared-ring -o "$WORK/$name.rec" "$PT" threads 16 2000 \
             </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
         echo $? >"$WORK/$name.rc"
         if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
@@ -162,6 +164,47 @@ for p in $placements; do
             rm -rf "$WORK/$name".*
         else
             fail "$name"
+            show "$name"
+        fi
+
+        # the same through the threads' own buffers of 4 KiB, 80 threads
+        # in two waves over 64 buffers (threads end, their buffers are
+        # freed and taken again while others write)
+        name=buffers-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=4096 \
+            -o "$WORK/$name.rec" "$PT" waves 2 40 500 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            ! grep -q lost "$WORK/$name.err" &&
+            "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err" &&
+            [ "$(awk -v K=500 -f "$abs_top_srcdir/tests/record/threads.awk" \
+                "$WORK/$name.dump")" = "threads 80 bad 0" ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
+        # and in overwrite mode: what is recorded and what is said lost
+        # add up to what the program emitted
+        name=buffers-ow-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=4096 \
+            --overwrite -o "$WORK/$name.rec" "$PT" threads 8 20000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err"
+        got=$(grep -c '^[0-9]' "$WORK/$name.dump")
+        lost=$(sed -n 's/^# \([0-9]*\) events lost in all$/\1/p' "$WORK/$name.dump")
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            [ $((got + ${lost:-0})) = $((8 * (2 + 3 * 20000) + 3)) ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name: $got recorded, ${lost:-0} lost"
             show "$name"
         fi
 
@@ -182,7 +225,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES=0)"
-    echo "$p CPU: $ok of $((7 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((9 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish
