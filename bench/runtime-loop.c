@@ -8,10 +8,14 @@
  *
  *   runtime-loop ITERATIONS ROUNDS STOPS
  *
- * prints one "result NAME VALUE" line per figure.
+ * prints one "result NAME VALUE" line per figure.  With BENCH_CPU=N in
+ * the environment it moves itself to CPU N first (the monitor is pinned
+ * by taskset).
  */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +109,18 @@ int main(int argc, char **argv)
     long stops = argc > 3 ? atol(argv[3]) : 20000;
     double base[32], off[32], tick[32], enter[32];
     uint64_t *rt;
+    const char *cpu = getenv("BENCH_CPU");
     int r;
     long i;
 
+    if (cpu != NULL && *cpu != '\0') {
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0)
+            perror("sched_setaffinity");
+    }
     if (rounds > 32)
         rounds = 32;
     setvbuf(stdout, NULL, _IOLBF, 0);

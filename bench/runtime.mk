@@ -29,14 +29,17 @@ bench_runtime_bench_LDADD = lib/libchannel.la
 RUNTIME_BENCH_ARGS = 10000000 5 20000
 RUNTIME_BENCH_ARGS_ONE_CPU = 2000000 5 5000
 bench-runtime: bench/runtime-loop$(EXEEXT) bench/runtime-bench$(EXEEXT)
-	@for c in tsc ns; do \
+	@for c in tsc tsc+threads ns; do \
 	    bench/runtime-bench$(EXEEXT) bench/runtime-loop$(EXEEXT) $$c \
 	        $(RUNTIME_BENCH_ARGS) || exit 1; \
 	done
 	@if command -v taskset >/dev/null; then \
 	    echo "both processes on CPU 0:"; \
-	    taskset -c 0 bench/runtime-bench$(EXEEXT) bench/runtime-loop$(EXEEXT) \
-	        tsc $(RUNTIME_BENCH_ARGS_ONE_CPU) || exit 1; \
+	    for c in tsc tsc+threads; do \
+	        taskset -c 0 bench/runtime-bench$(EXEEXT) \
+	            bench/runtime-loop$(EXEEXT) $$c $(RUNTIME_BENCH_ARGS_ONE_CPU) \
+	            || exit 1; \
+	    done; \
 	fi
 BENCH_TARGETS += bench-runtime
 .PHONY: bench-runtime
