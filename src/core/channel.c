@@ -52,6 +52,8 @@
 #define CHANNEL_TBUFS 64
 #define CHANNEL_TBUF_MAX (16u << 20)
 #define CHANNEL_TBUF_SCAN 10000000u
+/* The ring's items given in a row before the thread buffers get a turn. */
+#define CHANNEL_RING_STREAK 64
 
 struct channel {
     struct region region;
@@ -119,6 +121,7 @@ struct channel {
     uint64_t tb_progress; /* records and losses taken, for channel_more */
     uint64_t more_tb;
     uint64_t tb_scan;
+    unsigned int ring_streak; /* the ring's items given in a row */
 
     /* operation results */
     unsigned char *res_data;
@@ -1055,6 +1058,16 @@ static int channel_decode(struct channel *ch, size_t size,
     return 1;
 }
 
+/* The ring gave what it had for this call (or enough): the thread
+ * buffers' turn, with a bound of their own. */
+static int channel_ring_done(struct channel *ch, struct reader_item *item)
+{
+    unsigned int direct = 0;
+
+    ch->ring_streak = 0;
+    return ch->tb.count != 0 ? channel_tbufs_next(ch, item, &direct) : 0;
+}
+
 static int channel_next_item(struct channel *ch, struct reader_item *item)
 {
     long n;
@@ -1083,9 +1096,18 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
     if (ch->status != CHANNEL_ACTIVE)
         return 0;
 
+    /* <protocol#tbuf>: the thread buffers get their turn whenever the
+     * ring has given what it had for this call, and after a run of the
+     * ring's items, so that neither starves the other */
+    if (ch->tb.count != 0 && ch->ring_streak >= CHANNEL_RING_STREAK) {
+        ch->ring_streak = 0;
+        if (channel_tbufs_next(ch, item, &direct))
+            return 1;
+        direct = 0;
+    }
     for (;;) {
         if (ch->sink != NULL && !channel_take_direct(ch, &direct))
-            return 0;
+            return channel_ring_done(ch, item);
         n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
         if (n < 0) {
             memset(item, 0, sizeof *item);
@@ -1108,15 +1130,13 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
                 clock_refine(&ch->clock);
                 ch->last_refine = now;
             }
-            if (ch->tb.count != 0)
-                return channel_tbufs_next(ch, item, &direct);
-            return 0;
+            return channel_ring_done(ch, item);
         }
         if (ch->sink != NULL && channel_give_direct(ch, n)) {
             /* (a record that wraps, or one of an overwriting ring, which
              * ring_peek() leaves to ring_take()) */
             if (++direct >= CHANNEL_DIRECT_MAX)
-                return 0;
+                return channel_ring_done(ch, item);
             continue;
         }
         switch (channel_decode(ch, (size_t)n, item)) {
@@ -1124,9 +1144,10 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             /* a bound, so that a stream of interns cannot starve the
              * caller's other work; the ring stays ready */
             if (++quiet == 4096)
-                return 0;
+                return channel_ring_done(ch, item);
             continue;
         default:
+            ch->ring_streak++;
             return 1;
         }
     }

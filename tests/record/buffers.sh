@@ -38,6 +38,15 @@ r=$(threads t16 2000)
     fail "t16: $(buffered t16) events through the buffers ($(cat t16.rec-err))"
 grep -q lost t16.rec-err t16.dump && fail "t16: something lost"
 
+# more threads than buffers at once (the main thread and 64 workers): a
+# worker without one writes into the ring, flat out, beside 63 writing
+# into buffers of 4 KiB; the ring and the buffers take turns, every
+# event of each is there in its order
+record many --ring-size=4096 "$PT" threads 64 3000
+[ "$(cat many.rec-rc)" = 0 ] || fail "many: status $(cat many.rec-rc)"
+r=$(threads many 3000)
+[ "$r" = "threads 64 bad 0" ] || fail "many: $r"
+
 # threads that write a few events and end: their buffers are far from a
 # quarter full when they do, and everything is there
 record few "$PT" threads 8 3
