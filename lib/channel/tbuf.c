@@ -231,7 +231,7 @@ void tbuf_cons_init(const struct tbuf_area *a, uint32_t i, struct tbuf_cons *c)
     struct dapto_tbuf *b = tbuf_at(a, i);
 
     c->ctail = c->ptail = __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE);
-    c->head = c->ctail;
+    c->head = c->upto = c->ctail;
     c->lost_seen = __atomic_load_n(&b->lost, __ATOMIC_RELAXED);
 }
 
@@ -242,7 +242,7 @@ const char *tbuf_look(const struct tbuf_area *a, uint32_t i,
 
     if (h < c->head || h - c->ctail > a->size)
         return "its head is not within one buffer of what noosa took";
-    c->head = h;
+    c->head = c->upto = h;
     return NULL;
 }
 
@@ -272,7 +272,8 @@ const unsigned char *tbuf_peek(const struct tbuf_area *a, uint32_t i,
             *why = "its padding does not reach the end of the buffer";
             return NULL;
         }
-        *size = n;
+        if (pos + n <= c->upto)
+            *size = n;
         return NULL;
     }
     if (s[0] < DAPTO_RECORD_HEADER || s[0] > a->max || s[0] % 8 != 0 ||
@@ -281,6 +282,8 @@ const unsigned char *tbuf_peek(const struct tbuf_area *a, uint32_t i,
         *size = s[0];
         return NULL;
     }
+    if (pos + s[0] > c->upto)
+        return NULL;
     *size = s[0];
     return rec;
 }
@@ -293,12 +296,28 @@ void tbuf_skip(const struct tbuf_area *a, uint32_t i, struct tbuf_cons *c,
         tbuf_release(a, i, c);
 }
 
+/* Zero the N bytes of buffer I at position POS, wrapping. */
+static void zero_out(const struct tbuf_area *a, uint32_t i, uint64_t pos,
+                     uint64_t n)
+{
+    uint64_t off = pos & a->mask;
+    uint64_t first = n < a->size - off ? n : a->size - off;
+
+    memset(tbuf_data(a, i) + off, 0, (size_t)first);
+    if (n > first)
+        memset(tbuf_data(a, i), 0, (size_t)(n - first));
+}
+
 void tbuf_release(const struct tbuf_area *a, uint32_t i, struct tbuf_cons *c)
 {
     struct dapto_tbuf *b = tbuf_at(a, i);
 
     if (c->ptail == c->ctail)
         return;
+    /* <protocol#tbuf>: what goes back to the owner is zeroed, the lines
+     * then the monitor's alone: an owner writes into them again at a
+     * fraction of the cost of lines both ends hold (bench/README) */
+    zero_out(a, i, c->ptail, c->ctail - c->ptail);
     __atomic_store_n(&b->tail, c->ctail, __ATOMIC_RELEASE);
     c->ptail = c->ctail;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -76,6 +76,8 @@ struct tbuf_cons {
     uint64_t ctail;     /* next position to take */
     uint64_t ptail;     /* the tail last published */
     uint64_t head;      /* the head last read (checked) */
+    uint64_t upto;      /* records that end past this (at most head) wait
+                           for the next look; tbuf_look() sets it to head */
     uint64_t lost_seen; /* the buffer's losses already reported */
 };
 
@@ -144,6 +146,9 @@ static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
                              size > a->max, 0))
         return tbuf_put_slow(a, p, rec);
     dst = p->data + off;
+#ifdef TBUF_PREFETCH
+    __builtin_prefetch(p->data + ((off + TBUF_PREFETCH) & a->mask), 1, 3);
+#endif
     for (i = 8; i + 8 < size; i += 8) {
         __builtin_memcpy(&w, src + i, 8);
         __builtin_memcpy(dst + i, &w, 8);
@@ -181,9 +186,10 @@ const char *tbuf_look(const struct tbuf_area *a, uint32_t i,
  * A record: returns it (the bytes stay put until tbuf_skip() steps over
  * them, but the program may still write them: read each byte once), its
  * size in *SIZE.  Otherwise NULL, and *SIZE is the bytes of padding to
- * step over (then look again past them), or 0 at the head; *WHY is then
- * NULL, or says what makes the buffer corrupt (a record that does not
- * carry its position or whose size is impossible).
+ * step over (then look again past them), or 0 at the head or at a record
+ * that ends past C->upto; *WHY is then NULL, or says what makes the
+ * buffer corrupt (a record that does not carry its position or whose size
+ * is impossible).
  */
 const unsigned char *tbuf_peek(const struct tbuf_area *a, uint32_t i,
                                const struct tbuf_cons *c, uint64_t pos,

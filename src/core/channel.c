@@ -432,6 +432,19 @@ static int channel_pause(struct channel *ch)
     return ring_ready(&ch->ring);
 }
 
+/* Wait a microsecond; then whether a thread buffer holds something. */
+static int channel_pause_tbufs(struct channel *ch)
+{
+    uint64_t until = clock_monotonic_ns() + 1000;
+
+    do {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } while (clock_monotonic_ns() < until);
+    return channel_tbufs_ready(ch);
+}
+
 /* channel_spin() while function records flood in: look once a
  * microsecond.  A reader that watches the very line the program is
  * writing slows both sides down (the line goes back and forth between
@@ -862,14 +875,13 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
     struct reader_time t;
     const unsigned char *rec;
     const char *why;
-    uint64_t pos, lost;
+    uint64_t pos, lost, last;
     uint32_t size;
     unsigned int k, took, j;
 
-    if (!tbuf_ready(&ch->tb, i, c)) {
-        tbuf_release(&ch->tb, i, c);
-        return CHANNEL_TB_DONE;
-    }
+    /* one look at the owner's line (lost and head) a pass: each look
+     * takes the line from the thread writing it */
+    last = c->head;
     lost = tbuf_lost_new(&ch->tb, i, c);
     if (lost != 0) {
         /* <protocol#tbuf>: losses are said before the records after them */
@@ -884,6 +896,19 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
     }
     if ((why = tbuf_look(&ch->tb, i, c)) != NULL)
         return channel_tbuf_corrupt(ch, i, c->ctail, why, 0, item);
+    if (c->head == c->ctail) {
+        tbuf_release(&ch->tb, i, c);
+        return CHANNEL_TB_DONE;
+    }
+    if (c->head != last) {
+        /* The owner is writing: not the cache line it writes now (taking
+         * it would cost the owner the line back at its next store); the
+         * rest at the next look, or once it stops.  A head that moved is
+         * progress for channel_more(). */
+        ch->tb_progress++;
+        if ((c->head & ~(uint64_t)63) > c->ctail)
+            c->upto = c->head & ~(uint64_t)63;
+    }
     reader_time_init(&t, &ch->clock);
     pos = c->ctail;
     for (;;) {
@@ -974,29 +999,40 @@ static void channel_tbufs_reclaim(struct channel *ch)
 
 /* The next item from the thread buffers, once the ring had none: 1 with
  * *ITEM, 0 when they have nothing now or enough was taken for one call
- * (*DIRECT counts the direct path's records). */
+ * (*DIRECT counts the direct path's records).  While the direct path
+ * takes batches from threads that write flat out, it looks again a
+ * microsecond after it caught up, rather than returning to the caller's
+ * loop for so few records each time (as the ring's direct path does). */
 static int channel_tbufs_next(struct channel *ch, struct reader_item *item,
                               unsigned int *direct)
 {
     uint32_t n = ch->tb.count;
 
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = (ch->tb_next + k) % n;
+    for (;;) {
+        unsigned int before = *direct;
 
-        switch (channel_tbuf_take(ch, i, item, direct)) {
-        case CHANNEL_TB_DONE:
-            continue;
-        case CHANNEL_TB_ITEM:
-            ch->tb_next = i;
-            return 1;
-        case CHANNEL_TB_ENOUGH:
-            /* the next call starts with the next buffer: each gets a turn */
-            ch->tb_next = (i + 1) % n;
-            return 0;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = (ch->tb_next + k) % n;
+
+            switch (channel_tbuf_take(ch, i, item, direct)) {
+            case CHANNEL_TB_DONE:
+                continue;
+            case CHANNEL_TB_ITEM:
+                ch->tb_next = i;
+                return 1;
+            case CHANNEL_TB_ENOUGH:
+                /* the next call starts with the next buffer: each gets
+                 * a turn */
+                ch->tb_next = (i + 1) % n;
+                return 0;
+            }
         }
+        channel_tbufs_reclaim(ch);
+        if (*direct == before || ch->ncpu < 2 ||
+            *direct >= CHANNEL_DIRECT_MAX || ring_ready(&ch->ring) ||
+            !channel_pause_tbufs(ch))
+            return 0;
     }
-    channel_tbufs_reclaim(ch);
-    return 0;
 }
 
 uint64_t channel_buffered(const struct channel *ch)

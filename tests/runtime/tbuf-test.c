@@ -211,6 +211,15 @@ static void test_single(void)
     CHECK(n >= 0);
     got += n;
     CHECK_EQ_INT(got, 20000);
+    {
+        /* what went back to the owner is zero */
+        const unsigned char *d = tbuf_data(&a, 77 % 2);
+        int zero = 1;
+
+        for (uint32_t k = 0; k < 4096; k++)
+            zero &= d[k] == 0;
+        CHECK(zero);
+    }
     CHECK(pads > 100);
     CHECK_EQ_INT(tbuf_at(&a, 77 % 2)->lost, 0);
     /* a record bigger than a quarter of the buffer is lost, counted */
@@ -407,6 +416,14 @@ static void test_scribbled(void)
     /* nothing past the head looked at */
     CHECK(tbuf_peek(&a, 0, &c, h, &size, &why) == NULL && why == NULL &&
           size == 0);
+    /* a record that ends past the reader's own limit is not there yet
+     * (not corrupt); within it, it is */
+    c.upto = 64;
+    CHECK(tbuf_peek(&a, 0, &c, 0, &size, &why) != NULL && size == 56);
+    CHECK(tbuf_peek(&a, 0, &c, 56, &size, &why) == NULL && why == NULL &&
+          size == 0);
+    c.upto = c.head;
+    CHECK(tbuf_peek(&a, 0, &c, 56, &size, &why) != NULL && size == 56);
     /* a record that does not carry its position */
     memcpy(w, d + 56, 8);
     w[1] ^= 1;
