@@ -24,16 +24,21 @@ struct rt_tbuf {
 };
 extern RT_TLS __thread struct rt_tbuf rt_tb;
 
-/* rt_record() when the thread has no buffer of this attach: it takes one
- * (once an attach) or writes into the ring. */
+/* rt_record() when the monitor offered buffers and the thread has none
+ * of this attach: it takes one (once an attach) or writes into the
+ * ring. */
 int rt_record_slow(struct dapto_record *rec);
 
 /* Write the event record REC (header filled in but for size and seq)
- * for the monitor: 0, or -1 when it could not be (counted lost). */
+ * for the monitor: 0, or -1 when it could not be (counted lost).  Both
+ * common ways inline: the thread's buffer, and the ring when the monitor
+ * offered none (a monitor with stops). */
 static inline int rt_record(struct dapto_record *rec)
 {
     if (DAPTO_LIKELY(rt_tb.epoch == runtime.tb_epoch))
         return tbuf_put(&runtime.tb, &rt_tb.p, rec);
+    if (DAPTO_LIKELY(runtime.tb_epoch == RT_TB_NONE))
+        return ring_put_inline(&runtime.ring, rec);
     return rt_record_slow(rec);
 }
 
