@@ -446,7 +446,10 @@ static int on_intern(struct tmon *tm, const unsigned char *buf, long n)
  * have none, -1 when one is corrupt. */
 static long tbuf_next(struct tmon *tm, unsigned char *buf)
 {
-    for (uint32_t k = 0; k < tm->tb.count; k++) {
+    /* (from the buffer last read: a thread writing flat out is taken in
+     * a run, not after a look at every other buffer) */
+    for (uint32_t j = 0; j < tm->tb.count; j++) {
+        uint32_t k = (tm->tb_last + j) % tm->tb.count;
         struct tbuf_cons *c = &tm->tbc[k];
         const unsigned char *rec = NULL;
         const char *why;
@@ -474,6 +477,7 @@ static long tbuf_next(struct tmon *tm, unsigned char *buf)
         memcpy(buf, rec, size);
         tbuf_skip(&tm->tb, k, c, size);
         tm->tb_records++;
+        tm->tb_last = k;
         return size;
     }
     return 0;

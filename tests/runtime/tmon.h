@@ -70,6 +70,7 @@ struct tmon {
     struct tbuf_area tb; /* the thread buffers, when the geometry has them */
     struct tbuf_cons tbc[TMON_TBUFS];
     uint64_t tb_records; /* taken from them */
+    uint32_t tb_last;    /* the buffer last taken from */
     pid_t pid;
     int out_fd; /* the program's stdout and stderr, merged */
     int exited;
