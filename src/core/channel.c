@@ -84,6 +84,7 @@ struct channel {
     char *pending_error; /* an error to give as the next item */
     uint64_t lost;
     uint64_t last_refine;
+    unsigned int refine_calls; /* channel_next()s that found the ring empty */
     /* channel_more(): the ring's position and losses reported at its
      * last "yes" */
     uint64_t more_ctail, more_lost;
@@ -879,8 +880,11 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
     uint32_t size;
     unsigned int k, took, j;
 
-    /* one look at the owner's line (lost and head) a pass: each look
-     * takes the line from the thread writing it */
+    /* One look at the owner's line (lost and head) when what the last
+     * look saw is taken: each look takes the line from the thread
+     * writing it. */
+    if (c->ctail < c->upto)
+        goto take;
     last = c->head;
     lost = tbuf_lost_new(&ch->tb, i, c);
     if (lost != 0) {
@@ -909,6 +913,7 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
         if ((c->head & ~(uint64_t)63) > c->ctail)
             c->upto = c->head & ~(uint64_t)63;
     }
+take:
     reader_time_init(&t, &ch->clock);
     pos = c->ctail;
     for (;;) {
@@ -950,6 +955,8 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
         if (why != NULL)
             return channel_tbuf_corrupt(ch, i, pos, why, size, item);
         if (rec == NULL) {
+            /* all that the last look allows: the next call looks again */
+            c->upto = c->ctail;
             tbuf_release(&ch->tb, i, c);
             return CHANNEL_TB_DONE;
         }
@@ -1161,10 +1168,14 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             return 1;
         }
         if (n == 0) {
-            uint64_t now = clock_monotonic_ns();
-            if (now - ch->last_refine > 100000000u) {
-                clock_refine(&ch->clock);
-                ch->last_refine = now;
+            /* (the clock read once in 64 calls: with thread buffers
+             * every call may end here) */
+            if (++ch->refine_calls % 64 == 0) {
+                uint64_t now = clock_monotonic_ns();
+                if (now - ch->last_refine > 100000000u) {
+                    clock_refine(&ch->clock);
+                    ch->last_refine = now;
+                }
             }
             return channel_ring_done(ch, item);
         }

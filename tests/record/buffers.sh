@@ -38,6 +38,16 @@ r=$(threads t16 2000)
     fail "t16: $(buffered t16) events through the buffers ($(cat t16.rec-err))"
 grep -q lost t16.rec-err t16.dump && fail "t16: something lost"
 
+# one thread writing an int event flat out into a buffer it fills (each
+# record read one by one, the reader staying off the line being written):
+# it waits for room, and noosa must look again, not wait with it
+LOOP=$abs_top_builddir/bench/monitor-loop
+timeout 60 "$NOOSA" record -o hits --events=hit "$LOOP" 3000000 </dev/null \
+    >hits.rec-out 2>hits.rec-err
+rc=$?
+[ $rc = 0 ] || fail "hits: status $rc (124: a hang), $(cat hits.rec-err)"
+has hits.rec-err "noosa: recorded 3000004 events in hits (3000000 through the threads' own buffers)"
+
 # more threads than buffers at once (the main thread and 64 workers): a
 # worker without one writes into the ring, flat out, beside 63 writing
 # into buffers of 4 KiB; the ring and the buffers take turns, every
