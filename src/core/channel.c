@@ -123,6 +123,7 @@ struct channel {
     uint64_t more_tb;
     uint64_t tb_scan;
     unsigned int ring_streak; /* the ring's items given in a row */
+    unsigned int tb_streak;   /* the thread buffers' items in a row */
 
     /* operation results */
     unsigned char *res_data;
@@ -1108,7 +1109,10 @@ static int channel_ring_done(struct channel *ch, struct reader_item *item)
     unsigned int direct = 0;
 
     ch->ring_streak = 0;
-    return ch->tb.count != 0 ? channel_tbufs_next(ch, item, &direct) : 0;
+    if (ch->tb.count == 0 || !channel_tbufs_next(ch, item, &direct))
+        return 0;
+    ch->tb_streak = 1;
+    return 1;
 }
 
 static int channel_next_item(struct channel *ch, struct reader_item *item)
@@ -1141,13 +1145,19 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
 
     /* <protocol#tbuf>: the thread buffers get their turn whenever the
      * ring has given what it had for this call, and after a run of the
-     * ring's items, so that neither starves the other */
-    if (ch->tb.count != 0 && ch->ring_streak >= CHANNEL_RING_STREAK) {
+     * ring's items; a run of their items goes on from them, up to the
+     * same bound, so that neither starves the other */
+    if (ch->tb.count != 0 &&
+        (ch->ring_streak >= CHANNEL_RING_STREAK ||
+         (ch->tb_streak > 0 && ch->tb_streak < CHANNEL_RING_STREAK))) {
         ch->ring_streak = 0;
-        if (channel_tbufs_next(ch, item, &direct))
+        if (channel_tbufs_next(ch, item, &direct)) {
+            ch->tb_streak++;
             return 1;
+        }
         direct = 0;
     }
+    ch->tb_streak = 0;
     for (;;) {
         if (ch->sink != NULL && !channel_take_direct(ch, &direct))
             return channel_ring_done(ch, item);
