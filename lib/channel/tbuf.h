@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "protocol.h"
+#include "ring.h" /* record_copy_words() */
 
 struct region;
 
@@ -137,7 +138,7 @@ static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
     uint64_t size = (bytes + 7) & ~(uint64_t)7;
-    uint64_t pos = p->head, off = pos & a->mask, w, i, last;
+    uint64_t pos = p->head, off = pos & a->mask, w;
     const unsigned char *src = (const unsigned char *)rec;
     unsigned char *dst;
     uint32_t c[2];
@@ -149,19 +150,7 @@ static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
 #ifdef TBUF_PREFETCH
     __builtin_prefetch(p->data + ((off + TBUF_PREFETCH) & a->mask), 1, 3);
 #endif
-    for (i = 8; i + 8 < size; i += 8) {
-        __builtin_memcpy(&w, src + i, 8);
-        __builtin_memcpy(dst + i, &w, 8);
-    }
-    last = bytes - (size - 8); /* value bytes in the last word, 1..8 */
-    __builtin_memcpy(&w, src + size - 8, 8);
-    if (last < 8)
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        w &= ((uint64_t)1 << (8 * last)) - 1;
-#else
-        w &= ~(~(uint64_t)0 >> (8 * last));
-#endif
-    __builtin_memcpy(dst + size - 8, &w, 8);
+    record_copy_words(dst, src, bytes, size);
     c[0] = (uint32_t)size;
     c[1] = (uint32_t)(pos >> 3);
     __builtin_memcpy(&w, c, 8);
