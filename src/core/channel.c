@@ -421,8 +421,9 @@ void channel_sleep_finish(struct channel *ch)
     ring_sleep_finish(&ch->ring);
 }
 
-/* Wait a microsecond; then whether a record is committed at the tail. */
-static int channel_pause(struct channel *ch)
+/* Wait a microsecond; then whether a record is committed at the ring's
+ * tail (TBUFS 0) or a thread buffer holds something (TBUFS 1). */
+static int channel_pause(struct channel *ch, int tbufs)
 {
     uint64_t until = clock_monotonic_ns() + 1000;
 
@@ -431,20 +432,7 @@ static int channel_pause(struct channel *ch)
         __builtin_ia32_pause();
 #endif
     } while (clock_monotonic_ns() < until);
-    return ring_ready(&ch->ring);
-}
-
-/* Wait a microsecond; then whether a thread buffer holds something. */
-static int channel_pause_tbufs(struct channel *ch)
-{
-    uint64_t until = clock_monotonic_ns() + 1000;
-
-    do {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    } while (clock_monotonic_ns() < until);
-    return channel_tbufs_ready(ch);
+    return tbufs ? channel_tbufs_ready(ch) : ring_ready(&ch->ring);
 }
 
 /* channel_spin() while function records flood in: look once a
@@ -694,6 +682,19 @@ void channel_kept(const struct channel *ch,
     }
 }
 
+/* Whether REC (SIZE bytes) is a function record for the direct path
+ * (enter or leave, its name an address or interned); if so, FN says it. */
+static inline int channel_fn(const struct channel *ch,
+                             const unsigned char *rec,
+                             uint32_t size, const struct reader_time *t,
+                             struct reader_fn *fn)
+{
+    return size == READER_FN_SIZE
+               ? reader_function(rec, t, fn)
+               : size == READER_NAMED_SIZE && reader_maybe_named(rec) &&
+                     reader_named(ch->reader, rec, t, fn);
+}
+
 /*
  * The direct path: hand the function records (and enter/leave events with
  * interned names) at the tail to the sink, in batches, reading them where
@@ -723,12 +724,7 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
         committed = 1;
         for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
             rec = ring_peek(&ch->ring, pos, &size, &committed);
-            if (rec == NULL ||
-                !(size == READER_FN_SIZE
-                      ? reader_function(rec, &t, &fns[k])
-                      : size == READER_NAMED_SIZE &&
-                            reader_maybe_named(rec) &&
-                            reader_named(ch->reader, rec, &t, &fns[k])))
+            if (rec == NULL || !channel_fn(ch, rec, size, &t, &fns[k]))
                 break;
             recs[k] = rec;
             pos += size;
@@ -769,7 +765,7 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
             return 1; /* (not flooding: nothing to wait for) */
         ch->flood = 1;
         if (ch->ncpu < 2 || *taken >= CHANNEL_DIRECT_MAX ||
-            !channel_pause(ch))
+            !channel_pause(ch, 0))
             return 0;
     }
 }
@@ -926,11 +922,7 @@ take:
                 continue;
             }
             if (rec == NULL || ch->sink == NULL || k == CHANNEL_DIRECT_BATCH ||
-                !(size == READER_FN_SIZE
-                      ? reader_function(rec, &t, &fns[k])
-                      : size == READER_NAMED_SIZE &&
-                            reader_maybe_named(rec) &&
-                            reader_named(ch->reader, rec, &t, &fns[k])))
+                !channel_fn(ch, rec, size, &t, &fns[k]))
                 break;
             recs[k] = rec;
             starts[k] = pos;
@@ -1038,7 +1030,7 @@ static int channel_tbufs_next(struct channel *ch, struct reader_item *item,
         channel_tbufs_reclaim(ch);
         if (*direct == before || ch->ncpu < 2 ||
             *direct >= CHANNEL_DIRECT_MAX || ring_ready(&ch->ring) ||
-            !channel_pause_tbufs(ch))
+            !channel_pause(ch, 1))
             return 0;
     }
 }
