@@ -15,7 +15,6 @@
 #define _GNU_SOURCE
 #include "config.h"
 
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <time.h>
 
 #include "rtloop_dapto.h"
+#include "pin.h"
 
 static uint64_t now_ns(void)
 {
@@ -109,18 +109,10 @@ int main(int argc, char **argv)
     long stops = argc > 3 ? atol(argv[3]) : 20000;
     double base[32], off[32], tick[32], enter[32];
     uint64_t *rt;
-    const char *cpu = getenv("BENCH_CPU");
     int r;
     long i;
 
-    if (cpu != NULL && *cpu != '\0') {
-        cpu_set_t set;
-
-        CPU_ZERO(&set);
-        CPU_SET(atoi(cpu), &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0)
-            perror("sched_setaffinity");
-    }
+    bench_pin("BENCH_CPU");
     if (rounds > 32)
         rounds = 32;
     setvbuf(stdout, NULL, _IOLBF, 0);

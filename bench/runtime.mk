@@ -7,7 +7,7 @@
 EXTRA_DIST += bench/runtime-loop.dapto
 check_PROGRAMS += bench/runtime-loop bench/runtime-bench
 
-bench_runtime_loop_SOURCES = bench/runtime-loop.c
+bench_runtime_loop_SOURCES = bench/runtime-loop.c bench/pin.h
 nodist_bench_runtime_loop_SOURCES = bench/rtloop_dapto.c bench/rtloop_dapto.h
 bench_runtime_loop_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/bench
 bench_runtime_loop_LDFLAGS = $(AM_LDFLAGS) -no-install
