@@ -106,17 +106,21 @@ static void recurse(int n)
 
 static int per_thread;
 
-static void *worker(void *arg)
+/* per_thread x step{tick} */
+static void steps(void)
 {
-    int i;
-
-    (void)arg;
-    _dapto_enter("worker");
-    for (i = 0; i < per_thread; i++) {
+    for (int i = 0; i < per_thread; i++) {
         _dapto_enter("step");
         _dapto_tick(i);
         _dapto_leave("step");
     }
+}
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    _dapto_enter("worker");
+    steps();
     _dapto_leave("worker");
     return NULL;
 }
@@ -148,11 +152,7 @@ static void *crasher(void *arg)
 {
     (void)arg;
     _dapto_enter("worker");
-    for (int i = 0; i < per_thread; i++) {
-        _dapto_enter("step");
-        _dapto_tick(i);
-        _dapto_leave("step");
-    }
+    steps();
     _dapto_enter("crash");
     *pt_null = 1;
     return NULL;

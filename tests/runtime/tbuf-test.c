@@ -24,54 +24,8 @@
 #include "protocol.h"
 #include "region.h"
 #include "tbuf.h"
+#include "trec.h"
 #include "unit.h"
-
-/* A test record: code = its owner, aux = its sequence number, LEN bytes of
- * a pattern derived from both. */
-struct trec {
-    struct dapto_record h;
-    unsigned char v[1100];
-};
-
-static unsigned char pat(unsigned int who, unsigned int seq, unsigned int i)
-{
-    return (unsigned char)(who * 131u + seq * 7u + i * 13u + 1u);
-}
-
-static void make(struct trec *r, unsigned int who, unsigned int seq,
-                 unsigned int len)
-{
-    memset(&r->h, 0, sizeof r->h);
-    r->h.code = (uint16_t)who;
-    r->h.tid = 1000 + who;
-    r->h.time = seq;
-    r->h.aux = seq;
-    r->h.len = len;
-    for (unsigned int i = 0; i < len; i++)
-        r->v[i] = pat(who, seq, i);
-}
-
-/* Whether REC (SIZE bytes from tbuf_peek) is an intact test record. */
-static int intact(const unsigned char *rec, uint32_t size, unsigned int *who,
-                  unsigned int *seq)
-{
-    struct dapto_record h;
-    unsigned int i;
-
-    memcpy(&h, rec, sizeof h);
-    if (h.size != size || (DAPTO_RECORD_HEADER + h.len + 7) / 8 * 8 != h.size ||
-        h.tid != 1000u + h.code || h.time != h.aux)
-        return 0;
-    for (i = 0; i < h.len; i++)
-        if (rec[DAPTO_RECORD_HEADER + i] != pat(h.code, h.aux, i))
-            return 0;
-    for (i = DAPTO_RECORD_HEADER + h.len; i < h.size; i++)
-        if (rec[i] != 0)
-            return 0;
-    *who = h.code;
-    *seq = h.aux;
-    return 1;
-}
 
 static void make_region(struct region *reg, uint32_t count, uint32_t size,
                         uint32_t flags)
