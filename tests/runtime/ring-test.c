@@ -42,17 +42,13 @@ static int lost_count(const unsigned char *buf, long n, int64_t *count)
 static void make_region(struct region *reg, uint32_t ring_size, uint32_t flags)
 {
     struct region_geom g;
-    const char *cause = NULL;
 
     region_geom_default(&g);
     g.ring_size = ring_size;
     g.trail_slots = 16;
     g.mbox_count = 2;
     g.flags = flags;
-    if (region_create(reg, &g, &cause) != 0) {
-        fprintf(stderr, "region_create: %s: %s\n", cause, strerror(errno));
-        exit(1);
-    }
+    trec_region(reg, &g);
 }
 
 static void test_geometry(void)

@@ -31,7 +31,6 @@ static void make_region(struct region *reg, uint32_t count, uint32_t size,
                         uint32_t flags)
 {
     struct region_geom g;
-    const char *cause = NULL;
 
     region_geom_default(&g);
     g.ring_size = 4096;
@@ -41,10 +40,7 @@ static void make_region(struct region *reg, uint32_t count, uint32_t size,
     g.tb_count = count;
     g.tb_size = size;
     g.flags = flags;
-    if (region_create(reg, &g, &cause) != 0) {
-        fprintf(stderr, "region_create: %s: %s\n", cause, strerror(errno));
-        exit(1);
-    }
+    trec_region(reg, &g);
 }
 
 static void test_geometry(void)

@@ -3,15 +3,20 @@
  * trec.h - test records for the channel's unit tests (ring-test,
  * tbuf-test): code = the writer, aux = its sequence number, LEN value
  * bytes of a pattern derived from both, so that a reader can tell a
- * record that is whole from one torn, shifted or mixed with another.
+ * record that is whole from one torn, shifted or mixed with another; and
+ * the regions they go through.
  */
 #ifndef NOOSA_TREC_H
 #define NOOSA_TREC_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dapto.h"
+#include "region.h"
 
 struct trec {
     struct dapto_record h;
@@ -62,6 +67,17 @@ static inline int intact(const unsigned char *rec, long n, unsigned int *who,
     *who = h.code;
     *seq = h.aux;
     return 1;
+}
+
+/* Create REG with geometry G, or end the test saying why. */
+static inline void trec_region(struct region *reg, const struct region_geom *g)
+{
+    const char *cause = NULL;
+
+    if (region_create(reg, g, &cause) != 0) {
+        fprintf(stderr, "region_create: %s: %s\n", cause, strerror(errno));
+        exit(1);
+    }
 }
 
 #endif /* NOOSA_TREC_H */
