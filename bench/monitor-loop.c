@@ -13,11 +13,11 @@
  * pinned elsewhere then runs on its own CPU).
  */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "monloop_dapto.h"
+#include "pin.h"
 
 volatile long loop_sink;
 
@@ -33,16 +33,8 @@ int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
     int every = argc > 2 ? atoi(argv[2]) : 0;
-    const char *cpu = getenv("BENCH_CPU");
 
-    if (cpu != NULL && *cpu != '\0') {
-        cpu_set_t set;
-
-        CPU_ZERO(&set);
-        CPU_SET(atoi(cpu), &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0)
-            perror("sched_setaffinity");
-    }
+    bench_pin("BENCH_CPU");
 
     for (int i = 0; i < n; i++) {
         loop_hit(i);

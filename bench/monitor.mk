@@ -9,7 +9,7 @@ check_PROGRAMS += bench/monitor-loop bench/monitor-bench
 # The loop compiles the runtime's sources in (optimised, no sanitizers),
 # so that it is a plain executable that gdb and noosa can run directly
 # (a libtool wrapper script would be traced instead).
-bench_monitor_loop_SOURCES = bench/monitor-loop.c \
+bench_monitor_loop_SOURCES = bench/monitor-loop.c bench/pin.h \
 	$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
 nodist_bench_monitor_loop_SOURCES = bench/monloop_dapto.c bench/monloop_dapto.h
 bench_monitor_loop_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/bench

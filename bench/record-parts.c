@@ -8,10 +8,11 @@
  *
  *   ring   lib/channel's ring: an atomic add on the head, a commit word
  *          per record, the consumer zeroing what it gives back
- *   own    a buffer of the producer's own, single producer single
- *          consumer: plain stores, the head published with a release
- *          store every PUBLISH records, the tail read only when the
- *          buffer looks full (the shape of per-thread sub-buffers)
+ *   tbuf   lib/channel's thread buffer <protocol#tbuf>: one writer, plain
+ *          stores, the head published with a release store at every
+ *          record, the tail looked at only when the buffer looks full;
+ *          the consumer takes up to the head it looked at, then comes
+ *          back (after a pause when it found nothing)
  *
  * with the consumer on CPU 0 and the producer on CPU 1 ("two"), and both
  * on CPU 0 ("one"; each yields the CPU when it must wait).  Figures are
@@ -37,10 +38,9 @@
 #include "dapto.h"
 #include "region.h"
 #include "ring.h"
+#include "tbuf.h"
 
 #define REC 40
-#define OWN_SIZE (1u << 20)
-#define PUBLISH 16
 
 static uint64_t now_ns(void)
 {
@@ -94,20 +94,15 @@ static void make_proto(void)
     proto[DAPTO_RECORD_HEADER] = DAPTO_K_INT;
 }
 
-/* The buffer of one producer: head and tail on lines of their own. */
-struct own {
-    _Alignas(64) uint64_t head; /* published by the producer */
-    _Alignas(64) uint64_t tail; /* published by the consumer */
-    _Alignas(64) unsigned char data[OWN_SIZE];
-};
-
 struct run {
-    int way;      /* 0 ring, 1 own */
+    int way;      /* 0 ring, 1 tbuf */
     int yield;    /* one CPU: wait by yielding */
     int cpu_prod, cpu_cons;
     long n;
     struct ring prod, cons;
-    struct own *own;
+    struct tbuf_area tb;
+    struct tbuf_prod tp;
+    struct tbuf_cons tc;
     uint64_t ns;  /* the producer's loop */
     long took;
     uint64_t check;
@@ -138,31 +133,49 @@ static void *consume(void *arg)
             }
         }
     } else {
-        struct own *o = r->own;
-        uint64_t t = 0, h;
+        const unsigned char *rec;
+        const char *why;
+        uint32_t size;
+        uint64_t pos;
 
         while (took < r->n) {
-            h = __atomic_load_n(&o->head, __ATOMIC_ACQUIRE);
-            if (h == t) {
-                __atomic_store_n(&o->tail, t, __ATOMIC_RELEASE);
-                relax(r->yield);
-                continue;
-            }
-            for (; t < h; t += REC) {
-                uint64_t at = t + DAPTO_RECORD_HEADER + 1;
-                unsigned char b[4];
-                uint32_t v;
+            if (tbuf_look(&r->tb, 0, &r->tc) != NULL)
+                break;
+            pos = r->tc.ctail;
+            for (;;) {
+                rec = tbuf_peek(&r->tb, 0, &r->tc, pos, &size, &why);
+                if (rec == NULL) {
+                    if (why != NULL || size == 0)
+                        break;
+                    pos += size; /* padding */
+                    continue;
+                }
+                {
+                    uint32_t v;
 
-                for (int j = 0; j < 4; j++)
-                    b[j] = o->data[(at + (uint64_t)j) & (OWN_SIZE - 1)];
-                memcpy(&v, b, 4);
-                check += v;
-                took++;
+                    memcpy(&v, rec + DAPTO_RECORD_HEADER + 1, 4);
+                    check += v;
+                    took++;
+                }
+                pos += size;
             }
-            if ((t & (OWN_SIZE / 64 - 1)) < REC)
-                __atomic_store_n(&o->tail, t, __ATOMIC_RELEASE);
+            if (why != NULL)
+                break;
+            tbuf_skip(&r->tb, 0, &r->tc, pos - r->tc.ctail);
+            if (took < r->n)
+                tbuf_release(&r->tb, 0, &r->tc);
+            /* as noosa's channel does: a batch up to the head, then a
+             * look a microsecond later, not at the line being written */
+            if (r->yield) {
+                sched_yield();
+            } else {
+                uint64_t until = now_ns() + 1000;
+
+                while (now_ns() < until)
+                    relax(0);
+            }
         }
-        __atomic_store_n(&o->tail, t, __ATOMIC_RELEASE);
+        tbuf_release(&r->tb, 0, &r->tc);
     }
     if (r->way == 0)
         ring_release(&r->cons);
@@ -187,35 +200,11 @@ static void produce(struct run *r)
             ring_put_inline(&r->prod, (struct dapto_record *)(void *)rec);
         }
     } else {
-        struct own *o = r->own;
-        uint64_t h = 0, tail = 0;
-
         for (i = 0; i < (uint32_t)r->n; i++) {
-            unsigned char *d;
-
             memcpy(rec + DAPTO_RECORD_HEADER + 1, &i, 4);
             ((struct dapto_record *)(void *)rec)->time = stamp();
-            while (h + REC - tail > OWN_SIZE) {
-                tail = __atomic_load_n(&o->tail, __ATOMIC_ACQUIRE);
-                if (h + REC - tail > OWN_SIZE) {
-                    __atomic_store_n(&o->head, h, __ATOMIC_RELEASE);
-                    relax(r->yield);
-                }
-            }
-            d = o->data + (h & (OWN_SIZE - 1));
-            if (__builtin_expect((h & (OWN_SIZE - 1)) + REC <= OWN_SIZE, 1)) {
-                memcpy(d, rec, REC);
-            } else {
-                size_t first = OWN_SIZE - (h & (OWN_SIZE - 1));
-
-                memcpy(d, rec, first);
-                memcpy(o->data, rec + first, REC - first);
-            }
-            h += REC;
-            if (i % PUBLISH == PUBLISH - 1)
-                __atomic_store_n(&o->head, h, __ATOMIC_RELEASE);
+            tbuf_put(&r->tb, &r->tp, (struct dapto_record *)(void *)rec);
         }
-        __atomic_store_n(&o->head, h, __ATOMIC_RELEASE);
     }
     r->ns = now_ns() - t0;
 }
@@ -239,16 +228,21 @@ static double stream(struct region *reg, int way, int two, long n)
         ring_init(&r.cons, reg);
         r.prod.spin = r.cons.spin = two ? r.prod.spin : 0;
     } else {
-        r.own = aligned_alloc(64, sizeof *r.own);
-        if (r.own == NULL)
+        tbuf_area_init(&r.tb, reg);
+        if (two == 0)
+            r.tb.spin = 0;
+        if (tbuf_claim(&r.tb, &r.tp, 1) != 0)
             return -1;
-        memset(r.own, 0, sizeof *r.own);
+        r.tb.count = 1;
+        tbuf_cons_init(&r.tb, 0, &r.tc);
     }
     if (pthread_create(&th, NULL, consume, &r) != 0)
         return -1;
     produce(&r);
     pthread_join(th, NULL);
-    free(r.own);
+    if (way == 1)
+        /* free the buffer for the next round */
+        __atomic_store_n(&tbuf_at(&r.tb, 0)->owner, 0, __ATOMIC_RELEASE);
     for (long i = 0; i < n; i++)
         want += (uint32_t)i;
     if (r.took != n || r.check != want)
@@ -272,6 +266,8 @@ int main(int argc, char **argv)
     make_proto();
     memcpy(rec, proto, REC);
     region_geom_default(&g);
+    g.tb_count = 1;
+    g.tb_size = g.ring_size;
     if (region_create(&reg, &g, &cause) != 0) {
         fprintf(stderr, "record-parts: %s\n", cause);
         return 1;
@@ -334,6 +330,6 @@ int main(int argc, char **argv)
     printf("    %-44s one CPU %6.1f   two CPUs %6.1f\n",
            "event ring (atomic head, commit words)", best[0][0], best[0][1]);
     printf("    %-44s one CPU %6.1f   two CPUs %6.1f\n",
-           "own buffer (plain stores, head per 16)", best[1][0], best[1][1]);
+           "thread buffer (plain stores, head a record)", best[1][0], best[1][1]);
     return 0;
 }

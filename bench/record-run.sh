@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # record-run.sh - the benchmarks of recordings (make bench-record):
 #
-#   recording   noosa record of bench/profile-calls (the naive Fibonacci
+#   recording   noosa record (through the threads' own buffers, and with
+#               --shared-ring through the one ring as before protocol
+#               1.0.4) of bench/profile-calls (the naive Fibonacci
 #               recursion built with -finstrument-functions: every call an
 #               entry and an exit record) and of bench/monitor-loop (an int
 #               event a loop iteration), lossless, to tmpfs (/dev/shm) and
@@ -25,7 +27,7 @@
 #
 #   parts       bench/record-parts: a timestamp, an atomic add, the ring
 #               alone, and records streamed to a consumer thread through
-#               the ring and through a buffer of the producer's own
+#               the ring and through a thread buffer
 #
 # Each figure is the median of ROUNDS (default 3) runs (rates: the run of
 # the median time).
@@ -70,18 +72,22 @@ for pin in $pins; do
     for fs in tmpfs disk; do
         [ $fs = tmpfs ] && dir=$SHM || dir=$DISK
         for prog in fib loop; do
+          for way in buffers ring; do
+            # the threads' own buffers (protocol 1.0.4), and the one ring
+            # of before (--shared-ring), in the same invocation
+            [ $way = ring ] && opt=--shared-ring || opt=
             : >"$dir/times"
             r=0
             while [ $r -lt "$ROUNDS" ]; do
                 rm -rf "$dir/rec"
                 if [ $prog = fib ]; then
-                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record -o "$dir/rec" "$FIB" "$NF" \
+                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record $opt -o "$dir/rec" "$FIB" "$NF" \
                         >"$dir/out" 2>&1
                     ns=$(field ns "$dir/out")
                     want=$((2 * $(field calls "$dir/out")))
                 else
                     t0=$(date +%s%N)
-                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record -o "$dir/rec" \
+                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record $opt -o "$dir/rec" \
                         --events=hit "$LOOP" "$NL" >"$dir/out" 2>&1
                     t1=$(date +%s%N)
                     ns=$((t1 - t0))
@@ -97,9 +103,10 @@ for pin in $pins; do
                 echo "$ns $want $bytes" >>"$dir/times"
                 r=$((r + 1))
             done
-            median "$dir/times" | awk -v way="noosa record ($prog)" -v fs=$fs -v c=$cpus '{
+            median "$dir/times" | awk -v way="noosa record${opt:+ $opt} ($prog)" -v fs=$fs -v c=$cpus '{
                 printf "  %-34s %-6s %-5s %12d %10.1f %8.2f\n", way, fs, c, $2,
                     $2 / $1 * 1000, $3 / $2 }'
+          done
         done
         # uftrace, the same fib
         if [ "$UFTRACE" != no ] && command -v "$UFTRACE" >/dev/null 2>&1; then

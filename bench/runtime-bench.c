@@ -5,8 +5,11 @@
  * tick and enter/leave, leaves quiet off, stops at every halt and resumes
  * at once, drains the ring concurrently, and prints the loop's figures
  * with ratios against its no-event baseline, and the consumer's rate.
+ * With "threads" in the second argument (tsc+threads), the program's
+ * threads write their records into buffers of their own <protocol#tbuf>
+ * instead of the ring (stops still go through the ring).
  *
- *   runtime-bench LOOP [tsc|ns] [ITERATIONS ROUNDS STOPS]
+ *   runtime-bench LOOP [tsc|ns][+threads] [ITERATIONS ROUNDS STOPS]
  */
 #include "config.h"
 
@@ -109,7 +112,7 @@ int main(int argc, char **argv)
     const char *clock = argc > 2 ? argv[2] : "tsc";
     char *args[] = {argv[1], argc > 3 ? argv[3] : "10000000",
                     argc > 4 ? argv[4] : "5", argc > 5 ? argv[5] : "20000", NULL};
-    uint64_t data = 0, stops = 0, k;
+    uint64_t data = 0, stops = 0, k, lost;
     double base, off, tick, enter;
     long len = 0;
     int st;
@@ -124,6 +127,10 @@ int main(int argc, char **argv)
         g.flags |= DAPTO_RF_OVERWRITE;
     if (strstr(clock, "huge") != NULL)
         g.ring_size = 1u << 29;
+    if (strstr(clock, "threads") != NULL) {
+        g.tb_count = 8;
+        g.tb_size = g.ring_size;
+    }
     if (tmon_create(&tm, &g) != 0) {
         fprintf(stderr, "runtime-bench: %s\n", tm.err);
         return 1;
@@ -178,13 +185,16 @@ int main(int argc, char **argv)
         tmon_close(&tm);
         return 1;
     }
+    lost = tm.reg.hdr->lost;
     base = result(out, "base");
     off = result(out, "off");
     tick = result(out, "tick");
     enter = result(out, "enter");
     printf("runtime: %s iterations x %s rounds, medians; timestamps %s; "
-           "ring %u KiB, lossless\n", args[1], args[2],
-           g.flags ? "TSC" : "CLOCK_MONOTONIC", g.ring_size >> 10);
+           "%s %u KiB, lossless\n", args[1], args[2],
+           g.flags ? "TSC" : "CLOCK_MONOTONIC",
+           g.tb_count != 0 ? "each thread's own buffer" : "shared ring",
+           g.ring_size >> 10);
     printf("                              ns/iteration   difference   ratio\n");
     printf("  no event                    %10.2f\n", base);
     printf("  event off                   %10.2f   %+10.2f   %5.2f\n", off,
@@ -193,10 +203,12 @@ int main(int argc, char **argv)
            tick - base, tick / base);
     printf("  enter or leave, interned    %10.2f   %+10.2f   %5.2f  (per event)\n",
            enter, enter - base / 2, enter / (base / 2));
-    printf("consumer: took %llu records, %llu lost; during the recorded loops "
-           "records flowed at %.1f M/s\n",
-           (unsigned long long)data, (unsigned long long)tm.reg.hdr->lost,
-           3e3 / (tick + 2 * enter));
+    for (uint32_t i = 0; i < tm.tb.count; i++)
+        lost += tbuf_at(&tm.tb, i)->lost;
+    printf("consumer: took %llu records (%llu from thread buffers), %llu lost; "
+           "during the recorded loops records flowed at %.1f M/s\n",
+           (unsigned long long)data, (unsigned long long)tm.tb_records,
+           (unsigned long long)lost, 3e3 / (tick + 2 * enter));
     {
         double put, take;
 
@@ -208,7 +220,7 @@ int main(int argc, char **argv)
     printf("stop round trip (stop, monitor resumes, return): median %.2f us, "
            "p90 %.2f us over %llu stops\n", result(out, "stop_median"),
            result(out, "stop_p90"), (unsigned long long)stops);
-    if ((double)data != result(out, "events") + 3 || tm.reg.hdr->lost != 0)
+    if ((double)data != result(out, "events") + 3 || lost != 0)
         printf("runtime-bench: expected %.0f records and no loss\n",
                result(out, "events") + 3);
     tmon_close(&tm);

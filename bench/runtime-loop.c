@@ -8,8 +8,11 @@
  *
  *   runtime-loop ITERATIONS ROUNDS STOPS
  *
- * prints one "result NAME VALUE" line per figure.
+ * prints one "result NAME VALUE" line per figure.  With BENCH_CPU=N in
+ * the environment it moves itself to CPU N first (the monitor is pinned
+ * by taskset).
  */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <stdint.h>
@@ -19,6 +22,7 @@
 #include <time.h>
 
 #include "rtloop_dapto.h"
+#include "pin.h"
 
 static uint64_t now_ns(void)
 {
@@ -108,6 +112,7 @@ int main(int argc, char **argv)
     int r;
     long i;
 
+    bench_pin("BENCH_CPU");
     if (rounds > 32)
         rounds = 32;
     setvbuf(stdout, NULL, _IOLBF, 0);

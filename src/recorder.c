@@ -5,7 +5,10 @@
  * screen, a transcript or Tcl.  It reads the channel and the target
  * directly, as the raw trace does, and hands every item to the writer;
  * function records (and enter/leave with interned names) take the
- * channel's direct path, in batches.  This is a front end: it prints.
+ * channel's direct path, in batches.  Each thread of the program writes
+ * its records into a buffer of its own (<protocol#tbuf>: a recording
+ * needs no order between threads, its reader merges them by time), unless
+ * --shared-ring asks for the one ring.  This is a front end: it prints.
  */
 #include "config.h"
 
@@ -159,8 +162,14 @@ static void recorder_target(struct recorder *r, const struct target_event *ev)
         }
         r->done = 1;
         break;
-    case TARGET_EV_FAULT:
-        recorder_drain(r);
+    case TARGET_EV_FAULT: {
+        /* what the program wrote up to the fault; the other threads may
+         * go on writing, so a bound */
+        int rounds = 0;
+
+        do
+            recorder_drain(r);
+        while (++rounds < 64 && channel_more(r->ch));
         if (r->flight) {
             char *cause = NULL;
 
@@ -176,6 +185,7 @@ static void recorder_target(struct recorder *r, const struct target_event *ev)
         }
         target_fault_pass(r->t, ev->tid, NULL);
         break;
+    }
     case TARGET_EV_INTERRUPTED:
         target_kill(r->t);
         break;
@@ -194,7 +204,7 @@ static void recorder_usage(FILE *f)
 {
     fprintf(f,
 "Usage: noosa record [-o DIR] [--events=LIST] [--functions] [--flight=SIZE]\n"
-"                    [--overwrite]\n"
+"                    [--overwrite] [--shared-ring]\n"
 "                    [--ring-size=BYTES] [--no-tsc] PROGRAM [ARG...]\n"
 "Run PROGRAM with its events recorded to DIR (default noosa.rec), a CTF\n"
 "trace directory; read it with `noosa dump DIR' or `noosa --replay DIR'.\n"
@@ -207,9 +217,12 @@ static void recorder_usage(FILE *f)
 "  --flight=SIZE        keep only about the last SIZE bytes (k, M, G) of\n"
 "                       each thread's events, written when the program\n"
 "                       hits a run-time error or ends\n"
-"  --overwrite          never make the program wait: a full ring loses\n"
-"                       events, counted in the recording\n"
-"  --ring-size=BYTES    size of the event ring (a power of two)\n"
+"  --overwrite          never make the program wait: a full buffer (or\n"
+"                       ring) loses events, counted in the recording\n"
+"  --ring-size=BYTES    size of the event ring, and of each thread's own\n"
+"                       buffer (a power of two; buffers of 4 KiB to 16 MiB)\n"
+"  --shared-ring        every thread's records through the one ring (the\n"
+"                       way of runtimes older than protocol 1.0.4)\n"
 "  --no-tsc             CLOCK_MONOTONIC timestamps even with a usable TSC\n"
 "Exit status: the program's (128+N when killed by signal N); 1 when it\n"
 "could not be recorded.\n");
@@ -218,7 +231,7 @@ static void recorder_usage(FILE *f)
 int recorder_main(int argc, char **argv)
 {
     enum { OPT_EVENTS = 256, OPT_FUNCTIONS, OPT_OVERWRITE, OPT_RING,
-           OPT_NO_TSC, OPT_FLIGHT };
+           OPT_NO_TSC, OPT_FLIGHT, OPT_SHARED };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"events", required_argument, NULL, OPT_EVENTS},
@@ -227,6 +240,7 @@ int recorder_main(int argc, char **argv)
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"ring-size", required_argument, NULL, OPT_RING},
         {"no-tsc", no_argument, NULL, OPT_NO_TSC},
+        {"shared-ring", no_argument, NULL, OPT_SHARED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     struct recorder r;
@@ -241,6 +255,7 @@ int recorder_main(int argc, char **argv)
 
     memset(&r, 0, sizeof r);
     memset(&copts, 0, sizeof copts);
+    copts.thread_buffers = 1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -277,6 +292,9 @@ int recorder_main(int argc, char **argv)
         }
         case OPT_NO_TSC:
             copts.no_tsc = 1;
+            break;
+        case OPT_SHARED:
+            copts.thread_buffers = 0;
             break;
         case 'h':
             recorder_usage(stdout);
@@ -354,6 +372,9 @@ int recorder_main(int argc, char **argv)
     rc = r.status;
     fprintf(stderr, "noosa: recorded %llu events in %s",
             (unsigned long long)recwrite_events(r.w), dir);
+    if (channel_buffered(r.ch) > 0)
+        fprintf(stderr, " (%llu through the threads' own buffers)",
+                (unsigned long long)channel_buffered(r.ch));
     if (channel_lost(r.ch) > 0)
         fprintf(stderr, "; %llu lost", (unsigned long long)channel_lost(r.ch));
     fprintf(stderr, "\n");

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * futex.h - futex wait and wake on words of the shared region.  The region
- * is shared between processes, so these are the shared (not _PRIVATE)
- * operations.  Both preserve errno: the runtime calls them from the
- * program's event path, where errno belongs to the program.
+ * futex.h - futex wait and wake on words of the shared region, and the
+ * spinning before them.  The region is shared between processes, so
+ * these are the shared (not _PRIVATE) operations.  The futex calls
+ * preserve errno: the runtime calls them from the program's event path,
+ * where errno belongs to the program.
  */
 #ifndef NOOSA_FUTEX_H
 #define NOOSA_FUTEX_H
@@ -41,6 +42,27 @@ static inline void futex_wake(uint32_t *word, int n)
 
     syscall(SYS_futex, word, FUTEX_WAKE, n, NULL, NULL, 0);
     errno = saved;
+}
+
+/* A pause while spinning on a word another CPU writes. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield" ::: "memory");
+#else
+    __asm__ volatile("" ::: "memory");
+#endif
+}
+
+/* CLOCK_MONOTONIC in microseconds, for bounding a spin. */
+static inline uint64_t now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* A lock for short sections that may be taken from a signal handler or by

@@ -20,11 +20,15 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 3
+#define DAPTO_PROTO_MINOR 4
 
 /* The minor from which a runtime can be attached to while it runs
  * <protocol#attach>. */
 #define DAPTO_ATTACH_MINOR 3
+
+/* The minor from which a thread may write its records into a buffer of its
+ * own <protocol#tbuf>. */
+#define DAPTO_TBUF_MINOR 4
 
 /* Environment variable that lets a monitor attach to the program under
  * Yama's ptrace_scope 1: "any", or the pid of the one process allowed
@@ -104,6 +108,14 @@ struct dapto_region {
     uint64_t rt_interrupt;
     uint64_t rt_reserved[4];
 
+    /* Thread buffers <protocol#tbuf> (minor 4; 0 without them: these
+     * bytes were padding before).  Geometry: set once by the monitor,
+     * read-only after. */
+    uint32_t tb_off;   /* the area: tb_count headers, then the buffers */
+    uint32_t tb_count; /* buffers */
+    uint32_t tb_size;  /* bytes of one buffer, a power of two */
+    uint32_t tb_pad[5];
+
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;
 
@@ -135,6 +147,47 @@ struct dapto_region {
      * slot n when n < cnt_slots, else in the shared slot 0. */
     _Alignas(64) uint32_t cnt_next;
 };
+
+/* The header keeps its layout from one minor to the next. */
+_Static_assert(__builtin_offsetof(struct dapto_region, head) == 192,
+               "the region header's layout");
+
+/*
+ * A thread buffer <protocol#tbuf> (minor 4): the buffer of one thread of
+ * the program at a time, which writes its event records there, one after
+ * the other, with plain stores, and publishes how far it wrote in head.
+ * The monitor takes them from tail up to head.  The owner's line is
+ * written only by the thread that owns the buffer (and, once that thread
+ * is gone, by the monitor that frees it); the monitor's line only by the
+ * monitor.
+ */
+struct dapto_tbuf {
+    /* Bytes written (monotonic); a release store after each record. */
+    uint64_t head;
+    /* Records the owner could not write (its buffer full in overwrite
+     * mode), monotonic. */
+    uint64_t lost;
+    /* The thread that owns the buffer, 0 when it is free: a thread takes
+     * a free one by compare-and-swap from 0; the monitor stores 0 once the
+     * owner is gone and everything it wrote is taken. */
+    uint32_t owner;
+    /* 1 while the owner waits for room (lossless mode). */
+    uint32_t waiting;
+    uint32_t pad0[10];
+
+    /* Bytes the monitor has taken (monotonic); a release store. */
+    _Alignas(64) uint64_t tail;
+    /* Futex word: bumped by the monitor when it moves tail while the
+     * owner waits. */
+    uint32_t tail_wake;
+    uint32_t pad1[13];
+};
+
+/* A thread buffer's first (size) word of a record holding this bit is no
+ * record: the rest of the buffer up to its end is unused (the next
+ * record did not fit before the end and starts at the beginning); the
+ * bits below say how many bytes those are. */
+#define DAPTO_TB_PAD 0x80000000u
 
 /*
  * A record in the ring <protocol#record>.  Records are 8-byte aligned and

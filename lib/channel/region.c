@@ -49,6 +49,14 @@ static uint64_t cnt_bytes(const struct region_geom *g)
     return (uint64_t)g->cnt_slots * DAPTO_CNT_PER_SLOT * sizeof(uint64_t);
 }
 
+uint64_t region_tbuf_bytes(const struct region_geom *g)
+{
+    if (g->tb_count == 0)
+        return 0;
+    return align_up((uint64_t)g->tb_count * sizeof(struct dapto_tbuf), PAGE) +
+           (uint64_t)g->tb_count * g->tb_size;
+}
+
 /* Check the sizes alone; NULL when they are in range. */
 static const char *geom_sizes(const struct region_geom *g)
 {
@@ -72,6 +80,12 @@ static const char *geom_sizes(const struct region_geom *g)
         (g->q_size < REGION_QUESTION_MIN || g->q_size > REGION_QUESTION_MAX ||
          g->q_size % 64 != 0))
         return "question area size is not 0 or a multiple of 64 from 4096 to 2^30";
+    if (g->tb_count > REGION_TBUF_COUNT_MAX)
+        return "thread buffers are more than 1024";
+    if (g->tb_count != 0 &&
+        (!is_pow2(g->tb_size) || g->tb_size < REGION_TBUF_MIN ||
+         g->tb_size > REGION_TBUF_MAX))
+        return "thread buffer size is not a power of two from 4096 to 2^26";
     return NULL;
 }
 
@@ -101,6 +115,8 @@ int region_geom_layout(struct region_geom *g, const char **cause)
     off = align_up(off + cnt_bytes(g), PAGE);
     g->q_off = g->q_size != 0 ? (uint32_t)off : 0;
     off = align_up(off + g->q_size, PAGE);
+    g->tb_off = g->tb_count != 0 ? (uint32_t)off : 0;
+    off = align_up(off + region_tbuf_bytes(g), PAGE);
     if (off > UINT32_MAX) {
         *cause = "region would be larger than 4 GiB";
         errno = EINVAL;
@@ -129,11 +145,14 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h)
     g->cnt_slots = __atomic_load_n(&h->cnt_slots, __ATOMIC_RELAXED);
     g->q_off = __atomic_load_n(&h->q_off, __ATOMIC_RELAXED);
     g->q_size = __atomic_load_n(&h->q_size, __ATOMIC_RELAXED);
+    g->tb_off = __atomic_load_n(&h->tb_off, __ATOMIC_RELAXED);
+    g->tb_count = __atomic_load_n(&h->tb_count, __ATOMIC_RELAXED);
+    g->tb_size = __atomic_load_n(&h->tb_size, __ATOMIC_RELAXED);
 }
 
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 {
-    uint64_t lo[7], hi[7];
+    uint64_t lo[8], hi[8];
     const char *why;
     int i, j, n = 4;
 
@@ -143,7 +162,8 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
         return why;
     if (g->ring_off % 8 != 0 || g->iface_off % 8 != 0 ||
         g->trail_off % 8 != 0 || g->mbox_off % 8 != 0 ||
-        g->filt_off % 8 != 0 || g->cnt_off % 8 != 0 || g->q_off % 64 != 0)
+        g->filt_off % 8 != 0 || g->cnt_off % 8 != 0 || g->q_off % 64 != 0 ||
+        (g->tb_count != 0 && g->tb_off % PAGE != 0))
         return "an area is not 8-byte aligned";
     lo[0] = g->ring_off;
     hi[0] = lo[0] + g->ring_size;
@@ -165,6 +185,10 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->q_size != 0) {
         lo[n] = g->q_off;
         hi[n++] = (uint64_t)g->q_off + g->q_size;
+    }
+    if (g->tb_count != 0) {
+        lo[n] = g->tb_off;
+        hi[n++] = (uint64_t)g->tb_off + region_tbuf_bytes(g);
     }
     for (i = 0; i < n; i++) {
         if (lo[i] < sizeof(struct dapto_region) || hi[i] > g->size)
@@ -256,6 +280,9 @@ int region_adopt(struct region *r, const struct region_geom *g, int memfd,
     h->cnt_slots = geom.cnt_slots;
     h->q_off = geom.q_off;
     h->q_size = geom.q_size;
+    h->tb_off = geom.tb_off;
+    h->tb_count = geom.tb_count;
+    h->tb_size = geom.tb_size;
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;
@@ -389,6 +416,19 @@ void region_ack(struct region *r, uint32_t n)
     futex_wake(&r->hdr->aspects_acked, INT_MAX);
 }
 
+/* Wake the owner of every thread buffer that may wait for room. */
+static void tbufs_wake(struct region *r)
+{
+    unsigned char *base = (unsigned char *)r->hdr + r->geom.tb_off;
+
+    for (uint32_t i = 0; i < r->geom.tb_count; i++) {
+        struct dapto_tbuf *b = (struct dapto_tbuf *)(void *)(base + (size_t)i * sizeof *b);
+
+        __atomic_fetch_add(&b->tail_wake, 1, __ATOMIC_RELEASE);
+        futex_wake(&b->tail_wake, INT_MAX);
+    }
+}
+
 void region_wake_all(struct region *r)
 {
     struct dapto_region *h = r->hdr;
@@ -398,6 +438,7 @@ void region_wake_all(struct region *r)
     futex_wake(&h->aspects_acked, INT_MAX);
     for (uint32_t i = 0; i < r->geom.mbox_count; i++)
         futex_wake(&region_mailbox(r, i)->state, INT_MAX);
+    tbufs_wake(r);
 }
 
 void region_let_go(struct region *r)
@@ -415,6 +456,7 @@ void region_let_go(struct region *r)
         if (mailbox_resume(mb) != 0)
             futex_wake(&mb->state, INT_MAX);
     }
+    tbufs_wake(r);
 }
 
 struct dapto_mailbox *region_mailbox(const struct region *r, uint32_t i)

@@ -41,6 +41,10 @@ struct region_geom {
     uint32_t cnt_slots;   /* of DAPTO_CNT_PER_SLOT counters; 0: none */
     uint32_t q_off;       /* question area <protocol#question>; 0 with q_size 0 */
     uint32_t q_size;      /* 0: no questions (a monitor of minor < 3) */
+    uint32_t tb_off;      /* thread buffers <protocol#tbuf>; 0 with tb_count 0 */
+    uint32_t tb_count;    /* 0: none (the monitor did not offer them, or
+                             speaks a minor below 4) */
+    uint32_t tb_size;     /* bytes of one buffer, a power of two */
 };
 
 #define REGION_RING_MIN 4096u
@@ -53,6 +57,9 @@ struct region_geom {
 #define REGION_CNT_MAX 4096u        /* counter slots */
 #define REGION_QUESTION_MIN 4096u   /* bytes, when there is a question area */
 #define REGION_QUESTION_MAX (1u << 30)
+#define REGION_TBUF_MIN 4096u       /* bytes of a thread buffer */
+#define REGION_TBUF_MAX (1u << 26)
+#define REGION_TBUF_COUNT_MAX 1024u
 
 /* Defaults of region_geom_default(). */
 #define REGION_DEFAULT_RING (1u << 20)
@@ -75,12 +82,14 @@ struct region {
 };
 
 /* Fill G with the default sizes (ring, interface area, trail, mailboxes,
- * filter area, counter slots, question area) and flags 0; offsets and size are left 0 for region_geom_layout(). */
+ * filter area, counter slots, question area; no thread buffers) and flags
+ * 0; offsets and size are left 0 for region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count, filt_size, cnt_slots, q_size; flags kept): set the offsets and the
- * total size.  A filter, counter or question area of size 0 gets offset 0.  Returns 0,
+ * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size; flags
+ * kept): set the offsets and the total size.  A filter, counter, question
+ * or thread buffer area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 
@@ -153,6 +162,10 @@ void region_let_go(struct region *r);
  * nothing (again, after region_let_go(): a thread that waits on still
  * finds it let go). */
 void region_wake_all(struct region *r);
+
+/* Bytes of the thread buffer area of G: the headers, page-aligned, then
+ * the buffers <protocol#tbuf>. */
+uint64_t region_tbuf_bytes(const struct region_geom *g);
 
 /* Mailbox I of R, or NULL when I is out of range (I comes from a record:
  * check it here). */

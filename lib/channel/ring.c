@@ -27,25 +27,6 @@
 /* Backstop of every sleep: a lost wake-up costs at most this. */
 #define RING_SLEEP_MS 20
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield" ::: "memory");
-#else
-    __asm__ volatile("" ::: "memory");
-#endif
-}
-
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* The commit word: size then seq, in memory order. */
 static inline uint64_t commit_word(uint32_t size, uint32_t seq)
 {

@@ -92,6 +92,32 @@ void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec
 void ring_lost(struct ring *r);
 void ring_wake_sleeper(struct ring *r);
 
+/* Copy a record of BYTES bytes (SIZE rounded up to 8) from SRC to DST but
+ * its first word (the commit word, the writer's to store last): whole
+ * words, the last one keeping only the value bytes so that the padding is
+ * zero.  Little and big endian alike: the mask is built in memory order.
+ * SRC must be readable up to SIZE. */
+static inline void record_copy_words(unsigned char *dst,
+                                     const unsigned char *src, uint64_t bytes,
+                                     uint64_t size)
+{
+    uint64_t w, i, last;
+
+    for (i = 8; i + 8 < size; i += 8) {
+        __builtin_memcpy(&w, src + i, 8);
+        __builtin_memcpy(dst + i, &w, 8);
+    }
+    last = bytes - (size - 8); /* value bytes in the last word, 1..8 */
+    __builtin_memcpy(&w, src + size - 8, 8);
+    if (last < 8)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        w &= ((uint64_t)1 << (8 * last)) - 1;
+#else
+        w &= ~(~(uint64_t)0 >> (8 * last));
+#endif
+    __builtin_memcpy(dst + size - 8, &w, 8);
+}
+
 /* ring_put(), inline for the runtime's event path.  REC must be 8-byte
  * aligned and readable up to its size rounded up to 8 (an aligned word
  * never crosses a page); the bytes past its values are written as zero. */
@@ -99,7 +125,7 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
     uint64_t size = (bytes + 7) & ~(uint64_t)7;
-    uint64_t p, off, w, i, last;
+    uint64_t p, off, w;
     unsigned char *dst;
     const unsigned char *src = (const unsigned char *)rec;
     uint32_t c[2];
@@ -116,22 +142,7 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
     off = p & r->mask;
     dst = r->data + off;
     if (__builtin_expect(off + size <= r->size, 1)) {
-        /* Whole words; the last one keeps only the value bytes, the
-         * padding is zero.  Little and big endian alike: the mask is
-         * built in memory order. */
-        for (i = 8; i + 8 < size; i += 8) {
-            __builtin_memcpy(&w, src + i, 8);
-            __builtin_memcpy(dst + i, &w, 8);
-        }
-        last = bytes - (size - 8); /* value bytes in the last word, 1..8 */
-        __builtin_memcpy(&w, src + size - 8, 8);
-        if (last < 8)
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            w &= ((uint64_t)1 << (8 * last)) - 1;
-#else
-            w &= ~(~(uint64_t)0 >> (8 * last));
-#endif
-        __builtin_memcpy(dst + size - 8, &w, 8);
+        record_copy_words(dst, src, bytes, size);
     } else {
         ring_put_wrapped(r, p, rec);
     }

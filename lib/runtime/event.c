@@ -15,6 +15,7 @@
 
 #include "dapto.h"
 #include "intern.h"
+#include "rtbuf.h"
 #include "rtfilter.h"
 #include "runtime.h"
 #include "stop.h"
@@ -62,6 +63,22 @@ int event_post(struct dapto_record *rec)
     return rc;
 }
 
+/* An event record for the monitor <protocol#tbuf>: the thread's buffer
+ * or the ring (rtbuf.h). */
+static int event_record(struct dapto_record *rec)
+{
+    int rc;
+
+    if (rt_busy) {
+        __atomic_fetch_add(&runtime.ring.hdr->lost, 1, __ATOMIC_RELAXED);
+        return -1;
+    }
+    rt_busy = 1;
+    rc = rt_record(rec);
+    rt_busy = 0;
+    return rc;
+}
+
 void event_deliver(struct dapto_record *rec, unsigned int st)
 {
     if (rt_busy) {
@@ -81,7 +98,7 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
     if ((st & DAPTO_STATE_STOP) && !rt_in_op)
         stop_event(rec);
     else if (st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP))
-        event_post(rec);
+        event_record(rec);
 }
 
 /* The end of an encoder: REC's header filled in and REC delivered as
@@ -115,7 +132,7 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
         /* the common case, without a call (the monitor keeps what the
          * trail would) */
         rt_busy = 1;
-        ring_put_inline(&runtime.ring, rec);
+        rt_record(rec);
         rt_busy = 0;
         return;
     }
@@ -169,7 +186,7 @@ static void emit_name(unsigned int ev, const char *name)
         u.rec.time = rt_now();
         if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
             rt_busy = 1;
-            ring_put_inline(&runtime.ring, &u.rec);
+            rt_record(&u.rec);
             rt_busy = 0;
             return;
         }

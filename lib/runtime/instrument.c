@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "dapto.h"
+#include "rtbuf.h"
 #include "runtime.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -72,10 +73,10 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
     if (st & DAPTO_STATE_STOP)
         st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
     if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-        /* the common case: straight into the ring (the monitor keeps
-         * what the trail would) */
+        /* the common case: straight into the thread's buffer or the
+         * ring (the monitor keeps what the trail would) */
         rt_busy = 1;
-        ring_put_inline(&runtime.ring, &u.rec);
+        rt_record(&u.rec);
         rt_busy = 0;
     } else {
         event_deliver(&u.rec, st);

@@ -23,12 +23,17 @@
 #include "dapto.h"
 #include "iface.h"
 #include "protocol.h"
+#include "rtbuf.h"
 #include "rtfilter.h"
 #include "rtlog.h"
 #include "runtime.h"
 #include "stop.h"
 
-struct runtime runtime = {.region = {.memfd = -1, .eventfd = -1}};
+struct runtime runtime = {.region = {.memfd = -1, .eventfd = -1},
+                          .tb_epoch = RT_TB_NONE};
+/* Attaches that offered thread buffers so far (runtime.tb_epoch's values,
+ * from 1); changed only at attach. */
+static uint32_t tb_attaches;
 
 RT_TLS __thread uint32_t rt_tid;
 RT_TLS __thread int rt_busy;
@@ -275,6 +280,15 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
     ring_init(&runtime.ring, &runtime.region);
     if (runtime.monitor != 0)
         runtime.ring.gone = rt_monitor_gone;
+    /* <protocol#tbuf>: a buffer a thread, with a monitor that offers them */
+    tbuf_area_init(&runtime.tb, &runtime.region);
+    runtime.tb.gone = runtime.ring.gone;
+    if (RUNTIME_PROTO_MINOR >= DAPTO_TBUF_MINOR && runtime.tb.count != 0 &&
+        __atomic_load_n(&h->id.minor, __ATOMIC_ACQUIRE) >= DAPTO_TBUF_MINOR) {
+        if (++tb_attaches == RT_TB_NONE)
+            tb_attaches = 1;
+        runtime.tb_epoch = tb_attaches;
+    }
     trail_init(&runtime.trail, &runtime.region);
 #if defined(__x86_64__) || defined(__i386__)
     runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
@@ -335,6 +349,7 @@ void rt_release(void)
     if (!rt_is_attached())
         return;
     __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
+    runtime.tb_epoch = RT_TB_NONE;
     states_off();
     runtime.filt = NULL;
     runtime.cnt = NULL;
@@ -354,6 +369,7 @@ static void fork_child(void)
 {
     rt_tid = 0;
     rt_cnt = NULL;
+    memset(&rt_tb, 0, sizeof rt_tb);
     rtfilter_fork_child();
     if (rt_is_attached()) {
         rt_release();

@@ -18,6 +18,7 @@
 #include "region.h"
 #include "ring.h"
 #include "rtquestion.h"
+#include "tbuf.h"
 #include "trail.h"
 
 /* The protocol version this runtime speaks; a test builds a copy with
@@ -26,7 +27,11 @@
 #define RUNTIME_PROTO_MAJOR DAPTO_PROTO_MAJOR
 #endif
 #define RUNTIME_PROTO_MEDIAN DAPTO_PROTO_MEDIAN
+/* (a test builds a copy that speaks an older minor: one without thread
+ * buffers <protocol#tbuf>) */
+#ifndef RUNTIME_PROTO_MINOR
 #define RUNTIME_PROTO_MINOR DAPTO_PROTO_MINOR
+#endif
 
 #define RT_TLS __attribute__((tls_model("initial-exec")))
 
@@ -66,7 +71,17 @@ struct runtime {
      * the attach they were taken in.  Bumped while every other thread is
      * stopped by the monitor. */
     uint32_t epoch;
+    /* Thread buffers <protocol#tbuf>: the area (count 0: none), and the
+     * attach they belong to (a thread's buffer is of this attach when its
+     * rt_tb.epoch is this), RT_TB_NONE without them.  Set at attach
+     * before `attached`, read-only after; tb_epoch is RT_TB_NONE again
+     * once released. */
+    struct tbuf_area tb;
+    uint32_t tb_epoch;
 };
+
+/* runtime.tb_epoch without thread buffers: never a thread's rt_tb.epoch. */
+#define RT_TB_NONE UINT32_MAX
 
 /* The one runtime; see the comment of each field for when it changes. */
 extern struct runtime runtime;

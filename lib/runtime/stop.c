@@ -356,14 +356,6 @@ static void serve(struct dapto_mailbox *mb, uint32_t i)
     run_op(mb, op, scratch, len, scratch + DAPTO_MBOX_DATA);
 }
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* Wait until MB leaves state S: spin briefly when there are spare CPUs,
  * then sleep on the futex.  A monitor that let the program go
  * <protocol#letgo> counts as a resume. */

@@ -18,9 +18,11 @@
 #include <math.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "channel.h"
@@ -35,6 +37,7 @@
 #include "region.h"
 #include "ring.h"
 #include "target.h"
+#include "tbuf.h"
 #include "trail.h"
 #include "xmalloc.h"
 
@@ -44,6 +47,13 @@
 #define CHANNEL_DIRECT_MAX 65536
 /* How long interrupting an operation that did not answer may take. */
 #define CHANNEL_INTERRUPT_MS 2000
+/* Thread buffers offered (<protocol#tbuf>), their largest size, and how
+ * often their owners are looked for at most (ns). */
+#define CHANNEL_TBUFS 64
+#define CHANNEL_TBUF_MAX (16u << 20)
+#define CHANNEL_TBUF_SCAN 10000000u
+/* The ring's items given in a row before the thread buffers get a turn. */
+#define CHANNEL_RING_STREAK 64
 
 struct channel {
     struct region region;
@@ -74,6 +84,7 @@ struct channel {
     char *pending_error; /* an error to give as the next item */
     uint64_t lost;
     uint64_t last_refine;
+    unsigned int refine_calls; /* channel_next()s that found the ring empty */
     /* channel_more(): the ring's position and losses reported at its
      * last "yes" */
     uint64_t more_ctail, more_lost;
@@ -101,6 +112,19 @@ struct channel {
     struct qarea qarea;
     const char *no_questions;
 
+    /* thread buffers <protocol#tbuf>: the area (count 0: none), noosa's
+     * end of each buffer, where the next look starts, what was taken from
+     * them, and when their owners were last looked for */
+    struct tbuf_area tb;
+    struct tbuf_cons *tbc;
+    uint32_t tb_next;
+    uint64_t tb_records;
+    uint64_t tb_progress; /* records and losses taken, for channel_more */
+    uint64_t more_tb;
+    uint64_t tb_scan;
+    unsigned int ring_streak; /* the ring's items given in a row */
+    unsigned int tb_streak;   /* the thread buffers' items in a row */
+
     /* operation results */
     unsigned char *res_data;
     struct decode_value *res_values;
@@ -125,6 +149,13 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
     region_geom_default(&g);
     if (opts->ring_size != 0)
         g.ring_size = opts->ring_size;
+    if (opts->thread_buffers) {
+        /* <protocol#tbuf>: each buffer of the ring's size, within bounds */
+        g.tb_count = CHANNEL_TBUFS;
+        g.tb_size = g.ring_size < REGION_TBUF_MIN   ? REGION_TBUF_MIN
+                    : g.ring_size > CHANNEL_TBUF_MAX ? CHANNEL_TBUF_MAX
+                                                     : g.ring_size;
+    }
     tsc = !opts->no_tsc && clock_tsc_usable();
     g.flags = (tsc ? DAPTO_RF_TSC : 0) |
               (opts->overwrite ? DAPTO_RF_OVERWRITE : 0);
@@ -136,6 +167,10 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
         return -1;
     }
     ring_init(&ch->ring, &ch->region);
+    tbuf_area_init(&ch->tb, &ch->region);
+    ch->tbc = xcalloc(ch->tb.count + 1, sizeof *ch->tbc);
+    for (uint32_t i = 0; i < ch->tb.count; i++)
+        tbuf_cons_init(&ch->tb, i, &ch->tbc[i]);
     clock_init(&ch->clock, tsc);
     ch->reg = registry_create();
     ch->reader = reader_create(ch->reg, &ch->clock,
@@ -177,6 +212,7 @@ void channel_free(struct channel *ch)
     free(ch->pending_error);
     free(ch->kept);
     free(ch->fentries);
+    free(ch->tbc);
     free(ch);
 }
 
@@ -342,6 +378,22 @@ uint64_t channel_direct_count(const struct channel *ch)
     return ch->direct_count;
 }
 
+/* Whether some thread buffer holds something not taken yet. */
+static int channel_tbufs_ready(const struct channel *ch)
+{
+    for (uint32_t i = 0; i < ch->tb.count; i++)
+        if (tbuf_ready(&ch->tb, i, &ch->tbc[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether anything waits in the ring or a thread buffer. */
+static int channel_ready(struct channel *ch)
+{
+    return ring_ready(&ch->ring) ||
+           (ch->tb.count != 0 && channel_tbufs_ready(ch));
+}
+
 int channel_sleep_prepare(struct channel *ch)
 {
     ch->may_sleep = 0;
@@ -354,6 +406,15 @@ int channel_sleep_prepare(struct channel *ch)
     }
     if (ch->status == CHANNEL_ACTIVE && !ring_sleep_prepare(&ch->ring))
         return 0;
+    if (ch->status == CHANNEL_ACTIVE && ch->tb.count != 0 &&
+        channel_tbufs_ready(ch)) {
+        /* (the flag is set and fenced: what the owners wrote after this
+         * look wakes us once a quarter of a buffer, or the caller's
+         * timeout does <protocol#tbuf>) */
+        __atomic_store_n(&ch->region.hdr->consumer_sleeping, 0,
+                         __ATOMIC_RELAXED);
+        return 0;
+    }
     ch->may_sleep = 1;
     return 1;
 }
@@ -370,8 +431,9 @@ void channel_sleep_finish(struct channel *ch)
     ring_sleep_finish(&ch->ring);
 }
 
-/* Wait a microsecond; then whether a record is committed at the tail. */
-static int channel_pause(struct channel *ch)
+/* Wait a microsecond; then whether a record is committed at the ring's
+ * tail (TBUFS 0) or a thread buffer holds something (TBUFS 1). */
+static int channel_pause(struct channel *ch, int tbufs)
 {
     uint64_t until = clock_monotonic_ns() + 1000;
 
@@ -380,7 +442,7 @@ static int channel_pause(struct channel *ch)
         __builtin_ia32_pause();
 #endif
     } while (clock_monotonic_ns() < until);
-    return ring_ready(&ch->ring);
+    return tbufs ? channel_tbufs_ready(ch) : ring_ready(&ch->ring);
 }
 
 /* channel_spin() while function records flood in: look once a
@@ -400,7 +462,7 @@ static int channel_spin_flood(struct channel *ch)
             now = clock_monotonic_ns();
         } while (now - look < 1000);
         look = now;
-        if (ring_ready(&ch->ring))
+        if (channel_ready(ch))
             return 1;
         if (now - start > 50000) {
             ch->flood = 0;
@@ -418,7 +480,9 @@ int channel_spin(struct channel *ch)
     if (ch->ncpu < 2 || ch->status != CHANNEL_ACTIVE ||
         ch->pending_error != NULL)
         return 0;
-    if (ch->flood)
+    /* (thread buffers: never at every pause, which would take their lines
+     * from the threads writing them) */
+    if (ch->flood || ch->tb.count != 0)
         return channel_spin_flood(ch);
     for (unsigned int k = 0;; k++) {
         if (ring_ready(&ch->ring))
@@ -628,6 +692,19 @@ void channel_kept(const struct channel *ch,
     }
 }
 
+/* Whether REC (SIZE bytes) is a function record for the direct path
+ * (enter or leave, its name an address or interned); if so, FN says it. */
+static inline int channel_fn(const struct channel *ch,
+                             const unsigned char *rec,
+                             uint32_t size, const struct reader_time *t,
+                             struct reader_fn *fn)
+{
+    return size == READER_FN_SIZE
+               ? reader_function(rec, t, fn)
+               : size == READER_NAMED_SIZE && reader_maybe_named(rec) &&
+                     reader_named(ch->reader, rec, t, fn);
+}
+
 /*
  * The direct path: hand the function records (and enter/leave events with
  * interned names) at the tail to the sink, in batches, reading them where
@@ -657,12 +734,7 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
         committed = 1;
         for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
             rec = ring_peek(&ch->ring, pos, &size, &committed);
-            if (rec == NULL ||
-                !(size == READER_FN_SIZE
-                      ? reader_function(rec, &t, &fns[k])
-                      : size == READER_NAMED_SIZE &&
-                            reader_maybe_named(rec) &&
-                            reader_named(ch->reader, rec, &t, &fns[k])))
+            if (rec == NULL || !channel_fn(ch, rec, size, &t, &fns[k]))
                 break;
             recs[k] = rec;
             pos += size;
@@ -703,7 +775,7 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
             return 1; /* (not flooding: nothing to wait for) */
         ch->flood = 1;
         if (ch->ncpu < 2 || *taken >= CHANNEL_DIRECT_MAX ||
-            !channel_pause(ch))
+            !channel_pause(ch, 0))
             return 0;
     }
 }
@@ -728,6 +800,321 @@ static int channel_give_direct(struct channel *ch, long size)
     }
     ch->sink = NULL;
     return 0;
+}
+
+/* Thread buffers <protocol#tbuf>. */
+
+static int channel_decode(struct channel *ch, size_t size,
+                          struct reader_item *item);
+
+/* Whether the ring may yet show a record it does not show now: one
+ * reserved and not committed (its producer is writing it). */
+static int channel_ring_busy(const struct channel *ch)
+{
+    return !ch->ring.overwrite &&
+           __atomic_load_n(&ch->region.hdr->head, __ATOMIC_ACQUIRE) !=
+               ch->ring.ctail;
+}
+
+/* Whether the record REC of SIZE bytes is an enter or leave whose name
+ * is an intern id the reader does not know yet: its INTERN record is in
+ * the ring, committed before the thread wrote REC but maybe behind a
+ * record another thread has not committed yet. */
+static int channel_unknown_id(const struct channel *ch,
+                              const unsigned char *rec, uint32_t size)
+{
+    uint32_t id;
+
+    if (size != READER_NAMED_SIZE || !reader_maybe_named(rec) ||
+        rec[DAPTO_RECORD_HEADER] != DAPTO_K_ISTR)
+        return 0;
+    memcpy(&id, rec + DAPTO_RECORD_HEADER + 1, 4);
+    return reader_intern(ch->reader, id) == NULL;
+}
+
+/* How channel_tbuf_take() left buffer I. */
+enum channel_tb {
+    CHANNEL_TB_DONE,  /* nothing more there now (or it waits for the ring) */
+    CHANNEL_TB_ITEM,  /* *item is for the caller */
+    CHANNEL_TB_ENOUGH /* enough taken for one call; more is there */
+};
+
+/* A corrupt thread buffer (WHY; SIZE the record's size when that is
+ * what is wrong, else 0): the item that says so; reading stops. */
+static enum channel_tb channel_tbuf_corrupt(struct channel *ch, uint32_t i,
+                                            uint64_t pos, const char *why,
+                                            uint32_t size,
+                                            struct reader_item *item)
+{
+    char sizes[128] = "";
+
+    if (size != 0)
+        snprintf(sizes, sizeof sizes, " (%u bytes; records are %u to %u "
+                 "bytes, a multiple of 8, within the buffer)", size,
+                 DAPTO_RECORD_HEADER, ch->tb.max);
+    memset(item, 0, sizeof *item);
+    item->stop = -1;
+    free(ch->message);
+    ch->message = xasprintf(
+        "protocol error: thread buffer %u (thread %u) is corrupt at "
+        "position %llu: %s%s; monitoring stops here", (unsigned)i,
+        (unsigned)__atomic_load_n(&tbuf_at(&ch->tb, i)->owner,
+                                  __ATOMIC_RELAXED),
+        (unsigned long long)pos, why, sizes);
+    ch->status = CHANNEL_BROKEN;
+    item->kind = READER_ERROR;
+    item->message = ch->message;
+    return CHANNEL_TB_ITEM;
+}
+
+/* Take from thread buffer I what its owner had written when this call
+ * looked (not chasing a thread that writes on: the caller comes back a
+ * little later for a batch of whole lines): function records (and
+ * enter/leave with a known name) to the direct path in batches, the rest
+ * as items; a thread's records come out in the order it wrote them. */
+static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
+                                         struct reader_item *item,
+                                         unsigned int *direct)
+{
+    struct tbuf_cons *c = &ch->tbc[i];
+    struct reader_fn fns[CHANNEL_DIRECT_BATCH];
+    const unsigned char *recs[CHANNEL_DIRECT_BATCH];
+    uint64_t starts[CHANNEL_DIRECT_BATCH];
+    struct reader_time t;
+    const unsigned char *rec;
+    const char *why;
+    uint64_t pos, lost, last;
+    uint32_t size;
+    unsigned int k, took, j;
+
+    /* One look at the owner's line (lost and head) when what the last
+     * look saw is taken: each look takes the line from the thread
+     * writing it. */
+    if (c->ctail < c->upto)
+        goto take;
+    last = c->head;
+    lost = tbuf_lost_new(&ch->tb, i, c);
+    if (lost != 0) {
+        /* <protocol#tbuf>: losses are said before the records after them */
+        memset(item, 0, sizeof *item);
+        item->stop = -1;
+        item->kind = READER_LOST;
+        item->code = DAPTO_REC_LOST;
+        item->lost = lost;
+        ch->lost += lost;
+        ch->tb_progress++;
+        return CHANNEL_TB_ITEM;
+    }
+    if ((why = tbuf_look(&ch->tb, i, c)) != NULL)
+        return channel_tbuf_corrupt(ch, i, c->ctail, why, 0, item);
+    if (c->head == c->ctail) {
+        tbuf_release(&ch->tb, i, c);
+        return CHANNEL_TB_DONE;
+    }
+    if (c->head != last) {
+        /* The owner is writing: not the cache line it writes now (taking
+         * it would cost the owner the line back at its next store); the
+         * rest at the next look, or once it stops.  A head that moved is
+         * progress for channel_more(). */
+        ch->tb_progress++;
+        if ((c->head & ~(uint64_t)63) > c->ctail)
+            c->upto = c->head & ~(uint64_t)63;
+    }
+take:
+    reader_time_init(&t, &ch->clock);
+    pos = c->ctail;
+    for (;;) {
+        /* a batch for the direct path */
+        for (k = 0;;) {
+            rec = tbuf_peek(&ch->tb, i, c, pos, &size, &why);
+            if (rec == NULL && why == NULL && size != 0) {
+                pos += size; /* padding */
+                continue;
+            }
+            if (rec == NULL || ch->sink == NULL || k == CHANNEL_DIRECT_BATCH ||
+                !channel_fn(ch, rec, size, &t, &fns[k]))
+                break;
+            recs[k] = rec;
+            starts[k] = pos;
+            pos += size;
+            k++;
+        }
+        if (k > 0) {
+            took = ch->sink(ch->sink_arg, fns, k);
+            for (j = took > ch->keep_n ? took - ch->keep_n : 0; j < took; j++)
+                keep(ch, recs[j], fns[j].name != NULL ? READER_NAMED_SIZE
+                                                      : READER_FN_SIZE);
+            ch->direct_count += took;
+            ch->tb_records += took;
+            ch->tb_progress += took;
+            *direct += took;
+            if (took < k) {
+                tbuf_skip(&ch->tb, i, c, starts[took] - c->ctail);
+                ch->sink = NULL;
+                return CHANNEL_TB_ENOUGH; /* the rest as items */
+            }
+        }
+        tbuf_skip(&ch->tb, i, c, pos - c->ctail);
+        if (why != NULL)
+            return channel_tbuf_corrupt(ch, i, pos, why, size, item);
+        if (rec == NULL) {
+            /* all that the last look allows: the next call looks again */
+            c->upto = c->ctail;
+            tbuf_release(&ch->tb, i, c);
+            return CHANNEL_TB_DONE;
+        }
+        if (*direct >= CHANNEL_DIRECT_MAX)
+            return CHANNEL_TB_ENOUGH;
+        if (k == CHANNEL_DIRECT_BATCH)
+            continue;
+        /* one record for the general way */
+        if (channel_unknown_id(ch, rec, size) &&
+            (ring_ready(&ch->ring) || channel_ring_busy(ch)))
+            return CHANNEL_TB_DONE; /* after the ring's INTERN */
+        memcpy(ch->rec, rec, size);
+        if (((const struct dapto_record *)(const void *)ch->rec)->flags &
+            DAPTO_RECF_STOP)
+            return channel_tbuf_corrupt(ch, i, pos,
+                                        "a record there says it stops", 0,
+                                        item);
+        tbuf_skip(&ch->tb, i, c, size);
+        pos += size;
+        ch->tb_records++;
+        ch->tb_progress++;
+        if (channel_decode(ch, size, item))
+            return CHANNEL_TB_ITEM;
+    }
+}
+
+/* Free the buffers whose owners are gone once everything they wrote is
+ * taken, looking at most every CHANNEL_TBUF_SCAN. */
+static void channel_tbufs_reclaim(struct channel *ch)
+{
+    uint64_t now = clock_monotonic_ns();
+    pid_t pid;
+
+    if (ch->target == NULL || now - ch->tb_scan < CHANNEL_TBUF_SCAN)
+        return;
+    ch->tb_scan = now;
+    pid = target_pid(ch->target);
+    for (uint32_t i = 0; i < ch->tb.count; i++) {
+        uint32_t owner = __atomic_load_n(&tbuf_at(&ch->tb, i)->owner,
+                                         __ATOMIC_ACQUIRE);
+
+        if (owner != 0 &&
+            syscall(SYS_tgkill, pid, (pid_t)owner, 0) != 0 && errno == ESRCH)
+            tbuf_free(&ch->tb, i, &ch->tbc[i]);
+    }
+}
+
+/* The next item from the thread buffers, once the ring had none: 1 with
+ * *ITEM, 0 when they have nothing now or enough was taken for one call
+ * (*DIRECT counts the direct path's records).  While the direct path
+ * takes batches from threads that write flat out, it looks again a
+ * microsecond after it caught up, rather than returning to the caller's
+ * loop for so few records each time (as the ring's direct path does). */
+static int channel_tbufs_next(struct channel *ch, struct reader_item *item,
+                              unsigned int *direct)
+{
+    uint32_t n = ch->tb.count;
+
+    for (;;) {
+        unsigned int before = *direct;
+
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t i = (ch->tb_next + k) % n;
+
+            switch (channel_tbuf_take(ch, i, item, direct)) {
+            case CHANNEL_TB_DONE:
+                continue;
+            case CHANNEL_TB_ITEM:
+                ch->tb_next = i;
+                return 1;
+            case CHANNEL_TB_ENOUGH:
+                /* the next call starts with the next buffer: each gets
+                 * a turn */
+                ch->tb_next = (i + 1) % n;
+                return 0;
+            }
+        }
+        channel_tbufs_reclaim(ch);
+        if (*direct == before || ch->ncpu < 2 ||
+            *direct >= CHANNEL_DIRECT_MAX || ring_ready(&ch->ring) ||
+            !channel_pause(ch, 1))
+            return 0;
+    }
+}
+
+uint64_t channel_buffered(const struct channel *ch)
+{
+    return ch->tb_records;
+}
+
+/* Decode the record of SIZE bytes in ch->rec into *ITEM and do what its
+ * kind asks of the channel: 1 when the item is for the caller, 0 when
+ * there is nothing to say (READER_NONE). */
+static int channel_decode(struct channel *ch, size_t size,
+                          struct reader_item *item)
+{
+    reader_record(ch->reader, ch->rec, size,
+                  ch->region.hdr != NULL
+                      ? (const unsigned char *)ch->region.hdr +
+                            ch->region.geom.iface_off
+                      : NULL,
+                  ch->region.geom.iface_size, item);
+    if (item->code == DAPTO_REC_ASPECT)
+        ch->aspects_seen++;
+    switch (item->kind) {
+    case READER_NONE:
+        return 0;
+    case READER_HELLO:
+        clock_anchor(&ch->clock,
+                     __atomic_load_n(&ch->region.hdr->rt_tsc0,
+                                     __ATOMIC_RELAXED),
+                     __atomic_load_n(&ch->region.hdr->rt_ns0,
+                                     __ATOMIC_RELAXED));
+        item->ns = clock_ns(&ch->clock,
+                            ((struct dapto_record *)ch->rec)->time);
+        break;
+    case READER_ASPECT:
+        channel_new_aspect(ch, item->aspect);
+        break;
+    case READER_LOST:
+        ch->lost += item->lost;
+        break;
+    case READER_EVENT:
+    case READER_FUNCTION:
+        keep(ch, ch->rec, (uint32_t)size);
+        break;
+    case READER_ERROR:
+        if (item->stop >= 0) {
+            /* a bad stop record: do not leave its thread waiting */
+            struct dapto_mailbox *mb =
+                region_mailbox(&ch->region, (uint32_t)item->stop);
+            if (mb != NULL)
+                mailbox_resume(mb);
+            item->stop = -1;
+        }
+        return 1;
+    default:
+        break;
+    }
+    if (item->stop >= 0)
+        ch->stopped[item->stop] = ++ch->stop_clock;
+    return 1;
+}
+
+/* The ring gave what it had for this call (or enough): the thread
+ * buffers' turn, with a bound of their own. */
+static int channel_ring_done(struct channel *ch, struct reader_item *item)
+{
+    unsigned int direct = 0;
+
+    ch->ring_streak = 0;
+    if (ch->tb.count == 0 || !channel_tbufs_next(ch, item, &direct))
+        return 0;
+    ch->tb_streak = 1;
+    return 1;
 }
 
 static int channel_next_item(struct channel *ch, struct reader_item *item)
@@ -758,9 +1145,24 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
     if (ch->status != CHANNEL_ACTIVE)
         return 0;
 
+    /* <protocol#tbuf>: the thread buffers get their turn whenever the
+     * ring has given what it had for this call, and after a run of the
+     * ring's items; a run of their items goes on from them, up to the
+     * same bound, so that neither starves the other */
+    if (ch->tb.count != 0 &&
+        (ch->ring_streak >= CHANNEL_RING_STREAK ||
+         (ch->tb_streak > 0 && ch->tb_streak < CHANNEL_RING_STREAK))) {
+        ch->ring_streak = 0;
+        if (channel_tbufs_next(ch, item, &direct)) {
+            ch->tb_streak++;
+            return 1;
+        }
+        direct = 0;
+    }
+    ch->tb_streak = 0;
     for (;;) {
         if (ch->sink != NULL && !channel_take_direct(ch, &direct))
-            return 0;
+            return channel_ring_done(ch, item);
         n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
         if (n < 0) {
             memset(item, 0, sizeof *item);
@@ -778,70 +1180,35 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             return 1;
         }
         if (n == 0) {
-            uint64_t now = clock_monotonic_ns();
-            if (now - ch->last_refine > 100000000u) {
-                clock_refine(&ch->clock);
-                ch->last_refine = now;
+            /* (the clock read once in 64 calls: with thread buffers
+             * every call may end here) */
+            if (++ch->refine_calls % 64 == 0) {
+                uint64_t now = clock_monotonic_ns();
+                if (now - ch->last_refine > 100000000u) {
+                    clock_refine(&ch->clock);
+                    ch->last_refine = now;
+                }
             }
-            return 0;
+            return channel_ring_done(ch, item);
         }
         if (ch->sink != NULL && channel_give_direct(ch, n)) {
             /* (a record that wraps, or one of an overwriting ring, which
              * ring_peek() leaves to ring_take()) */
             if (++direct >= CHANNEL_DIRECT_MAX)
-                return 0;
+                return channel_ring_done(ch, item);
             continue;
         }
-        reader_record(ch->reader, ch->rec, (size_t)n,
-                      ch->region.hdr != NULL
-                          ? (const unsigned char *)ch->region.hdr +
-                                ch->region.geom.iface_off
-                          : NULL,
-                      ch->region.geom.iface_size, item);
-        if (item->code == DAPTO_REC_ASPECT)
-            ch->aspects_seen++;
-        switch (item->kind) {
-        case READER_NONE:
+        switch (channel_decode(ch, (size_t)n, item)) {
+        case 0:
             /* a bound, so that a stream of interns cannot starve the
              * caller's other work; the ring stays ready */
             if (++quiet == 4096)
-                return 0;
+                return channel_ring_done(ch, item);
             continue;
-        case READER_HELLO:
-            clock_anchor(&ch->clock,
-                         __atomic_load_n(&ch->region.hdr->rt_tsc0,
-                                         __ATOMIC_RELAXED),
-                         __atomic_load_n(&ch->region.hdr->rt_ns0,
-                                         __ATOMIC_RELAXED));
-            item->ns = clock_ns(&ch->clock,
-                                ((struct dapto_record *)ch->rec)->time);
-            break;
-        case READER_ASPECT:
-            channel_new_aspect(ch, item->aspect);
-            break;
-        case READER_LOST:
-            ch->lost += item->lost;
-            break;
-        case READER_EVENT:
-        case READER_FUNCTION:
-            keep(ch, ch->rec, (uint32_t)n);
-            break;
-        case READER_ERROR:
-            if (item->stop >= 0) {
-                /* a bad stop record: do not leave its thread waiting */
-                struct dapto_mailbox *mb =
-                    region_mailbox(&ch->region, (uint32_t)item->stop);
-                if (mb != NULL)
-                    mailbox_resume(mb);
-                item->stop = -1;
-            }
-            return 1;
         default:
-            break;
+            ch->ring_streak++;
+            return 1;
         }
-        if (item->stop >= 0)
-            ch->stopped[item->stop] = ++ch->stop_clock;
-        return 1;
     }
 }
 
@@ -849,16 +1216,18 @@ int channel_more(struct channel *ch)
 {
     if (ch->status != CHANNEL_ACTIVE || ch->pending_error != NULL)
         return ch->status == CHANNEL_ACTIVE;
-    if (!ring_ready(&ch->ring))
+    if (!channel_ready(ch))
         return 0;
     /* Each 0 of channel_next() with records ready follows records taken:
-     * without any since the last "yes", something is wrong; say no
-     * rather than have the caller loop forever. */
+     * without any since the last "yes", something is wrong (or a thread
+     * buffer waits for a record the ring will never show); say no rather
+     * than have the caller loop forever. */
     if (ch->ring.ctail == ch->more_ctail &&
-        ch->ring.lost_seen == ch->more_lost)
+        ch->ring.lost_seen == ch->more_lost && ch->tb_progress == ch->more_tb)
         return 0;
     ch->more_ctail = ch->ring.ctail;
     ch->more_lost = ch->ring.lost_seen;
+    ch->more_tb = ch->tb_progress;
     return 1;
 }
 

@@ -40,6 +40,11 @@ struct channel_opts {
     int no_tsc;           /* CLOCK_MONOTONIC timestamps even with a TSC */
     unsigned char default_state; /* written for each new event as its
                                     aspect arrives (DAPTO_STATE_*) */
+    int thread_buffers;   /* offer each thread a buffer of its own
+                             <protocol#tbuf>, of the ring's size: for a
+                             caller that needs no order between the
+                             events of two threads (a recording), and
+                             sets no state but RECORD */
 };
 
 /* Where the channel stands. */
@@ -140,6 +145,9 @@ typedef unsigned int (*channel_sink)(void *arg, const struct reader_fn *fns,
 void channel_direct(struct channel *ch, channel_sink sink, void *arg);
 /* Records the sink has taken so far. */
 uint64_t channel_direct_count(const struct channel *ch);
+/* Records taken from the threads' own buffers so far <protocol#tbuf>
+ * (channel_opts.thread_buffers). */
+uint64_t channel_buffered(const struct channel *ch);
 
 enum channel_status channel_status(const struct channel *ch);
 /* The runtime's version as "MAJOR.MEDIAN.MINOR", or NULL before it

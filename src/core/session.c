@@ -610,7 +610,10 @@ static void drain_now(struct session *s)
     s->reading = 1;
     if (s->state == SESSION_STOPPED && s->stop_proc != s->cur)
         s->attaching = 1;
-    drain(s, 0);
+    /* (bounded runs: the records left are taken too) */
+    do
+        drain(s, 0);
+    while (s->reading && s->channel != NULL && channel_more(s->channel));
     s->reading = reading;
     s->attaching = attaching;
 }

@@ -10,6 +10,9 @@
  *                                written at the ring's head, N ticks more
  *   lt scribble-filters N        N ticks, its filter and counter areas
  *                                overwritten with random bytes, N more
+ *   lt scribble-buffer N         N ticks, a record of impossible size
+ *                                written into its own thread buffer, N
+ *                                ticks more
  *   lt stopped                   one tick, to stop at and send operations
  *   lt stopped-old               the same, its runtime hiding the way to
  *                                interrupt operations (as before 1.0.1)
@@ -61,6 +64,7 @@
 
 #include "lt.h"
 #include "lt_dapto.h"
+#include "rtbuf.h"   /* the thread's buffer, for scribble-buffer */
 #include "runtime.h" /* the runtime's region, for scribble */
 
 volatile int lt_ticks;
@@ -283,6 +287,26 @@ static int scribble(long n)
     return 0;
 }
 
+/* A wild pointer into the thread's own buffer <protocol#tbuf>: a record
+ * of a size no record can have where the next would go, published. */
+static int scribble_buffer(long n)
+{
+    struct tbuf_prod *p = &rt_tb.p;
+
+    loop(n, "before", 0);
+    if (p->b != NULL && (p->head & runtime.tb.mask) + 64 <= runtime.tb.size &&
+        p->head + 64 <= p->limit) {
+        uint32_t c[2] = {12345, (uint32_t)(p->head >> 3)};
+
+        memcpy(p->data + (p->head & runtime.tb.mask), c, sizeof c);
+        p->head += 64;
+        __atomic_store_n(&p->b->head, p->head, __ATOMIC_RELEASE);
+    }
+    loop(n, "after", 0);
+    printf("scribble-buffer: done\n");
+    return 0;
+}
+
 /* A wild pointer over the filters noosa wrote and their counters
  * <protocol#filter>: random bytes over both areas, between ticks. */
 static int scribble_filters(long n)
@@ -451,7 +475,8 @@ static int forker(int n, long k, int ms)
 static void usage(void)
 {
     fprintf(stderr, "usage: lt loop N LABEL [PAUSE_NS] | threads T N LIVE | "
-                    "scribble N | scribble-filters N | stopped | stopped-old | daemon SECS FILE | "
+                    "scribble N | scribble-filters N | scribble-buffer N | "
+                    "stopped | stopped-old | daemon SECS FILE | "
                     "exec PROG ARG... | fork-exec PROG ARG... | "
                     "forker N K MS | flood | null | big MB\n");
     exit(2);
@@ -488,6 +513,8 @@ int main(int argc, char **argv)
         return scribble(atol(argv[2]));
     if (argc == 3 && strcmp(argv[1], "scribble-filters") == 0)
         return scribble_filters(atol(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "scribble-buffer") == 0)
+        return scribble_buffer(atol(argv[2]));
     if (argc == 2 && strcmp(argv[1], "stopped-old") == 0) {
         if (runtime.region.hdr != NULL)
             runtime.region.hdr->rt_interrupt = 0;

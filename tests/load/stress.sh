@@ -11,9 +11,12 @@
 # their tables at each thread's stop, a forked child followed from its
 # fork on while its siblings are created, four forked workers all
 # monitored at once (follow-fork both) each stopping once while the
-# others run on, and 16 threads recorded by
-# noosa record through a small ring (each thread's events whole and in
-# its order in the recording).  RUNS (default 100) runs of each shape on
+# others run on, 16 threads recorded by noosa record through a small ring
+# (each thread's events whole and in its order in the recording), the
+# same through the threads' own buffers with threads ending and others
+# taking their buffers, and in overwrite mode (recorded and lost add up),
+# and one thread keeping its buffer full of int events while noosa takes
+# them one by one.  RUNS (default 100) runs of each shape on
 # each placement; the first failure's output is shown.  Not part of
 # `make check`; .ci/run runs
 # it with fewer RUNS.
@@ -21,6 +24,7 @@
 
 RUNS=${RUNS:-100}
 PT=$abs_top_builddir/tests/profile/pt
+LOOP=$abs_top_builddir/bench/monitor-loop
 ncpu=$(nproc)
 placements="one"
 [ "$ncpu" -ge 2 ] && placements="one two"
@@ -35,9 +39,9 @@ place() {
     p=$1
     shift
     if [ "$p" = one ]; then
-        LT_CPU=0 taskset -c 0 "$@"
+        LT_CPU=0 BENCH_CPU=0 taskset -c 0 "$@"
     else
-        LT_CPU=1 taskset -c 0 "$@"
+        LT_CPU=1 BENCH_CPU=1 taskset -c 0 "$@"
     fi
 }
 
@@ -184,13 +188,74 @@ for p in $placements; do
         name=record-$p-$i
         rm -rf "$WORK/$name.rec"
         place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=16384 \
-            -o "$WORK/$name.rec" "$PT" threads 16 2000 \
+            --shared-ring -o "$WORK/$name.rec" "$PT" threads 16 2000 \
             </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
         echo $? >"$WORK/$name.rc"
         if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
             "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err" &&
             [ "$(awk -v K=2000 -f "$abs_top_srcdir/tests/record/threads.awk" \
                 "$WORK/$name.dump")" = "threads 16 bad 0" ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
+        # the same through the threads' own buffers of 4 KiB, 80 threads
+        # in two waves over 64 buffers (threads end, their buffers are
+        # freed and taken again while others write)
+        name=buffers-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=4096 \
+            -o "$WORK/$name.rec" "$PT" waves 2 40 500 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            ! grep -q lost "$WORK/$name.err" &&
+            "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err" &&
+            [ "$(awk -v K=500 -f "$abs_top_srcdir/tests/record/threads.awk" \
+                "$WORK/$name.dump")" = "threads 80 bad 0" ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
+        # and in overwrite mode: what is recorded and what is said lost
+        # add up to what the program emitted
+        name=buffers-ow-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=4096 \
+            --overwrite -o "$WORK/$name.rec" "$PT" threads 8 20000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        "$NOOSA" dump "$WORK/$name.rec" >"$WORK/$name.dump" 2>>"$WORK/$name.err"
+        got=$(grep -c '^[0-9]' "$WORK/$name.dump")
+        lost=$(sed -n 's/^# \([0-9]*\) events lost in all$/\1/p' "$WORK/$name.dump")
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            [ $((got + ${lost:-0})) = $((8 * (2 + 3 * 20000) + 3)) ]; then
+            ok=$((ok + 1))
+            rm -rf "$WORK/$name".*
+        else
+            fail "$name: $got recorded, ${lost:-0} lost"
+            show "$name"
+        fi
+
+        # one thread writing an int event flat out into a buffer of 4 KiB
+        # it keeps full: noosa takes each record as an item, stays off
+        # the line being written, and must look again while the thread
+        # waits for room (tests/record/buffers.sh 'hits')
+        name=hits-$p-$i
+        rm -rf "$WORK/$name.rec"
+        place "$p" timeout -k 5 60 "$NOOSA" record --ring-size=4096 \
+            --events=hit -o "$WORK/$name.rec" "$LOOP" 200000 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q "^noosa: recorded 200004 events in .* (200000 through the threads' own buffers)\$" \
+                "$WORK/$name.err"; then
             ok=$((ok + 1))
             rm -rf "$WORK/$name".*
         else
@@ -215,7 +280,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES=0)"
-    echo "$p CPU: $ok of $((8 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((11 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -46,6 +46,17 @@ tests_profile_pt_CFLAGS = $(PT_CFLAGS)
 tests_profile_pt_LDFLAGS = $(PT_LINK)
 $(tests_profile_pt_OBJECTS): tests/profile/pt_dapto.h
 
+# pt with a runtime of protocol 1.0.3, before thread buffers
+# <protocol#tbuf> (tests/record/buffers.sh).
+check_PROGRAMS += tests/profile/pt-v3
+tests_profile_pt_v3_SOURCES = $(tests_profile_pt_SOURCES)
+nodist_tests_profile_pt_v3_SOURCES = $(nodist_tests_profile_pt_SOURCES)
+tests_profile_pt_v3_CPPFLAGS = $(tests_profile_pt_CPPFLAGS) \
+	-DRUNTIME_PROTO_MINOR=3
+tests_profile_pt_v3_CFLAGS = $(PT_CFLAGS)
+tests_profile_pt_v3_LDFLAGS = $(PT_LINK)
+$(tests_profile_pt_v3_OBJECTS): tests/profile/pt_dapto.h
+
 # calc, monitored (as examples/calc/calc), without sanitizers.
 check_PROGRAMS += tests/profile/calc
 tests_profile_calc_SOURCES = examples/calc/main.c $(CALC_SOURCES) $(PT_RUNTIME)

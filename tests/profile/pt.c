@@ -11,6 +11,12 @@
  *   pt nest N          N x main{a{tick b{tick other}} c{other}}
  *   pt mismatch        leaves that do not match their enters, twice over
  *   pt threads N K     N threads, each K x worker{step{tick}}
+ *   pt waves W N K     W waves of pt threads N K, one after the other
+ *                      (0.2 s apart), so that threads end and others
+ *                      take their buffers (tests/record)
+ *   pt tcrash N K      pt threads N K, then one more thread that does
+ *                      K steps of its own and follows a null pointer
+ *                      inside crash (tests/record)
  *   pt recurse N       r{r{...{tick}...}} N + 1 deep, in main{}
  *   pt crash N         pt nest N, then a null pointer (the flight
  *                      recorder's tests, tests/record)
@@ -103,17 +109,21 @@ static void recurse(int n)
 
 static int per_thread;
 
-static void *worker(void *arg)
+/* per_thread x step{tick} */
+static void steps(void)
 {
-    int i;
-
-    (void)arg;
-    _dapto_enter("worker");
-    for (i = 0; i < per_thread; i++) {
+    for (int i = 0; i < per_thread; i++) {
         _dapto_enter("step");
         _dapto_tick(i);
         _dapto_leave("step");
     }
+}
+
+static void *worker(void *arg)
+{
+    (void)arg;
+    _dapto_enter("worker");
+    steps();
     _dapto_leave("worker");
     return NULL;
 }
@@ -149,6 +159,34 @@ static void procs(int n, int k)
     }
     for (i = 0; i < n; i++)
         wait(&status);
+}
+
+static void waves(int w, int n, int k)
+{
+    for (int i = 0; i < w; i++) {
+        if (i > 0)
+            usleep(200000);
+        threads(n, k);
+    }
+}
+
+static void *crasher(void *arg)
+{
+    (void)arg;
+    _dapto_enter("worker");
+    steps();
+    _dapto_enter("crash");
+    *pt_null = 1;
+    return NULL;
+}
+
+static void tcrash(int n, int k)
+{
+    pthread_t t;
+
+    threads(n, k);
+    pthread_create(&t, NULL, crasher, NULL);
+    pthread_join(t, NULL);
 }
 
 static void burst(int n, const char *file)
@@ -196,6 +234,10 @@ int main(int argc, char **argv)
         threads(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 4 && strcmp(argv[1], "procs") == 0)
         procs(atoi(argv[2]), atoi(argv[3]));
+    else if (argc >= 5 && strcmp(argv[1], "waves") == 0)
+        waves(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    else if (argc >= 4 && strcmp(argv[1], "tcrash") == 0)
+        tcrash(atoi(argv[2]), atoi(argv[3]));
     else if (argc >= 3 && strcmp(argv[1], "crash") == 0) {
         nest(atoi(argv[2]));
         _dapto_enter("crash");
@@ -207,7 +249,8 @@ int main(int argc, char **argv)
     } else {
         fprintf(stderr, "usage: pt states N | nest N | mismatch | "
                         "threads N K | procs N K | recurse N | crash N |\n"
-                        "error N | burst N FILE [crash]\n");
+                        "error N | burst N FILE [crash] | waves W N K |\n"
+                        "tcrash N K\n");
         return 2;
     }
     return 0;

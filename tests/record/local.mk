@@ -11,6 +11,9 @@
 #                   breakpoints, step, step back, goto, profiles
 #   live.sh         the record command: a session recorded, live exports
 #   flight.sh       the flight recorder: the last events at a crash
+#   buffers.sh      recording through the threads' own buffers: many
+#                   threads, threads that end, a crash, losses, older
+#                   runtimes, a program scribbling on its buffer
 #   replay-screen.sh  a recording played in the screen (tmux)
 #   profiles.sh     the profiles of a recording played are the live run's
 #
@@ -19,7 +22,7 @@
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
 	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
 	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh \
-	tests/record/profiles.sh
+	tests/record/profiles.sh tests/record/buffers.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto \
 	tests/record/threads.awk

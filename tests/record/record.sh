@@ -162,8 +162,9 @@ backlog backlog "" record --ring-size=16777216 -o backlog
     [ "$(count backlog.dump 'leave name="b"')" = 100000 ] ||
     fail "backlog: $(count backlog.dump 'enter name="b"') enters and $(count backlog.dump 'leave name="b"') leaves of 100000 recorded"
 # the same in a live session: the frequency profile (the direct path)
-# counts every call
-backlog livelog "" --ring-size=16777216 --batch -n -e 'errors last 0' \
+# counts every call (a ring that holds them all: with a smaller one the
+# program waits for noosa, and the helper waits its whole minute)
+backlog livelog "" --batch -n --ring-size=16777216 -e 'errors last 0' \
     -e 'profile freq on' -e run -e 'profile freq show'
 [ "$(cat livelog.rc)" = 0 ] || fail "livelog: noosa failed: $(cat livelog.out)"
 grep -qE '^ +100000 b$' livelog.out ||

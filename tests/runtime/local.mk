@@ -12,8 +12,15 @@ RT_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lib \
 
 check_PROGRAMS += tests/runtime/ring-test
 TESTS += tests/runtime/ring-test
+tests_runtime_ring_test_SOURCES = tests/runtime/ring-test.c tests/runtime/trec.h
 tests_runtime_ring_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_ring_test_LDADD = lib/libchannel.la -lpthread
+
+check_PROGRAMS += tests/runtime/tbuf-test
+TESTS += tests/runtime/tbuf-test
+tests_runtime_tbuf_test_SOURCES = tests/runtime/tbuf-test.c tests/runtime/trec.h
+tests_runtime_tbuf_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_tbuf_test_LDADD = lib/libchannel.la -lpthread
 
 # The monitored program and its generated interface.
 RT_DAPTO = tests/runtime/rt_dapto.c tests/runtime/rt_dapto.h \

@@ -22,60 +22,10 @@
 #include "region.h"
 #include "ring.h"
 #include "trail.h"
+#include "trec.h"
 #include "unit.h"
 
 #define BUF DAPTO_RECORD_MAX
-
-/* A test record: code = producer, aux = its sequence number, LEN bytes of
- * a pattern derived from both. */
-struct trec {
-    struct dapto_record h;
-    unsigned char v[2048];
-};
-
-static unsigned char pat(unsigned int who, unsigned int seq, unsigned int i)
-{
-    return (unsigned char)(who * 131u + seq * 7u + i * 13u + 1u);
-}
-
-static void make(struct trec *r, unsigned int who, unsigned int seq,
-                 unsigned int len)
-{
-    unsigned int i;
-
-    memset(&r->h, 0, sizeof r->h);
-    r->h.code = (uint16_t)who;
-    r->h.tid = 1000 + who;
-    r->h.time = seq;
-    r->h.aux = seq;
-    r->h.len = len;
-    for (i = 0; i < len; i++)
-        r->v[i] = pat(who, seq, i);
-}
-
-/* Whether BUF (N bytes from ring_take) is an intact test record. */
-static int intact(const unsigned char *buf, long n, unsigned int *who,
-                  unsigned int *seq)
-{
-    struct dapto_record h;
-    unsigned int i;
-
-    if (n < DAPTO_RECORD_HEADER)
-        return 0;
-    memcpy(&h, buf, sizeof h);
-    if (h.size != (uint32_t)n || (DAPTO_RECORD_HEADER + h.len + 7) / 8 * 8 != h.size ||
-        h.tid != 1000u + h.code || h.time != h.aux)
-        return 0;
-    for (i = 0; i < h.len; i++)
-        if (buf[DAPTO_RECORD_HEADER + i] != pat(h.code, h.aux, i))
-            return 0;
-    for (i = DAPTO_RECORD_HEADER + h.len; i < h.size; i++)
-        if (buf[i] != 0)
-            return 0;
-    *who = h.code;
-    *seq = h.aux;
-    return 1;
-}
 
 static int lost_count(const unsigned char *buf, long n, int64_t *count)
 {
@@ -92,17 +42,13 @@ static int lost_count(const unsigned char *buf, long n, int64_t *count)
 static void make_region(struct region *reg, uint32_t ring_size, uint32_t flags)
 {
     struct region_geom g;
-    const char *cause = NULL;
 
     region_geom_default(&g);
     g.ring_size = ring_size;
     g.trail_slots = 16;
     g.mbox_count = 2;
     g.flags = flags;
-    if (region_create(reg, &g, &cause) != 0) {
-        fprintf(stderr, "region_create: %s: %s\n", cause, strerror(errno));
-        exit(1);
-    }
+    trec_region(reg, &g);
 }
 
 static void test_geometry(void)

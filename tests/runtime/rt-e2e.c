@@ -582,7 +582,12 @@ static void test_mstop(void)
 }
 
 /* Several threads on a small ring: nothing lost, each thread in order. */
-static void test_threads(void)
+/* Five threads' records, each thread's whole and in order: through the
+ * ring (BUFFERS 0); through buffers of their own <protocol#tbuf>, 4 KiB
+ * each (1); and with buffers in the geometry of a monitor that speaks
+ * minor 3, whose bytes there the runtime must take for padding: the ring
+ * again (2). */
+static void threads_ways(int buffers)
 {
     struct tmon tm;
     struct region_geom g;
@@ -595,7 +600,13 @@ static void test_threads(void)
 
     region_geom_default(&g);
     g.ring_size = 8192;
+    if (buffers) {
+        g.tb_count = 8;
+        g.tb_size = 4096;
+    }
     CHECK(tmon_create(&tm, &g) == 0);
+    if (buffers == 2)
+        tm.reg.hdr->id.minor = DAPTO_TBUF_MINOR - 1;
     tm.default_state = DAPTO_STATE_RECORD;
     CHECK(tmon_spawn(&tm, argv, NULL) == 0);
     while ((len = tmon_next(&tm, buf, TIMEOUT)) > 0) {
@@ -629,8 +640,41 @@ static void test_threads(void)
             CHECK(tid[k] != tid[j]);
     CHECK_EQ_INT(tm.reg.hdr->lost, 0);
     CHECK_EQ_INT(tm.reg.hdr->head, tm.reg.hdr->tail);
+    if (buffers == 1) {
+        /* every pair through a buffer, none lost, each its thread's */
+        CHECK(tm.tb_records >= 5 * 20000);
+        for (uint32_t i = 0; i < tm.tb.count; i++) {
+            struct dapto_tbuf *b = tbuf_at(&tm.tb, i);
+
+            CHECK_EQ_INT(b->lost, 0);
+            CHECK_EQ_INT(b->head, tm.tbc[i].ctail);
+            for (k = 0; k < 5; k++)
+                if (b->owner == tid[k])
+                    break;
+            CHECK(b->owner == 0 || k < 5);
+        }
+    } else {
+        CHECK_EQ_INT(tm.tb_records, 0);
+        for (uint32_t i = 0; i < tm.tb.count; i++)
+            CHECK_EQ_INT(tbuf_at(&tm.tb, i)->owner, 0);
+    }
     check_output(&tm, "threads");
     tmon_close(&tm);
+}
+
+static void test_threads(void)
+{
+    threads_ways(0);
+}
+
+static void test_buffers(void)
+{
+    threads_ways(1);
+}
+
+static void test_buffers_old(void)
+{
+    threads_ways(2);
 }
 
 /* Names of enter/leave travel as intern ids once defined. */
@@ -1163,7 +1207,8 @@ static const struct {
     {"trail", test_trail}, {"fork", test_fork},   {"overwrite", test_overwrite},
     {"nomon", test_nomon}, {"malformed", test_malformed},
     {"version", test_version}, {"filter", test_filter},
-    {"filter-intern", test_filter_intern},
+    {"filter-intern", test_filter_intern}, {"buffers", test_buffers},
+    {"buffers-old-monitor", test_buffers_old},
 };
 
 static void run(const char *name)

@@ -57,6 +57,14 @@ int tmon_create(struct tmon *tm, const struct region_geom *g)
     }
     ring_init(&tm->ring, &tm->reg);
     trail_init(&tm->trail, &tm->reg);
+    tbuf_area_init(&tm->tb, &tm->reg);
+    if (tm->tb.count > TMON_TBUFS) {
+        fail(tm, "more than %d thread buffers", TMON_TBUFS);
+        region_close(&tm->reg);
+        return -1;
+    }
+    for (uint32_t i = 0; i < tm->tb.count; i++)
+        tbuf_cons_init(&tm->tb, i, &tm->tbc[i]);
     return 0;
 }
 
@@ -434,6 +442,47 @@ static int on_intern(struct tmon *tm, const unsigned char *buf, long n)
     return 0;
 }
 
+/* The next record of a thread buffer into BUF: its size, 0 when they
+ * have none, -1 when one is corrupt. */
+static long tbuf_next(struct tmon *tm, unsigned char *buf)
+{
+    /* (from the buffer last read: a thread writing flat out is taken in
+     * a run, not after a look at every other buffer) */
+    for (uint32_t j = 0; j < tm->tb.count; j++) {
+        uint32_t k = (tm->tb_last + j) % tm->tb.count;
+        struct tbuf_cons *c = &tm->tbc[k];
+        const unsigned char *rec = NULL;
+        const char *why;
+        uint32_t size;
+
+        for (;;) {
+            if (c->ctail >= c->head &&
+                (why = tbuf_look(&tm->tb, k, c)) != NULL)
+                break;
+            rec = tbuf_peek(&tm->tb, k, c, c->ctail, &size, &why);
+            if (rec == NULL && why == NULL && size != 0) {
+                tbuf_skip(&tm->tb, k, c, size);
+                continue;
+            }
+            break;
+        }
+        if (why != NULL) {
+            fail(tm, "thread buffer %u: %s", (unsigned)k, why);
+            return -1;
+        }
+        if (rec == NULL) {
+            tbuf_release(&tm->tb, k, c);
+            continue;
+        }
+        memcpy(buf, rec, size);
+        tbuf_skip(&tm->tb, k, c, size);
+        tm->tb_records++;
+        tm->tb_last = k;
+        return size;
+    }
+    return 0;
+}
+
 long tmon_next(struct tmon *tm, unsigned char *buf, int timeout_ms)
 {
     uint64_t until = 0;
@@ -446,6 +495,10 @@ long tmon_next(struct tmon *tm, unsigned char *buf, int timeout_ms)
             fail(tm, "ring_take: %s", strerror(errno));
             return -1;
         }
+        if (n == 0 && tm->tb.count != 0)
+            n = tbuf_next(tm, buf);
+        if (n < 0)
+            return -1;
         if (n > 0)
             break;
         /* empty: only now look at the clock */

@@ -17,6 +17,7 @@
 #include "protocol.h"
 #include "region.h"
 #include "ring.h"
+#include "tbuf.h"
 #include "trail.h"
 
 #define TMON_MAX_EVENTS 64
@@ -24,6 +25,7 @@
 #define TMON_MAX_ASPECTS 8
 #define TMON_MAX_PARAMS 8
 #define TMON_INTERN 4097
+#define TMON_TBUFS 64
 
 /* A decoded value. */
 struct tval {
@@ -65,6 +67,10 @@ struct tmon {
     struct region reg;
     struct ring ring;
     struct trail trail;
+    struct tbuf_area tb; /* the thread buffers, when the geometry has them */
+    struct tbuf_cons tbc[TMON_TBUFS];
+    uint64_t tb_records; /* taken from them */
+    uint32_t tb_last;    /* the buffer last taken from */
     pid_t pid;
     int out_fd; /* the program's stdout and stderr, merged */
     int exited;
@@ -94,8 +100,10 @@ int tmon_spawn(struct tmon *tm, char *const argv[], const char *env_channel);
 int tmon_start(struct tmon *tm, const struct region_geom *g, char *const argv[],
                const char *env_channel);
 
-/* The next record in BUF (DAPTO_RECORD_MAX bytes): its size, 0 when none
- * came within TIMEOUT_MS or the program exited and the ring is empty,
+/* The next record in BUF (DAPTO_RECORD_MAX bytes), from the ring or, when
+ * it has none, a thread buffer (<protocol#tbuf>: no order between the
+ * two): its size, 0 when none came within TIMEOUT_MS or the program
+ * exited and the ring and the buffers are empty,
  * -1 on a protocol error (tm->err).  ASPECT records are decoded, their
  * states written and acknowledged before they are returned; INTERN
  * records are remembered. */
