@@ -2518,10 +2518,43 @@ int session_following(const struct session *s)
     return s->following;
 }
 
+/* The fate of a process let go at its exec <design#processes>. */
+static const char exec_fate[] = "let go at the exec, unmonitored";
+
+/* The current process executed PATH, which cannot be monitored: it is
+ * let go where it waits (its exec, or the main it was run to), untraced,
+ * nothing of noosa left in it; the others go on as they were, and when
+ * it was the only one the run ends as after detach. */
+static void exec_let_go(struct session *s, const char *path, const char *why)
+{
+    struct sproc *p = s->cur;
+    pid_t pid = target_pid(s->target);
+    int others = live_others(s, p) > 0;
+
+    unwatch(s);
+    if (s->channel != NULL)
+        channel_attach(s->channel, NULL);
+    target_detach(s->target);
+    target_free(s->target);
+    s->target = NULL;
+    proc_note(s, pid, 0, exec_fate);
+    message(s, "Process %d executed %s%s%s: let go, it goes on unmonitored.",
+            (int)pid, path, why != NULL ? ", " : "", why != NULL ? why : "");
+    if (others) {
+        if (s->stop_proc == p)
+            stop_over(s);
+        return;
+    }
+    s->state = SESSION_IDLE;
+    s->stop = -1;
+    s->stop_proc = NULL;
+    s->reading = 0;
+    changed(s);
+}
+
 /* TARGET_EV_EXEC (the program waits at the exec): a new image linked
  * with libdapto is run to its main and attached to there, as to a
- * running program <protocol#exec>; another is watched to its end with
- * nothing monitored. */
+ * running program <protocol#exec>; another is let go (exec_let_go). */
 static void follow_exec(struct session *s)
 {
     const char *p = target_exec_path(s->target);
@@ -2556,12 +2589,13 @@ static void follow_exec(struct session *s)
     sym = at_main ? symbols_open(pid, NULL) : NULL;
     if (sym == NULL || symbols_address(sym, "dapto_attach_open", &fn,
                                        NULL) != 0) {
-        message(s, "Process %d executed %s: monitoring ended at the exec.",
-                (int)pid, path);
         symbols_free(sym);
+        if (target_alive(s->target))
+            exec_let_go(s, path, "which has no monitoring interface");
+        else /* (its end is told next) */
+            message(s, "Process %d executed %s: monitoring ended at the "
+                    "exec.", (int)pid, path);
         free(path);
-        if (target_alive(s->target) && target_stopped(s->target))
-            target_continue(s->target, NULL);
         return;
     }
     symbols_free(sym);
@@ -2579,7 +2613,7 @@ static void follow_exec(struct session *s)
         message(s, "Process %d executed %s, whose runtime could not be "
                 "attached to: %s; it goes on unmonitored.", (int)pid, path,
                 why);
-        proc_note(s, pid, 0, "let go, unmonitored");
+        proc_note(s, pid, 0, exec_fate);
         free(why);
     } else if (others) {
         message(s, "Process %d executed %s: monitoring it with its "

@@ -217,6 +217,47 @@ static void target_register(struct target *t)
     target_all[target_nall++] = t;
 }
 
+/*
+ * Processes noosa started and then let go (target_detach): still its
+ * children, they are reaped here when they end, so that none is left a
+ * zombie.  Changed as they are let go and reaped.
+ */
+static pid_t *target_loose;
+static unsigned int target_nloose;
+
+static void target_loose_add(pid_t pid)
+{
+    target_loose = xreallocarray(target_loose, target_nloose + 1,
+                                 sizeof *target_loose);
+    target_loose[target_nloose++] = pid;
+}
+
+/* Reap the processes let go that have ended (only their exits: never a
+ * stop meant for a target), and forget those no longer our children or
+ * whose pid a new target has (reaped elsewhere, the pid used again). */
+static void target_loose_reap(void)
+{
+    for (unsigned int i = 0; i < target_nloose;) {
+        pid_t pid = target_loose[i];
+        siginfo_t si;
+        int gone = 0;
+
+        for (unsigned int k = 0; k < target_nall; k++)
+            gone |= target_all[k]->pid == pid;
+        memset(&si, 0, sizeof si);
+        if (!gone && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG) == 0 &&
+            si.si_pid == 0) {
+            i++;
+            continue;
+        }
+        target_loose[i] = target_loose[--target_nloose];
+    }
+    if (target_nloose == 0) {
+        free(target_loose);
+        target_loose = NULL;
+    }
+}
+
 static void target_unregister(struct target *t)
 {
     for (unsigned int i = 0; i < target_nall; i++)
@@ -901,6 +942,8 @@ static void target_reap(struct target *t)
         woken = 1;
     if (woken)
         target_wakes++;
+    if (target_nloose > 0)
+        target_loose_reap();
     if (t->wakes_seen == target_wakes && !t->reap_more &&
         now - t->last_reap < 100000000u)
         return;
@@ -1619,6 +1662,14 @@ void target_detach(struct target *t)
         while (t->alive && !target_stopped(t) && target_wait(t, &ev, 2000))
             ;
     }
+#if defined(__x86_64__)
+    /* nothing of ours is left in it: a breakpoint not reached is undone */
+    if (t->bp_addr != 0 && t->alive && t->nthreads > 0) {
+        ptrace(PTRACE_POKEDATA, t->threads[0].tid,
+               (void *)(uintptr_t)t->bp_addr, (void *)t->bp_word);
+        t->bp_addr = 0;
+    }
+#endif
     for (unsigned int i = 0; i < t->nthreads; i++) {
         struct target_thread *th = &t->threads[i];
 
@@ -1629,6 +1680,8 @@ void target_detach(struct target *t)
     }
     t->nthreads = 0;
     t->alive = 0;
+    if (!t->attached)
+        target_loose_add(t->pid);
 }
 
 #if defined(__x86_64__)

@@ -97,7 +97,9 @@ int target_attach(struct target **out, pid_t pid, int timeout_ms,
 /* Whether T was attached to (target_attach) rather than started. */
 int target_is_attached(const struct target *t);
 /* Let every thread go on untraced (stopping those that run first, so
- * that each gets its pending signal); T then counts as ended. */
+ * that each gets its pending signal), a breakpoint of target_run_to()
+ * not reached undone; T then counts as ended.  A program noosa started
+ * is reaped when it ends (while targets are polled). */
 void target_detach(struct target *t);
 
 /* Make thread TID, stopped, call FN(ARGS[0], ARGS[1], ARGS[2]) and come

@@ -16,8 +16,9 @@
 # the child is seen, through a chain of forks too, and breakpoints stop
 # it; a child made by vfork is never followed.  A program that executes
 # another linked with libdapto is monitored on with the new interface;
-# one that executes another program is still watched to its end, and the
-# transcript says that monitoring ended at the exec.
+# one that executes another program is let go at the exec: untraced
+# (TracerPid 0), it outlives noosa and kill, finishes with its own output
+# and exit status, and info processes says it was let go at the exec.
 . "$srcdir/tests/load/lib.sh"
 
 # later NAME REGEX: the parent let go by noosa may write REGEX's line
@@ -305,21 +306,94 @@ count both-exec 3 '^\[[0-9]+\] tick i="[0-2]" label="after"$'
 has both-exec '^\[[0-9]+\] tick i="0" label="after the child"$'
 has both-exec '^fork-exec: status 0$'
 has both-exec '^loop: 3 ticks$'
-batch both-exec-other -e 'trace on' -e run \
-    "$LT" fork-exec /bin/echo hello from echo
-status both-exec-other 0
-count both-exec-other 1 '^Process [0-9]+ executed /(usr/)?bin/echo: monitoring ended at the exec\.$'
-has both-exec-other '^hello from echo$'
-has both-exec-other '^fork-exec: status 0$'
-has both-exec-other '^Program exited with status 0\.$'
 
-batch exec -e 'trace on' -e run -e 'puts "status $n(status)"' \
-    "$LT" exec /bin/echo hello from echo
+# LETGO: the program executed, which says its pid in FILE.pid, waits for
+# FILE.go (at most 20 s), writes "let go: done" to FILE.done and exits
+# with status 3.
+LETGO='echo $$ >"$1.pid"; i=0
+while [ ! -e "$1.go" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+echo "let go: done" >"$1.done"; exit 3'
+
+# untraced NAME FILE: the process of FILE.pid runs, not traced; then it
+# is let finish.
+untraced() {
+    k=0
+    while [ ! -s "$2.pid" ] && [ $k -lt 200 ]; do
+        sleep 0.05
+        k=$((k + 1))
+    done
+    pid=$(cat "$2.pid" 2>/dev/null)
+    tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/${pid:-0}/status" \
+        2>/dev/null)
+    if [ "$tracer" = 0 ]; then
+        echo "ok: $1: process $pid runs untraced"
+    else
+        fail "$1: process ${pid:-none} has tracer '${tracer:-none}'"
+    fi
+    touch "$2.go"
+    k=0
+    while [ ! -s "$2.done" ] && [ $k -lt 200 ]; do
+        sleep 0.05
+        k=$((k + 1))
+    done
+    if grep -q '^let go: done$' "$2.done" 2>/dev/null; then
+        echo "ok: $1: process $pid finished on its own"
+    else
+        fail "$1: process ${pid:-none} did not finish"
+    fi
+}
+
+# A child among monitored processes: untraced while noosa still runs,
+# its exit status is its parent's to see.
+rm -f "$WORK"/lf.*
+batch both-exec-other -e 'trace on' -e run -e 'info processes' \
+    "$LT" fork-exec /bin/sh -c "$LETGO" letgo "$WORK/lf" &
+untraced both-exec-other "$WORK/lf"
+wait $!
+status both-exec-other 0
+count both-exec-other 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
+has both-exec-other '^fork-exec: status 3$'
+has both-exec-other '^\[[0-9]+\] tick i="0" label="after the child"$'
+has both-exec-other '^Program exited with status 0\.$'
+has both-exec-other '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$'
+has both-exec-other '^  [0-9]+ +- +exited$'
+
+# noosa killed: the child let go lives on.
+rm -f "$WORK"/lk.*
+batch both-exec-killed -e run "$LT" fork-exec /bin/sh -c "$LETGO" letgo \
+    "$WORK/lk" &
+noosa_job=$!
+k=0
+while [ ! -s "$WORK/lk.pid" ] && [ $k -lt 200 ]; do
+    sleep 0.05
+    k=$((k + 1))
+done
+# (noosa is the parent of lt, the parent of the process let go)
+ppid() { awk '{print $4}' "/proc/$1/stat" 2>/dev/null; }
+lt_pid=$(ppid "$(cat "$WORK/lk.pid")")
+noosa_pid=$(ppid "${lt_pid:-0}")
+if [ "$(cat "/proc/${noosa_pid:-0}/comm" 2>/dev/null)" = noosa ]; then
+    kill -KILL "$noosa_pid"
+else
+    fail "both-exec-killed: no noosa found above process $(cat "$WORK/lk.pid")"
+fi
+wait $noosa_job
+untraced both-exec-killed "$WORK/lk"
+count both-exec-killed 1 'which has no monitoring interface: let go'
+
+# The only process: the run ends as after detach (batch mode goes on at
+# once, exit status 0); kill and noosa's end leave it running.
+rm -f "$WORK"/le.*
+batch exec -e 'trace on' -e run -e 'info processes' \
+    -e 'puts "kill: [catch kill msg] $msg"' \
+    "$LT" exec /bin/sh -c "$LETGO" letgo "$WORK/le"
 status exec 0
 has exec 'tick i="0" label="before the exec"'
-count exec 1 '^Process [0-9]+ executed /(usr/)?bin/echo: monitoring ended at the exec\.$'
-has exec '^hello from echo$'
-has exec '^Program exited with status 0\.$'
+count exec 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
+has exec '^  [0-9]+ +- +let go at the exec, unmonitored$'
+has exec '^kill: 1 the program is not running$'
+count exec 0 '^Program (exited|killed)'
+untraced exec "$WORK/le"
 
 # An exec of a program linked with libdapto: monitored on with its own
 # interface from its main (lt again, three ticks), and its end is the
