@@ -338,7 +338,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     read_all(r, &ways[3], -2, 1);
     for (int i = 1; i < 4; i++)
         if (ways[i].len != ways[0].len ||
-            memcmp(ways[i].text, ways[0].text, ways[0].len) != 0) {
+            (ways[0].len > 0 &&
+             memcmp(ways[i].text, ways[0].text, ways[0].len) != 0)) {
             fprintf(stderr, "recording-reader: read one by one:\n%.*s"
                     "and with runs (way %d):\n%.*s", (int)ways[0].len,
                     ways[0].text, i, (int)ways[i].len, ways[i].text);
