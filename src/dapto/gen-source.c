@@ -71,6 +71,15 @@ static const char *arg_member(const struct param *p, const char **conv)
     }
 }
 
+/* SIG's parameter names as the arguments after a first one (gen_args). */
+static void gen_more_args(struct buf *b, const struct sig *sig)
+{
+    if (sig->nparams > 0) {
+        buf_puts(b, ", ");
+        gen_args(b, sig);
+    }
+}
+
 /* The head of SIG's static half WHAT (put, ask) of an encoder: the state
  * the emit function read, then the event's parameters. */
 static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *sig,
@@ -142,19 +151,16 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"
                "    if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v", g->prefix, a->name,
                index, sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
-    for (i = 0; i < sig->nparams; i++)
-        buf_printf(b, ", %s", sig->params[i].name);
+    gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
     buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
     gen_params(b, sig);
     buf_printf(b, ")\n{\n    unsigned int _dapto_v = %s_dapto_state[%zu];\n\n"
                "    if (_dapto_v & DAPTO_STATE_FILTER)\n        %s_dapto_ask_%s(_dapto_v",
                g->prefix, state, g->prefix, sig->name);
-    for (i = 0; i < sig->nparams; i++)
-        buf_printf(b, ", %s", sig->params[i].name);
+    gen_more_args(b, sig);
     buf_printf(b, ");\n    else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
-    for (i = 0; i < sig->nparams; i++)
-        buf_printf(b, ", %s", sig->params[i].name);
+    gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
 }
 
