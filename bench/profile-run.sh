@@ -17,6 +17,9 @@
 #   noosa lean    the same with the trail and the timeline off
 #   program       the time profile kept by the program (profile time in
 #                 program): no function record crosses
+#   sampled       the same with the self times sampled (profile time in
+#                 sampled): the program reads no clock, noosa looks at
+#                 each thread's current call path every millisecond
 #   tsc           hooks that only read the time stamp counter at every
 #                 entry and exit (bench/tsc-hooks.c, preloaded in place of
 #                 libdapto's): the floor of any profile with exact times
@@ -67,7 +70,10 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     lean) taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
               -e 'profile time on' -e 'profile print off' -e run \
               "$INST" "$N" >"$out" 2>&1 ;;
-    program) taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e 'profile time in program' \
+    program|sampled)
+             where=program
+             [ "$way" = sampled ] && where=sampled
+             taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e "profile time in $where" \
                  -e 'profile time on' -e 'profile print off' -e run \
                  -e 'foreach r [profile get time -flat] {if {[dict get $r name] eq "fib"} {puts "counted=[dict get $r calls]"}}' \
                  "$INST" "$N" >"$out" 2>&1
@@ -90,7 +96,7 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     calls=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^calls=/) print substr($i, 7) }' "$out")
 }
 
-ways="plain hooks tsc trail noosa lean program"
+ways="plain hooks tsc trail noosa lean program sampled"
 [ $have_uftrace = 1 ] && ways="$ways uftrace uftrace-pg"
 
 # per_call PLACE CPU: every way, ROUNDS interleaved rounds, everything
@@ -117,6 +123,7 @@ awk -v calls="$calls" -v ways="$ways" '
         label["noosa"] = "noosa, time profile on"
         label["lean"] = "noosa, time profile on, lean"
         label["program"] = "noosa, time profile in the program"
+        label["sampled"] = "noosa, the same, self time sampled"
         label["tsc"] = "two TSC reads a call, nothing else"
         label["uftrace"] = "uftrace record (-finstrument-functions)"
         label["uftrace-pg"] = "uftrace record (-pg)"
@@ -134,6 +141,8 @@ awk -v calls="$calls" -v ways="$ways" '
                 over["uftrace"] / over["lean"], over["uftrace-pg"] / over["lean"]
             printf "  in the program: uftrace / noosa %.2f (goal: at least 5); %.1f ns a call over the instrumented build (goal: at most 10)\n",
                 over["uftrace"] / over["program"], over["program"] - over["hooks"]
+            printf "  sampled: uftrace / noosa %.2f (goal: at least 5); %.1f ns a call over the instrumented build (goal: at most 10)\n",
+                over["uftrace"] / over["sampled"], over["sampled"] - over["hooks"]
             printf "  the floor, two TSC reads a call: %.1f ns over the instrumented build; uftrace / floor %.2f\n",
                 over["tsc"] - over["hooks"], over["uftrace"] / over["tsc"]
         } else {

@@ -424,7 +424,8 @@ struct dapto_question {
     uint32_t ent_size;  /* bytes of an entry, a multiple of 8, >= 64 */
     uint32_t hist_off;  /* in an entry, with DAPTO_QF_HIST */
     uint32_t text_off;  /* in an entry: DAPTO_Q_TEXT bytes per string key */
-    uint64_t mult;      /* durations: ns = ticks * mult >> 32 */
+    uint64_t mult;      /* durations: ns = ticks * mult >> 32 (the
+                         * calling-context tree: 0 keeps no time) */
     uint64_t pad[2];
 };
 

@@ -933,6 +933,8 @@ static __attribute__((noinline)) int cct_plan(const struct rtq_env *env, uint32_
 
 static inline uint64_t plan_now(const struct rtq_env *env)
 {
+    if (rt_qt.cct.mult == 0)
+        return 0; /* no time kept: no clock read */
 #if defined(__x86_64__) || defined(__i386__)
     if (env->tsc)
         return __rdtsc();
@@ -1089,7 +1091,9 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
     }
     rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    cct_count(__rdtsc(), enter, fn);
+    /* (a tree that keeps no time, mult 0, reads no clock: the monitor
+     * samples its current path) */
+    cct_count(DAPTO_LIKELY(rt_qt.cct.mult != 0) ? __rdtsc() : 0, enter, fn);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_qt.busy = 0;
 #else

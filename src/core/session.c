@@ -1397,6 +1397,11 @@ enum session_state session_state(const struct session *s)
     return s->state;
 }
 
+struct loop *session_loop(const struct session *s)
+{
+    return s->loop;
+}
+
 enum session_why session_why(const struct session *s)
 {
     return s->why;

@@ -216,6 +216,8 @@ int session_can_send(const struct session *s);
 void session_wait(struct session *s);
 
 enum session_state session_state(const struct session *s);
+/* The loop the session was made with. */
+struct loop *session_loop(const struct session *s);
 enum session_why session_why(const struct session *s);
 pid_t session_pid(const struct session *s);
 /* The fault a stopped program is at (SESSION_FAULT), or NULL. */

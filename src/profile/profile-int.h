@@ -75,10 +75,20 @@ struct ptime {
     uint64_t marks_dropped; /* past the limit */
     pid_t pid;              /* of the run the timeline is from */
     /* <protocol#cct>: `profile time in program` asked for (the program's
-     * tree is defined in each process's question area), and what reading
+     * tree is defined in each process's question area; PTIME_SAMPLED: a
+     * tree that keeps no time, its self times sampled), and what reading
      * it found */
     int in_program;
     uint64_t program_overflow, program_unmatched, program_torn;
+    struct psampler *sampler; /* PTIME_SAMPLED */
+};
+
+/* Where the time profile of functions is kept (ptime.in_program). */
+enum {
+    PTIME_IN_NOOSA,   /* from the records */
+    PTIME_IN_PROGRAM, /* the program's trees, a clock read each call */
+    PTIME_SAMPLED     /* the program's trees, no clock: the self times are
+                       * noosa's samples of each thread's current path */
 };
 
 struct profile {
@@ -114,7 +124,7 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
 struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
 /* Make TH's arrays cover NODE. */
 void ptime_cover(struct tthread *th, uint32_t node);
-int ptime_set_in_program(struct profile *p, int on);
+int ptime_set_in_program(struct profile *p, int where);
 
 int pfreq_set_in_program(struct profile *p, int on);
 
@@ -122,6 +132,12 @@ int pfreq_set_in_program(struct profile *p, int on);
 /* Whether EV is the built-in enter or leave, which the program's trees
  * count when a profile is kept there. */
 int pprogram_event(const struct registry_event *ev);
+/* The sampler of PTIME_SAMPLED: started and stopped with the mode. */
+void psampler_use(struct profile *p, int on);
+void psampler_free(struct profile *p);
+/* What it did: samples taken, and the period in microseconds. */
+uint64_t psampler_samples(const struct profile *p);
+unsigned int psampler_period_us(const struct profile *p);
 /* Whether this run counts functions in the program (defining its tree
  * there first when needed); when not, *WHY (static) says why. */
 int ptime_program(struct profile *p, const char **why);

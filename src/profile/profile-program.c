@@ -14,16 +14,26 @@
  * The frequency profile kept in the program (`profile freq in program`)
  * is the calls of the same trees, read into its calls per call path; the
  * two share the program's one tree.
+ *
+ * `profile time in sampled` keeps the calls exact and the time
+ * statistical, as gprof does: the tree is defined to keep no time (its
+ * hooks read no clock, the dearest part of an exact profile), and noosa
+ * looks at each thread's current call path in the shared tables every
+ * PSAMPLE_US from its loop, charging the time since its last look to it
+ * (the sampler below).  Like the exact tree's, that is wall time: a
+ * thread blocked or stopped is charged where it waits.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cct.h"
 #include "channel.h"
 #include "dapto.h"
 #include "dispatch.h"
+#include "loop.h"
 #include "profile-int.h"
 #include "qarea.h"
 #include "session.h"
@@ -55,22 +65,222 @@ int ptime_program(struct profile *p, const char **why)
     struct dapto_question d;
     struct qarea *qa;
     const char *no = NULL;
+    int timeless = p->time.in_program == PTIME_SAMPLED;
 
     /* (defined in each process of the run as the dispatcher writes its
      * states: <design#processes>) */
     if (ch == NULL) {
         no = "the program does not run";
     } else if ((qa = channel_questions(ch, &no)) != NULL &&
-               tree_area(ch) == NULL) {
+               (tree_area(ch) == NULL ||
+                (qa->def[DAPTO_Q_CCT].mult == 0) != timeless)) {
+        /* (a tree that keeps time, or one that keeps none, as asked:
+         * defined again when that changes) */
         memset(&d, 0, sizeof d);
         d.value = DAPTO_QV_CCT;
         qarea_shape(&d, PROGRAM_NODES);
-        d.mult = (uint64_t)(channel_ns_per_tick(ch) * 4294967296.0 + 0.5);
+        d.mult = timeless ? 0 : (uint64_t)(channel_ns_per_tick(ch) * 4294967296.0 + 0.5);
         qarea_define(qa, DAPTO_Q_CCT, &d, &no);
     }
     if (why != NULL)
         *why = no;
     return no == NULL && tree_area(ch) != NULL;
+}
+
+/* ---- the sampler of `profile time in sampled` ---- */
+
+/* How often each thread's current call path is looked at. */
+#define PSAMPLE_US 1000
+
+/* A process's samples (process I of the run, session_process()): by
+ * thread slot, the time charged to each entry of its table as the tree is
+ * defined now (epoch). */
+struct psproc {
+    unsigned int i;
+    uint32_t epoch, nent, nslots;
+    uint64_t **ns; /* by slot; NULL until a sample lands there */
+};
+
+struct psampler {
+    struct loop *loop; /* the hooks are in it */
+    int on;
+    uint64_t last, next; /* CLOCK_MONOTONIC, ns; last 0: none yet */
+    uint64_t samples;
+    pid_t run;           /* the first process of the run sampled */
+    struct psproc *procs;
+    size_t nprocs, cap;
+};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void psproc_clear(struct psproc *pp)
+{
+    for (uint32_t i = 0; i < pp->nslots; i++)
+        free(pp->ns[i]);
+    free(pp->ns);
+    pp->ns = NULL;
+    pp->nslots = 0;
+}
+
+/* The samples of process I for a tree of definition D (those of an
+ * earlier definition dropped: its tables were cleared too), or NULL
+ * when there are none and ADD is 0. */
+static struct psproc *psproc_of(struct psampler *ps, unsigned int i,
+                                const struct dapto_question *d, int add)
+{
+    struct psproc *pp = NULL;
+
+    for (size_t k = 0; k < ps->nprocs; k++)
+        if (ps->procs[k].i == i)
+            pp = &ps->procs[k];
+    if (pp == NULL) {
+        if (!add)
+            return NULL;
+        ps->procs = xgrow(ps->procs, ps->nprocs, &ps->cap, sizeof *ps->procs);
+        pp = &ps->procs[ps->nprocs++];
+        memset(pp, 0, sizeof *pp);
+        pp->i = i;
+    }
+    if (pp->epoch != d->epoch || pp->nent != d->nent) {
+        psproc_clear(pp);
+        pp->epoch = d->epoch;
+        pp->nent = d->nent;
+    }
+    return pp;
+}
+
+/* One look at every thread of every process whose tree keeps no time:
+ * DT nanoseconds charged to the entry of its current path. */
+static void psample(struct profile *p, uint64_t dt)
+{
+    struct session *ss = p->session;
+    struct psampler *ps = p->time.sampler;
+    const struct session_process *first = session_process(ss, 0);
+    pid_t run = first != NULL ? first->pid : session_pid(ss);
+    unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
+
+    if (run != ps->run) {
+        /* a new run: the last one's samples go */
+        for (size_t k = 0; k < ps->nprocs; k++)
+            psproc_clear(&ps->procs[k]);
+        ps->nprocs = 0;
+        ps->run = run;
+    }
+    for (i = 0; i < n; i++) {
+        struct qarea *qa = tree_area(session_process_channel(ss, i));
+        const struct dapto_question *d;
+        struct dapto_qtable head;
+        struct psproc *pp;
+        uint32_t s, nt;
+
+        if (qa == NULL || qa->def[DAPTO_Q_CCT].mult != 0)
+            continue;
+        d = &qa->def[DAPTO_Q_CCT];
+        pp = psproc_of(ps, i, d, 1);
+        nt = qarea_threads(qa);
+        for (s = 0; s < nt; s++) {
+            /* (depth is data the program wrote: checked, then used as an
+             * index of noosa's own array only) */
+            if (!qarea_table(qa, DAPTO_Q_CCT, s, &head) || head.depth == 0 ||
+                head.depth > pp->nent)
+                continue;
+            if (s >= pp->nslots) {
+                pp->ns = xreallocarray(pp->ns, nt, sizeof *pp->ns);
+                memset(pp->ns + pp->nslots, 0, (nt - pp->nslots) * sizeof *pp->ns);
+                pp->nslots = nt;
+            }
+            if (pp->ns[s] == NULL)
+                pp->ns[s] = xcalloc(pp->nent, sizeof *pp->ns[s]);
+            pp->ns[s][head.depth - 1] += dt;
+        }
+    }
+    ps->samples++;
+}
+
+/* The loop's hooks: sleep no longer than the next look, look when due. */
+static int psampler_prepare(void *arg)
+{
+    struct profile *p = arg;
+    struct psampler *ps = p->time.sampler;
+    uint64_t now;
+
+    if (ps == NULL || !ps->on || session_state(p->session) == SESSION_IDLE)
+        return -1;
+    now = mono_ns();
+    if (now >= ps->next)
+        return 0;
+    return (int)((ps->next - now + 999999) / 1000000);
+}
+
+static void psampler_finish(void *arg)
+{
+    struct profile *p = arg;
+    struct psampler *ps = p->time.sampler;
+    uint64_t now;
+
+    if (ps == NULL || !ps->on || session_state(p->session) == SESSION_IDLE) {
+        if (ps != NULL)
+            ps->last = 0; /* (the time with no program is nobody's) */
+        return;
+    }
+    now = mono_ns();
+    if (now < ps->next)
+        return;
+    if (ps->last != 0 && now > ps->last)
+        psample(p, now - ps->last);
+    ps->last = now;
+    ps->next = now + PSAMPLE_US * 1000u;
+}
+
+void psampler_use(struct profile *p, int on)
+{
+    struct psampler *ps = p->time.sampler;
+
+    if (ps == NULL) {
+        if (!on)
+            return;
+        ps = p->time.sampler = xcalloc(1, sizeof *ps);
+    }
+    if (on && ps->loop == NULL) {
+        ps->loop = session_loop(p->session);
+        if (ps->loop != NULL)
+            loop_add_hook(ps->loop, psampler_prepare, psampler_finish, p);
+    }
+    if (on && !ps->on)
+        ps->last = 0; /* (the time while off is nobody's) */
+    ps->on = on != 0;
+}
+
+void psampler_free(struct profile *p)
+{
+    struct psampler *ps = p->time.sampler;
+
+    if (ps == NULL)
+        return;
+    if (ps->loop != NULL)
+        loop_remove_hook(ps->loop, p);
+    for (size_t i = 0; i < ps->nprocs; i++)
+        psproc_clear(&ps->procs[i]);
+    free(ps->procs);
+    free(ps);
+    p->time.sampler = NULL;
+}
+
+uint64_t psampler_samples(const struct profile *p)
+{
+    return p->time.sampler != NULL ? p->time.sampler->samples : 0;
+}
+
+unsigned int psampler_period_us(const struct profile *p)
+{
+    (void)p;
+    return PSAMPLE_US;
 }
 
 /* Thread slot S's table, copied: entries in E (NENT of them, hash 0 for
@@ -111,7 +321,7 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
 }
 
 /* The trees of the current process's threads, added in. */
-static void read_process(struct profile *p, struct qarea *qa)
+static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
 {
     struct symnames *sn = dispatch_symnames(p->dispatch);
     struct table t;
@@ -119,7 +329,12 @@ static void read_process(struct profile *p, struct qarea *qa)
     struct tthread *th = NULL;
     uint32_t s, n, i, node;
     int torn, time = p->time.in_program, freq = p->freq.in_program;
+    /* a tree that keeps no time: the self times are the samples */
+    struct psproc *pp = NULL;
+    int sampled = qa->def[DAPTO_Q_CCT].mult == 0;
 
+    if (sampled && p->time.sampler != NULL)
+        pp = psproc_of(p->time.sampler, proc, &qa->def[DAPTO_Q_CCT], 0);
     t.nent = qa->def[DAPTO_Q_CCT].nent;
     t.e = xcalloc(t.nent, sizeof *t.e);
     t.node = xcalloc(t.nent, sizeof *t.node);
@@ -149,7 +364,10 @@ static void read_process(struct profile *p, struct qarea *qa)
             node = resolve(p, &t, sn, i);
             if (time) {
                 ptime_cover(th, node);
-                th->self[node] += (int64_t)t.e[i].sum;
+                if (!sampled)
+                    th->self[node] += (int64_t)t.e[i].sum;
+                else if (pp != NULL && s < pp->nslots && pp->ns[s] != NULL)
+                    th->self[node] += (int64_t)pp->ns[s][i];
                 /* an excluded function's calls are not counted */
                 if (!t.excluded[i])
                     th->calls[node] += t.e[i].count;
@@ -198,7 +416,7 @@ void ptime_program_read(struct profile *p)
             continue;
         if (session_nprocs(ss) > 0)
             session_select(ss, i);
-        read_process(p, qa);
+        read_process(p, qa, i);
     }
     if (cur >= 0)
         session_select(ss, (unsigned int)cur);

@@ -149,6 +149,8 @@ static void notice(void *arg, int on)
     struct profile *p = arg;
     size_t i;
 
+    /* the sampled tree's sampler runs while the profile is on */
+    psampler_use(p, on && p->time.in_program == PTIME_SAMPLED);
     /* the program's own tree needs no stacks in noosa */
     on = on && !p->time.in_program;
     if (on != p->time.using) {
@@ -204,6 +206,7 @@ void ptime_free(struct profile *p)
     }
     free(p->time.threads);
     free(p->time.marks);
+    psampler_free(p);
 }
 
 void ptime_reset(struct profile *p)
@@ -223,13 +226,13 @@ void ptime_reset(struct profile *p)
     t->marks_dropped = 0;
 }
 
-int ptime_set_in_program(struct profile *p, int on)
+int ptime_set_in_program(struct profile *p, int where)
 {
     int enabled = dispatch_enabled(p->time.c);
 
-    if (on == p->time.in_program)
+    if (where == p->time.in_program)
         return 0;
-    p->time.in_program = on;
+    p->time.in_program = where;
     /* the stacks as the new place wants them */
     notice(p, enabled);
     dispatch_changed(p->dispatch);

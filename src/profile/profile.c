@@ -96,6 +96,10 @@ void profile_status(struct profile *p)
         sink_sayf(p->say, "time profile kept: in the program%s%s\n",
                   ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
                   why != NULL ? why : "");
+        if (p->time.in_program == PTIME_SAMPLED)
+            sink_sayf(p->say, "  calls counted, self time sampled every %u us: "
+                      "%llu samples\n", psampler_period_us(p),
+                      (unsigned long long)psampler_samples(p));
         if (p->time.program_overflow + p->time.program_unmatched != 0)
             sink_sayf(p->say, "  %llu calls found no room in a thread's tree, "
                       "%llu returns no call\n",
@@ -159,7 +163,7 @@ void profile_set_in_program(struct profile *p, enum profile_kind kind, int on)
     if (kind == PROFILE_FREQ)
         pfreq_set_in_program(p, on != 0);
     else
-        ptime_set_in_program(p, on != 0);
+        ptime_set_in_program(p, on);
 }
 
 void profile_reset(struct profile *p, enum profile_kind kind)

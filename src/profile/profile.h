@@ -97,8 +97,10 @@ int profile_thread_id(const struct profile *p, size_t i);
 /* Whether the profiles that are on are printed when the program ends. */
 /* Where profile KIND of functions is kept: in the program's own call
  * trees <protocol#cct> (1), or in noosa from their records (0, the
- * default).  In the program, the frequency profile is the calls of each
- * call path, and counts no event. */
+ * default); the time profile also in the program's trees with its self
+ * times sampled by noosa, the program reading no clock (2).  In the
+ * program, the frequency profile is the calls of each call path, and
+ * counts no event. */
 int profile_in_program(const struct profile *p, enum profile_kind kind);
 void profile_set_in_program(struct profile *p, enum profile_kind kind, int on);
 

@@ -359,18 +359,22 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
     if (strcmp(sub, "get") == 0)
         return get(p, tcl, kind, objc - 3, objv + 3);
     if (strcmp(sub, "in") == 0) {
-        /* <protocol#cct>: where the profiles of functions are kept */
+        /* <protocol#cct>: where the profiles of functions are kept (the
+         * time profile also sampled: calls counted in the program, self
+         * times sampled by noosa) */
+        static const char *const places[] = {"noosa", "program", "sampled"};
         const char *where = objc == 4 ? Tcl_GetString(objv[3]) : "";
+        int n = kind == PROFILE_TIME ? 3 : 2, i = 0;
 
-        if (objc > 4 ||
-            (objc == 4 && strcmp(where, "program") != 0 && strcmp(where, "noosa") != 0))
-            return bad(tcl, "wrong # args: should be \"profile %s in "
-                            "?program|noosa?\"",
-                       kind == PROFILE_TIME ? "time" : "freq");
+        while (objc == 4 && i < n && strcmp(where, places[i]) != 0)
+            i++;
+        if (objc > 4 || i == n)
+            return bad(tcl, "wrong # args: should be \"profile %s\"",
+                       kind == PROFILE_TIME ? "time in ?program|sampled|noosa?"
+                                            : "freq in ?program|noosa?");
         if (objc == 4)
-            profile_set_in_program(p, kind, where[0] == 'p');
-        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                                  profile_in_program(p, kind) ? "program" : "noosa", -1));
+            profile_set_in_program(p, kind, i);
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(places[profile_in_program(p, kind)], -1));
         return TCL_OK;
     }
     if (objc != 3)
@@ -399,11 +403,14 @@ static const struct command commands[] = {
             "                                         component stack, and the calls\n"
             "  profile time on|off|reset              self and total time, calls, per\n"
             "                                         component stack and thread\n"
-            "  profile time in ?program|noosa?        where the functions of a program\n"
+            "  profile time in ?program|sampled|noosa?\n"
+            "                                         where the functions of a program\n"
             "                                         built with -finstrument-functions\n"
             "                                         are counted: by the program in its\n"
             "                                         own call trees (no record crosses),\n"
-            "                                         or by noosa from their records (the\n"
+            "                                         the same with self times sampled by\n"
+            "                                         noosa (no clock read at a call), or\n"
+            "                                         by noosa from their records (the\n"
             "                                         default; also components, timeline)\n"
             "  profile freq in ?program|noosa?        likewise for the frequency profile:\n"
             "                                         in the program, the calls of each\n"

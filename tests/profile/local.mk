@@ -93,7 +93,8 @@ SAINT_CFLAGS = -g -finstrument-functions -fno-inline \
 	-fno-optimize-sibling-calls -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra \
 	-fno-partial-inlining -fno-reorder-blocks-and-partition
 check_PROGRAMS += tests/profile/calc-saint tests/profile/queens \
-	tests/profile/queens-nopie tests/profile/saint-main tests/profile/fthreads
+	tests/profile/queens-nopie tests/profile/saint-main tests/profile/fthreads \
+	tests/profile/split
 tests_profile_calc_saint_SOURCES = examples/calc/main.c $(CALC_SOURCES)
 tests_profile_calc_saint_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/calc
 tests_profile_calc_saint_CFLAGS = $(SAINT_CFLAGS)
@@ -114,6 +115,11 @@ tests_profile_fthreads_SOURCES = tests/profile/fthreads.c
 tests_profile_fthreads_CFLAGS = $(SAINT_CFLAGS) -pthread
 tests_profile_fthreads_LDFLAGS = $(PT_LINK) -pthread
 tests_profile_fthreads_LDADD = tests/profile/libdapto-plain.la
+
+tests_profile_split_SOURCES = tests/profile/split.c
+tests_profile_split_CFLAGS = $(SAINT_CFLAGS) -pthread
+tests_profile_split_LDFLAGS = $(PT_LINK) -pthread
+tests_profile_split_LDADD = tests/profile/libdapto-plain.la
 
 check_LTLIBRARIES += tests/profile/libsaintlib.la
 tests_profile_libsaintlib_la_SOURCES = tests/profile/saint-lib.c \

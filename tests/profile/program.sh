@@ -11,13 +11,15 @@
 # `profile` says where it is kept.  The frequency profile kept there
 # (`profile freq in program`): the same calls per call path as the
 # records path's, the same as the time profile's when both are kept
-# there, printed at the end, no event counted.
+# there, printed at the end, no event counted.  The self times sampled
+# (`profile time in sampled`): the same calls, times as the functions ran.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 SAINT=$abs_top_builddir/tests/profile/calc-saint
 QUEENS=$abs_top_builddir/tests/profile/queens
 SHARED=$abs_top_builddir/tests/profile/saint-main
 FTHREADS=$abs_top_builddir/tests/profile/fthreads
+SPLIT=$abs_top_builddir/tests/profile/split
 
 # paths WHERE OUT PROGRAM ARGS...: the time profile's call paths and their
 # calls ("PATH CALLS" lines) kept WHERE (program or noosa)
@@ -175,11 +177,73 @@ batch views -x views.tcl "$QUEENS" 6
 grep -q '^folded [1-9]' "$WORK/views.out" || fail "views: nothing exported"
 grep -q 'place' "$WORK/views.out" || fail "views: place is not in the flat view"
 
+# the self times sampled (`profile time in sampled`): the calls of every
+# call path equal the records path's; on split, whose functions run for
+# known wall times, the samples share the time out as they ran: heavy
+# three times light, the other thread's nap its 150 ms
+scompare() { # scompare NAME PROGRAM ARGS...
+    cn=$1
+    shift
+    paths noosa "$cn.rec" "$@"
+    paths sampled "$cn.samp" "$@"
+    [ -s "$cn.rec" ] || fail "$cn: the records path counted nothing"
+    sort -o "$cn.rec" "$cn.rec"
+    sort -o "$cn.samp" "$cn.samp"
+    if ! diff -u "$cn.rec" "$cn.samp" >"$cn.sdiff"; then
+        fail "$cn: the sampled tree's call paths differ from the records':"
+        head -20 "$cn.sdiff"
+    else
+        echo "ok: $cn: sampled, $(wc -l <"$cn.rec") call paths, the same calls"
+    fi
+    grep -q 'negative self' "$WORK/$cn.samp.out" && fail "$cn: a negative self time"
+    grep -q '^  calls counted, self time sampled every 1000 us: [0-9]* samples$' \
+        "$WORK/$cn.samp.out" || fail "$cn: profile does not say it samples"
+}
+scompare queens-sampled "$QUEENS" 6
+scompare threads-sampled "$FTHREADS" 8
+
+cat >split.tcl <<'TCL'
+profile time in sampled
+profile time on
+profile print off
+run
+foreach row [profile get time -flat] {
+    puts "row [dict get $row name] [dict get $row calls] [dict get $row self] [dict get $row total]"
+}
+profile
+TCL
+batch split -x split.tcl "$SPLIT"
+awk '
+    $1 == "row" { calls[$2] = $3; self[$2] = $4; total[$2] = $5 }
+    /self time sampled every 1000 us: / { samples = $(NF - 1) }
+    END {
+        ms = 1e6
+        bad = ""
+        if (calls["heavy"] != 8 || calls["light"] != 8 || calls["spin"] != 16 ||
+            calls["nap"] != 1)
+            bad = bad " calls heavy " calls["heavy"] " light " calls["light"] \
+                " spin " calls["spin"] " nap " calls["nap"]
+        if (total["light"] <= 0 || total["heavy"] / total["light"] < 1.8 ||
+            total["heavy"] / total["light"] > 5)
+            bad = bad " heavy/light " total["heavy"] "/" total["light"]
+        if (total["heavy"] < 120 * ms || total["heavy"] > 400 * ms)
+            bad = bad " heavy " total["heavy"] / ms " ms"
+        if (self["nap"] < 100 * ms || self["nap"] > 300 * ms)
+            bad = bad " nap " self["nap"] / ms " ms"
+        if (self["heavy"] != 0 && self["heavy"] > total["heavy"] / 5)
+            bad = bad " heavy self " self["heavy"] / ms " ms"
+        if (samples < 100)
+            bad = bad " samples " samples
+        if (bad != "") { print "split:" bad; exit 1 }
+        printf "ok: split: heavy %.0f ms, light %.0f ms, nap %.0f ms, %d samples\n",
+            total["heavy"] / ms, total["light"] / ms, self["nap"] / ms, samples
+    }' "$WORK/split.out" || { fail "split: the samples do not fit the wall times"; cat "$WORK/split.out"; }
+
 # bad arguments
 batch bad -e 'catch {profile time in elsewhere} m; puts "1: $m"' \
     -e 'catch {profile freq in somewhere} m; puts "2: $m"' \
     -e 'puts "3: [profile time in]"' "$QUEENS" 6
-grep -q '^1: wrong # args: should be "profile time in ?program|noosa?"' "$WORK/bad.out" ||
+grep -q '^1: wrong # args: should be "profile time in ?program|sampled|noosa?"' "$WORK/bad.out" ||
     fail "bad: 1"
 grep -q '^2: wrong # args: should be "profile freq in ?program|noosa?"' "$WORK/bad.out" ||
     fail "bad: 2"

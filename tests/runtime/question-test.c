@@ -54,9 +54,11 @@ static int ev_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, double
 }
 
 static uint64_t clock_now;
+static unsigned long clock_reads; /* fake_now's calls */
 
 static uint64_t fake_now(void)
 {
+    clock_reads++;
     return clock_now;
 }
 
@@ -468,6 +470,40 @@ static void test_cct(void)
         CHECK_EQ_INT(t.tid, 10);
         CHECK_EQ_INT(t.depth != 0, 1);
     }
+    /* a tree that keeps no time (mult 0, `profile time in sampled`):
+     * the same calls and paths, no clock read, no time, `since` 0; the
+     * current path in `depth` for the monitor to sample */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_CCT;
+    CHECK(qarea_shape(&d, 256) == 0);
+    CHECK(qarea_define(&qa, DAPTO_Q_CCT, &d, NULL) == 0);
+    clock_reads = 0;
+    for (k = 0; k < 10; k++) {
+        rtq_function(&env, 1, 0xa0, 9);
+        rtq_function(&env, 1, 0xb0, 9);
+        rtq_function(&env, 0, 0xb0, 9);
+        rtq_function(&env, 1, 0xb0, 9);
+        CHECK(qarea_table(&qa, DAPTO_Q_CCT, 0, &t) == 1);
+        CHECK(t.depth != 0 && t.depth != a_node);
+        rtq_function(&env, 0, 0xb0, 9);
+        CHECK(qarea_table(&qa, DAPTO_Q_CCT, 0, &t) == 1);
+        CHECK_EQ_INT(t.depth, a_node);
+        rtq_function(&env, 0, 0xa0, 9);
+    }
+    CHECK_EQ_INT(clock_reads, 0);
+    CHECK(qarea_table(&qa, DAPTO_Q_CCT, 0, &t) == 1);
+    CHECK_EQ_INT(t.since, 0);
+    CHECK_EQ_INT(t.depth, 0);
+    calls_a = calls_b = self_a = self_b = 0;
+    for (i = 0; i < qa.def[DAPTO_Q_CCT].nent; i++) {
+        if (!qarea_entry(&qa, DAPTO_Q_CCT, 0, i, buf, &torn) || qe->hash == 0)
+            continue;
+        *(qe->key[1] == 0xa0 ? &calls_a : &calls_b) += qe->count;
+        self_a += qe->sum;
+    }
+    CHECK_EQ_INT(calls_a, 10);
+    CHECK_EQ_INT(calls_b, 20);
+    CHECK_EQ_INT(self_a, 0);
 }
 
 static void test_durations(void)
