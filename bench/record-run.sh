@@ -86,11 +86,9 @@ for pin in $pins; do
                     ns=$(field ns "$dir/out")
                     want=$((2 * $(field calls "$dir/out")))
                 else
-                    t0=$(date +%s%N)
-                    BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record $opt -o "$dir/rec" \
+                    BENCH_NS=1 BENCH_CPU=$prog_cpu taskset -c "$pin" "$NOOSA" record $opt -o "$dir/rec" \
                         --events=hit "$LOOP" "$NL" >"$dir/out" 2>&1
-                    t1=$(date +%s%N)
-                    ns=$((t1 - t0))
+                    ns=$(field ns "$dir/out")
                     want=$NL
                 fi
                 got=$(sed -n 's/^noosa: recorded \([0-9]*\) events.*/\1/p' "$dir/out")

@@ -82,6 +82,12 @@ static unsigned int recorder_direct(void *arg, const struct reader_fn *fns,
     return recwrite_functions(arg, fns, n);
 }
 
+static void recorder_scalars(void *arg, const struct reader_scalar *evs,
+                             unsigned int n)
+{
+    recwrite_scalars(arg, evs, n);
+}
+
 /* Whether event E is one to record. */
 static int recorder_wants(const struct recorder *r,
                           const struct registry_event *e)
@@ -334,6 +340,9 @@ int recorder_main(int argc, char **argv)
     copts.default_state = r.events == NULL ? DAPTO_STATE_RECORD : 0;
     if (channel_create(&r.ch, &copts, &cause) != 0)
         goto fail_channel;
+    /* events of scalars straight from the ring and the buffers to the
+     * writer, in batches */
+    channel_direct_events(r.ch, recorder_scalars, r.w);
     env[0] = (char *)channel_env(r.ch);
     env[1] = NULL;
     channel_fds(r.ch, fds);

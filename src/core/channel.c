@@ -75,6 +75,8 @@ struct channel {
     unsigned char *rec; /* DAPTO_RECORD_MAX bytes */
     channel_sink sink;  /* the direct path, when on */
     void *sink_arg;
+    channel_esink esink; /* its events of scalars, when on */
+    void *esink_arg;
     uint64_t direct_count; /* records the sink took */
     int may_sleep; /* channel_sleep_prepare() said the caller may sleep */
     int flood; /* the direct path caught up with a program writing
@@ -371,6 +373,12 @@ void channel_direct(struct channel *ch, channel_sink sink, void *arg)
 {
     ch->sink = sink;
     ch->sink_arg = arg;
+}
+
+void channel_direct_events(struct channel *ch, channel_esink sink, void *arg)
+{
+    ch->esink = sink;
+    ch->esink_arg = arg;
 }
 
 uint64_t channel_direct_count(const struct channel *ch)
@@ -705,6 +713,36 @@ static inline int channel_fn(const struct channel *ch,
                      reader_named(ch->reader, rec, t, fn);
 }
 
+/* What the direct path makes of REC (SIZE bytes): CHANNEL_D_FN, a
+ * function record for the sink (in *FN); CHANNEL_D_EV, an event of
+ * scalars for the event sink (in *EV); 0, a record for the general way. */
+enum { CHANNEL_D_FN = 1, CHANNEL_D_EV = 2 };
+
+static inline int channel_direct_kind(const struct channel *ch,
+                                      const unsigned char *rec, uint32_t size,
+                                      const struct reader_time *t,
+                                      struct reader_fn *fn,
+                                      struct reader_scalar *ev)
+{
+    if (ch->sink != NULL && channel_fn(ch, rec, size, t, fn))
+        return CHANNEL_D_FN;
+    if (ch->esink != NULL && reader_scalar_event(ch->reader, rec, size, t, ev))
+        return CHANNEL_D_EV;
+    return 0;
+}
+
+/* Hand a run of N events of scalars (records RECS of SIZES bytes) to the
+ * event sink, which takes them all. */
+static void channel_give_events(struct channel *ch, const struct reader_scalar *evs,
+                                const unsigned char *const *recs,
+                                const uint32_t *sizes, unsigned int n)
+{
+    ch->esink(ch->esink_arg, evs, n);
+    for (unsigned int j = n > ch->keep_n ? n - ch->keep_n : 0; j < n; j++)
+        keep(ch, recs[j], sizes[j]);
+    ch->direct_count += n;
+}
+
 /*
  * The direct path: hand the function records (and enter/leave events with
  * interned names) at the tail to the sink, in batches, reading them where
@@ -718,13 +756,15 @@ static inline int channel_fn(const struct channel *ch,
 static int channel_take_direct(struct channel *ch, unsigned int *taken)
 {
     struct reader_fn fns[CHANNEL_DIRECT_BATCH];
+    struct reader_scalar evs[CHANNEL_DIRECT_BATCH];
     const unsigned char *recs[CHANNEL_DIRECT_BATCH];
+    uint32_t sizes[CHANNEL_DIRECT_BATCH];
     struct reader_time t;
     const unsigned char *rec;
     unsigned int k, took, i;
     uint64_t pos, bytes;
     uint32_t size;
-    int committed;
+    int committed, kind, d;
 
     reader_time_init(&t, &ch->clock);
     for (;;) {
@@ -732,14 +772,23 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
             return 1;
         pos = ch->ring.ctail;
         committed = 1;
-        for (k = 0; k < CHANNEL_DIRECT_BATCH; k++) {
+        /* a run of records of one kind */
+        for (k = 0, kind = 0, d = 0; k < CHANNEL_DIRECT_BATCH; k++) {
             rec = ring_peek(&ch->ring, pos, &size, &committed);
-            if (rec == NULL || !channel_fn(ch, rec, size, &t, &fns[k]))
+            if (rec == NULL ||
+                (d = channel_direct_kind(ch, rec, size, &t, &fns[k], &evs[k])) == 0 ||
+                (kind != 0 && d != kind))
                 break;
+            kind = d;
             recs[k] = rec;
+            sizes[k] = size;
             pos += size;
         }
-        if (k > 0) {
+        if (k > 0 && kind == CHANNEL_D_EV) {
+            channel_give_events(ch, evs, recs, sizes, k);
+            ring_skip(&ch->ring, pos - ch->ring.ctail);
+            *taken += k;
+        } else if (k > 0) {
             took = ch->sink(ch->sink_arg, fns, k);
             /* only the last of a batch can be among the last kept */
             for (i = took > ch->keep_n ? took - ch->keep_n : 0; i < took;
@@ -761,7 +810,8 @@ static int channel_take_direct(struct channel *ch, unsigned int *taken)
                 return 1;
             }
         }
-        if (k == CHANNEL_DIRECT_BATCH) {
+        if (k == CHANNEL_DIRECT_BATCH || (rec != NULL && d != 0)) {
+            /* (a full batch, or a run of the other kind next) */
             if (*taken >= CHANNEL_DIRECT_MAX)
                 return 0;
             continue;
@@ -878,7 +928,9 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
 {
     struct tbuf_cons *c = &ch->tbc[i];
     struct reader_fn fns[CHANNEL_DIRECT_BATCH];
+    struct reader_scalar evs[CHANNEL_DIRECT_BATCH];
     const unsigned char *recs[CHANNEL_DIRECT_BATCH];
+    uint32_t sizes[CHANNEL_DIRECT_BATCH];
     uint64_t starts[CHANNEL_DIRECT_BATCH];
     struct reader_time t;
     const unsigned char *rec;
@@ -886,6 +938,7 @@ static enum channel_tb channel_tbuf_take(struct channel *ch, uint32_t i,
     uint64_t pos, lost, last;
     uint32_t size;
     unsigned int k, took, j;
+    int kind, d;
 
     /* One look at the owner's line (lost and head) when what the last
      * look saw is taken: each look takes the line from the thread
@@ -924,22 +977,30 @@ take:
     reader_time_init(&t, &ch->clock);
     pos = c->ctail;
     for (;;) {
-        /* a batch for the direct path */
-        for (k = 0;;) {
+        /* a batch for the direct path: a run of records of one kind */
+        for (k = 0, kind = 0, d = 0;;) {
             rec = tbuf_peek(&ch->tb, i, c, pos, &size, &why);
             if (rec == NULL && why == NULL && size != 0) {
                 pos += size; /* padding */
                 continue;
             }
-            if (rec == NULL || ch->sink == NULL || k == CHANNEL_DIRECT_BATCH ||
-                !channel_fn(ch, rec, size, &t, &fns[k]))
+            if (rec == NULL || k == CHANNEL_DIRECT_BATCH ||
+                (d = channel_direct_kind(ch, rec, size, &t, &fns[k], &evs[k])) == 0 ||
+                (kind != 0 && d != kind))
                 break;
+            kind = d;
             recs[k] = rec;
+            sizes[k] = size;
             starts[k] = pos;
             pos += size;
             k++;
         }
-        if (k > 0) {
+        if (k > 0 && kind == CHANNEL_D_EV) {
+            channel_give_events(ch, evs, recs, sizes, k);
+            ch->tb_records += k;
+            ch->tb_progress += k;
+            *direct += k;
+        } else if (k > 0) {
             took = ch->sink(ch->sink_arg, fns, k);
             for (j = took > ch->keep_n ? took - ch->keep_n : 0; j < took; j++)
                 keep(ch, recs[j], fns[j].name != NULL ? READER_NAMED_SIZE
@@ -965,8 +1026,8 @@ take:
         }
         if (*direct >= CHANNEL_DIRECT_MAX)
             return CHANNEL_TB_ENOUGH;
-        if (k == CHANNEL_DIRECT_BATCH)
-            continue;
+        if (k == CHANNEL_DIRECT_BATCH || d != 0)
+            continue; /* (a full batch, or a run of the other kind next) */
         /* one record for the general way */
         if (channel_unknown_id(ch, rec, size) &&
             (ring_ready(&ch->ring) || channel_ring_busy(ch)))
@@ -1161,7 +1222,8 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
     }
     ch->tb_streak = 0;
     for (;;) {
-        if (ch->sink != NULL && !channel_take_direct(ch, &direct))
+        if ((ch->sink != NULL || ch->esink != NULL) &&
+            !channel_take_direct(ch, &direct))
             return channel_ring_done(ch, item);
         n = ring_take(&ch->ring, ch->rec, DAPTO_RECORD_MAX);
         if (n < 0) {

@@ -143,6 +143,14 @@ int channel_more(struct channel *ch);
 typedef unsigned int (*channel_sink)(void *arg, const struct reader_fn *fns,
                                      unsigned int n);
 void channel_direct(struct channel *ch, channel_sink sink, void *arg);
+/* The direct path of events: while SINK is set, the events whose values
+ * are all scalars, in their one valid form (reader_scalar_event()), go to
+ * it in batches, in ring order, and never as items; it takes them all.
+ * The other events (strings, stops, cut, filtered, malformed) come as
+ * items.  NULL turns it off. */
+typedef void (*channel_esink)(void *arg, const struct reader_scalar *evs,
+                              unsigned int n);
+void channel_direct_events(struct channel *ch, channel_esink sink, void *arg);
 /* Records the sink has taken so far. */
 uint64_t channel_direct_count(const struct channel *ch);
 /* Records taken from the threads' own buffers so far <protocol#tbuf>

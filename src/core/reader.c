@@ -340,6 +340,49 @@ bad:
     free(why);
 }
 
+int reader_scalar_event(const struct reader *r, const unsigned char *rec,
+                        uint32_t size, const struct reader_time *t,
+                        struct reader_scalar *ev)
+{
+    const struct dapto_record *h = (const struct dapto_record *)(const void *)rec;
+    const struct registry_event *e;
+    uint16_t code, flags;
+    uint32_t len, tid, off = 0;
+    uint64_t time;
+
+    if (size < DAPTO_RECORD_HEADER)
+        return 0;
+    /* (each field read once: the program may be writing them) */
+    __builtin_memcpy(&code, &h->code, 2);
+    __builtin_memcpy(&flags, &h->flags, 2);
+    __builtin_memcpy(&len, &h->len, 4);
+    if (code > DAPTO_EVENT_CODE_MAX || flags != 0 ||
+        len > size - DAPTO_RECORD_HEADER ||
+        ((DAPTO_RECORD_HEADER + (size_t)len + 7) & ~(size_t)7) != size ||
+        (e = registry_event(r->reg, code)) == NULL)
+        return 0;
+    for (unsigned int i = 0; i < e->nparams; i++) {
+        unsigned char k = e->params[i].kind;
+        uint32_t n = k == DAPTO_K_INT ? 4
+                     : k == DAPTO_K_LONG || k == DAPTO_K_DOUBLE || k == DAPTO_K_PTR ? 8
+                                                                                     : 0;
+
+        if (n == 0 || off + 1 + n > len || rec[DAPTO_RECORD_HEADER + off] != k)
+            return 0;
+        off += 1 + n;
+    }
+    if (off != len)
+        return 0;
+    __builtin_memcpy(&tid, &h->tid, 4);
+    __builtin_memcpy(&time, &h->time, 8);
+    ev->event = e;
+    ev->values = rec + DAPTO_RECORD_HEADER;
+    ev->len = len;
+    ev->ns = reader_time_ns(t, time);
+    ev->tid = (pid_t)tid;
+    return 1;
+}
+
 void reader_record(struct reader *r, const void *rec, size_t size,
                    const void *iface, size_t iface_used,
                    struct reader_item *item)

@@ -106,6 +106,19 @@ struct reader_ev {
     pid_t tid;
 };
 
+/* An event whose values are all scalars (int, long, double, ptr), as
+ * its record holds them, for a sink that takes records in batches (a
+ * recording's writer, channel_direct_events()): its values are LEN bytes
+ * of tagged values at VALUES, each the kind its parameter declares, in
+ * order, checked once (reader_scalar_event()). */
+struct reader_scalar {
+    const struct registry_event *event;
+    const unsigned char *values; /* in the record: valid while it is */
+    uint32_t len;
+    int64_t ns;
+    pid_t tid;
+};
+
 /* The clock's conversion of timestamps, copied for a batch of records
  * (the rate is refined only between batches): the same nanoseconds as
  * clock_ns(), without a call. */
@@ -173,6 +186,16 @@ static inline int reader_function(const unsigned char *rec,
  * its intern id is unknown.  Read once, as reader_function(). */
 int reader_named(const struct reader *r, const unsigned char *rec,
                  const struct reader_time *t, struct reader_fn *fn);
+
+/* Read the committed record of SIZE bytes at REC as an event of scalar
+ * values in its one valid form (a known event whose parameters are all
+ * int, long, double or ptr, each value tagged as declared, every value
+ * there, no flag: not stopping, cut or filtered) into *EV: 1, else 0
+ * (reader_record() then says what it is).  What reader_record() would
+ * make of it is the same event with the same values. */
+int reader_scalar_event(const struct reader *r, const unsigned char *rec,
+                        uint32_t size, const struct reader_time *t,
+                        struct reader_scalar *ev);
 
 /* Whether the record at REC may be one for reader_named() (a hint that
  * spares a call for the other events of its size). */

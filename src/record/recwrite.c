@@ -977,6 +977,71 @@ unsigned int recwrite_functions(struct recwrite *w,
     return n;
 }
 
+void recwrite_scalars(struct recwrite *w, const struct reader_scalar *evs,
+                      unsigned int n)
+{
+    struct wstream *s = NULL;
+    pid_t tid = 0;
+
+    for (unsigned int i = 0; i < n; i++) {
+        const struct reader_scalar *ev = &evs[i];
+        const struct registry_event *e = ev->event;
+        unsigned int code = e->code;
+        const unsigned char *v = ev->values;
+        unsigned char *p;
+        size_t size = 0;
+
+        if (s == NULL || ev->tid != tid) {
+            tid = ev->tid;
+            s = wstream_of(w, tid);
+        }
+        if (code > DAPTO_EVENT_CODE_MAX || w->classes[code] != WC_TYPED ||
+            w->events[code] != e) {
+            /* as wevent_raw() writes it: the tagged values as they are
+             * (no value of a scalar event is cut) */
+            p = wevent(w, s, RECFILE_RAW, ev->ns, 8 + (size_t)ev->len);
+            recfile_put16(p, (uint16_t)code);
+            recfile_put16(p + 2, 0);
+            recfile_put32(p + 4, ev->len);
+            memcpy(p + 8, v, ev->len);
+            continue;
+        }
+        /* the fields: the values without their tags (the layout is the
+         * declaration's, checked against the record's tags when it was
+         * read) */
+        size = ev->len - e->nparams;
+        if (__builtin_expect(s->len + RECFILE_EVENT_HEADER + size > w->packet_target ||
+                                 s->nevents == 0 ||
+                                 s->len + RECFILE_EVENT_HEADER + size > s->cap,
+                             0)) {
+            p = wevent(w, s, code, ev->ns, size);
+        } else {
+            /* what wevent() does, for a packet that has room */
+            uint64_t ts = ev->ns < 0 ? 0 : (uint64_t)ev->ns;
+
+            if (ts < s->ts_last)
+                ts = s->ts_last;
+            s->ts_last = ts;
+            if (ts > w->ts_max)
+                w->ts_max = ts;
+            p = s->buf + s->len;
+            recfile_put16(p, (uint16_t)code);
+            recfile_put64(p + 2, ts);
+            p += RECFILE_EVENT_HEADER;
+            s->len += RECFILE_EVENT_HEADER + size;
+            s->nevents++;
+            w->nevents++;
+        }
+        for (unsigned int j = 0; j < e->nparams; j++) {
+            size_t k = e->params[j].kind == DAPTO_K_INT ? 4 : 8;
+
+            memcpy(p, v + 1, k);
+            p += k;
+            v += 1 + k;
+        }
+    }
+}
+
 void recwrite_end(struct recwrite *w, int status, int signo)
 {
     unsigned char *p = wevent(w, w->noosa, RECFILE_END, (int64_t)w->ts_max, 8);

@@ -48,6 +48,10 @@ void recwrite_aspect(struct recwrite *w, const struct registry_aspect *a,
 
 /* Record N function records of the direct path (channel_direct); returns
  * N (the recorder always takes them). */
+/* Events of scalar values taken from the channel in a batch
+ * (channel_direct_events()): written as recwrite_item() writes them. */
+void recwrite_scalars(struct recwrite *w, const struct reader_scalar *evs,
+                      unsigned int n);
 unsigned int recwrite_functions(struct recwrite *w,
                                 const struct reader_fn *fns, unsigned int n);
 

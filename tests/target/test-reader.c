@@ -470,6 +470,115 @@ static void test_text(void)
     free(t);
 }
 
+/* Events of scalars for the direct path (reader_scalar_event()): taken
+ * in their one valid form only, and then the event reader_record() makes
+ * of the same record, with the same values; anything else (a string, a
+ * flag, a tag that is not the declared kind, a value short or too many,
+ * an unknown code, a size that does not fit) is left to reader_record(). */
+static void test_scalar_events(void)
+{
+    struct wire d = {.len = 0}, v = {.len = 0};
+    struct reader_item it;
+    struct reader_scalar ev;
+    struct reader_time t;
+    size_t n;
+    static const unsigned int flags[] = {DAPTO_RECF_STOP, DAPTO_RECF_TRUNC,
+                                         DAPTO_RECF_FILTERED};
+
+    /* aspect "s" at 30: sc(int i, long l, double d, ptr p), ss(int i, str s) */
+    wire_str(&d, "s");
+    wire_str(&d, "s.dapto");
+    wire_int(&d, DAPTO_ABI_VERSION);
+    wire_int(&d, 30);
+    wire_int(&d, 2);
+    wire_int(&d, 10);
+    wire_int(&d, 0);
+    wire_str(&d, "sc");
+    wire_str(&d, "scalars");
+    wire_int(&d, 1);
+    wire_ptr(&d, 0x602000);
+    wire_int(&d, 4);
+    wire_param(&d, "i", "int", DAPTO_K_INT, "");
+    wire_param(&d, "l", "long", DAPTO_K_LONG, "");
+    wire_param(&d, "d", "double", DAPTO_K_DOUBLE, "");
+    wire_param(&d, "p", "ptr", DAPTO_K_PTR, "");
+    wire_str(&d, "ss");
+    wire_str(&d, "");
+    wire_int(&d, 0);
+    wire_ptr(&d, 0x602001);
+    wire_int(&d, 2);
+    wire_param(&d, "i", "int", DAPTO_K_INT, "");
+    wire_param(&d, "s", "str", DAPTO_K_STR, "");
+    post_aspect(&d, &it);
+    CHECK_EQ_INT(it.kind, READER_ASPECT);
+    reader_time_init(&t, &clk);
+
+    wire_int(&v, -7);
+    wire_long(&v, 1LL << 50);
+    wire_double(&v, 0.25);
+    wire_ptr(&v, 0xfeed);
+    n = wire_record(rec, 30, 0, 0, 91, 6000, &v);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 1);
+    CHECK(ev.event == registry_event(reg, 30));
+    CHECK_EQ_INT(ev.len, v.len);
+    CHECK_EQ_INT(ev.tid, 91);
+    CHECK(ev.values == rec + DAPTO_RECORD_HEADER);
+    reader_record(rd, rec, n, iface.buf, iface.len, &it);
+    CHECK(it.kind == READER_EVENT && it.event == ev.event && it.nvalues == 4);
+    CHECK_EQ_INT(it.ns, ev.ns);
+    CHECK_EQ_INT(ev.ns, 5000);
+    CHECK(memcmp(ev.values, v.buf, v.len) == 0);
+    CHECK(it.nvalues == 4 && it.values[0].u.i == -7 && it.values[1].u.l == 1LL << 50 &&
+          it.values[2].u.d == 0.25 && it.values[3].u.p == 0xfeed);
+
+    /* no values: ping */
+    d.len = 0;
+    n = wire_record(rec, 7, 0, 0, 91, 6000, &d);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 1);
+    CHECK_EQ_INT(ev.len, 0);
+
+    /* flags: for the general way */
+    for (unsigned int i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        n = wire_record(rec, 30, flags[i], 0, 91, 6000, &v);
+        CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    }
+    /* a string among the parameters */
+    d.len = 0;
+    wire_int(&d, 1);
+    wire_str(&d, "x");
+    n = wire_record(rec, 31, 0, 0, 91, 6000, &d);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    reader_record(rd, rec, n, iface.buf, iface.len, &it);
+    CHECK_EQ_INT(it.kind, READER_EVENT);
+    /* a long where the int is: the general way says so */
+    d.len = 0;
+    wire_long(&d, 1);
+    wire_long(&d, 2);
+    wire_double(&d, 3);
+    wire_ptr(&d, 4);
+    n = wire_record(rec, 30, 0, 0, 91, 6000, &d);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    BAD(30, 0, &d, "parameter i at byte 0: expected int, found long");
+    /* a value short, one too many */
+    d.len = 0;
+    wire_int(&d, 1);
+    wire_long(&d, 2);
+    wire_double(&d, 3);
+    n = wire_record(rec, 30, 0, 0, 91, 6000, &d);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    wire_ptr(&d, 4);
+    wire_int(&d, 5);
+    n = wire_record(rec, 30, 0, 0, 91, 6000, &d);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    /* an unknown code; a size the values do not fit */
+    n = wire_record(rec, 40, 0, 0, 91, 6000, &v);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n, &t, &ev) == 0);
+    n = wire_record(rec, 30, 0, 0, 91, 6000, &v);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n + 8, &t, &ev) == 0);
+    CHECK(reader_scalar_event(rd, rec, (uint32_t)n - 8, &t, &ev) == 0);
+    CHECK(reader_scalar_event(rd, rec, DAPTO_RECORD_HEADER - 8, &t, &ev) == 0);
+}
+
 int main(void)
 {
     test_text();
@@ -484,6 +593,7 @@ int main(void)
     test_values();
     test_bad_values();
     test_runtime_records();
+    test_scalar_events();
 
     reader_free(rd);
     registry_free(reg);
