@@ -2011,12 +2011,14 @@ fail_target:
     return -1;
 }
 
-/* Whether a thread of the stopped program is inside the runtime; if so,
- * *WHERE (replaced) says which and where. */
-static int detach_busy(struct session *s, char **where)
+/* How many threads of the stopped program are inside the runtime, their
+ * ids in BUSY (up to MAX); *WHERE (replaced) says which is the first and
+ * where. */
+static unsigned int detach_busy(struct session *s, char **where, pid_t *busy,
+                                unsigned int max)
 {
     pid_t tids[256];
-    unsigned int i, n;
+    unsigned int i, n, nbusy = 0;
 
     if (s->hooks.inside == NULL)
         return 0;
@@ -2024,6 +2026,17 @@ static int detach_busy(struct session *s, char **where)
     for (i = 0; i < n; i++) {
         char *w = NULL;
         if (s->hooks.inside(s->hooks.arg, tids[i], &w)) {
+            if (nbusy > 0) {
+                /* (the first is said) */
+                if (nbusy < max)
+                    busy[nbusy] = tids[i];
+                nbusy++;
+                free(w);
+                continue;
+            }
+            if (max > 0)
+                busy[0] = tids[i];
+            nbusy = 1;
             free(*where);
             char path[64], st[256] = "", sc[128] = "";
             FILE *f;
@@ -2064,11 +2077,11 @@ static int detach_busy(struct session *s, char **where)
                                target_thread_state(s->target, tids[i]), st,
                                sc, w != NULL ? w : "in the runtime");
             free(w);
-            return 1;
+            continue;
         }
         free(w);
     }
-    return 0;
+    return nbusy;
 }
 
 /* Stop every thread of the program and wait until they are (or it
@@ -2180,7 +2193,8 @@ int session_detach(struct session *s, char **cause)
 static int detach_program(struct session *s, int say)
 {
     uint64_t ret;
-    pid_t pid, tid;
+    pid_t pid, tid, busy[64];
+    unsigned int nbusy = 0;
     char *why = NULL, *left_on = NULL, *busy_where = NULL;
 
     pid = target_pid(s->target);
@@ -2208,7 +2222,17 @@ static int detach_program(struct session *s, int say)
     for (int k = 0;; k++) {
         int stopped;
 
-        target_continue(s->target, NULL);
+        if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
+            /* every other try, only the threads still inside the
+             * runtime go on: with the others running, the scheduler may
+             * never give one of them its CPU in a quiet period (seven
+             * threads spinning on the CPU of one that waits; a thread of
+             * SCHED_IDLE) */
+            for (unsigned int b = 0; b < nbusy; b++)
+                target_resume_thread(s->target, busy[b], NULL);
+        } else {
+            target_continue(s->target, NULL);
+        }
         /* (a thread that still waits wakes and finds it let go) */
         channel_wake_all(s->channel);
         stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
@@ -2218,8 +2242,8 @@ static int detach_program(struct session *s, int say)
             return 1; /* it ended meanwhile (and said so) */
         }
         /* (a thread to call the runtime in, not one inside a clone) */
-        if (stopped && !detach_busy(s, &busy_where) &&
-            target_main_thread(s->target) != 0)
+        nbusy = stopped ? detach_busy(s, &busy_where, busy, 64) : 0;
+        if (stopped && nbusy == 0 && target_main_thread(s->target) != 0)
             break;
         if (stopped) {
             /* an event the program still has on (whatever turned it on)

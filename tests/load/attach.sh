@@ -14,6 +14,12 @@
 # under it.  Detach used to leave every event on (the
 # states were not written once the channel was let go), so threads kept
 # entering the runtime and the region could never be given back.
+# A thread stopped at a breakpoint, the others spinning on its CPU: on
+# two CPUs one detach in several hundred found it still waiting in its
+# mailbox after 100 tries, resumed but never given its CPU in a quiet
+# period (make check-stress); a thread of SCHED_IDLE among seven spinning
+# on its CPU does it at once ("idle"): detach now lets every other try
+# only the threads inside the runtime go on.
 # ATTACH_CYCLES (default 3) attaches; make check-stress runs more.
 . "$srcdir/tests/load/lib.sh"
 
@@ -62,6 +68,41 @@ shape() {
 }
 
 shape busy 8 'busy: 8 threads$'
+
+# thread 0 of SCHED_IDLE, all eight on CPU 0: stopped there, it gets out
+# of the runtime at detach
+rm -f "$WORK/stop-idle"
+LT_IDLE=1 LT_CPU=0 "$LT" busy 8 "$WORK/stop-idle" >"$WORK/idle-prog.out" 2>&1 &
+prog=$!
+i=0
+while ! grep -q started "$WORK/idle-prog.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && break
+    sleep 0.05
+done
+for k in 1 2; do
+    name=idle-$k
+    batch "$name" -p $prog -e 'set c 0' \
+        -e 'handler add tock count {global c; if {$th == 0} {incr c; if {$c == 200} {n_break}}}' \
+        -e continue -e detach -e 'puts "after $n(status)"'
+    status "$name" 0
+    has "$name" '^Stopped at handler "count" for event "tock": th=0 '
+    has "$name" '^Detached from process'
+    has "$name" '^after dead$'
+    if grep -q 'stays inside' "$WORK/$name.out"; then
+        fail "$name: the region was left in the program"
+        grep 'stays inside' "$WORK/$name.out"
+    fi
+done
+touch "$WORK/stop-idle"
+wait $prog
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^busy: 8 threads$' "$WORK/idle-prog.out"; then
+    echo "ok: idle: the program went on and ended"
+else
+    fail "idle: the program: status $rc"
+    cat "$WORK/idle-prog.out"
+fi
 
 # The program turns an event on by itself (a wild write into its state
 # byte) while noosa is attached: detach finds it, says so and turns it

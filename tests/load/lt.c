@@ -36,6 +36,8 @@
  *   lt busy T FILE               T threads emitting tocks flat out until
  *                                FILE exists (for attaching to it while
  *                                they run); then "busy: T threads"
+ *                                LT_IDLE=K: its first K threads run
+ *                                under SCHED_IDLE.
  *                                LT_TOCK_ON=ON: once ON exists, the
  *                                program itself turns tock on (writes
  *                                its state byte), then creates ON.done
@@ -170,7 +172,18 @@ static void *busy_worker(void *arg)
 {
     int th = (int)(long)arg;
     long i = 0;
+    const char *idle = getenv("LT_IDLE");
 
+    if (idle != NULL && th < atoi(idle)) {
+        /* (a thread the scheduler runs only when nothing else wants
+         * its CPU) */
+        struct sched_param sp = {0};
+
+        if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) != 0) {
+            fprintf(stderr, "lt: SCHED_IDLE refused\n");
+            exit(1);
+        }
+    }
     while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED)) {
         _dapto_tock(th, i);
         if (++i % 1000 == 0)
