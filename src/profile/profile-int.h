@@ -99,6 +99,9 @@ struct profile {
     struct pfreq freq;
     struct ptime time;
     int print_at_end;
+    /* <protocol#cct>: what the program's trees held when the profile
+     * kept there was last reset, by kind (profile-program.c) */
+    struct pzeros *zero[2]; /* by enum profile_kind */
 };
 
 /* profile-freq.c */
@@ -135,6 +138,11 @@ int pprogram_event(const struct registry_event *ev);
 /* The sampler of PTIME_SAMPLED: started and stopped with the mode. */
 void psampler_use(struct profile *p, int on);
 void psampler_free(struct profile *p);
+/* Profile KIND (PROFILE_FREQ, PROFILE_TIME) kept in the program starts
+ * from nothing: what its trees hold now is taken as its zero (the trees
+ * themselves go on, the other profile may read them). */
+void pprogram_reset(struct profile *p, int kind);
+void pprogram_free(struct profile *p);
 /* What it did: samples taken, and the period in microseconds. */
 uint64_t psampler_samples(const struct profile *p);
 unsigned int psampler_period_us(const struct profile *p);

@@ -283,6 +283,139 @@ unsigned int psampler_period_us(const struct profile *p)
     return PSAMPLE_US;
 }
 
+/* ---- a reset of a profile kept in the program ---- */
+
+/* The entries of a process's trees at a reset (process I, its tree of
+ * definition epoch), by slot. */
+struct pzent {
+    uint64_t count, sum;
+};
+
+struct pzero {
+    unsigned int i;
+    uint32_t epoch, nent, nslots;
+    struct pzent **e; /* by slot; NULL: nothing there then */
+};
+
+struct pzeros {
+    struct pzero *v;
+    size_t n, cap;
+};
+
+static void pzero_clear(struct pzero *z)
+{
+    for (uint32_t s = 0; s < z->nslots; s++)
+        free(z->e[s]);
+    free(z->e);
+    z->e = NULL;
+    z->nslots = 0;
+}
+
+/* The zero of process I's tree of definition D in ZS (NULL when there
+ * is none, or it was of another definition: dropped then). */
+static struct pzero *pzero_of(struct pzeros *zs, unsigned int i,
+                              const struct dapto_question *d)
+{
+    for (size_t k = 0; zs != NULL && k < zs->n; k++) {
+        struct pzero *z = &zs->v[k];
+
+        if (z->i != i)
+            continue;
+        if (z->epoch != d->epoch || z->nent != d->nent) {
+            pzero_clear(z);
+            return NULL;
+        }
+        return z;
+    }
+    return NULL;
+}
+
+void pprogram_reset(struct profile *p, int kind)
+{
+    struct session *ss = p->session;
+    struct pzeros *zs = p->zero[kind == PROFILE_TIME];
+    unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
+    unsigned char buf[sizeof(struct dapto_qentry)];
+    const struct dapto_qentry *qe = (const struct dapto_qentry *)(const void *)buf;
+
+    if (zs == NULL)
+        zs = p->zero[kind == PROFILE_TIME] = xcalloc(1, sizeof *zs);
+    for (size_t k = 0; k < zs->n; k++)
+        pzero_clear(&zs->v[k]);
+    zs->n = 0;
+    if (kind == PROFILE_TIME && p->time.sampler != NULL) {
+        /* the samples start again */
+        struct psampler *ps = p->time.sampler;
+
+        for (size_t k = 0; k < ps->nprocs; k++)
+            psproc_clear(&ps->procs[k]);
+        ps->nprocs = 0;
+    }
+    for (i = 0; i < n; i++) {
+        struct qarea *qa = tree_area(session_process_channel(ss, i));
+        const struct dapto_question *d;
+        struct dapto_qtable head;
+        struct pzero *z;
+        uint32_t s, e, nt;
+        int torn;
+
+        if (qa == NULL)
+            continue;
+        d = &qa->def[DAPTO_Q_CCT];
+        zs->v = xgrow(zs->v, zs->n, &zs->cap, sizeof *zs->v);
+        z = &zs->v[zs->n++];
+        memset(z, 0, sizeof *z);
+        z->i = i;
+        z->epoch = d->epoch;
+        z->nent = d->nent;
+        nt = qarea_threads(qa);
+        z->e = xcalloc(nt > 0 ? nt : 1, sizeof *z->e);
+        z->nslots = nt;
+        for (s = 0; s < nt; s++) {
+            if (!qarea_table(qa, DAPTO_Q_CCT, s, &head))
+                continue;
+            z->e[s] = xcalloc(d->nent, sizeof *z->e[s]);
+            for (e = 0; e < d->nent; e++) {
+                if (!qarea_entry(qa, DAPTO_Q_CCT, s, e, buf, &torn) || qe->hash == 0)
+                    continue;
+                z->e[s][e].count = qe->count;
+                z->e[s][e].sum = qe->sum;
+            }
+        }
+    }
+}
+
+void pprogram_free(struct profile *p)
+{
+    for (int k = 0; k < 2; k++) {
+        struct pzeros *zs = p->zero[k];
+
+        if (zs == NULL)
+            continue;
+        for (size_t j = 0; j < zs->n; j++)
+            pzero_clear(&zs->v[j]);
+        free(zs->v);
+        free(zs);
+        p->zero[k] = NULL;
+    }
+}
+
+/* What entry E of slot S holds since zero Z: the count (*SUM the sum);
+ * never below it. */
+static uint64_t since_zero(const struct pzero *z, uint32_t s, uint32_t e,
+                           const struct dapto_qentry *qe, uint64_t *sum)
+{
+    const struct pzent *b = z != NULL && s < z->nslots && z->e[s] != NULL ? &z->e[s][e]
+                                                                          : NULL;
+
+    if (b == NULL) {
+        *sum = qe->sum;
+        return qe->count;
+    }
+    *sum = qe->sum > b->sum ? qe->sum - b->sum : 0;
+    return qe->count > b->count ? qe->count - b->count : 0;
+}
+
 /* Thread slot S's table, copied: entries in E (NENT of them, hash 0 for
  * the free ones). */
 struct table {
@@ -332,6 +465,9 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
     /* a tree that keeps no time: the self times are the samples */
     struct psproc *pp = NULL;
     int sampled = qa->def[DAPTO_Q_CCT].mult == 0;
+    /* the zeros of the last resets */
+    struct pzero *zt = pzero_of(p->zero[PROFILE_TIME], proc, &qa->def[DAPTO_Q_CCT]),
+                 *zf = pzero_of(p->zero[PROFILE_FREQ], proc, &qa->def[DAPTO_Q_CCT]);
 
     if (sampled && p->time.sampler != NULL)
         pp = psproc_of(p->time.sampler, proc, &qa->def[DAPTO_Q_CCT], 0);
@@ -359,21 +495,24 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
         if (time)
             th = ptime_thread(p, (pid_t)head.tid, 1);
         for (i = 0; i < t.nent; i++) {
+            uint64_t calls, sum;
+
             if (t.e[i].hash == 0)
                 continue;
             node = resolve(p, &t, sn, i);
             if (time) {
+                calls = since_zero(zt, s, i, &t.e[i], &sum);
                 ptime_cover(th, node);
                 if (!sampled)
-                    th->self[node] += (int64_t)t.e[i].sum;
+                    th->self[node] += (int64_t)sum;
                 else if (pp != NULL && s < pp->nslots && pp->ns[s] != NULL)
                     th->self[node] += (int64_t)pp->ns[s][i];
                 /* an excluded function's calls are not counted */
                 if (!t.excluded[i])
-                    th->calls[node] += t.e[i].count;
+                    th->calls[node] += calls;
             }
             if (freq && !t.excluded[i] && node != CCT_ROOT)
-                pfreq_add_calls(p, node, t.e[i].count);
+                pfreq_add_calls(p, node, since_zero(zf, s, i, &t.e[i], &sum));
         }
     }
     free(t.e);

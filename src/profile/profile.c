@@ -55,6 +55,7 @@ void profile_free(struct profile *p)
         return;
     pfreq_free(p);
     ptime_free(p);
+    pprogram_free(p);
     free(p);
 }
 
@@ -172,6 +173,9 @@ void profile_reset(struct profile *p, enum profile_kind kind)
         pfreq_reset(p);
     else
         ptime_reset(p);
+    /* kept in the program: what its trees hold now is the new zero */
+    if (kind == PROFILE_FREQ ? p->freq.in_program : p->time.in_program)
+        pprogram_reset(p, kind);
 }
 
 void profile_ended(struct profile *p)

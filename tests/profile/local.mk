@@ -117,9 +117,14 @@ tests_profile_fthreads_LDFLAGS = $(PT_LINK) -pthread
 tests_profile_fthreads_LDADD = tests/profile/libdapto-plain.la
 
 tests_profile_split_SOURCES = tests/profile/split.c
+nodist_tests_profile_split_SOURCES = tests/profile/pt_dapto.c \
+	tests/profile/pt_dapto.h
+tests_profile_split_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/profile \
+	-I$(top_srcdir)/tests/profile
 tests_profile_split_CFLAGS = $(SAINT_CFLAGS) -pthread
 tests_profile_split_LDFLAGS = $(PT_LINK) -pthread
 tests_profile_split_LDADD = tests/profile/libdapto-plain.la
+$(tests_profile_split_OBJECTS): tests/profile/pt_dapto.h
 
 check_LTLIBRARIES += tests/profile/libsaintlib.la
 tests_profile_libsaintlib_la_SOURCES = tests/profile/saint-lib.c \

@@ -13,6 +13,8 @@
 # records path's, the same as the time profile's when both are kept
 # there, printed at the end, no event counted.  The self times sampled
 # (`profile time in sampled`): the same calls, times as the functions ran.
+# `profile time reset` and `profile freq reset` while the program runs
+# start each from nothing, apart.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 SAINT=$abs_top_builddir/tests/profile/calc-saint
@@ -232,12 +234,60 @@ awk '
             bad = bad " nap " self["nap"] / ms " ms"
         if (self["heavy"] != 0 && self["heavy"] > total["heavy"] / 5)
             bad = bad " heavy self " self["heavy"] / ms " ms"
-        if (samples < 100)
+        if (samples < 20)
             bad = bad " samples " samples
         if (bad != "") { print "split:" bad; exit 1 }
         printf "ok: split: heavy %.0f ms, light %.0f ms, nap %.0f ms, %d samples\n",
             total["heavy"] / ms, total["light"] / ms, self["nap"] / ms, samples
     }' "$WORK/split.out" || { fail "split: the samples do not fit the wall times"; cat "$WORK/split.out"; }
+
+# a reset while the program runs: the profile starts from nothing there
+# (the trees go on: the other profile reading them keeps its own count),
+# kept in the program and sampled
+cat >reset.tcl <<'TCL'
+profile freq in program
+profile time on
+profile freq on
+profile print off
+proc row {kind name} {
+    if {$kind eq "time"} {set rows [profile get time -flat]} else {set rows [profile get freq -tree -calls]}
+    foreach r $rows {
+        if {[dict exists $r name] && [dict get $r name] eq $name} { return $r }
+        if {[dict exists $r stack] && [dict get $r stack] eq "main/$name"} { return $r }
+    }
+    return none
+}
+break tick if {$n == 3}
+run
+puts "at 3: [row time heavy]"
+profile time reset
+puts "reset: [row time heavy]"
+delete 1
+break tick if {$n == 5}
+continue
+profile freq reset
+delete 2
+continue
+puts "end time: [row time heavy]"
+puts "end freq: [row freq heavy]"
+TCL
+for where in program sampled; do
+    batch "reset-$where" -e "profile time in $where" -x reset.tcl "$SPLIT"
+    out=$WORK/reset-$where.out
+    grep -q '^at 3: name heavy depth 0 calls 4 ' "$out" || fail "reset-$where: not 4 calls of heavy at tick 3"
+    grep -q '^reset: none$' "$out" || fail "reset-$where: heavy still there after the reset"
+    grep -q '^end time: name heavy depth 0 calls 4 ' "$out" ||
+        fail "reset-$where: not the 4 calls of heavy after the reset"
+    grep -q '^end freq: event (calls) stack main/heavy count 2$' "$out" ||
+        fail "reset-$where: the frequency profile's reset at tick 5: not 2 calls of heavy after it"
+    total=$(sed -n 's/^end time: .* total \([0-9]*\)$/\1/p' "$out")
+    if [ "${total:-0}" -lt 60000000 ] || [ "${total:-0}" -gt 200000000 ]; then
+        fail "reset-$where: heavy's time after the reset is ${total:-none} ns, not about 96 ms"
+        cat "$out"
+    else
+        echo "ok: reset-$where: heavy 4 calls, $((total / 1000000)) ms since the reset"
+    fi
+done
 
 # bad arguments
 batch bad -e 'catch {profile time in elsewhere} m; puts "1: $m"' \

@@ -4,11 +4,14 @@
  * noosa samples (`profile time in sampled`, program.sh): heavy() runs
  * 24 ms and light() 8 ms, each 8 times in turn (192 and 64 ms), spin()
  * doing the work of both, while a second thread sleeps 150 ms in nap().
- * Built with -finstrument-functions.
+ * The event tick (pt.dapto) after each turn, its number from 0, to stop
+ * at.  Built with -finstrument-functions.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "pt_dapto.h"
 
 static volatile unsigned long sink;
 
@@ -65,6 +68,7 @@ int main(void)
     for (i = 0; i < 8; i++) {
         heavy();
         light();
+        _dapto_tick(i);
     }
     pthread_join(t, NULL);
     return 0;
