@@ -395,6 +395,30 @@ has exec '^kill: 1 the program is not running$'
 count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 
+# kill while a child let go at its exec still runs: the monitored parent
+# is killed, the child let go is not (a stale pid is never signalled).
+# The child's exec is nearly always handled before the parent's stop at
+# "forked"; a run where it was not (the child then killed with the
+# program, as it should be) is tried again.
+tries=0
+while :; do
+    rm -f "$WORK"/lg.*
+    batch kill-letgo -e 'break forked' -e run -e 'info processes' \
+        -e 'puts "kill: [catch kill msg] $msg"' -e 'info processes' \
+        "$LT" fork-exec /bin/sh -c "$LETGO" letgo "$WORK/lg"
+    grep -Eq '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$' \
+        "$WORK/kill-letgo.out" && break
+    tries=$((tries + 1))
+    [ $tries -lt 5 ] || fail "kill-letgo: the child was never let go before the stop"
+done
+status kill-letgo 0
+has kill-letgo '^Stopped at breakpoint 1 for event "forked" in process [0-9]+'
+has kill-letgo '^kill: 0 $'
+count kill-letgo 1 '^Program killed by SIGKILL\.$'
+has kill-letgo '^  [0-9]+ +- +killed$'
+count kill-letgo 2 '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$'
+untraced kill-letgo "$WORK/lg"
+
 # An exec of a program linked with libdapto: monitored on with its own
 # interface from its main (lt again, three ticks), and its end is the
 # program's.
