@@ -227,48 +227,6 @@ const char *tbuf_look(const struct tbuf_area *a, uint32_t i,
     return NULL;
 }
 
-const unsigned char *tbuf_peek(const struct tbuf_area *a, uint32_t i,
-                               const struct tbuf_cons *c, uint64_t pos,
-                               uint32_t *size, const char **why)
-{
-    uint64_t off = pos & a->mask, w;
-    const unsigned char *rec;
-    uint32_t s[2];
-
-    *size = 0;
-    *why = NULL;
-    if (pos >= c->head)
-        return NULL;
-    rec = tbuf_data(a, i) + off;
-    w = __atomic_load_n((const uint64_t *)(const void *)rec, __ATOMIC_RELAXED);
-    memcpy(s, &w, 8);
-    if (s[1] != (uint32_t)(pos >> 3)) {
-        *why = "a record does not carry its position";
-        return NULL;
-    }
-    if (s[0] & DAPTO_TB_PAD) {
-        uint32_t n = s[0] & ~DAPTO_TB_PAD;
-
-        if (n == 0 || n % 8 != 0 || n != a->size - off || pos + n > c->head) {
-            *why = "its padding does not reach the end of the buffer";
-            return NULL;
-        }
-        if (pos + n <= c->upto)
-            *size = n;
-        return NULL;
-    }
-    if (s[0] < DAPTO_RECORD_HEADER || s[0] > a->max || s[0] % 8 != 0 ||
-        off + s[0] > a->size || pos + s[0] > c->head) {
-        *why = "a record has an impossible size";
-        *size = s[0];
-        return NULL;
-    }
-    if (pos + s[0] > c->upto)
-        return NULL;
-    *size = s[0];
-    return rec;
-}
-
 void tbuf_skip(const struct tbuf_area *a, uint32_t i, struct tbuf_cons *c,
                uint64_t bytes)
 {

@@ -359,20 +359,18 @@ int reader_scalar_event(const struct reader *r, const unsigned char *rec,
     if (code > DAPTO_EVENT_CODE_MAX || flags != 0 ||
         len > size - DAPTO_RECORD_HEADER ||
         ((DAPTO_RECORD_HEADER + (size_t)len + 7) & ~(size_t)7) != size ||
-        (e = registry_event(r->reg, code)) == NULL)
+        (e = registry_event(r->reg, code)) == NULL || !e->scalar ||
+        len != e->scalar_len)
         return 0;
+    /* (len is the values' length by the declaration: each tag is in
+     * the record) */
     for (unsigned int i = 0; i < e->nparams; i++) {
         unsigned char k = e->params[i].kind;
-        uint32_t n = k == DAPTO_K_INT ? 4
-                     : k == DAPTO_K_LONG || k == DAPTO_K_DOUBLE || k == DAPTO_K_PTR ? 8
-                                                                                     : 0;
 
-        if (n == 0 || off + 1 + n > len || rec[DAPTO_RECORD_HEADER + off] != k)
+        if (rec[DAPTO_RECORD_HEADER + off] != k)
             return 0;
-        off += 1 + n;
+        off += k == DAPTO_K_INT ? 5 : 9;
     }
-    if (off != len)
-        return 0;
     __builtin_memcpy(&tid, &h->tid, 4);
     __builtin_memcpy(&time, &h->time, 8);
     ev->event = e;

@@ -233,7 +233,21 @@ static int registry_parse_event(struct decode_cursor *c,
         return -1;
     }
     e->state_addr = v.u.p;
-    return registry_params(c, what, &e->params, &e->nparams, cause);
+    if (registry_params(c, what, &e->params, &e->nparams, cause) != 0)
+        return -1;
+    e->scalar = 1;
+    e->scalar_len = 0;
+    for (unsigned int j = 0; j < e->nparams; j++) {
+        unsigned char k = e->params[j].kind;
+
+        if (k == DAPTO_K_INT)
+            e->scalar_len += 5;
+        else if (k == DAPTO_K_LONG || k == DAPTO_K_DOUBLE || k == DAPTO_K_PTR)
+            e->scalar_len += 9;
+        else
+            e->scalar = 0;
+    }
+    return 0;
 }
 
 static int registry_parse_op(struct decode_cursor *c,

@@ -32,6 +32,8 @@ struct registry_event {
     unsigned int nparams;
     struct registry_param *params;
     struct registry_aspect *aspect;
+    int scalar;          /* every parameter int, long, double or ptr */
+    uint32_t scalar_len; /* then the bytes of its tagged values */
 };
 
 struct registry_op {

@@ -1033,11 +1033,16 @@ void recwrite_scalars(struct recwrite *w, const struct reader_scalar *evs,
             w->nevents++;
         }
         for (unsigned int j = 0; j < e->nparams; j++) {
-            size_t k = e->params[j].kind == DAPTO_K_INT ? 4 : 8;
-
-            memcpy(p, v + 1, k);
-            p += k;
-            v += 1 + k;
+            /* (copies of a constant size: no call to memcpy) */
+            if (e->params[j].kind == DAPTO_K_INT) {
+                memcpy(p, v + 1, 4);
+                p += 4;
+                v += 5;
+            } else {
+                memcpy(p, v + 1, 8);
+                p += 8;
+                v += 9;
+            }
         }
     }
 }
