@@ -13,6 +13,10 @@
 #       each tree's bench/profile-calls (fib(N), default 27) under its own
 #       noosa with `profile time in program`, and not monitored; the plain
 #       build and the TSC floor (bench/tsc-hooks.c) of NEW.
+#   sh bench/ab-run.sh record OLD NEW [ROUNDS [N]]
+#       each tree's `noosa record --events=hit` of its bench/monitor-loop
+#       (N iterations, default 10000000) to tmpfs: the program's loop
+#       time, as Mevents/s (none lost: checked).
 #
 # OLD and NEW are built trees (NOOSA_NO_INSTALL=1 ./bootstrap; make
 # bench/front-loop bench/profile-calls ...).  Both placements: everything
@@ -23,7 +27,7 @@ set -e
 mode=$1 OLD=$2 NEW=$3
 R=${4:-7}
 [ -n "$mode" ] && [ -d "$OLD" ] && [ -d "$NEW" ] || {
-    echo "usage: ab-run.sh cond|profile OLD NEW [ROUNDS [N]]" >&2
+    echo "usage: ab-run.sh cond|profile|record OLD NEW [ROUNDS [N]]" >&2
     exit 2
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ab-run.XXXXXX")
@@ -109,8 +113,33 @@ profile)
         }' "$work/s" | sort
     done
     ;;
+record)
+    N=${5:-10000000}
+    for cpu in 0 1; do
+        : >"$work/t"
+        export BENCH_NS=1 BENCH_CPU=$cpu
+        for r in $(seq "$R"); do
+            for t in old new; do
+                if [ $t = old ]; then B=$OLD; else B=$NEW; fi
+                rm -rf "$work/rec"
+                taskset -c 0 "$B/src/noosa" record -o "$work/rec" --events=hit \
+                    "$B/bench/monitor-loop" "$N" >"$work/o" 2>&1
+                got=$(sed -n 's/^noosa: recorded \([0-9]*\) events.*/\1/p' "$work/o")
+                if grep -q lost "$work/o" || [ "${got:-0}" -lt "$N" ]; then
+                    echo "ab-run.sh: $t: ${got:-no} events recorded of $N" >&2
+                    cat "$work/o" >&2
+                    exit 1
+                fi
+                echo "$t $(ns "$work/o")" >>"$work/t"
+            done
+        done
+        echo "== the program on CPU $cpu, noosa on CPU 0: $N events, $R rounds, Mevents/s"
+        summary "$work/t" | awk -v n="$N" '{
+            printf "  %-4s best %6.1f  median %6.1f\n", $1, n * 1000 / $2, n * 1000 / $3 }'
+    done
+    ;;
 *)
-    echo "ab-run.sh: no mode $mode (cond or profile)" >&2
+    echo "ab-run.sh: no mode $mode (cond, profile or record)" >&2
     exit 2
     ;;
 esac
