@@ -141,7 +141,7 @@ wait_for "42"
 # colours: a value is cyan and underlined
 cmd 'n_say "a Value:0x10 b\n"'
 wait_for "a Value:0x10 b"
-T capture-pane -e -p -t t | grep -q "$(printf '\033')\[36mValue:0x10" ||
+T capture-pane -e -p -t =t: | grep -q "$(printf '\033')\[36mValue:0x10" ||
     fail "the value is not in colour"
 keys F10
 wait_exit
@@ -160,7 +160,7 @@ wait_row 28 "(noosa) set remembered [expr {40 + 2}]"
 keys C-c
 cmd 'n_say "a Value:0x10 b\n"'
 wait_for "a Value:0x10 b"
-T capture-pane -e -p -t t > "$work/colours"
+T capture-pane -e -p -t =t: > "$work/colours"
 grep -q "$(printf '\033')\[4mValue:0x10" "$work/colours" ||
     fail "the value is not underlined"
 grep -q "$(printf '\033')\[3[0-7]m" "$work/colours" &&

@@ -67,7 +67,7 @@ cleanup() {
 trap cleanup EXIT
 
 screen_text() {
-    T capture-pane -p -t t 2>/dev/null
+    T capture-pane -p -t =t: 2>/dev/null
 }
 
 fail() {
@@ -111,31 +111,31 @@ launch() {
     # The server outlives its sessions (exit-empty off): a server that
     # exits with its last session can still take the next client, which
     # then fails with "server exited unexpectedly".
-    T kill-session -t t >/dev/null 2>&1
+    T kill-session -t =t >/dev/null 2>&1
     T new-session -d -s t -x "$cols" -y "$rows" "sh '$work/run.sh'" \; \
         set-option -g exit-empty off || fail "cannot start tmux"
 }
 
 keys() {
-    T send-keys -t t "$@"
+    T send-keys -t =t: "$@"
 }
 
 # tmux takes a ';' ending an argument for the end of its command
 type_text() {
     case $1 in
     *\;)
-        [ "$1" = ";" ] || T send-keys -t t -l "${1%;}"
-        T send-keys -t t '\;'
+        [ "$1" = ";" ] || T send-keys -t =t: -l "${1%;}"
+        T send-keys -t =t: '\;'
         ;;
     *)
-        T send-keys -t t -l "$1"
+        T send-keys -t =t: -l "$1"
         ;;
     esac
 }
 
 cmd() {
     type_text "$1"
-    T send-keys -t t Enter
+    T send-keys -t =t: Enter
 }
 
 # Poll every 0.1 s until CHECK (a shell command) succeeds, or fail with
@@ -232,7 +232,7 @@ target_pid() {
 
 # The pid of noosa (the child of the pane's shell).
 noosa_pid() {
-    pgrep -P "$(T display -p -t t '#{pane_pid}')" -x noosa | head -1
+    pgrep -P "$(T display -p -t =t: '#{pane_pid}')" -x noosa | head -1
 }
 
 # The status line is read while curses may be redrawing it (the terminal
@@ -262,13 +262,13 @@ find_text() {
 # A click of the first mouse button at ROW, COL, as an xterm reports it
 # (X10 encoding: the terminal is "screen").
 click() {
-    T send-keys -t t -l "$(printf "\033[M \\$(printf %o $(($2 + 33)))\\$(printf %o $(($1 + 33)))")"
+    T send-keys -t =t: -l "$(printf "\033[M \\$(printf %o $(($2 + 33)))\\$(printf %o $(($1 + 33)))")"
 }
 
 # The wheel turned up (4) or down (5) at ROW, COL.
 wheel() {
     b=$(($1 == 4 ? 96 : 97))
-    T send-keys -t t -l "$(printf "\033[M\\$(printf %o $b)\\$(printf %o $(($3 + 33)))\\$(printf %o $(($2 + 33)))")"
+    T send-keys -t =t: -l "$(printf "\033[M\\$(printf %o $b)\\$(printf %o $(($3 + 33)))\\$(printf %o $(($2 + 33)))")"
 }
 
 # The sanitizers found nothing (run at the end of each test).

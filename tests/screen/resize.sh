@@ -24,17 +24,17 @@ wrapped() {
 }
 poll "the long line wrapped at 80 columns" wrapped
 
-T resize-window -t t -x 130 -y 40
+T resize-window -t =t: -x 130 -y 40
 wait_row 28 "Output of the program"
 wait_row 38 "(noosa)"
 wait_row 0 "not running"
 wait_line "$long"
 
 # too small to work in
-T resize-window -t t -x 30 -y 8
+T resize-window -t =t: -x 30 -y 8
 wait_for "small (30x8)"
 # and back
-T resize-window -t t -x 80 -y 24
+T resize-window -t =t: -x 80 -y 24
 wait_row 16 "Output of the program"
 wait_row 22 "(noosa)"
 cmd 'quit'
@@ -48,7 +48,7 @@ start 80 24 /bin/sh -c 'stty size; read line; stty size'
 wait_for "(noosa)"
 keys F5
 wait_for "5 80"
-T resize-window -t t -x 130 -y 40
+T resize-window -t =t: -x 130 -y 40
 wait_row 28 "Output of the program"
 keys F6 F6
 wait_for "Output: keys go to"

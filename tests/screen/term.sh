@@ -24,14 +24,14 @@ pane_rows() {
 
 # Run termprog MODE in an 80xH terminal of its own (session o).
 outside() {
-    T kill-session -t o >/dev/null 2>&1
+    T kill-session -t =o >/dev/null 2>&1
     T new-session -d -s o -x 80 -y $H \
         "cd '$work'; LANG=C.UTF-8 TERM=screen '$termprog' $1; exec sleep 3600" ||
         fail "cannot start the program outside noosa"
 }
 
 outside_has() {
-    T capture-pane -p -t o | grep -qF -- "$1"
+    T capture-pane -p -t =o: | grep -qF -- "$1"
 }
 
 wait_outside() {
@@ -39,7 +39,7 @@ wait_outside() {
 }
 
 same_rows() {
-    T capture-pane -p -t o > "$work/outside.txt"
+    T capture-pane -p -t =o: > "$work/outside.txt"
     pane_rows > "$work/pane.txt"
     cmp -s "$work/outside.txt" "$work/pane.txt"
 }
@@ -77,7 +77,7 @@ wait_pane_line "progress 100% [##########]"
 # UTF-8 and wide characters
 wait_pane "done été 中文|"
 # the attributes reach the terminal: an SGR for each, maybe with others
-T capture-pane -p -e -t t > "$work/attrs.txt"
+T capture-pane -p -e -t =t: > "$work/attrs.txt"
 esc=$(printf '\033')
 has_sgr() { # has_sgr N TEXT: SGR N just before TEXT
     grep -Eq "${esc}\\[$1m(${esc}\\[[0-9;]*m)*$2" "$work/attrs.txt" || {
@@ -112,8 +112,8 @@ wait_pane "ALT SCREEN"
 to_output
 type_text x
 keys Enter
-T send-keys -t o -l x
-T send-keys -t o Enter
+T send-keys -t =o: -l x
+T send-keys -t =o: Enter
 wait_pane "back from it"
 wait_pane "before the alternate screen"
 wait_outside "back from it"
@@ -135,7 +135,7 @@ outside repl
 wait_outside "repl ready"
 # the same keys in both: typing, Left three times, an insertion, C-e,
 # more typing, Enter; then "size"
-for dest in t o; do
+for dest in =t: =o:; do
     T send-keys -t $dest -l hllo
     T send-keys -t $dest Left Left Left
     T send-keys -t $dest -l e
@@ -154,7 +154,7 @@ keys C-l
 wait_pane "[ctrl 12]"
 # a paste reaches the program
 T set-buffer -b p "pasted text"
-T paste-buffer -b p -t t
+T paste-buffer -b p -t =t:
 keys Enter
 wait_pane "got [pasted text]"
 # C-] goes back to the command line and is not sent

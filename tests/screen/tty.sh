@@ -12,14 +12,14 @@
 termprog=$abs_top_builddir/tests/screen/termprog
 
 # the other terminal: a session that only waits
-T kill-session -t other >/dev/null 2>&1
+T kill-session -t =other >/dev/null 2>&1
 T new-session -d -s other -x 80 -y 10 "exec sleep 3600" \; \
     set-option -g exit-empty off || fail "cannot start the other terminal"
-other=$(T display -p -t other '#{pane_tty}')
+other=$(T display -p -t =other: '#{pane_tty}')
 [ -c "$other" ] || fail "no tty for the other terminal: $other"
 
 other_has() {
-    T capture-pane -p -t other | grep -qF -- "$1"
+    T capture-pane -p -t =other: | grep -qF -- "$1"
 }
 
 start 80 24 -n --tty "$other" "$termprog" colours
@@ -51,8 +51,8 @@ cmd 'tty'
 wait_gone "the program's terminal is"
 
 # away again with the command
-T clear-history -t other
-T send-keys -t other C-l
+T clear-history -t =other:
+T send-keys -t =other: C-l
 cmd "tty $other"
 wait_for "Output: the program's terminal is $other"
 cmd 'quit'
@@ -67,7 +67,7 @@ grep -qF "noosa: --tty: /nonexistent: No such file or directory" "$work/bad.out"
     fail "--tty /nonexistent: $(cat "$work/bad.out")"
 
 # batch mode with --tty: the program's output goes there, not to noosa's
-T send-keys -t other C-l
+T send-keys -t =other: C-l
 "$noosa" -b -n --tty "$other" -e run "$termprog" colours > "$work/batch.out" 2>&1 ||
     fail "batch mode with --tty failed: $(cat "$work/batch.out")"
 grep -q "done" "$work/batch.out" && fail "batch mode with --tty wrote the output to noosa's"
