@@ -396,7 +396,7 @@ count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 
 # kill while a child let go at its exec still runs: the monitored parent
-# is killed, the child let go is not (a stale pid is never signalled).
+# is killed, the child let go runs on untraced to its own end.
 # The child's exec is nearly always handled before the parent's stop at
 # "forked"; a run where it was not (the child then killed with the
 # program, as it should be) is tried again.
