@@ -28,6 +28,10 @@
  *   lt fork-exec PROG ARG...     a child that ticks and executes PROG; the
  *                                parent waits for it, ticks and says
  *                                "fork-exec: status S"
+ *                                LT_FORK_WAIT=FILE: the parent announces
+ *                                the fork only once FILE exists (PROG
+ *                                creates it, so it runs by then; 20 s at
+ *                                most)
  *   lt forker N K MS             N times: wait MS ms, then a child that
  *                                ticks K times, waits MS ms and exits,
  *                                waited for; then "forker: N ended" (to
@@ -442,7 +446,8 @@ static int daemonize(int secs, const char *file)
 /* fork-exec: a child that executes ARGV[0] after a tick. */
 static int fork_exec(char **argv)
 {
-    int status;
+    const char *wait_for = getenv("LT_FORK_WAIT");
+    int status, i;
     pid_t c = fork(), w;
 
     if (c < 0)
@@ -453,6 +458,9 @@ static int fork_exec(char **argv)
         perror(argv[0]);
         _exit(127);
     }
+    for (i = 0; wait_for != NULL && access(wait_for, F_OK) != 0 && i < 2000;
+         i++)
+        usleep(10000);
     _dapto_forked((int)c);
     while ((w = waitpid(c, &status, 0)) < 0 && errno == EINTR)
         ;

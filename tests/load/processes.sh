@@ -396,21 +396,16 @@ count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 
 # kill while a child let go at its exec still runs: the monitored parent
-# is killed, the child let go runs on untraced to its own end.
-# The child's exec is nearly always handled before the parent's stop at
-# "forked"; a run where it was not (the child then killed with the
-# program, as it should be) is tried again.
-tries=0
-while :; do
-    rm -f "$WORK"/lg.*
-    batch kill-letgo -e 'break forked' -e run -e 'info processes' \
-        -e 'puts "kill: [catch kill msg] $msg"' -e 'info processes' \
-        "$LT" fork-exec /bin/sh -c "$LETGO" letgo "$WORK/lg"
-    grep -Eq '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$' \
-        "$WORK/kill-letgo.out" && break
-    tries=$((tries + 1))
-    [ $tries -lt 5 ] || fail "kill-letgo: the child was never let go before the stop"
-done
+# is killed, the child let go runs on untraced to its own end.  The
+# parent stops at "forked" only once the child's shell has written its
+# pid (LT_FORK_WAIT), that is once noosa has let the child go.
+rm -f "$WORK"/lg.*
+LT_FORK_WAIT="$WORK/lg.pid"
+export LT_FORK_WAIT
+batch kill-letgo -e 'break forked' -e run -e 'info processes' \
+    -e 'puts "kill: [catch kill msg] $msg"' -e 'info processes' \
+    "$LT" fork-exec /bin/sh -c "$LETGO" letgo "$WORK/lg"
+unset LT_FORK_WAIT
 status kill-letgo 0
 has kill-letgo '^Stopped at breakpoint 1 for event "forked" in process [0-9]+'
 has kill-letgo '^kill: 0 $'
