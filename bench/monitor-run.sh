@@ -4,10 +4,12 @@
 #
 #  1. stop round trip: the program stops at an event, the monitor takes
 #     the record and resumes it.  The median and mean time between
-#     consecutive hits (the program's own timestamps) is the round trip.  Three runs placed by the scheduler, one with the monitor
-#     and the program pinned to different CPUs, one with both on one CPU.  Side by side, in
-#     the same invocation, gdb with a conditional breakpoint (never true)
-#     on the same loop.
+#     consecutive hits (the program's own timestamps) is the round trip.
+#     Three runs placed by the scheduler, one with the monitor and the
+#     program pinned to different CPUs, one with both on one CPU, two
+#     pinned to different CPUs with a busy loop beside the program, then
+#     beside the monitor.  Side by side, in the same invocation, gdb with
+#     a conditional breakpoint (never true) on the same loop.
 #  2. throughput: events decoded per second with zero loss from the loop
 #     emitting flat out (lossless ring), against the loop unmonitored; and
 #     the reader alone on records in memory.
@@ -38,6 +40,24 @@ two=$(BENCH_PIN=1 $BENCH stop "$N_STOP" "$LOOP")
 same=$(BENCH_PIN=same $BENCH stop $((N_STOP / 4)) "$LOOP")
 echo "noosa, both pinned to one CPU: median $(us "$(field median_ns "$same")" 1) us per hit, p90 $(us "$(field p90_ns "$same")" 1) us"
 echo "noosa, pinned to two CPUs: median $(us "$(field median_ns "$two")" 1) us per hit, p90 $(us "$(field p90_ns "$two")" 1) us, mean $(us "$(field mean_ns "$two")" 1) us"
+# Beside a loop of another program that never sleeps, on the program's
+# CPU and then on the monitor's: what a machine busy with something else
+# does to a stop <protocol#spin>.
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+    for busy in 1 0; do
+        taskset -c "$busy" sh -c 'while :; do :; done' &
+        hog=$!
+        r=$(BENCH_PIN=1 $BENCH stop $((N_STOP / 4)) "$LOOP")
+        kill "$hog"
+        wait "$hog" 2>/dev/null || :
+        [ "$busy" = 1 ] && where="the program's" || where="the monitor's"
+        echo "noosa, pinned to two CPUs, a busy loop on $where CPU: median $(us "$(field median_ns "$r")" 1) us per hit, mean $(us "$(field mean_ns "$r")" 1) us"
+        awk -v a="$(field mean_ns "$r")" -v b="$(field mean_ns "$two")" \
+            'BEGIN { printf "ratio mean per hit beside the loop / alone: %.2f\n", a / b }'
+    done
+else
+    echo "beside a busy loop: needs two CPUs and taskset, skipped"
+fi
 
 if [ -n "$GDB" ] && [ "$GDB" != no ] && command -v "$GDB" >/dev/null; then
     gdbrun() {

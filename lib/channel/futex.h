@@ -65,6 +65,43 @@ static inline uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/*
+ * Yielding while spinning <protocol#spin>: a spinner yields its CPU now
+ * and then to the side it waits for, which may share that CPU.  When that
+ * side runs elsewhere the yield only hands a time slice to whatever else
+ * runs here (another program's loop takes 3 to 4 ms of it a yield), so
+ * each side says in the region on which CPU it last waited (CPU + 1; 0
+ * where a side does not say), and a spinner yields only to a side on its
+ * own CPU, or one it knows nothing of.
+ */
+static inline uint32_t cpu_here(void)
+{
+    int c = sched_getcpu();
+
+    return c < 0 ? 0 : (uint32_t)c + 1;
+}
+
+/* Say in WORD that this side waits on this CPU (a store only when it
+ * moved: the word's line is seldom written). */
+static inline void cpu_say(uint32_t *word)
+{
+    uint32_t c = cpu_here();
+
+    if (c != 0 && __atomic_load_n(word, __ATOMIC_RELAXED) != c)
+        __atomic_store_n(word, c, __ATOMIC_RELAXED);
+}
+
+/* Whether a yield may give the CPU to the side whose CPU WORD says. */
+static inline int cpu_yield_pays(const uint32_t *word)
+{
+    uint32_t p = __atomic_load_n(word, __ATOMIC_RELAXED), c;
+
+    if (p == 0)
+        return 1;
+    c = cpu_here();
+    return c == 0 || c == p;
+}
+
 /* A lock for short sections that may be taken from a signal handler or by
  * another process of the region: no futex, a yield while it is held. */
 static inline void spin_lock(uint32_t *l)

@@ -114,7 +114,12 @@ struct dapto_region {
     uint32_t tb_off;   /* the area: tb_count headers, then the buffers */
     uint32_t tb_count; /* buffers */
     uint32_t tb_size;  /* bytes of one buffer, a power of two */
-    uint32_t tb_pad[5];
+    /* The CPU each side last waited on, plus 1; 0 from a side that does
+     * not say (these bytes were padding before) <protocol#spin>. */
+    uint32_t monitor_cpu; /* the monitor, when it spins for records */
+    uint32_t program_cpu; /* a thread of the program, when it spins for
+                           * the monitor's answer or for room */
+    uint32_t tb_pad[3];
 
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;

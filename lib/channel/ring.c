@@ -143,12 +143,14 @@ static int room_wait(struct ring *r, uint64_t p, uint64_t size)
 
     if (p + size - t > r->size && r->spin != 0) {
         until = now_us() + r->spin;
+        cpu_say(&h->program_cpu);
         for (i = 0; p + size - t > r->size; i++) {
             if (i % 64 == 63) {
                 if (now_us() > until)
                     break;
                 /* the consumer may be waiting for this CPU */
-                sched_yield();
+                if (cpu_yield_pays(&h->monitor_cpu))
+                    sched_yield();
             }
             cpu_relax();
             t = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
@@ -432,6 +434,7 @@ int ring_wait(struct ring *r, int timeout_ms)
          * that watches the very line a producer is writing slows both;
          * one that comes back later takes a batch of whole lines. */
         until = now_us() + r->spin;
+        cpu_say(&r->hdr->monitor_cpu);
         for (i = 0;; i++) {
             uint64_t t = now_us();
 
@@ -442,7 +445,8 @@ int ring_wait(struct ring *r, int timeout_ms)
             if (t > until)
                 break;
             /* a producer, or a stopped thread, may need this CPU */
-            sched_yield();
+            if (cpu_yield_pays(&r->hdr->program_cpu))
+                sched_yield();
             while (now_us() == t)
                 cpu_relax();
         }

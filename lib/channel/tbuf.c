@@ -128,12 +128,14 @@ static int room(const struct tbuf_area *a, struct tbuf_prod *p, uint64_t need)
         return -1;
     if (a->spin != 0) {
         until = now_us() + a->spin;
+        cpu_say(&a->hdr->program_cpu);
         for (i = 0; !fits(a, p, need, t); i++) {
             if (i % 64 == 63) {
                 if (now_us() > until)
                     break;
                 /* the monitor may be waiting for this CPU */
-                sched_yield();
+                if (cpu_yield_pays(&a->hdr->monitor_cpu))
+                    sched_yield();
             }
             cpu_relax();
             t = __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE);

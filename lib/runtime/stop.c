@@ -366,6 +366,7 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
     unsigned int k;
 
     if (runtime.ring.spin != 0) {
+        cpu_say(&runtime.ring.hdr->program_cpu);
         for (k = 0;; k++) {
             v = __atomic_load_n(&mb->state, __ATOMIC_ACQUIRE);
             if (v != s)
@@ -377,7 +378,7 @@ static uint32_t wait_change(struct dapto_mailbox *mb, uint32_t s)
                     until = t + STOP_SPIN_US;
                 else if (t > until)
                     break;
-                else
+                else if (cpu_yield_pays(&runtime.ring.hdr->monitor_cpu))
                     sched_yield(); /* the monitor may need this CPU */
             }
 #if defined(__x86_64__) || defined(__i386__)

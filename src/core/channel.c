@@ -29,6 +29,7 @@
 #include "clock.h"
 #include "cond.h"
 #include "filter.h"
+#include "futex.h"
 #include "qarea.h"
 #include "dapto.h"
 #include "mailbox.h"
@@ -462,6 +463,7 @@ static int channel_spin_flood(struct channel *ch)
 {
     uint64_t start = clock_monotonic_ns(), look = start, now;
 
+    cpu_say(&ch->region.hdr->monitor_cpu);
     for (unsigned int k = 0;; k++) {
         do {
 #if defined(__x86_64__) || defined(__i386__)
@@ -476,7 +478,7 @@ static int channel_spin_flood(struct channel *ch)
             ch->flood = 0;
             return 0;
         }
-        if (k % 16 == 15)
+        if (k % 16 == 15 && cpu_yield_pays(&ch->region.hdr->program_cpu))
             sched_yield();
     }
 }
@@ -492,6 +494,7 @@ int channel_spin(struct channel *ch)
      * from the threads writing them) */
     if (ch->flood || ch->tb.count != 0)
         return channel_spin_flood(ch);
+    cpu_say(&ch->region.hdr->monitor_cpu);
     for (unsigned int k = 0;; k++) {
         if (ring_ready(&ch->ring))
             return 1;
@@ -501,7 +504,8 @@ int channel_spin(struct channel *ch)
                 until = now + 50000;
             else if (now > until)
                 return 0;
-            sched_yield();
+            if (cpu_yield_pays(&ch->region.hdr->program_cpu))
+                sched_yield();
         }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -1713,6 +1717,8 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
      * look at the mailbox alone for up to 50 us (yielding now and then,
      * for a program that shares our CPU) before the full loop. */
     uint64_t spin_until = 0;
+    if (ch->ncpu > 1)
+        cpu_say(&ch->region.hdr->monitor_cpu);
     for (unsigned int k = 0; ch->ncpu > 1; k++) {
         uint32_t st = mailbox_state(mb);
         if (st != DAPTO_MB_REQUEST && st != DAPTO_MB_RUNNING)
@@ -1723,7 +1729,8 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                 spin_until = now + 50000;
             else if (now > spin_until)
                 break;
-            sched_yield();
+            if (cpu_yield_pays(&ch->region.hdr->program_cpu))
+                sched_yield();
         }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();

@@ -33,6 +33,30 @@ for len in 1 2 3 5 8 9 13 16 17 21 24; do
     count "len$len" 0 'protocol error'
 done
 
+# Beside a loop that never sleeps (two CPUs or more): noosa on CPU 0, the
+# program on CPU 1, the loop on the program's CPU, then on noosa's.  A
+# side that spins for the other yields its CPU now and then, for the
+# other when they share it; a yield to the loop gave it a time slice at
+# every stop (3 to 4 ms: these 20000 stops in over a minute, against a
+# fraction of a second beside no loop).  Each side says on which CPU it
+# waits, and a spinner yields only to the other on its own CPU.
+if [ "$(nproc)" -ge 2 ]; then
+    for busy in 1 0; do
+        taskset -c "$busy" sh -c 'while :; do :; done' &
+        loop=$!
+        LT_CPU=1 taskset -c 0 timeout -k 5 "$LIMIT" "$NOOSA" --batch -n \
+            -e "$noosa" -e "$cond" -e run "$LT" loop 20000 hello 0 \
+            </dev/null >"$WORK/busy$busy.out" 2>"$WORK/busy$busy.err"
+        echo $? >"$WORK/busy$busy.rc"
+        kill "$loop"
+        wait "$loop" 2>/dev/null
+        status "busy$busy" 0
+        has "busy$busy" '^loop: 20000 ticks$'
+    done
+else
+    echo "skip: beside a busy loop: one CPU"
+fi
+
 # A handler run at a stop of each event counts them: every one is seen.
 batch count --ring-size=4096 \
     -e 'handler add tick count {global seen; incr seen} -stop' \

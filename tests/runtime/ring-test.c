@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "futex.h"
 #include "mailbox.h"
 #include "protocol.h"
 #include "region.h"
@@ -582,6 +585,42 @@ static void test_wake(void)
     region_close(&reg);
 }
 
+/* The CPU each side waits on <protocol#spin>: a spinner yields only to a
+ * side on its own CPU or one that does not say. */
+static void test_spin_cpus(void)
+{
+    struct region reg;
+    struct ring cons;
+    cpu_set_t all, zero;
+
+    CHECK(sched_getaffinity(0, sizeof all, &all) == 0);
+    CPU_ZERO(&zero);
+    CPU_SET(0, &zero);
+    if (sched_setaffinity(0, sizeof zero, &zero) != 0) {
+        printf("skip: test_spin_cpus: not allowed on CPU 0\n");
+        return;
+    }
+    make_region(&reg, 4096, 0);
+    ring_init(&cons, &reg);
+    CHECK(reg.hdr->monitor_cpu == 0 && reg.hdr->program_cpu == 0);
+    CHECK(cpu_here() == 1);
+    CHECK(cpu_yield_pays(&reg.hdr->monitor_cpu)); /* not said */
+    cpu_say(&reg.hdr->program_cpu);
+    CHECK(reg.hdr->program_cpu == 1);
+    reg.hdr->monitor_cpu = 1;
+    CHECK(cpu_yield_pays(&reg.hdr->monitor_cpu)); /* on this CPU */
+    reg.hdr->monitor_cpu = 2;
+    CHECK(!cpu_yield_pays(&reg.hdr->monitor_cpu)); /* elsewhere */
+    /* a consumer that spins says where */
+    reg.hdr->monitor_cpu = 0;
+    if (cons.spin != 0) {
+        CHECK(ring_wait(&cons, 0) == 0);
+        CHECK(reg.hdr->monitor_cpu == 1);
+    }
+    region_close(&reg);
+    CHECK(sched_setaffinity(0, sizeof all, &all) == 0);
+}
+
 static void test_trail(void)
 {
     struct region reg;
@@ -666,6 +705,7 @@ int main(void)
     test_overwrite();
     test_overwrite_threads();
     test_wake();
+    test_spin_cpus();
     test_trail();
     test_mailbox();
     return unit_done("ring-test");
