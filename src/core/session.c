@@ -264,6 +264,7 @@ static void select_focus(struct session *s)
 
 static void unwatch(struct session *s);
 static void unwatch_all(struct session *s);
+static void watch_loose(struct session *s);
 
 /* Kill (if need be), reap and free the program of this run; the channel,
  * kept for its registry, no longer reaches it. */
@@ -819,6 +820,24 @@ static void poll_targets(struct session *s)
     select_focus(s);
 }
 
+/* Tell the ends of the programs noosa started and let go (at their exec,
+ * or by detach) that were reaped: they are its children still. */
+static void report_loose(struct session *s)
+{
+    pid_t pid;
+    int status, signo;
+    char sig[32];
+
+    while (target_loose_ended(&pid, &status, &signo)) {
+        if (signo != 0)
+            message(s, "Process %d, let go, was killed by %s.", (int)pid,
+                    target_signal_name(signo, sig, sizeof sig));
+        else
+            message(s, "Process %d, let go, exited with status %d.", (int)pid,
+                    status);
+    }
+}
+
 static void on_target(int fd, short revents, void *arg)
 {
     struct session *s = arg;
@@ -829,9 +848,22 @@ static void on_target(int fd, short revents, void *arg)
     if (s->nprocs <= 1) {
         while (s->target != NULL && target_poll(s->target, &ev))
             on_target_event(s, &ev);
-        return;
+    } else {
+        poll_targets(s);
     }
-    poll_targets(s);
+    report_loose(s);
+}
+
+/* SIGCHLD while no process is watched: a program let go may have ended. */
+static void on_loose(int fd, short revents, void *arg)
+{
+    struct session *s = arg;
+
+    (void)revents;
+    target_reap_loose();
+    report_loose(s);
+    if (!s->watching && target_loose() == 0)
+        loop_remove(s->loop, fd);
 }
 
 /* Whether a process's target has something to collect that another's
@@ -974,6 +1006,15 @@ static void unwatch_all(struct session *s)
     watch_channels(s, 0);
     loop_remove_hook(s->loop, s);
     s->watching = 0;
+    watch_loose(s);
+}
+
+/* Programs let go that are still our children, when nothing else is
+ * watched: reaped, and their ends told, as they end. */
+static void watch_loose(struct session *s)
+{
+    if (!s->watching && target_loose() > 0)
+        loop_add(s->loop, target_fd(NULL), POLLIN, on_loose, s);
 }
 
 /* Create the channel and start the program stopped at its first
@@ -2003,6 +2044,7 @@ fail_target:
     if (s->channel != NULL)
         channel_attach(s->channel, NULL);
     target_detach(s->target);
+    watch_loose(s);
     target_free(s->target);
     s->target = NULL;
     channel_free(s->channel);
@@ -2292,6 +2334,8 @@ release:
         if (s->channel != NULL)
             channel_attach(s->channel, NULL);
         target_detach(s->target);
+        watch_loose(s);
+    watch_loose(s);
         target_free(s->target);
         s->target = NULL;
     }
@@ -2564,6 +2608,7 @@ static void exec_let_go(struct session *s, const char *path, const char *why)
     if (s->channel != NULL)
         channel_attach(s->channel, NULL);
     target_detach(s->target);
+    watch_loose(s);
     target_free(s->target);
     s->target = NULL;
     proc_note(s, pid, 0, exec_fate);

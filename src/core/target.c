@@ -222,14 +222,22 @@ static void target_register(struct target *t)
  * children, they are reaped here when they end, so that none is left a
  * zombie.  Changed as they are let go and reaped.
  */
-static pid_t *target_loose;
+static pid_t *target_loose_pids;
 static unsigned int target_nloose;
+
+/* Those reaped, not yet told (target_loose_ended). */
+struct target_end {
+    pid_t pid;
+    int status, signo;
+};
+static struct target_end *target_ends;
+static unsigned int target_nends;
 
 static void target_loose_add(pid_t pid)
 {
-    target_loose = xreallocarray(target_loose, target_nloose + 1,
-                                 sizeof *target_loose);
-    target_loose[target_nloose++] = pid;
+    target_loose_pids = xreallocarray(target_loose_pids, target_nloose + 1,
+                                      sizeof *target_loose_pids);
+    target_loose_pids[target_nloose++] = pid;
 }
 
 /* Reap the processes let go that have ended (only their exits: never a
@@ -238,24 +246,67 @@ static void target_loose_add(pid_t pid)
 static void target_loose_reap(void)
 {
     for (unsigned int i = 0; i < target_nloose;) {
-        pid_t pid = target_loose[i];
+        pid_t pid = target_loose_pids[i];
         siginfo_t si;
         int gone = 0;
 
         for (unsigned int k = 0; k < target_nall; k++)
             gone |= target_all[k]->pid == pid;
         memset(&si, 0, sizeof si);
-        if (!gone && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG) == 0 &&
-            si.si_pid == 0) {
-            i++;
-            continue;
+        if (!gone && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG) == 0) {
+            if (si.si_pid == 0) {
+                i++;
+                continue;
+            }
+            target_ends = xreallocarray(target_ends, target_nends + 1,
+                                        sizeof *target_ends);
+            target_ends[target_nends].pid = pid;
+            target_ends[target_nends].status =
+                si.si_code == CLD_EXITED ? si.si_status : 0;
+            target_ends[target_nends].signo =
+                si.si_code == CLD_EXITED ? 0 : si.si_status;
+            target_nends++;
         }
-        target_loose[i] = target_loose[--target_nloose];
+        target_loose_pids[i] = target_loose_pids[--target_nloose];
     }
     if (target_nloose == 0) {
-        free(target_loose);
-        target_loose = NULL;
+        free(target_loose_pids);
+        target_loose_pids = NULL;
     }
+}
+
+unsigned int target_loose(void)
+{
+    return target_nloose;
+}
+
+void target_reap_loose(void)
+{
+    char buf[64];
+    int woken = 0;
+
+    while (target_pipe[0] != -1 && read(target_pipe[0], buf, sizeof buf) > 0)
+        woken = 1;
+    if (woken)
+        target_wakes++; /* (for the targets, whose reap it was too) */
+    if (target_nloose > 0)
+        target_loose_reap();
+}
+
+int target_loose_ended(pid_t *pid, int *status, int *signo)
+{
+    if (target_nends == 0)
+        return 0;
+    *pid = target_ends[0].pid;
+    *status = target_ends[0].status;
+    *signo = target_ends[0].signo;
+    memmove(target_ends, target_ends + 1,
+            --target_nends * sizeof *target_ends);
+    if (target_nends == 0) {
+        free(target_ends);
+        target_ends = NULL;
+    }
+    return 1;
 }
 
 static void target_unregister(struct target *t)

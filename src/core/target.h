@@ -99,8 +99,20 @@ int target_is_attached(const struct target *t);
 /* Let every thread go on untraced (stopping those that run first, so
  * that each gets its pending signal), a breakpoint of target_run_to()
  * not reached undone; T then counts as ended.  A program noosa started
- * is reaped when it ends (while targets are polled). */
+ * is reaped when it ends (while targets are polled, or by
+ * target_reap_loose()). */
 void target_detach(struct target *t);
+
+/* Programs noosa started and let go (target_detach) that have not been
+ * reaped yet. */
+unsigned int target_loose(void);
+/* Reap those of them that have ended, when target_fd() is readable and no
+ * target is polled (a wake-up meant for a target is kept for it). */
+void target_reap_loose(void);
+/* The end of one program let go that was reaped: 1 with its pid and
+ * either its exit status or the signal that killed it (*SIGNO not 0),
+ * oldest first; 0 when none is left to tell. */
+int target_loose_ended(pid_t *pid, int *status, int *signo);
 
 /* Make thread TID, stopped, call FN(ARGS[0], ARGS[1], ARGS[2]) and come
  * back: its registers are saved, the call runs on a frame below its

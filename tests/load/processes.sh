@@ -395,6 +395,14 @@ has exec '^kill: 1 the program is not running$'
 count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 
+# The program let go is noosa's child still: its end is reaped and told,
+# here while the next run is watched.
+batch exec-again -e run -e 'after 500' -e run \
+    "$LT" exec /bin/sh -c 'exit 3'
+status exec-again 0
+count exec-again 2 'which has no monitoring interface: let go'
+count exec-again 1 '^Process [0-9]+, let go, exited with status 3\.$'
+
 # kill while a child let go at its exec still runs: the monitored parent
 # is killed, the child let go runs on untraced to its own end.  The
 # parent stops at "forked" only once the child's shell has written its

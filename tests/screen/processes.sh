@@ -5,7 +5,9 @@
 # (follow-fork both): the status line names the process stopped at and
 # how many are live, the transcript says which process stopped; C-c
 # interrupts every process and the run is stopped once all are; F5 lets
-# them all go on; F9 kills them all, none left.
+# them all go on; F9 kills them all, none left.  A program that executes
+# one without a monitoring interface is let go; noosa, its parent, reaps
+# it when it ends, while the screen waits for nothing, and says so.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -42,5 +44,21 @@ wait_row 0 "killed by SIGKILL"
 for p in $pid $other; do
     poll "process $p to be gone" gone "$p"
 done
+keys F10
+wait_exit
+
+lg=$work/lg
+rm -f "$lg".*
+start 120 30 "$lt" exec /bin/sh -c \
+    'echo $$ >"$1.pid"; while [ ! -e "$1.go" ]; do sleep 0.05; done; exit 3' \
+    letgo "$lg"
+wait_for "(noosa)"
+keys F5
+wait_for "which has no monitoring interface: let go, it goes on unmonitored."
+poll "the pid of the program let go" test -s "$lg.pid"
+pid=$(cat "$lg.pid")
+touch "$lg.go"
+wait_for "Process $pid, let go, exited with status 3."
+[ ! -d "/proc/$pid" ] || fail "process $pid left: $(grep State "/proc/$pid/status")"
 keys F10
 wait_exit
