@@ -2335,7 +2335,6 @@ release:
             channel_attach(s->channel, NULL);
         target_detach(s->target);
         watch_loose(s);
-    watch_loose(s);
         target_free(s->target);
         s->target = NULL;
     }
