@@ -20,13 +20,23 @@ keys F5
 wait_row_re 0 ' pid [0-9]+ of 3 processes  stopped at breakpoint 1 for event "tick"'
 pid=$(target_pid)
 wait_for "Stopped at breakpoint 1 for event \"tick\" in process $pid: i=1000"
-# the other worker stops there too once this one goes on
+# the other worker stops there too once this one goes on.  Its pid is
+# read from the transcript: the status line, caught while curses redraws
+# it, can show the pid of "running" (the first process) before the words
+# of the last stop are overwritten.
+stops() {
+    screen_text | sed -n \
+        's/^Stopped at breakpoint 1 for event "tick" in process \([0-9]*\): i=1000 .*/\1/p'
+}
+two_stops() {
+    [ "$(stops | wc -l)" -ge 2 ]
+}
 keys F5
-wait_row_re 0 " pid [0-9]+ of 3 processes  stopped at breakpoint 1"
-other=$(target_pid)
+poll "the other worker's stop" two_stops
+other=$(stops | sed -n 2p)
 [ -n "$other" ] && [ "$other" != "$pid" ] ||
     fail "the second stop is not in the other worker ($pid, $other)"
-wait_for "in process $other: i=1000"
+wait_row_re 0 " pid $other of 3 processes  stopped at breakpoint 1"
 cmd 'delete'
 keys F5
 wait_row_re 0 " pid [0-9]+ of 3 processes  running"
