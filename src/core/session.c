@@ -276,6 +276,15 @@ static void forget_target(struct session *s)
     s->target = NULL;
 }
 
+/* Let the program of this run go on untraced and forget it; one noosa
+ * started is its child still, reaped (and its end told) as it ends. */
+static void let_target_go(struct session *s)
+{
+    target_detach(s->target);
+    forget_target(s);
+    watch_loose(s);
+}
+
 /* Forget every process: those alive are killed, or let go when attached
  * to (after session_detach()). */
 static void procs_free(struct session *s)
@@ -2041,12 +2050,7 @@ fail_session:
 fail_symbols:
     symbols_free(sym);
 fail_target:
-    if (s->channel != NULL)
-        channel_attach(s->channel, NULL);
-    target_detach(s->target);
-    watch_loose(s);
-    target_free(s->target);
-    s->target = NULL;
+    let_target_go(s);
     channel_free(s->channel);
     s->channel = NULL;
     s->state = SESSION_IDLE;
@@ -2330,14 +2334,8 @@ release:
     free(left_on);
     free(busy_where);
     unwatch(s);
-    if (s->target != NULL) {
-        if (s->channel != NULL)
-            channel_attach(s->channel, NULL);
-        target_detach(s->target);
-        watch_loose(s);
-        target_free(s->target);
-        s->target = NULL;
-    }
+    if (s->target != NULL)
+        let_target_go(s);
     channel_forget(s->channel);
     s->state = SESSION_IDLE;
     s->stop = -1;
@@ -2604,12 +2602,7 @@ static void exec_let_go(struct session *s, const char *path, const char *why)
     int others = live_others(s, p) > 0;
 
     unwatch(s);
-    if (s->channel != NULL)
-        channel_attach(s->channel, NULL);
-    target_detach(s->target);
-    watch_loose(s);
-    target_free(s->target);
-    s->target = NULL;
+    let_target_go(s);
     proc_note(s, pid, 0, exec_fate);
     message(s, "Process %d executed %s%s%s: let go, it goes on unmonitored.",
             (int)pid, path, why != NULL ? ", " : "", why != NULL ? why : "");

@@ -985,16 +985,10 @@ static int target_let_children_go(struct target *t)
  * (the pipe is shared by all targets): a busy channel calls this often. */
 static void target_reap(struct target *t)
 {
-    int again = 1, status, woken = 0;
-    char buf[64];
+    int again = 1, status;
     uint64_t now = target_now_ns();
 
-    while (read(target_pipe[0], buf, sizeof buf) > 0)
-        woken = 1;
-    if (woken)
-        target_wakes++;
-    if (target_nloose > 0)
-        target_loose_reap();
+    target_reap_loose();
     if (t->wakes_seen == target_wakes && !t->reap_more &&
         now - t->last_reap < 100000000u)
         return;

@@ -106,8 +106,9 @@ void target_detach(struct target *t);
 /* Programs noosa started and let go (target_detach) that have not been
  * reaped yet. */
 unsigned int target_loose(void);
-/* Reap those of them that have ended, when target_fd() is readable and no
- * target is polled (a wake-up meant for a target is kept for it). */
+/* Take what target_fd() has to read and reap those of them that have
+ * ended (every target poll does it too; a wake-up meant for a target is
+ * kept for it). */
 void target_reap_loose(void);
 /* The end of one program let go that was reaped: 1 with its pid and
  * either its exit status or the signal that killed it (*SIGNO not 0),
