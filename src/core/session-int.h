@@ -4,7 +4,7 @@
  * state, the processes of its run, and the functions each file gives the
  * others.  Not for anyone else; see session.h.
  *
- * The session is in files by role:
+ * The session is in files by role <design#session>:
  *
  *   session.c         the session itself: created and freed, the program
  *                     and terminal it runs with, what it says, and items
