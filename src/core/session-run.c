@@ -146,6 +146,8 @@ int session_describe(struct session *s, char **cause)
             channel_sleep_finish(s->channel);
         }
     }
+    if (done && target_alive(s->target))
+        probes_describe(s);
     tell_status(s);
     no_interface(s);
     rc = 0;
@@ -179,6 +181,9 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
     s->ended = 0;
     s->killed = 0;
     watch(s);
+    /* (its probes, as it waits at its exec: their aspects are handed on
+     * before it runs) */
+    probes_begin(s);
     if (target_continue(s->target, cause) != 0) {
         discard(s);
         return -1;
@@ -246,7 +251,7 @@ static int continue_all(struct session *s, char **cause)
         select_proc(s, s->stop_proc);
     switch (s->why) {
     case SESSION_AT_EVENT:
-        if (channel_resume(s->channel, s->stop, cause) != 0)
+        if (resume_stop(s, s->stop, s->stop_tid, cause) != 0)
             return -1;
         s->stop = -1;
         break;
@@ -265,6 +270,7 @@ static int continue_all(struct session *s, char **cause)
     watch_channels(s, 1);
     changed(s);
     pending(s);
+    probes_pending(s);
     return 0;
 }
 
@@ -286,7 +292,7 @@ int session_continue(struct session *s, char **cause)
         return continue_all(s, cause);
     switch (s->why) {
     case SESSION_AT_EVENT:
-        if (channel_resume(s->channel, s->stop, cause) != 0)
+        if (resume_stop(s, s->stop, s->stop_tid, cause) != 0)
             return -1;
         s->stop = -1;
         s->reading = 1;
@@ -311,6 +317,7 @@ int session_continue(struct session *s, char **cause)
     s->state = SESSION_RUNNING;
     s->stop_proc = NULL;
     changed(s);
+    probes_pending(s);
     return 0;
 }
 

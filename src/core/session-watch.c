@@ -191,6 +191,9 @@ void on_target_event(struct session *s, const struct target_event *ev)
     case TARGET_EV_FORK:
         follow_fork(s, ev);
         break;
+    case TARGET_EV_BREAKPOINT:
+        probes_breakpoint(s, ev);
+        break;
     case TARGET_EV_EXEC:
         /* what the old image wrote comes first; its channel is gone
          * with it (and its state bytes: none may be written now) */
@@ -200,6 +203,8 @@ void on_target_event(struct session *s, const struct target_event *ev)
             drain(s, 0);
         if (s->channel != NULL)
             channel_forget(s->channel);
+        /* (its probes went with the old image too) */
+        probes_end(s->cur);
         if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT &&
             (s->stop_proc == NULL || s->stop_proc == s->cur)) {
             /* the thread that waited there is gone with the old image */
@@ -313,6 +318,13 @@ static int prepare(void *arg)
 static void finish(void *arg)
 {
     struct session *s = arg;
+
+    /* hits that came while nothing could be told (a delivery) */
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i]->nbpq > 0 && s->state == SESSION_RUNNING) {
+            probes_pending(s);
+            break;
+        }
 
     if (s->nprocs > 1) {
         if (targets_behind(s))
