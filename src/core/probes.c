@@ -266,6 +266,42 @@ int probe_hints_params(struct probe_hints *h, struct registry *reg,
     return 0;
 }
 
+int probe_hints_kind(struct probe_hints *h, struct registry *reg,
+                     const char *provider, const char *name, const char *arg,
+                     unsigned char kind, char **cause)
+{
+    struct registry_event *ev;
+    struct hint *x = (struct hint *)hint_find(h, provider, name);
+    unsigned int i = 0;
+    int index = -1;
+
+    if (arg[0] >= '1' && arg[0] <= '9')
+        index = atoi(arg) - 1;
+    else if (strncmp(arg, "arg", 3) == 0 && arg[3] >= '1' && arg[3] <= '9')
+        index = atoi(arg + 3) - 1;
+    for (unsigned int k = 0; index < 0 && x != NULL && k < x->n; k++)
+        if (x->names[k] != NULL && strcmp(x->names[k], arg) == 0)
+            index = (int)k;
+    ev = probe_event_in(reg, provider, name, &i);
+    for (unsigned int k = 0; index < 0 && ev != NULL && k < ev->nparams; k++)
+        if (strcmp(ev->params[k].name, arg) == 0)
+            index = (int)k;
+    if (index < 0 || index >= USDT_MAX_ARGS ||
+        (ev != NULL && (unsigned int)index >= ev->nparams)) {
+        xcause(cause, "%s:%s has no argument \"%s\" (argN, N, or the name "
+               "a hint gave)", provider, name, arg);
+        return -1;
+    }
+    x = hint_get(h, provider, name);
+    if (x->n <= (unsigned int)index)
+        x->n = (unsigned int)index + 1;
+    x->kinds[index] = kind;
+    i = 0;
+    while ((ev = probe_event_in(reg, provider, name, &i)) != NULL)
+        hint_apply(x, ev, 1);
+    return 0;
+}
+
 int probe_hints_component(struct probe_hints *h, struct registry *reg,
                           const char *provider, const char *name, int role,
                           const char *format, char **cause)

@@ -53,6 +53,13 @@ int probe_hints_params(struct probe_hints *h, struct registry *reg,
                        unsigned int n, const char *const *names,
                        const unsigned char *kinds, char **cause);
 
+/* Argument ARG of probe PROVIDER:NAME (argN, N, or the name a hint or
+ * REG's event gives it) is of KIND from now on; the others stay as they
+ * are.  -1 with *cause when there is no such argument. */
+int probe_hints_kind(struct probe_hints *h, struct registry *reg,
+                     const char *provider, const char *name, const char *arg,
+                     unsigned char kind, char **cause);
+
 /* Probe PROVIDER:NAME enters (ROLE REGISTRY_ROLE_ENTER) or leaves
  * (REGISTRY_ROLE_LEAVE) a component named FORMAT, where %{ARG} stands for
  * the value of argument ARG (0: the hint is removed). */

@@ -176,6 +176,7 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
+void cmd_probe_init(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
 
