@@ -1105,7 +1105,9 @@ int probes_set_state(struct probes *p, unsigned int code, unsigned char state,
                      char **cause)
 {
     struct pevent *e = event_of(p, code);
-    int on = state != 0, rc = 0;
+    /* the trail alone does not arm a probe: each hit would cost the
+     * program a stop for an event nobody may ever look at */
+    int on = (state & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) != 0, rc = 0;
 
     if (e == NULL) {
         xcause(cause, "no probe event with code %u", code);
@@ -1264,7 +1266,9 @@ enum probes_hit probes_hit(struct probes *p, pid_t tid, uint64_t addr,
         return PROBES_HIT_NONE;
     }
     s = site_at(p, addr);
-    if (s == NULL || (e = &p->events[s->event])->state == 0 ||
+    if (s == NULL ||
+        !((e = &p->events[s->event])->state &
+          (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
         target_regs(p->t, tid, &r) != 0)
         return PROBES_HIT_NONE;
     o.base = rec;

@@ -184,6 +184,9 @@ void tell_status(struct session *s)
 
 void no_interface(struct session *s)
 {
+    /* (its probes are the interface it has, <design#probes>) */
+    if (s->cur != NULL && probes_count(s->cur->probes) > 0)
+        return;
     if (!s->told_status && !s->told_none && s->channel != NULL &&
         channel_status(s->channel) == CHANNEL_WAITING) {
         message(s, "the program has no monitoring interface (it does not "
