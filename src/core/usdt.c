@@ -153,7 +153,10 @@ static int usdt_operand(const char *p, const char *end, struct usdt_arg *a,
         }
         a->value = v;
         p += n;
-    } else if (*p != '(') {
+        if (*p == '+' && p[1] != '(' && p + 1 < end)
+            p++; /* NUM+SYM(%rip), as GCC writes it */
+    }
+    if (*p != '(') {
         const char *s = p;
 
         while (p < end && *p != '(' && *p != '+' && *p != '-')
@@ -177,7 +180,7 @@ static int usdt_operand(const char *p, const char *end, struct usdt_arg *a,
                 *why = "an offset that is not a number";
                 return -1;
             }
-            a->value = v;
+            a->value += v;
             p += n + (*p == '+');
         }
     }
