@@ -155,6 +155,10 @@ static int usdt_operand(const char *p, const char *end, struct usdt_arg *a,
         p += n;
         if (*p == '+' && p[1] != '(' && p + 1 < end)
             p++; /* NUM+SYM(%rip), as GCC writes it */
+        else if (p == end) {
+            *why = "an absolute address (no register)";
+            return -1;
+        }
     }
     if (*p != '(') {
         const char *s = p;
