@@ -40,3 +40,11 @@ clean-local: clean-probes-tests
 clean-probes-tests:
 	rm -rf tests/probes/work
 .PHONY: clean-probes-tests
+
+# The note parser's fuzz harness over its seeds and mutations of them.
+check_PROGRAMS += tests/probes/usdt-fuzz
+TESTS += tests/probes/usdt-fuzz
+tests_probes_usdt_fuzz_SOURCES = tests/probes/usdt-fuzz.c fuzz/usdt-notes.c
+tests_probes_usdt_fuzz_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
+	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"'
+tests_probes_usdt_fuzz_LDADD = src/libnoosa.la
