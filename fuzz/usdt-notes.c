@@ -53,8 +53,9 @@ static void check(void *arg, struct usdt_note *n)
         free(again[i].sym);
 }
 
-static void said(void *arg, const char *text)
+static void said(void *arg, const char *provider, const char *text)
 {
+    (void)provider;
     if (text == NULL || *text == '\0')
         abort();
     (*(unsigned int *)arg)++;

@@ -150,6 +150,8 @@ static struct registry_event *probe_event_in(struct registry *reg,
 static const char *arg_type(unsigned int size, int is_signed,
                             unsigned char kind)
 {
+    if (kind == DAPTO_K_DOUBLE)
+        return size == 4 ? "float" : "double";
     static const char *const types[2][4] = {
         {"uint8", "uint16", "uint32", "uint64"},
         {"int8", "int16", "int32", "int64"}};
@@ -163,9 +165,12 @@ static const char *arg_type(unsigned int size, int is_signed,
                                                           : 3];
 }
 
-/* The kind a probe argument of SIZE bytes has without a hint. */
+/* The kind a probe argument of SIZE bytes has without a hint (IS_SIGNED
+ * 2: a floating-point one). */
 static unsigned char arg_kind(unsigned int size, int is_signed)
 {
+    if (is_signed == 2)
+        return DAPTO_K_DOUBLE;
     return size < 4 || (size == 4 && is_signed) ? DAPTO_K_INT : DAPTO_K_LONG;
 }
 
@@ -609,11 +614,15 @@ static void gather_note(void *arg, struct usdt_note *n)
     memset(n, 0, sizeof *n); /* (taken) */
 }
 
-static void gather_warn(void *arg, const char *text)
+static int gather_told(const struct gather *g, const char *provider);
+
+static void gather_warn(void *arg, const char *provider, const char *text)
 {
     struct gather *g = arg;
 
-    say(g->p, "%s: %s", g->path, text);
+    /* (the runtime tells those events: their notes are not read) */
+    if (provider == NULL || !gather_told(g, provider))
+        say(g->p, "%s: %s", g->path, text);
 }
 
 /* The aspects named by the object's dapto notes (owner "dapto", type 1,
@@ -664,7 +673,7 @@ static void gather_file(struct gather *g)
             (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
             continue;
         if (strcmp(name, ".note.stapsdt") == 0 && sh.sh_type == SHT_NOTE)
-            notes = scn;
+            notes = scn; /* (read once the dapto notes are) */
         else if (strcmp(name, ".stapsdt.base") == 0)
             base = sh.sh_addr;
         else if (strcmp(name, ".note.dapto") == 0 && sh.sh_type == SHT_NOTE) {
@@ -757,7 +766,9 @@ static struct registry_aspect *make_aspect(struct probes *p, const char *name,
                 snprintf(an, sizeof an, "arg%u", k + 1);
                 snprintf(adoc, sizeof adoc, "argument %u (%u bytes, %s)",
                          k + 1, e->size[k],
-                         e->sign[k] ? "signed" : "unsigned");
+                         e->sign[k] == 2 ? "floating-point"
+                         : e->sign[k]    ? "signed"
+                                         : "unsigned");
                 dapto_put_str(&d.o, an);
                 dapto_put_str(&d.o,
                               arg_type(e->size[k], e->sign[k],
@@ -866,7 +877,8 @@ static void event_new(struct probes *p, const struct usdt_note *n)
     e->code = p->next_code++;
     e->nparams = n->nargs;
     for (unsigned int k = 0; k < n->nargs; k++) {
-        e->sign[k] = n->arg[k].is_signed;
+        /* (2: floating-point, as arg_kind() takes it) */
+        e->sign[k] = n->arg[k].is_float ? 2 : n->arg[k].is_signed;
         e->size[k] = n->arg[k].size;
     }
 }
@@ -1204,7 +1216,7 @@ static int arg_value(struct probes *p, const struct psite *s,
         uint64_t mask = ((uint64_t)1 << (8 * a->size)) - 1;
 
         v &= mask;
-        if (a->is_signed && (v >> (8 * a->size - 1)) != 0)
+        if (a->is_signed && !a->is_float && (v >> (8 * a->size - 1)) != 0)
             v |= ~mask;
     }
     *out = v;
@@ -1287,6 +1299,21 @@ enum probes_hit probes_hit(struct probes *p, pid_t tid, uint64_t addr,
 
         if (arg_value(p, s, &r, &s->arg[k], &v) != 0) {
             dapto_put_unknown(&o);
+            continue;
+        }
+        if (s->arg[k].is_float && kind == DAPTO_K_DOUBLE) {
+            double d;
+
+            if (s->arg[k].size == 4) {
+                float f;
+                uint32_t w = (uint32_t)v;
+
+                memcpy(&f, &w, 4);
+                d = f;
+            } else {
+                memcpy(&d, &v, 8);
+            }
+            dapto_put_double(&o, d);
             continue;
         }
         switch (kind) {

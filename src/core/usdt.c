@@ -269,11 +269,17 @@ int usdt_parse_args(const char *args, struct usdt_arg *arg, char **cause)
         if (at != NULL) {
             size_t k = usdt_number(s, &size);
 
+            if (k > 0 && s + k + 1 == at && s[k] == 'f' &&
+                (size == 4 || size == 8 || size == -4 || size == -8)) {
+                a->is_float = 1;
+                k++;
+            }
             if (k == 0 || s + k != at ||
                 (size != 1 && size != 2 && size != 4 && size != 8 &&
                  size != -1 && size != -2 && size != -4 && size != -8)) {
                 xcause(cause, "argument %d (%.*s): a size other than 1, 2, "
-                       "4 or 8 bytes", n + 1, (int)(e - s), s);
+                       "4 or 8 bytes (4f or 8f: floating-point)", n + 1,
+                       (int)(e - s), s);
                 goto bad;
             }
             s = at + 1;
@@ -319,11 +325,13 @@ static int usdt_name_ok(const char *s, size_t len)
     return 1;
 }
 
-static void usdt_warn(void (*warn)(void *, const char *), void *arg,
-                      const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+typedef void (*usdt_warn_fn)(void *, const char *, const char *);
 
-static void usdt_warn(void (*warn)(void *, const char *), void *arg,
+static void usdt_warn(usdt_warn_fn warn, void *arg, const char *provider,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void usdt_warn(usdt_warn_fn warn, void *arg, const char *provider,
                       const char *fmt, ...)
 {
     va_list ap;
@@ -334,7 +342,7 @@ static void usdt_warn(void (*warn)(void *, const char *), void *arg,
     va_start(ap, fmt);
     text = xvasprintf(fmt, ap);
     va_end(ap);
-    warn(arg, text);
+    warn(arg, provider, text);
     free(text);
 }
 
@@ -354,7 +362,8 @@ static uint64_t usdt_word(const unsigned char *p, int is64)
 unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
                               uint64_t base_addr,
                               void (*fn)(void *arg, struct usdt_note *n),
-                              void (*warn)(void *arg, const char *text),
+                              void (*warn)(void *arg, const char *provider,
+                                           const char *text),
                               void *arg)
 {
     const unsigned char *p = data;
@@ -372,7 +381,7 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
         int k;
 
         if (len - off < 12) {
-            usdt_warn(warn, arg, "note at byte %zu: %zu bytes left, less "
+            usdt_warn(warn, arg, NULL, "note at byte %zu: %zu bytes left, less "
                       "than a note's header", off, len - off);
             break;
         }
@@ -381,13 +390,13 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
         memcpy(&type, p + off + 8, 4);
         name_off = off + 12;
         if (namesz > len - name_off) {
-            usdt_warn(warn, arg, "note at byte %zu: its name (%u bytes) "
+            usdt_warn(warn, arg, NULL, "note at byte %zu: its name (%u bytes) "
                       "passes the end of the section", off, namesz);
             break;
         }
         desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
         if (desc_off > len || descsz > len - desc_off) {
-            usdt_warn(warn, arg, "note at byte %zu: its descriptor (%u "
+            usdt_warn(warn, arg, NULL, "note at byte %zu: its descriptor (%u "
                       "bytes) passes the end of the section", off, descsz);
             break;
         }
@@ -401,7 +410,7 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
         }
         desc = p + desc_off;
         if (descsz < 3 * word + 3) {
-            usdt_warn(warn, arg, "probe note at byte %zu: a descriptor of "
+            usdt_warn(warn, arg, NULL, "probe note at byte %zu: a descriptor of "
                       "%u bytes cannot hold three addresses and three "
                       "strings", off, descsz);
             off = next;
@@ -432,7 +441,7 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
                 strs[k + 1] = nul + 1;
         }
         if (k < 3) {
-            usdt_warn(warn, arg, "probe note at byte %zu: its %s is not "
+            usdt_warn(warn, arg, NULL, "probe note at byte %zu: its %s is not "
                       "ended by a NUL inside the note", off,
                       k == 0 ? "provider" : k == 1 ? "name" : "arguments");
             off = next;
@@ -440,7 +449,7 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
         }
         if (!usdt_name_ok(strs[0], slen[0]) ||
             !usdt_name_ok(strs[1], slen[1])) {
-            usdt_warn(warn, arg, "probe note at byte %zu: provider \"%.*s\" "
+            usdt_warn(warn, arg, NULL, "probe note at byte %zu: provider \"%.*s\" "
                       "and name \"%.*s\" must be letters, digits and "
                       "underscores", off, (int)(slen[0] > 64 ? 64 : slen[0]),
                       strs[0], (int)(slen[1] > 64 ? 64 : slen[1]), strs[1]);
@@ -449,9 +458,12 @@ unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
         }
         k = usdt_parse_args(strs[2], n.arg, &cause);
         if (k < 0) {
-            usdt_warn(warn, arg, "probe %.*s:%.*s at 0x%" PRIx64 ": %s; "
+            char *prov = xstrndup(strs[0], slen[0]);
+
+            usdt_warn(warn, arg, prov, "probe %.*s:%.*s at 0x%" PRIx64 ": %s; "
                       "the probe is left out", (int)slen[0], strs[0],
                       (int)slen[1], strs[1], n.location, cause);
+            free(prov);
             free(cause);
             off = next;
             continue;
@@ -472,7 +484,8 @@ const char *usdt_arg_text(const struct usdt_arg *a, char *buf, size_t size)
 {
     char sz[8], regs[48];
 
-    snprintf(sz, sizeof sz, "%s%u@", a->is_signed ? "-" : "", a->size);
+    snprintf(sz, sizeof sz, "%s%u%s@", a->is_signed ? "-" : "", a->size,
+             a->is_float ? "f" : "");
     switch (a->kind) {
     case USDT_ARG_CONST:
         snprintf(buf, size, "%s$%" PRId64, sz, a->value);

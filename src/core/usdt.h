@@ -36,6 +36,7 @@ struct usdt_arg {
     unsigned char kind;   /* enum usdt_arg_kind */
     unsigned char size;   /* bytes: 1, 2, 4 or 8 */
     unsigned char is_signed;
+    unsigned char is_float; /* SIZEf@: a float (4) or a double (8) */
     unsigned char reg;    /* REG: the register; MEM: the base or NOREG */
     unsigned char shift;  /* REG: 8 for %ah .. %dh, else 0 */
     unsigned char index;  /* MEM: the index register or NOREG */
@@ -59,7 +60,8 @@ struct usdt_note {
     struct usdt_arg arg[USDT_MAX_ARGS];
 };
 
-/* Parse the argument text ARGS (the third string of a note) into ARG
+/* Parse the argument text ARGS (the third string of a note: each
+ * argument [-]SIZE[f]@OPERAND, f for a floating-point value) into ARG
  * (USDT_MAX_ARGS of them): returns how many, or -1 with *cause naming the
  * argument that does not parse. */
 int usdt_parse_args(const char *args, struct usdt_arg *arg, char **cause);
@@ -76,7 +78,8 @@ int usdt_parse_args(const char *args, struct usdt_arg *arg, char **cause);
 unsigned int usdt_parse_notes(const void *data, size_t len, int is64,
                               uint64_t base_addr,
                               void (*fn)(void *arg, struct usdt_note *n),
-                              void (*warn)(void *arg, const char *text),
+                              void (*warn)(void *arg, const char *provider,
+                                           const char *text),
                               void *arg);
 
 /* Free what a note still holds. */

@@ -32,8 +32,9 @@ tests_probes_pp_main_LDFLAGS = -pthread -no-install
 tests_probes_pp_main_LDADD = tests/probes/libpplib.la -ldl
 EXTRA_tests_probes_pp_main_DEPENDENCIES = tests/probes/libppdl.la
 
-TESTS += tests/probes/probes.sh tests/probes/python.sh
+TESTS += tests/probes/probes.sh tests/probes/python.sh tests/probes/dapto-out.sh
 EXTRA_DIST += tests/probes/probes.sh tests/probes/python.sh \
+	tests/probes/dapto-out.sh \
 	tests/probes/lib.sh
 
 clean-local: clean-probes-tests

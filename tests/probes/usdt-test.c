@@ -82,9 +82,10 @@ static void take(void *arg, struct usdt_note *n)
     memset(n, 0, sizeof *n);
 }
 
-static void warn(void *arg, const char *text)
+static void warn(void *arg, const char *provider, const char *text)
 {
     (void)arg;
+    (void)provider;
     if (nwarned < 16)
         warned[nwarned++] = xstrdup(text);
 }
@@ -144,6 +145,15 @@ static void test_operands(void)
     CHECK(strcmp(usdt_arg_text(&a[0], buf, sizeof buf), "-4@%rax") == 0);
     for (int i = 0; i < n; i++)
         free(a[i].sym);
+    /* floating-point values, as <sys/sdt.h> marks them */
+    n = usdt_parse_args("8f@%rax -4f@-8(%rbp)", a, &cause);
+    CHECK_EQ_INT(n, 2);
+    CHECK(a[0].is_float && a[0].size == 8 && a[0].kind == USDT_ARG_REG);
+    CHECK(a[1].is_float && a[1].size == 4 && a[1].is_signed);
+    CHECK(strcmp(usdt_arg_text(&a[0], buf, sizeof buf), "8f@%rax") == 0);
+    CHECK_EQ_INT(usdt_parse_args("2f@%ax", a, &cause), -1);
+    free(cause);
+    cause = NULL;
     CHECK_EQ_INT(usdt_parse_args("", a, &cause), 0);
     CHECK_EQ_INT(usdt_parse_args("%rbx", a, &cause), 1); /* no size: 8 */
     CHECK(a[0].size == 8);
