@@ -232,6 +232,9 @@ struct dapto_record {
  * (its event_base).  Codes from DAPTO_REC_FIRST up are the runtime's own.
  */
 #define DAPTO_EVENT_CODE_MAX 0xefff
+/* Codes from here to DAPTO_EVENT_CODE_MAX are the monitor's, for the
+ * program's USDT probes <protocol#probes>: the runtime gives none. */
+#define DAPTO_PROBE_CODE_BASE 0xe000
 #define DAPTO_REC_FIRST 0xff00
 #define DAPTO_REC_HELLO 0xff00   /* INT pid, INT ring mode; first record */
 #define DAPTO_REC_ASPECT 0xff01  /* INT offset, INT length into the interface area */

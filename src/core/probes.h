@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "protocol.h"
 #include "reader.h"
 #include "registry.h"
 
@@ -31,7 +32,7 @@ struct probe_hints;
 
 /* Codes of probe events: from this one up, in every registry (the
  * runtime never gives these, <protocol#probes>). */
-#define PROBES_CODE_BASE 0xe000u
+#define PROBES_CODE_BASE DAPTO_PROBE_CODE_BASE
 
 /* The state address a probe event's description gives: it has no state
  * byte in the program. */

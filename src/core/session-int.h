@@ -18,6 +18,7 @@
  *                     programs let go, reaped as they end
  *   session-follow.c  a fork's child or an exec's image followed, or let go
  *   session-replay.c  a recording played as the program
+ *   session-probes.c  the processes' USDT probes <design#probes>
  */
 #ifndef NOOSA_SESSION_INT_H
 #define NOOSA_SESSION_INT_H
