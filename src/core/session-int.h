@@ -123,6 +123,7 @@ struct session {
                        its registry, not one of a run) */
     struct probe_hints *hints; /* names and kinds of probes' arguments */
     int no_probes;  /* session_set_probes(0) */
+    int probe_spin; /* a thread just went on past a probe's breakpoint */
 };
 
 /* What the session is doing, kept while it attaches to a new process

@@ -106,6 +106,7 @@ static void go_on(struct session *s, pid_t tid)
 {
     char *cause = NULL;
 
+    s->probe_spin = 1;
     if (target_break_go(s->target, tid, &cause) != 0) {
         message(s, "cannot resume thread %d: %s", (int)tid, cause);
         free(cause);

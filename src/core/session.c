@@ -199,8 +199,10 @@ void no_interface(struct session *s)
 /* Let the thread stopped in mailbox STOP (or at a probe: TID) go on. */
 int resume_stop(struct session *s, int stop, pid_t tid, char **cause)
 {
-    if (stop == STOP_PROBE)
+    if (stop == STOP_PROBE) {
+        s->probe_spin = 1;
         return target_break_go(s->target, tid, cause);
+    }
     return channel_resume(s->channel, stop, cause);
 }
 

@@ -11,10 +11,13 @@
  * too and ends), vfork (a vfork child passes a probe, then executes
  * true), exec (executes true after a round), threads (N threads hit the
  * probes 1000 times each), components (enters and leaves components),
- * loop (N hits of app:tick, for the bench).
+ * loop (N hits of app:tick, for the bench).  PP_CPU=C in the environment
+ * keeps it on CPU C.
  */
+#define _GNU_SOURCE
 #define _SDT_HAS_SEMAPHORES 1
 #include <dlfcn.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +99,18 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "run";
     long n = argc > 2 ? atol(argv[2]) : 4;
+    const char *cpu = getenv("PP_CPU");
     int status;
     pid_t pid;
+
+    if (cpu != NULL) {
+        /* (the bench's placements: the program on this CPU) */
+        cpu_set_t set;
+
+        CPU_ZERO(&set);
+        CPU_SET(atoi(cpu), &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
 
     if (strcmp(mode, "loop") == 0) {
         for (long i = 0; i < n; i++)
