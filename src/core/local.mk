@@ -19,5 +19,6 @@ src_libnoosa_la_SOURCES += \
 	src/core/dispatch.c src/core/dispatch.h \
 	src/core/cond.c src/core/cond.h \
 	src/core/usdt.c src/core/usdt.h \
-	src/core/probes.c src/core/probes.h
+	src/core/probes.c src/core/probes.h \
+	src/core/patch.c src/core/patch.h
 EXTRA_DIST += src/core/README

@@ -25,6 +25,7 @@
 #include <sys/user.h>
 
 #include "dapto.h"
+#include "patch.h"
 #include "probes.h"
 #include "protocol.h"
 #include "target.h"
@@ -426,6 +427,9 @@ struct pobj {
     uint64_t bias, lo, hi;
     int seen;  /* in the last scan */
     int gone;  /* unmapped */
+    struct patch_obj *patch; /* what patching needs to know, once read */
+    int patch_tried;
+    const char *no_patch;    /* why its sites cannot be patched */
 };
 
 struct psite {
@@ -436,9 +440,23 @@ struct psite {
     unsigned char nop;   /* bytes of the nop there; 0: none (unusable) */
     unsigned char nargs;
     unsigned char armed; /* its breakpoint is in */
+    unsigned char patched; /* handled in the program: its jump is in */
+    unsigned char plen;  /* bytes the jump replaced */
+    unsigned char orig[PATCH_MAX];
+    uint64_t tramp;      /* its trampoline (and description), 0 none */
+    const char *why;     /* why it is not handled in the program */
     struct usdt_arg arg[USDT_MAX_ARGS];
     char *args; /* as the note says */
 };
+
+/* Room the runtime mapped for trampolines <protocol#probes>. */
+struct parea {
+    uint64_t addr, size, used;
+};
+
+/* A trampoline and its site's description take a slot of an area. */
+#define PROBES_SLOT 512
+#define PROBES_AREA (64 * 1024)
 
 struct pevent {
     char *provider, *name;
@@ -467,6 +485,18 @@ struct probes {
     uint64_t rbrk;     /* the dynamic linker's breakpoint, 0 none */
     uint64_t r_state;  /* the address of its r_debug's r_state */
     int no_rbrk;       /* looked for it, not there */
+
+    /* probes handled in the program <protocol#probes>: whether its
+     * runtime is attached (probes_runtime), its entry points, the areas
+     * it mapped, the events' state bytes (in the first), or why not */
+    int runtime;
+    int inprog;         /* -1: not looked yet, 0: not possible, 1: yes */
+    const char *no_inprog;
+    uint64_t area_fn, hit_fn;
+    struct parea *areas;
+    unsigned int nareas;
+    uint64_t states;
+    unsigned int xsave;
 };
 
 static const Dwfl_Callbacks probes_callbacks = {
@@ -504,6 +534,7 @@ struct probes *probes_create(struct target *t, struct registry *reg,
     p->say = sayfn;
     p->say_arg = arg;
     p->next_code = PROBES_CODE_BASE;
+    p->inprog = -1;
     p->dwfl = dwfl_begin(&probes_callbacks);
     return p;
 }
@@ -512,8 +543,11 @@ void probes_free(struct probes *p)
 {
     if (p == NULL)
         return;
-    for (unsigned int i = 0; i < p->nobjs; i++)
+    for (unsigned int i = 0; i < p->nobjs; i++) {
         free(p->objs[i].path);
+        patch_obj_free(p->objs[i].patch);
+    }
+    free(p->areas);
     for (unsigned int i = 0; i < p->nsites; i++) {
         for (unsigned int k = 0; k < p->sites[i].nargs; k++)
             free(p->sites[i].arg[k].sym);
@@ -811,12 +845,11 @@ static int site_cmp(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Arm or disarm site S of event E (ON): its breakpoint, and its
- * semaphore unless another site of E with the same one did it. */
+static int site_sema(struct probes *p, struct psite *s, int on, char **cause);
+
+/* Arm or disarm site S (ON): its breakpoint, and its semaphore. */
 static int site_arm(struct probes *p, struct psite *s, int on, char **cause)
 {
-    int first = 1;
-
     if (s->nop == 0 || s->armed == on)
         return 0;
     if (on && target_break_insert(p->t, s->addr, s->nop, cause) != 0)
@@ -824,16 +857,7 @@ static int site_arm(struct probes *p, struct psite *s, int on, char **cause)
     if (!on)
         target_break_remove(p->t, s->addr, NULL);
     s->armed = (unsigned char)on;
-    if (s->sema == 0)
-        return 0;
-    for (unsigned int i = 0; i < p->nsites; i++) {
-        const struct psite *o = &p->sites[i];
-
-        if (o != s && o->event == s->event && o->sema == s->sema &&
-            o->armed)
-            first = 0;
-    }
-    if (first && target_counter_add(p->t, s->sema, on ? 1 : -1, cause) != 0)
+    if (site_sema(p, s, on, cause) != 0)
         return on ? -1 : 0;
     return 0;
 }
@@ -1113,25 +1137,273 @@ void probes_scan(struct probes *p,
     }
 }
 
+/* The run-time address of symbol NAME in any object of the process, or
+ * 0. */
+static uint64_t any_symbol(struct probes *p, const char *name)
+{
+    for (unsigned int i = 0; i < p->nobjs; i++) {
+        Dwfl_Module *mod;
+        uint64_t addr;
+
+        if (p->objs[i].gone)
+            continue;
+        mod = dwfl_addrmodule(p->dwfl, p->objs[i].lo);
+        if (mod != NULL && (addr = module_symbol(mod, name)) != 0)
+            return addr;
+    }
+    return 0;
+}
+
+/* Whether the program can handle probes itself <protocol#probes>: its
+ * runtime is attached and has the entry points. */
+static int inprog_ready(struct probes *p)
+{
+    if (p->inprog >= 0 || !p->runtime)
+        return p->inprog > 0;
+    p->area_fn = any_symbol(p, "dapto_probe_area");
+    p->hit_fn = any_symbol(p, "dapto_probe_hit");
+    if (p->area_fn == 0 || p->hit_fn == 0) {
+        p->inprog = 0;
+        p->no_inprog = "the program's runtime cannot handle probes "
+                       "(it has no dapto_probe_hit)";
+        return 0;
+    }
+    p->xsave = patch_xsave_size();
+    p->inprog = 1;
+    return 1;
+}
+
+/* A slot for a trampoline within 2 GiB of ADDR (a new area mapped by a
+ * call in a stopped thread when none has room), or 0 with *WHY. */
+static uint64_t slot_near(struct probes *p, uint64_t addr, const char **why)
+{
+    const uint64_t reach = ((uint64_t)1 << 31) - 2 * PROBES_AREA;
+    uint64_t args[3] = {addr, PROBES_AREA, 0}, ret = 0;
+    char *cause = NULL;
+    pid_t tid;
+
+    for (unsigned int i = 0; i < p->nareas; i++) {
+        struct parea *a = &p->areas[i];
+        uint64_t d = a->addr > addr ? a->addr - addr : addr - a->addr;
+
+        if (d < reach && a->used + PROBES_SLOT <= a->size) {
+            a->used += PROBES_SLOT;
+            return a->addr + a->used - PROBES_SLOT;
+        }
+    }
+    tid = target_main_thread(p->t);
+    if (tid == 0 || target_inject(p->t, tid, p->area_fn, args, NULL, NULL,
+                                  2000, &ret, &cause) != 0 ||
+        (int64_t)ret < 0) {
+        free(cause);
+        *why = "the runtime could not map room for trampolines near it";
+        return 0;
+    }
+    p->areas = xreallocarray(p->areas, p->nareas + 1, sizeof *p->areas);
+    p->areas[p->nareas].addr = ret;
+    p->areas[p->nareas].size = PROBES_AREA;
+    /* the first area begins with the events' state bytes */
+    p->areas[p->nareas].used = p->states == 0 ? 4096 : 0;
+    if (p->states == 0)
+        p->states = ret;
+    p->nareas++;
+    return slot_near(p, addr, why);
+}
+
+/* The description of site S for the runtime <protocol#probes>. */
+static void site_desc(struct probes *p, const struct psite *s,
+                      struct dapto_probe_site *d)
+{
+    const struct pevent *e = &p->events[s->event];
+    const struct registry_event *rev = registry_event(p->reg, e->code);
+
+    memset(d, 0, sizeof *d);
+    d->magic = DAPTO_PROBE_MAGIC;
+    d->code = (uint16_t)e->code;
+    d->nargs = s->nargs;
+    d->state = p->states + (e->code - PROBES_CODE_BASE);
+    d->rip = s->addr + s->nop;
+    for (unsigned int k = 0; k < s->nargs; k++) {
+        const struct usdt_arg *a = &s->arg[k];
+        struct dapto_probe_arg *x = &d->arg[k];
+
+        x->kind = a->kind;
+        x->size = a->size;
+        x->flags = (a->is_signed ? DAPTO_PROBE_SIGNED : 0) |
+                   (a->is_float ? DAPTO_PROBE_FLOAT : 0);
+        x->vkind = rev != NULL && k < rev->nparams ? rev->params[k].kind
+                                                    : DAPTO_K_LONG;
+        x->reg = a->reg;
+        x->index = a->index;
+        x->scale = a->scale;
+        x->shift = a->shift;
+        x->value = a->value;
+    }
+}
+
+/* Count site S's semaphore up or down (ON), unless another site of its
+ * event with the same one is armed or patched. */
+static int site_sema(struct probes *p, struct psite *s, int on, char **cause)
+{
+    if (s->sema == 0)
+        return 0;
+    for (unsigned int i = 0; i < p->nsites; i++) {
+        const struct psite *o = &p->sites[i];
+
+        if (o != s && o->event == s->event && o->sema == s->sema &&
+            (o->armed || o->patched))
+            return 0;
+    }
+    return target_counter_add(p->t, s->sema, on ? 1 : -1, cause);
+}
+
+/* Whether a thread of the process is inside [LO, HI). */
+static int thread_inside(struct probes *p, uint64_t lo, uint64_t hi)
+{
+    pid_t tids[1024];
+    unsigned int n = target_threads(p->t, tids, 1024);
+
+    for (unsigned int i = 0; i < n; i++) {
+        uint64_t pc;
+
+        if (target_pc(p->t, tids[i], &pc) == 0 && pc > lo && pc < hi)
+            return 1;
+    }
+    return 0;
+}
+
+/* Handle site S in the program (the process is paused): its trampoline
+ * and description written, then its jump.  0, or -1 with *WHY. */
+static int site_patch(struct probes *p, struct psite *s, const char **why)
+{
+    struct pobj *o = &p->objs[s->obj];
+    unsigned char code[PATCH_MAX + 16], tramp[PATCH_TRAMP_MAX],
+        jump[PATCH_MAX];
+    struct dapto_probe_site d;
+    struct patch_plan pl;
+    size_t n;
+    uint64_t slot;
+    char *cause = NULL;
+
+    if (!o->patch_tried) {
+        o->patch_tried = 1;
+        o->patch = patch_obj_open(o->path, o->bias, &cause);
+        free(cause);
+        cause = NULL;
+    }
+    if (o->patch == NULL) {
+        *why = "its object's code cannot be read";
+        return -1;
+    }
+    if (target_read(p->t, s->addr, code, sizeof code, NULL) != 0) {
+        *why = "its code cannot be read";
+        return -1;
+    }
+    if (patch_plan(o->patch, s->addr, s->nop, code, sizeof code, &pl, why) !=
+        0)
+        return -1;
+    for (unsigned int i = 0; i < p->nsites; i++)
+        if (p->sites[i].addr > s->addr && p->sites[i].addr < s->addr + pl.len) {
+            *why = "another probe's site is inside its code";
+            return -1;
+        }
+    if (thread_inside(p, s->addr, s->addr + pl.len)) {
+        *why = "a thread was inside its code";
+        return -1;
+    }
+    slot = s->tramp != 0 ? s->tramp : slot_near(p, s->addr, why);
+    if (slot == 0)
+        return -1;
+    s->tramp = slot;
+    n = patch_trampoline(tramp, slot, slot + PATCH_TRAMP_MAX, p->hit_fn, &pl,
+                         p->xsave);
+    site_desc(p, s, &d);
+    patch_jump(jump, &pl, slot);
+    if (target_write_code(p->t, slot + PATCH_TRAMP_MAX, &d, sizeof d,
+                          &cause) != 0 ||
+        target_write_code(p->t, slot, tramp, n, &cause) != 0 ||
+        target_write_code(p->t, s->addr, jump, pl.len, &cause) != 0) {
+        free(cause);
+        *why = "its code cannot be written";
+        return -1;
+    }
+    target_patch_keep(p->t, s->addr, pl.orig, pl.len);
+    memcpy(s->orig, pl.orig, pl.len);
+    s->plen = (unsigned char)pl.len;
+    s->patched = 1;
+    s->why = NULL;
+    return 0;
+}
+
+/* Put site S's code back (the process is paused). */
+static void site_unpatch(struct probes *p, struct psite *s)
+{
+    if (!s->patched)
+        return;
+    target_write_code(p->t, s->addr, s->orig, s->plen, NULL);
+    target_patch_forget(p->t, s->addr);
+    s->patched = 0;
+}
+
 int probes_set_state(struct probes *p, unsigned int code, unsigned char state,
                      char **cause)
 {
     struct pevent *e = event_of(p, code);
-    /* the trail alone does not arm a probe: each hit would cost the
-     * program a stop for an event nobody may ever look at */
-    int on = (state & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) != 0, rc = 0;
+    unsigned int ev;
+    int inprog, patch, bp, pause = 0, paused = 0, rc = 0;
+    unsigned char st = state;
 
     if (e == NULL) {
         xcause(cause, "no probe event with code %u", code);
         return -1;
     }
+    ev = (unsigned int)(e - p->events);
     e->state = state;
+    inprog = inprog_ready(p);
+    /* the trail alone arms no probe: under ptrace each hit would cost a
+     * stop, and in the program every hit of probes nobody looks at
+     * (python's line: every line) the trampoline and the code their
+     * semaphores guard */
+    bp = (state & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) != 0;
+    patch = inprog && bp;
+    if (inprog && p->states != 0)
+        target_write_code(p->t, p->states + (code - PROBES_CODE_BASE), &st,
+                          1, NULL);
+    for (unsigned int i = 0; i < p->nsites; i++) {
+        const struct psite *s = &p->sites[i];
+
+        if (s->event == ev && s->nop != 0 &&
+            (patch ? !s->patched && s->why == NULL : s->patched))
+            pause = 1;
+    }
+    if (pause) {
+        char *why = NULL;
+
+        if (target_pause(p->t, 2000, &why) == 0) {
+            paused = 1;
+        } else {
+            say(p, "probes cannot be handled in the program now: %s", why);
+            free(why);
+            patch = 0;
+        }
+    }
     for (unsigned int i = 0; i < p->nsites; i++) {
         struct psite *s = &p->sites[i];
         char *why = NULL;
 
-        if (s->event != (unsigned int)(e - p->events) ||
-            site_arm(p, s, on, &why) == 0)
+        if (s->event != ev || s->nop == 0)
+            continue;
+        if (patch && !s->patched && s->why == NULL && paused) {
+            /* (the original bytes, not a breakpoint, are what moves) */
+            if (s->armed)
+                site_arm(p, s, 0, NULL);
+            if (site_patch(p, s, &s->why) == 0)
+                site_sema(p, s, 1, NULL);
+        } else if (!patch && s->patched && paused) {
+            site_unpatch(p, s);
+            site_sema(p, s, 0, NULL);
+        }
+        if (s->patched || site_arm(p, s, bp, &why) == 0)
             continue;
         if (rc == 0)
             xcause(cause, "probe %s:%s at 0x%" PRIx64 ": %s", e->provider,
@@ -1139,7 +1411,23 @@ int probes_set_state(struct probes *p, unsigned int code, unsigned char state,
         free(why);
         rc = -1;
     }
+    if (paused)
+        target_unpause(p->t);
+    if (inprog && p->states != 0)
+        target_write_code(p->t, p->states + (code - PROBES_CODE_BASE), &st,
+                          1, NULL);
     return rc;
+}
+
+void probes_runtime(struct probes *p)
+{
+    p->runtime = 1;
+    if (!inprog_ready(p))
+        return;
+    /* the events wanted already are handled in the program from now on */
+    for (unsigned int i = 0; i < p->nevents; i++)
+        if (p->events[i].state != 0)
+            probes_set_state(p, p->events[i].code, p->events[i].state, NULL);
 }
 
 static struct psite *site_at(struct probes *p, uint64_t addr)
@@ -1368,17 +1656,22 @@ char *probes_text(const struct probes *p)
         const struct pevent *e = &p->events[s->event];
         const struct pobj *o = &p->objs[s->obj];
         char sema[24] = "";
-        const char *state = o->gone     ? "gone"
-                            : s->nop == 0 ? "not a nop"
-                            : s->armed  ? "on"
-                                        : "off";
+        const char *state = o->gone       ? "gone"
+                            : s->nop == 0   ? "not a nop"
+                            : s->patched    ? "program"
+                            : s->armed      ? "ptrace"
+                                            : "off";
 
         if (s->sema != 0)
             snprintf(sema, sizeof sema, "0x%016" PRIx64, s->sema);
         more = xasprintf("%s%-12s %-28s 0x%016" PRIx64 " %-18s %-8s %s\n"
-                         "    arguments: %s\n",
+                         "    arguments: %s\n%s%s%s",
                          text, e->provider, e->name, s->addr, sema, state,
-                         o->path, s->args[0] != '\0' ? s->args : "none");
+                         o->path, s->args[0] != '\0' ? s->args : "none",
+                         s->why != NULL && s->armed ? "    under ptrace: "
+                                                    : "",
+                         s->why != NULL && s->armed ? s->why : "",
+                         s->why != NULL && s->armed ? "\n" : "");
         free(text);
         text = more;
     }

@@ -100,6 +100,13 @@ void probes_scan(struct probes *p,
                  void (*aspect)(void *arg, struct registry_aspect *a),
                  void *arg);
 
+/* The process's runtime has attached: probes it can handle itself
+ * <protocol#probes> are from now on (those wanted already too), each
+ * site's instructions replaced by a jump to a trampoline that calls the
+ * runtime (the process paused meanwhile); a site that cannot be (and
+ * every site, when the runtime cannot) keeps its breakpoint. */
+void probes_runtime(struct probes *p);
+
 /* Whether CODE is one of the probe events. */
 int probes_owns(const struct probes *p, unsigned int code);
 

@@ -41,8 +41,9 @@ static void new_aspect(void *arg, struct registry_aspect *a)
     deliver(s, &item);
 }
 
-/* The current process's run begins for consumers with its probes, when
- * its runtime has not said hello (a program without one). */
+/* The current process's run begins for consumers with the first hit of
+ * its probes, when its runtime has not said hello (a program without
+ * one). */
 static void hello(struct session *s)
 {
     struct reader_item item;
@@ -60,12 +61,7 @@ static void hello(struct session *s)
 /* Look for probes in what the current process maps now. */
 static void scan(struct session *s)
 {
-    struct probes *p = s->cur->probes;
-    unsigned int before = probes_count(p);
-
-    probes_scan(p, new_aspect, s);
-    if (probes_count(p) > before)
-        hello(s);
+    probes_scan(s->cur->probes, new_aspect, s);
 }
 
 void probes_begin(struct session *s)
@@ -145,6 +141,9 @@ static int tell(struct session *s, const struct target_event *ev)
     drain(s, 0);
     if (!may_tell(s))
         return -1;
+    /* (a program without a runtime: its run begins with its first hit;
+     * one with a runtime has said hello by then, at its start) */
+    hello(s);
     channel_inject(s->channel, rec, size, &item);
     item.stop = STOP_PROBE;
     item.tid = ev->tid;

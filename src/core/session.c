@@ -219,6 +219,12 @@ int deliver(struct session *s, const struct reader_item *item)
     if (s->hooks.item != NULL)
         keep = s->hooks.item(s->hooks.arg, item);
     s->dispatching = -1;
+    /* <design#probes>: its runtime can handle its probes from now on */
+    if (item->kind == READER_HELLO && s->cur != NULL &&
+        s->cur->probes != NULL && s->target != NULL && s->channel != NULL &&
+        channel_status(s->channel) == CHANNEL_ACTIVE &&
+        target_alive(s->target) && !s->described)
+        probes_runtime(s->cur->probes);
     /* a corrupt channel: the hook has said so (and may have stopped or
      * killed the program); nothing waits for us from now on */
     if (s->channel != NULL && channel_status(s->channel) == CHANNEL_BROKEN)

@@ -53,6 +53,7 @@ struct target_thread {
                         returned (a clone or fork event kept by an
                         interrupt): no call may be made in it */
     uint64_t at_bp;  /* TH_BREAK: the breakpoint's address */
+    int paused;      /* stopped by target_pause() */
 };
 
 /* A breakpoint at a probe site, and the byte it replaced; one removed is
@@ -64,13 +65,21 @@ struct target_bp {
     unsigned char live;
 };
 
+/* Code noosa replaced (a probe handled in the program), and what was
+ * there. */
+struct target_patch {
+    uint64_t addr;
+    unsigned int len;
+    unsigned char orig[32];
+};
+
 /* A 16-bit counter of the program noosa added DELTA to. */
 struct target_cnt {
     uint64_t addr;
     int delta;
 };
 
-#define TARGET_QUEUE 16
+#define TARGET_QUEUE 1024
 
 struct target {
     pid_t pid;
@@ -124,6 +133,8 @@ struct target {
     unsigned int nbps, abps;
     struct target_cnt *cnts;
     unsigned int ncnts;
+    struct target_patch *patches;
+    unsigned int npatches;
     pid_t *vkids;
     unsigned int nvkids;
     int memfd; /* /proc/PID/mem once used, else -1 (reopened after an
@@ -135,6 +146,7 @@ static void target_child_go(struct target *t, pid_t child);
 static void target_watch_vkids(struct target *t);
 static void target_undo_in(const struct target *t, pid_t pid);
 static void target_forget_changes(struct target *t);
+static void target_collect(struct target *t);
 static void target_vkids_go(struct target *t);
 static long target_now_ms(void);
 static int target_take_vforked(struct target *t, pid_t child);
@@ -1388,7 +1400,7 @@ static int target_changed_memory(const struct target *t)
     for (unsigned int i = 0; i < t->nbps; i++)
         if (t->bps[i].live)
             return 1;
-    return t->ncnts > 0;
+    return t->ncnts > 0 || t->npatches > 0;
 }
 
 /* /proc/PID/mem of process PID, for reading and writing. */
@@ -1496,6 +1508,31 @@ int target_counter_add(struct target *t, uint64_t addr, int delta,
     return 0;
 }
 
+void target_patch_keep(struct target *t, uint64_t addr,
+                       const unsigned char *orig, unsigned int len)
+{
+    struct target_patch *p;
+
+    if (len > sizeof p->orig)
+        return;
+    target_patch_forget(t, addr);
+    t->patches = xreallocarray(t->patches, t->npatches + 1,
+                               sizeof *t->patches);
+    p = &t->patches[t->npatches++];
+    p->addr = addr;
+    p->len = len;
+    memcpy(p->orig, orig, len);
+}
+
+void target_patch_forget(struct target *t, uint64_t addr)
+{
+    for (unsigned int i = 0; i < t->npatches; i++)
+        if (t->patches[i].addr == addr) {
+            t->patches[i] = t->patches[--t->npatches];
+            return;
+        }
+}
+
 void target_counter_forget(struct target *t, uint64_t addr)
 {
     for (unsigned int i = 0; i < t->ncnts; i++)
@@ -1523,6 +1560,13 @@ static void target_undo_in(const struct target *t, pid_t pid)
             /* (unmapped since: nothing left to undo there) */
         }
     }
+    for (unsigned int i = 0; i < t->npatches; i++) {
+        const struct target_patch *p = &t->patches[i];
+
+        if (pwrite(fd, p->orig, p->len, (off_t)p->addr) != (ssize_t)p->len) {
+            /* (unmapped since: nothing left to undo there) */
+        }
+    }
     for (unsigned int i = 0; i < t->ncnts; i++) {
         uint16_t v;
 
@@ -1546,6 +1590,9 @@ static void target_forget_changes(struct target *t)
     free(t->cnts);
     t->cnts = NULL;
     t->ncnts = 0;
+    free(t->patches);
+    t->patches = NULL;
+    t->npatches = 0;
     if (t->memfd >= 0)
         close(t->memfd);
     t->memfd = -1;
@@ -1662,6 +1709,62 @@ int target_break_go(struct target *t, pid_t tid, char **cause)
     }
     target_resume(t, th);
     return 0;
+}
+
+int target_pause(struct target *t, int timeout_ms, char **cause)
+{
+    long deadline = target_now_ms() + timeout_ms;
+
+    if (!t->alive) {
+        xcause(cause, "the program is not running");
+        return -1;
+    }
+    target_collect(t);
+    for (;;) {
+        struct pollfd pfd = {.fd = target_pipe[0], .events = POLLIN};
+        int running = 0;
+
+        /* (threads made meanwhile too) */
+        for (unsigned int i = 0; i < t->nthreads; i++) {
+            struct target_thread *th = &t->threads[i];
+
+            if (th->state != TH_RUNNING)
+                continue;
+            running = 1;
+            if (th->paused && th->want_stop)
+                continue;
+            th->paused = 1;
+            th->want_stop = 1;
+            ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
+        }
+        if (!running)
+            return 0;
+        t->reap_more = 1;
+        target_reap(t);
+        if (!t->alive) {
+            xcause(cause, "the program ended");
+            return -1;
+        }
+        if (target_now_ms() >= deadline) {
+            xcause(cause, "the program's threads did not stop within %d ms",
+                   timeout_ms);
+            target_unpause(t);
+            return -1;
+        }
+        poll(&pfd, 1, 1);
+    }
+}
+
+void target_unpause(struct target *t)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        struct target_thread *th = &t->threads[i];
+
+        th->want_stop = 0;
+        if (th->paused && th->state == TH_STOPPED && !t->interrupting)
+            target_resume(t, th);
+        th->paused = 0;
+    }
 }
 
 int target_regs(struct target *t, pid_t tid, struct user_regs_struct *regs)

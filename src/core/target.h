@@ -242,12 +242,24 @@ int target_break_go(struct target *t, pid_t tid, char **cause);
  * semaphore), kept to be undone as the code is. */
 int target_counter_add(struct target *t, uint64_t addr, int delta,
                        char **cause);
+/* Keep LEN bytes ORIG that noosa replaced at ADDR (a probe handled in
+ * the program), to be undone with the rest; target_patch_forget() when
+ * they are back (or unmapped). */
+void target_patch_keep(struct target *t, uint64_t addr,
+                       const unsigned char *orig, unsigned int len);
+void target_patch_forget(struct target *t, uint64_t addr);
 /* Forget the counter at ADDR (unmapped: nothing to undo there). */
 void target_counter_forget(struct target *t, uint64_t addr);
 /* Write LEN bytes of code at ADDR (read-only pages too: /proc/PID/mem),
  * without keeping anything to undo. */
 int target_write_code(struct target *t, uint64_t addr, const void *buf,
                       size_t len, char **cause);
+/* Stop every thread that runs (the others stay as they are), to change
+ * code they may be running, waiting up to TIMEOUT_MS; what else happens
+ * meanwhile is kept for target_poll().  target_unpause() lets go those
+ * it stopped.  Blocks. */
+int target_pause(struct target *t, int timeout_ms, char **cause);
+void target_unpause(struct target *t);
 /* The registers of stopped thread TID (struct user_regs_struct). */
 struct user_regs_struct;
 int target_regs(struct target *t, pid_t tid, struct user_regs_struct *regs);

@@ -49,3 +49,17 @@ tests_probes_usdt_fuzz_SOURCES = tests/probes/usdt-fuzz.c fuzz/usdt-notes.c
 tests_probes_usdt_fuzz_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"'
 tests_probes_usdt_fuzz_LDADD = src/libnoosa.la
+
+# pp-rt: pp-main with the runtime compiled in, whose probes the runtime
+# handles itself (inprog.sh).
+check_PROGRAMS += tests/probes/pp-rt
+tests_probes_pp_rt_SOURCES = tests/probes/pp-main.c tests/probes/pp.h \
+	$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
+tests_probes_pp_rt_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPP_DL='"$(abs_top_builddir)/tests/probes/.libs/libppdl.so"'
+tests_probes_pp_rt_CFLAGS = $(PP_CFLAGS)
+tests_probes_pp_rt_LDFLAGS = -pthread -no-install
+tests_probes_pp_rt_LDADD = tests/probes/libpplib.la -ldl
+EXTRA_tests_probes_pp_rt_DEPENDENCIES = tests/probes/libppdl.la
+TESTS += tests/probes/inprog.sh
+EXTRA_DIST += tests/probes/inprog.sh

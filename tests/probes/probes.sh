@@ -140,7 +140,7 @@ has info "lib          work"
 has info "libpplib.so"
 # (the library loaded later is not there yet at the first stop)
 has info "arguments: -4@\$42"
-grep -E '^app +constant +0x[0-9a-f]+ +0x[0-9a-f]+ +on ' "$WORK/info.out" \
+grep -E "^app +constant +0x[0-9a-f]+ +0x[0-9a-f]+ +ptrace " "$WORK/info.out" \
     >/dev/null || fail "info: app:constant is not on: $(cat info.out)"
 grep -E '^app +tick +0x[0-9a-f]+ +0x[0-9a-f]+ +off ' "$WORK/info.out" \
     >/dev/null || fail "info: app:tick is not off: $(cat info.out)"
