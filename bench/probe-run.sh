@@ -6,6 +6,13 @@
 #  - noosa through ptrace stops (a breakpoint at the probe, its arguments
 #    read at the stop), every hit to a handler in noosa (an empty Tcl
 #    body: the cheapest consumer told of every hit of a probe);
+#  - noosa with the probe handled in the program (PP_RT: pp-main with the
+#    runtime compiled in; the site's nop and the instructions after it
+#    replaced by a jump to a trampoline that calls the runtime, which
+#    reads the arguments and puts the event in the ring): the program's
+#    own time for the loop (it says it) less its time alone, per hit, with
+#    a ring that holds every event (the program never waits for noosa,
+#    which takes each event to the same empty handler meanwhile);
 #  - gdb's `break -probe-stap' on the same probe, with a command that
 #    only continues (gdb's cheapest way to see every hit);
 # each as the time of the run less that of the same run with nothing
@@ -14,11 +21,13 @@
 # not run here), cost about 140-330 ns a hit in published measurements.
 # On two CPUs (the tool on CPU 0, the program on CPU 1) and on one.
 #
-# NOOSA and PP in the environment; N (default 20000), NG for gdb (2000),
+# NOOSA, PP and PP_RT in the environment; N (default 20000), NG for gdb
+# (2000), NI in the program (1000000),
 # ROUNDS (3, medians).
 set -e
 N=${N:-20000}
 NG=${NG:-2000}
+NI=${NI:-1000000}
 ROUNDS=${ROUNDS:-3}
 
 now() { date +%s.%N; }
@@ -62,7 +71,7 @@ command -v gdb >/dev/null 2>&1 || {
 for place in two one; do
     cpu=1
     [ "$place" = one ] && cpu=0
-    base= non= noff= gon= goff=
+    base= non= noff= gon= goff= rtalone= rton=
     for r in $(seq "$ROUNDS"); do
         base="$base $(time_of $cpu "$PP" loop "$N")"
         non="$non $(time_of $cpu "$NOOSA" --batch -n -e 'handler add tick h {}' \
@@ -70,6 +79,11 @@ for place in two one; do
         grep -q 'Program exited with status 0' "$work/out" ||
             { cat "$work/out" >&2; exit 1; }
         noff="$noff $(time_of $cpu "$NOOSA" --batch -n -e run "$PP" loop "$N")"
+        time_of $cpu "$PP_RT" loop "$NI" >/dev/null
+        rtalone="$rtalone $(sed -n 's/^loop: .* in \([0-9]*\) ns$/\1/p' "$work/out")"
+        time_of $cpu "$NOOSA" --batch -n --ring-size=268435456 \
+            -e 'handler add tick h {}' -e run "$PP_RT" loop "$NI" >/dev/null
+        rton="$rton $(sed -n 's/^loop: .* in \([0-9]*\) ns$/\1/p' "$work/out")"
         if [ $have_gdb = 1 ]; then
             gon="$gon $(time_of $cpu gdb -batch -nx -x "$work/gdb-on" --args "$PP" loop "$NG")"
             goff="$goff $(time_of $cpu gdb -batch -nx -x "$work/gdb-off" --args "$PP" loop "$NG")"
@@ -80,6 +94,9 @@ for place in two one; do
         -v off="$(median $noff)" 'BEGIN {
         printf "program alone, %d hits:             %.4f s\n", n, b
         printf "noosa, ptrace stops:              %8.0f ns a hit\n", (on - off) / n * 1e9
+    }'
+    awk -v n=$NI -v a="$(median $rtalone)" -v b="$(median $rton)" 'BEGIN {
+        printf "noosa, in the program:            %8.0f ns a hit\n", (b - a) / n
     }'
     if [ $have_gdb = 1 ]; then
         awk -v n=$NG -v on="$(median $gon)" -v off="$(median $goff)" \

@@ -5,8 +5,10 @@
 
 EXTRA_DIST += bench/probe-run.sh
 
-bench-probes: tests/probes/pp-main$(EXEEXT) src/noosa$(EXEEXT)
+bench-probes: tests/probes/pp-main$(EXEEXT) tests/probes/pp-rt$(EXEEXT) \
+	    src/noosa$(EXEEXT)
 	@NOOSA=src/noosa$(EXEEXT) PP=tests/probes/pp-main$(EXEEXT) \
+	    PP_RT=tests/probes/pp-rt$(EXEEXT) \
 	    $(SHELL) $(srcdir)/bench/probe-run.sh
 BENCH_TARGETS += bench-probes
 .PHONY: bench-probes
