@@ -1361,6 +1361,52 @@ int target_read(struct target *t, uint64_t addr, void *buf, size_t len,
     return target_ptrace_rw(t, addr, buf, NULL, len, cause);
 }
 
+size_t target_read_some(struct target *t, uint64_t addr, void *buf,
+                        size_t len)
+{
+    struct iovec local = {.iov_base = buf, .iov_len = len};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr,
+                           .iov_len = len};
+    ssize_t n;
+    pid_t tid;
+    size_t done = 0;
+
+    if (!t->alive || len == 0)
+        return 0;
+    n = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+    if (n >= 0 && (n > 0 || errno != ENOSYS))
+        return (size_t)n;
+    /* no process_vm_readv: word by word while a thread is stopped */
+    tid = target_stopped_tid(t);
+    if (tid == 0)
+        return 0;
+    while (done < len) {
+        uint64_t a = (addr + done) & ~(uint64_t)7;
+        size_t skip = (size_t)(addr + done - a);
+        size_t k = sizeof(long) - skip;
+        long word;
+
+        if (k > len - done)
+            k = len - done;
+        errno = 0;
+        word = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)a, 0);
+        if (errno != 0)
+            break;
+        memcpy((char *)buf + done, (char *)&word + skip, k);
+        done += k;
+    }
+    return done;
+}
+
+int target_thread_stopped(const struct target *t, pid_t tid)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++)
+        if (t->threads[i].tid == tid)
+            return t->threads[i].state == TH_STOPPED ||
+                   t->threads[i].state == TH_FAULT;
+    return 0;
+}
+
 int target_write(struct target *t, uint64_t addr, const void *buf,
                  size_t len, char **cause)
 {
