@@ -34,6 +34,7 @@ struct reader_item;
 struct registry_param;
 struct decode_value;
 struct recread;
+struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -91,6 +92,7 @@ struct noosa {
     struct profile *profile;       /* frequency and time profiles */
     struct questions *questions;   /* questions answered in the program */
     struct faults *faults;         /* run-time errors */
+    struct debug *debug;           /* the program's data at a stop */
     int batch;
 
     char *where;                   /* what the program is stopped at */
