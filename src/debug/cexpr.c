@@ -1298,6 +1298,16 @@ static struct cvalue *eval_deref(struct eval *e, struct node *n)
         return r != NULL ? r : efail(e, "Attempt to take contents of a "
                                         "non-pointer value.");
     }
+    if (ctype_is_integral(v->type) && t->kind != CT_BOOL) {
+        /* gdb reads an int at the address an integer gives */
+        if (need(e, v) != 0) {
+            cvalue_free(v);
+            return NULL;
+        }
+        r = cvalue_at(e->s->d, builtin(e, CB_INT), cvalue_as_uint(v));
+        cvalue_free(v);
+        return r;
+    }
     if (t->kind != CT_PTR || ctype_strip(t->target)->kind == CT_VOID) {
         cvalue_free(v);
         return efail(e, "Attempt to take contents of a non-pointer value.");

@@ -328,18 +328,10 @@ static void put_formatted(struct dstr *b, struct cvalue *v,
         put_digits(b, p, len, 2, 0);
         break;
     case 'd':
-        if (t->kind == CT_FLOAT) {
-            dstr_printf(b, "%lld", (long long)cvalue_as_ldouble(v));
-            break;
-        }
+        /* (a float's bits, as gdb 8 and later take them) */
         put_decimal(b, p, len, 1);
         break;
     case 'u':
-        if (t->kind == CT_FLOAT) {
-            dstr_printf(b, "%llu",
-                        (unsigned long long)cvalue_as_ldouble(v));
-            break;
-        }
         put_decimal(b, p, len, 0);
         break;
     case 'c': {
@@ -606,6 +598,10 @@ char *cprint_top(struct cvalue *v, const struct cprint_opts *o,
 
     if (cvalue_fetch(v) != 0 && !v->optout && !cvalue_all_optout(v)) {
         xcause(cause, "%s", v->error);
+        return NULL;
+    }
+    if (t->kind == CT_FUNC && o->format != 0 && o->format != 's') {
+        xcause(cause, "Value can't be converted to integer.");
         return NULL;
     }
     if (t->kind == CT_PTR && (o->format == 0 || o->format == 's') &&

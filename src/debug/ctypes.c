@@ -815,26 +815,52 @@ static const char *qual_words(unsigned int q)
     return w[q & 3];
 }
 
+/* How declare() spells the innermost type: by name; spelt out when it
+ * is an anonymous aggregate (the members of a ptype); spelt out through
+ * typedefs, named or not (the type ptype is asked for). */
+enum spell {
+    SPELL_NAME,
+    SPELL_ANON,
+    SPELL_ALL
+};
+
+static void ptype_body(struct dstr *b, struct ctype *t, int indent);
+
 /* The specifier of T (what comes before the declarator). */
-static void specifier(struct dstr *b, struct ctype *t)
+static void specifier(struct dstr *b, struct ctype *t, enum spell spell,
+                      int indent)
 {
-    switch (t->kind) {
+    struct ctype *u = t;
+
+    if (spell == SPELL_ALL)
+        while (u->kind == CT_TYPEDEF)
+            u = u->target;
+    switch (u->kind) {
     case CT_STRUCT:
     case CT_UNION:
     case CT_ENUM:
-        dstr_puts(b, t->kind == CT_STRUCT ? "struct "
-                   : t->kind == CT_UNION ? "union "
-                                         : "enum ");
-        dstr_puts(b, t->name != NULL ? t->name : "{...}");
+        dstr_puts(b, u->kind == CT_STRUCT ? "struct "
+                     : u->kind == CT_UNION ? "union "
+                                           : "enum ");
+        if (spell == SPELL_ALL || (spell == SPELL_ANON && u->name == NULL)) {
+            if (u->name != NULL) {
+                dstr_puts(b, u->name);
+                dstr_putc(b, ' ');
+            }
+            ptype_body(b, u, indent);
+        } else {
+            dstr_puts(b, u->name != NULL ? u->name : "{...}");
+        }
         break;
     default:
-        dstr_puts(b, t->name != NULL ? t->name : "void");
+        dstr_puts(b, u->name != NULL ? u->name : "void");
         break;
     }
 }
 
 /* The name of T around the declarator INNER. */
-static void declare(struct dstr *b, struct ctype *t, const char *inner)
+static void declare(struct dstr *b, struct ctype *t, const char *inner,
+                    enum spell spell, int indent)
 {
     struct dstr d = {0};
     char num[32];
@@ -851,7 +877,7 @@ static void declare(struct dstr *b, struct ctype *t, const char *inner)
             dstr_puts(&d, inner);
             if (wrap)
                 dstr_puts(&d, ")");
-            declare(b, t->target, d.s);
+            declare(b, t->target, d.s, spell, indent);
         }
         break;
     case CT_QUAL: {
@@ -864,13 +890,13 @@ static void declare(struct dstr *b, struct ctype *t, const char *inner)
             if (*inner != '\0' && *inner != ')' && *inner != '[')
                 dstr_puts(&d, " ");
             dstr_puts(&d, inner);
-            declare(b, u, d.s);
+            declare(b, u, d.s, spell, indent);
         } else if (u->kind == CT_ARRAY || u->kind == CT_FUNC) {
-            declare(b, u, inner);
+            declare(b, u, inner, spell, indent);
         } else {
             dstr_puts(b, qual_words(t->qual));
             dstr_puts(b, " ");
-            declare(b, u, inner);
+            declare(b, u, inner, spell, indent);
         }
         break;
     }
@@ -882,7 +908,7 @@ static void declare(struct dstr *b, struct ctype *t, const char *inner)
         } else {
             dstr_puts(&d, "[]");
         }
-        declare(b, t->target, d.s);
+        declare(b, t->target, d.s, spell, indent);
         break;
     case CT_FUNC:
         dstr_puts(&d, inner);
@@ -900,10 +926,10 @@ static void declare(struct dstr *b, struct ctype *t, const char *inner)
         else if (t->nparams == 0 && t->prototyped)
             dstr_puts(&d, "void");
         dstr_puts(&d, ")");
-        declare(b, t->target, d.s);
+        declare(b, t->target, d.s, spell, indent);
         break;
     default:
-        specifier(b, t);
+        specifier(b, t, spell, indent);
         if (*inner != '\0') {
             dstr_puts(b, " ");
             dstr_puts(b, inner);
@@ -917,7 +943,7 @@ char *ctype_name(struct ctype *t)
 {
     struct dstr b = {0};
 
-    declare(&b, t, "");
+    declare(&b, t, "", SPELL_NAME, 0);
     if (b.s == NULL)
         return xstrdup("void");
     return b.s;
@@ -927,79 +953,12 @@ char *ctype_decl(struct ctype *t, const char *name)
 {
     struct dstr b = {0};
 
-    declare(&b, t, name);
+    declare(&b, t, name, SPELL_NAME, 0);
     return b.s != NULL ? b.s : xstrdup(name);
 }
 
-/* ptype: the aggregate T spelt out, its members at INDENT. */
-static void ptype_body(struct dstr *b, struct ctype *t, int indent);
-
-/* The innermost type a declarator of T names (through pointers, arrays,
- * functions and qualifiers). */
-static struct ctype *decl_base(struct ctype *t)
-{
-    for (;;) {
-        switch (t->kind) {
-        case CT_PTR:
-        case CT_ARRAY:
-        case CT_FUNC:
-        case CT_QUAL:
-            if (t->target == NULL)
-                return t;
-            t = t->target;
-            break;
-        default:
-            return t;
-        }
-    }
-}
-
-/* T declared as NAME, the base spelt out when it is an anonymous
- * aggregate (or, with EXPAND, any aggregate or enum). */
-static void ptype_decl(struct dstr *b, struct ctype *t, const char *name,
-                       int indent, int expand)
-{
-    struct ctype *base = decl_base(t);
-    int body = (base->kind == CT_STRUCT || base->kind == CT_UNION ||
-                base->kind == CT_ENUM) &&
-               (base->name == NULL || expand);
-    char *text;
-
-    if (!body) {
-        text = ctype_decl(t, name);
-        dstr_puts(b, text);
-        free(text);
-        return;
-    }
-    /* spell the declaration with a placeholder base, then put the body
-     * in its place */
-    text = ctype_decl(t, name);
-    {
-        struct dstr spec = {0};
-        size_t n;
-
-        specifier(&spec, base);
-        n = strlen(spec.s);
-        if (strncmp(text, spec.s, n) == 0) {
-            const char *rest = text + n;
-
-            dstr_puts(b, base->kind == CT_STRUCT ? "struct "
-                       : base->kind == CT_UNION ? "union "
-                                                : "enum ");
-            if (base->name != NULL) {
-                dstr_puts(b, base->name);
-                dstr_puts(b, " ");
-            }
-            ptype_body(b, base, indent);
-            dstr_puts(b, rest);
-        } else {
-            dstr_puts(b, text);
-        }
-        free(spec.s);
-    }
-    free(text);
-}
-
+/* The members of aggregate T (or the enumerators of enum T) in braces,
+ * members at INDENT + 4. */
 static void ptype_body(struct dstr *b, struct ctype *t, int indent)
 {
     char pad[64];
@@ -1023,30 +982,26 @@ static void ptype_body(struct dstr *b, struct ctype *t, int indent)
         dstr_puts(b, "}");
         return;
     }
+    snprintf(pad, sizeof pad, "%*s", indent + 4 < 60 ? indent + 4 : 60, "");
     if (ctype_complete(t) != 0) {
         dstr_puts(b, "{\n");
-        snprintf(pad, sizeof pad, "%*s", indent + 4, "");
         dstr_puts(b, pad);
         dstr_puts(b, "<incomplete type>\n");
-        snprintf(pad, sizeof pad, "%*s", indent, "");
-        dstr_puts(b, pad);
-        dstr_puts(b, "}");
-        return;
-    }
-    dstr_puts(b, "{\n");
-    snprintf(pad, sizeof pad, "%*s", indent + 4 < 60 ? indent + 4 : 60, "");
-    for (i = 0; i < t->nmembers; i++) {
-        const struct cmember *m = &t->members[i];
-        char bits[32];
+    } else {
+        dstr_puts(b, "{\n");
+        for (i = 0; i < t->nmembers; i++) {
+            const struct cmember *m = &t->members[i];
+            char bits[32];
 
-        dstr_puts(b, pad);
-        ptype_decl(b, m->type, m->name != NULL ? m->name : "", indent + 4,
-                   0);
-        if (m->bitsize != 0) {
-            snprintf(bits, sizeof bits, " : %u", m->bitsize);
-            dstr_puts(b, bits);
+            dstr_puts(b, pad);
+            declare(b, m->type, m->name != NULL ? m->name : "", SPELL_ANON,
+                    indent + 4);
+            if (m->bitsize != 0) {
+                snprintf(bits, sizeof bits, " : %u", m->bitsize);
+                dstr_puts(b, bits);
+            }
+            dstr_puts(b, ";\n");
         }
-        dstr_puts(b, ";\n");
     }
     snprintf(pad, sizeof pad, "%*s", indent < 60 ? indent : 60, "");
     dstr_puts(b, pad);
@@ -1056,17 +1011,7 @@ static void ptype_body(struct dstr *b, struct ctype *t, int indent)
 char *ctype_ptype(struct ctype *t)
 {
     struct dstr b = {0};
-    struct ctype *u = t;
 
-    /* ptype looks through the typedefs of the outermost type */
-    while (u->kind == CT_TYPEDEF)
-        u = u->target;
-    /* and through those of what a pointer or array holds */
-    ptype_decl(&b, u, "", 0, 1);
-    if (b.s == NULL)
-        return xstrdup("void");
-    /* "struct node {...} *" has no trailing blank */
-    while (b.len > 0 && b.s[b.len - 1] == ' ')
-        b.s[--b.len] = '\0';
-    return b.s;
+    declare(&b, t, "", SPELL_ALL, 0);
+    return b.s != NULL ? b.s : xstrdup("void");
 }

@@ -298,9 +298,12 @@ struct dinfo *debug_info(struct debug *g, char **cause)
     return g->d;
 }
 
+static const char *exe_of(pid_t pid, char *buf, size_t size);
+
 int debug_frames(struct debug *g, const struct frames **fr, char **cause)
 {
     struct dinfo *d;
+    char exe[4096];
     int held = 0, rc;
     char *why = NULL;
 
@@ -335,7 +338,9 @@ int debug_frames(struct debug *g, const struct frames **fr, char **cause)
         return -1;
     }
     g->first = g->why == DEBUG_EVENT ? frames_first_program(g->fr) : 0;
-    g->selected = frames_default(g->fr);
+    g->selected = g->why == DEBUG_EVENT
+                      ? g->first
+                      : frames_default(g->fr, exe_of(g->pid, exe, sizeof exe));
     if (g->selected < g->first)
         g->selected = g->first;
     *fr = g->fr;
@@ -598,11 +603,19 @@ static int at_line_start(const struct frame *fp)
     Dwfl_Line *ln;
     Dwarf_Addr addr = 0;
 
+    Dwarf_Line *dl;
+    Dwarf_Addr bias;
+    bool stmt = 1;
+
     if (fp->mod == NULL || (ln = dwfl_module_getsrc(fp->mod, fp->pc)) ==
                                NULL ||
         dwfl_lineinfo(ln, &addr, NULL, NULL, NULL, NULL) == NULL)
         return 0;
-    return addr == fp->pc;
+    /* a row that is not a statement's start does not start a line for
+     * gdb either */
+    if ((dl = dwfl_dwarf_line(ln, &bias)) != NULL)
+        dwarf_linebeginstatement(dl, &stmt);
+    return addr == fp->pc && stmt;
 }
 
 struct args_ctx {

@@ -36,10 +36,16 @@ struct ctx {
     char **cause;
 };
 
+/* A value of the DWARF stack: of the generic type (address-sized, no
+ * sign), or of a base type DW_OP_convert and friends name (an integer
+ * or a float of SIZE bytes), on which arithmetic is done as that type. */
+enum slot_kind { SK_GENERIC, SK_SIGNED, SK_UNSIGNED, SK_FLOAT };
+
 struct slot {
-    uint64_t v;
-    unsigned char raw[16]; /* a typed value's bytes */
-    unsigned int size;     /* 0: a plain address-sized value */
+    uint64_t v;          /* integers */
+    long double f;       /* SK_FLOAT */
+    enum slot_kind kind;
+    unsigned int size;   /* bytes of a typed value */
 };
 
 static int fail(struct ctx *c, const char *fmt, ...)
@@ -114,25 +120,96 @@ static long op_at(Dwarf_Op *ops, size_t nops, Dwarf_Word offset)
     return -1;
 }
 
-/* The size of a typed stack entry's base type (DW_OP_const_type and
- * friends name a DW_TAG_base_type by offset in the unit). */
-static unsigned int base_type_size(struct ctx *c, const Dwarf_Op *op,
-                                   Dwarf_Word die_off)
+/* The base type operation OP names (DW_OP_convert and friends, by its
+ * offset DIE_OFF in the unit): its kind and size.  0 is the generic
+ * type. */
+static void base_type(struct ctx *c, Dwarf_Op *op, Dwarf_Word die_off,
+                      enum slot_kind *kind, unsigned int *size)
 {
-    Dwarf_Die cu, type;
+    Dwarf_Die type;
     Dwarf_Attribute a;
-    Dwarf_Word size = 8;
+    Dwarf_Word bytes = 8, enc = DW_ATE_unsigned;
 
-    (void)op;
+    *kind = SK_GENERIC;
+    *size = 8;
     if (die_off == 0 || c->attr == NULL ||
-        dwarf_cu_die(c->attr->cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL) ==
-            NULL ||
-        dwarf_offdie(dwarf_cu_getdwarf(c->attr->cu),
-                     dwarf_dieoffset(&cu) + die_off, &type) == NULL)
-        return 8;
+        dwarf_getlocation_die(c->attr, op, &type) != 0)
+        return;
     if (dwarf_attr(&type, DW_AT_byte_size, &a) != NULL)
-        dwarf_formudata(&a, &size);
-    return size > 16 ? 16 : (unsigned int)size;
+        dwarf_formudata(&a, &bytes);
+    if (dwarf_attr(&type, DW_AT_encoding, &a) != NULL)
+        dwarf_formudata(&a, &enc);
+    *size = bytes > 16 ? 16 : (unsigned int)bytes;
+    *kind = enc == DW_ATE_float ? SK_FLOAT
+            : enc == DW_ATE_signed || enc == DW_ATE_signed_char ? SK_SIGNED
+                                                                : SK_UNSIGNED;
+}
+
+/* S from the SIZE bytes at RAW, of KIND. */
+static void slot_from(struct slot *s, const unsigned char *raw,
+                      enum slot_kind kind, unsigned int size)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->size = size;
+    if (kind == SK_FLOAT) {
+        if (size == 4) {
+            float x;
+
+            memcpy(&x, raw, 4);
+            s->f = x;
+        } else if (size == 8) {
+            double x;
+
+            memcpy(&x, raw, 8);
+            s->f = x;
+        } else {
+            memcpy(&s->f, raw, size < sizeof s->f ? size : sizeof s->f);
+        }
+        return;
+    }
+    memcpy(&s->v, raw, size < 8 ? size : 8);
+    if (kind == SK_SIGNED && size < 8 && ((s->v >> (8 * size - 1)) & 1))
+        s->v |= ~((UINT64_C(1) << (8 * size)) - 1);
+}
+
+/* The bytes of S (16 at OUT) as its type holds it. */
+static void slot_bytes(const struct slot *s, unsigned char out[16])
+{
+    memset(out, 0, 16);
+    if (s->kind == SK_FLOAT) {
+        if (s->size == 4) {
+            float x = (float)s->f;
+
+            memcpy(out, &x, 4);
+        } else if (s->size == 8) {
+            double x = (double)s->f;
+
+            memcpy(out, &x, 8);
+        } else {
+            memcpy(out, &s->f, sizeof s->f < 16 ? sizeof s->f : 16);
+        }
+        return;
+    }
+    memcpy(out, &s->v, 8);
+}
+
+/* S converted (as C converts a value) to KIND of SIZE bytes. */
+static void slot_convert(struct slot *s, enum slot_kind kind,
+                         unsigned int size)
+{
+    if (kind == SK_FLOAT && s->kind != SK_FLOAT)
+        s->f = s->kind == SK_SIGNED ? (long double)(int64_t)s->v
+                                    : (long double)s->v;
+    else if (kind != SK_FLOAT && s->kind == SK_FLOAT)
+        s->v = (uint64_t)(int64_t)s->f;
+    if (kind != SK_FLOAT && size < 8) {
+        s->v &= (UINT64_C(1) << (8 * size)) - 1;
+        if (kind == SK_SIGNED && ((s->v >> (8 * size - 1)) & 1))
+            s->v |= ~((UINT64_C(1) << (8 * size)) - 1);
+    }
+    s->kind = kind;
+    s->size = size;
 }
 
 /* DW_OP_entry_value(EXPR): EXPR is a register (or a register and a
@@ -190,7 +267,6 @@ static int entry_value(struct ctx *c, Dwarf_Op *op, struct slot *out)
     switch (loc.p[0].kind) {
     case DP_VALUE:
         memcpy(&out->v, loc.p[0].bytes, 8);
-        memcpy(out->raw, loc.p[0].bytes, 16);
         return 0;
     case DP_MEM:
         return read_mem(c, loc.p[0].addr, &out->v, 8);
@@ -340,20 +416,27 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
                 return -1;
             st[sp - 1].v = w;
             if (atom == DW_OP_deref_type || atom == DW_OP_GNU_deref_type) {
-                memset(st[sp - 1].raw, 0, 16);
-                memcpy(st[sp - 1].raw, &w, 8);
-                st[sp - 1].size = base_type_size(c, op, op->number2);
+                enum slot_kind k;
+                unsigned int sz;
+
+                base_type(c, op, op->number2, &k, &sz);
+                slot_from(&st[sp - 1], (unsigned char *)&w, k, sz);
             }
             break;
         }
         case DW_OP_abs:
             NEED(1);
-            if ((int64_t)st[sp - 1].v < 0)
+            if (st[sp - 1].kind == SK_FLOAT)
+                st[sp - 1].f = st[sp - 1].f < 0 ? -st[sp - 1].f : st[sp - 1].f;
+            else if ((int64_t)st[sp - 1].v < 0)
                 st[sp - 1].v = -st[sp - 1].v;
             break;
         case DW_OP_neg:
             NEED(1);
-            st[sp - 1].v = -st[sp - 1].v;
+            if (st[sp - 1].kind == SK_FLOAT)
+                st[sp - 1].f = -st[sp - 1].f;
+            else
+                st[sp - 1].v = -st[sp - 1].v;
             break;
         case DW_OP_not:
             NEED(1);
@@ -381,6 +464,41 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
         case DW_OP_gt:
         case DW_OP_ne:
             NEED(2);
+            if (st[sp - 1].kind == SK_FLOAT || st[sp - 2].kind == SK_FLOAT) {
+                long double x, y, r = 0;
+                int cmp = -1;
+                unsigned int size = st[sp - 1].kind == SK_FLOAT
+                                        ? st[sp - 1].size
+                                        : st[sp - 2].size;
+
+                slot_convert(&st[sp - 1], SK_FLOAT, size);
+                slot_convert(&st[sp - 2], SK_FLOAT, size);
+                y = st[sp - 1].f;
+                x = st[sp - 2].f;
+                sp--;
+                switch (atom) {
+                case DW_OP_plus: r = x + y; break;
+                case DW_OP_minus: r = x - y; break;
+                case DW_OP_mul: r = x * y; break;
+                case DW_OP_div: r = x / y; break;
+                case DW_OP_le: cmp = x <= y; break;
+                case DW_OP_ge: cmp = x >= y; break;
+                case DW_OP_eq: cmp = x == y; break;
+                case DW_OP_lt: cmp = x < y; break;
+                case DW_OP_gt: cmp = x > y; break;
+                case DW_OP_ne: cmp = x != y; break;
+                default:
+                    return fail(c, "DWARF expression error: an integer "
+                                   "operation on a float");
+                }
+                if (cmp >= 0) {
+                    memset(&st[sp - 1], 0, sizeof st[sp - 1]);
+                    st[sp - 1].v = (uint64_t)cmp;
+                } else {
+                    st[sp - 1].f = r;
+                }
+                break;
+            }
             b = st[sp - 1].v;
             a = st[sp - 2].v;
             sp--;
@@ -413,7 +531,12 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
             case DW_OP_gt: v = (int64_t)a > (int64_t)b; break;
             default: v = a != b; break;
             }
-            memset(&st[sp - 1], 0, sizeof st[sp - 1]);
+            /* the result keeps the operands' type (the generic one but
+             * for comparisons, which give the generic type) */
+            if (atom >= DW_OP_eq && atom <= DW_OP_ne)
+                memset(&st[sp - 1], 0, sizeof st[sp - 1]);
+            else if (st[sp - 1].kind != SK_GENERIC && st[sp - 1].size < 8)
+                v &= (UINT64_C(1) << (8 * st[sp - 1].size)) - 1;
             st[sp - 1].v = v;
             break;
         case DW_OP_skip:
@@ -475,11 +598,12 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
         }
         case DW_OP_regval_type:
         case DW_OP_GNU_regval_type: {
-            struct slot s;
+            struct slot sl;
             const unsigned char *x;
+            enum slot_kind k;
+            unsigned int sz;
 
-            memset(&s, 0, sizeof s);
-            s.size = base_type_size(c, op, op->number2);
+            base_type(c, op, op->number2, &k, &sz);
             if (op->number >= FRAME_XMM0 &&
                 op->number < FRAME_XMM0 + FRAME_NXMM) {
                 if (c->fr == NULL ||
@@ -487,46 +611,61 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
                                     (unsigned int)op->number - FRAME_XMM0)) ==
                         NULL)
                     return fail(c, "value has been optimized out");
-                memcpy(s.raw, x, 16);
-                memcpy(&s.v, x, 8);
+                slot_from(&sl, x, k, sz);
             } else {
-                if (reg_value(c, (unsigned int)op->number, &s.v) != 0)
+                uint64_t r;
+
+                if (reg_value(c, (unsigned int)op->number, &r) != 0)
                     return -1;
-                memcpy(s.raw, &s.v, 8);
+                slot_from(&sl, (unsigned char *)&r, k, sz);
             }
             if (sp == STACK_MAX)
                 return fail(c, "DWARF expression error: stack overflow");
-            st[sp++] = s;
+            st[sp++] = sl;
             break;
         }
         case DW_OP_const_type:
         case DW_OP_GNU_const_type: {
             Dwarf_Attribute res;
             Dwarf_Block blk;
-            struct slot s;
+            struct slot sl;
+            unsigned char raw[16] = {0};
+            enum slot_kind k;
+            unsigned int sz;
 
-            memset(&s, 0, sizeof s);
             if (c->attr == NULL || dwarf_getlocation_attr(c->attr, op, &res) ||
                 dwarf_formblock(&res, &blk) != 0)
                 return fail(c, "DWARF expression error: bad typed constant");
-            memcpy(s.raw, blk.data, blk.length < 16 ? blk.length : 16);
-            memcpy(&s.v, s.raw, 8);
-            s.size = (unsigned int)(blk.length < 16 ? blk.length : 16);
+            memcpy(raw, blk.data, blk.length < 16 ? blk.length : 16);
+            base_type(c, op, op->number, &k, &sz);
+            slot_from(&sl, raw, k, sz);
             if (sp == STACK_MAX)
                 return fail(c, "DWARF expression error: stack overflow");
-            st[sp++] = s;
+            st[sp++] = sl;
             break;
         }
         case DW_OP_convert:
-        case DW_OP_GNU_convert:
-        case DW_OP_reinterpret:
-        case DW_OP_GNU_reinterpret:
-            /* the bits stay: noosa reads the result as the variable's
-             * type */
+        case DW_OP_GNU_convert: {
+            enum slot_kind k;
+            unsigned int sz;
+
             NEED(1);
-            if (op->number != 0)
-                st[sp - 1].size = base_type_size(c, op, op->number);
+            base_type(c, op, op->number, &k, &sz);
+            slot_convert(&st[sp - 1], k, sz);
             break;
+        }
+        case DW_OP_reinterpret:
+        case DW_OP_GNU_reinterpret: {
+            unsigned char raw[16];
+            enum slot_kind k;
+            unsigned int sz;
+
+            NEED(1);
+            slot_bytes(&st[sp - 1], raw);
+            base_type(c, op, op->number, &k, &sz);
+            slot_from(&st[sp - 1], raw, k, sz);
+            break;
+        }
         case DW_OP_piece:
         case DW_OP_bit_piece: {
             struct dpiece *p;
@@ -551,9 +690,7 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
                 p->kind = DP_OPTOUT; /* an empty piece: gone */
             } else if (kind == L_VALUE) {
                 p->kind = DP_VALUE;
-                memcpy(p->bytes, st[sp - 1].size ? st[sp - 1].raw
-                                                 : (unsigned char *)&st[sp - 1].v,
-                       st[sp - 1].size ? 16 : 8);
+                slot_bytes(&st[sp - 1], p->bytes);
                 sp--;
             } else {
                 p->kind = DP_MEM;
@@ -612,10 +749,7 @@ static int eval(struct ctx *c, Dwarf_Op *ops, size_t nops, struct dloc *loc,
         if (sp == 0)
             return fail(c, "DWARF expression error: empty stack");
         loc->p[0].kind = DP_VALUE;
-        if (st[sp - 1].size != 0)
-            memcpy(loc->p[0].bytes, st[sp - 1].raw, 16);
-        else
-            memcpy(loc->p[0].bytes, &st[sp - 1].v, 8);
+        slot_bytes(&st[sp - 1], loc->p[0].bytes);
         break;
     default:
         if (sp == 0) {

@@ -359,12 +359,13 @@ unsigned int frames_first_program(const struct frames *fr)
     return first < fr->n ? first : 0;
 }
 
-unsigned int frames_default(const struct frames *fr)
+unsigned int frames_default(const struct frames *fr, const char *exe)
 {
     unsigned int i, first = frames_first_program(fr);
 
-    for (i = first; i < fr->n; i++)
-        if (fr->f[i].has_cu && !fr->f[i].runtime)
+    for (i = first; i < fr->n && exe != NULL; i++)
+        if (fr->f[i].module != NULL && strcmp(fr->f[i].module, exe) == 0 &&
+            !fr->f[i].runtime)
             return i;
     return first;
 }

@@ -90,9 +90,10 @@ int frames_runtime_name(const char *fn);
 
 /* The first frame after the runtime's (0 when it has none on top). */
 unsigned int frames_first_program(const struct frames *fr);
-/* The program's own innermost frame: after the runtime's, the first with
- * debug information, else the first after the runtime's. */
-unsigned int frames_default(const struct frames *fr);
+/* The program's own innermost frame: after the runtime's, the first in
+ * its executable EXE (not the C library's), else the first after the
+ * runtime's. */
+unsigned int frames_default(const struct frames *fr, const char *exe);
 
 /* Register REG (DWARF number) as frame F sees it: 0, or -1 when it is not
  * known there. */

@@ -178,7 +178,6 @@ static void add_entry(struct cbrowse *b, uint64_t id, struct cvalue *v,
 
 static void say_plain(struct cbrowse *b, const char *text)
 {
-    sink_fresh_line(&b->in->noosa->sink);
     transcript_append_plain(b->in->transcript, text, strlen(text));
 }
 

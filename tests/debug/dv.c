@@ -4,11 +4,23 @@
  * browsing (tests/debug): it builds a list of nodes whose last points
  * back to the first, walks it emitting visit for each node, then done.
  * Built at -O0 and -O2 (and without debug information, and stripped)
- * from this one file.  Argument: how many nodes to walk (4).
+ * from this one file.  Argument: how many nodes to walk (4); or
+ * "crash" (walk, then write through a null pointer in crash()), or
+ * "wait" (walk, then sleep in wait_here() until killed, to be attached
+ * to).
  */
+/* The optimisation the build asks for, whatever CFLAGS say: the tests
+ * compare -O0 and -O2 each with gdb. */
+#if defined(DV_OPT0)
+#pragma GCC optimize("O0")
+#elif defined(DV_OPT2)
+#pragma GCC optimize("O2")
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dv.h"
 #include "dv_dapto.h"
@@ -95,9 +107,38 @@ __attribute__((noinline)) int walk(node_t *n, int limit)
     return sum;
 }
 
+/* Writes through N's label (null for an even node): SIGSEGV. */
+__attribute__((noinline)) void crash(struct node *n, int why)
+{
+    int local = why * 7;
+
+    *(volatile char *)n->label = (char)local;
+    printf("not reached %d\n", local);
+}
+
+/* Sleeps until killed; the file says it is there. */
+__attribute__((noinline)) void wait_here(struct node *n, const char *file)
+{
+    int rounds = 0;
+    FILE *f = fopen(file, "w");
+
+    if (f != NULL) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+    }
+    for (;;) {
+        rounds++;
+        n->count = rounds;
+        usleep(10000);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int limit = argc > 1 ? atoi(argv[1]) : 4, total, i;
+    int crashing = argc > 1 && strcmp(argv[1], "crash") == 0;
+    int waiting = argc > 2 && strcmp(argv[1], "wait") == 0;
+    int limit = argc > 1 && !crashing && !waiting ? atoi(argv[1]) : 4;
+    int total, i;
 
     for (i = 0; i < 4; i++)
         fill(&nodes[i], i);
@@ -109,6 +150,10 @@ int main(int argc, char **argv)
         big[i] = i % 7 == 0 ? 0 : i;
     total = walk(head, limit);
     _dapto_done(total, last_entry, &counter);
+    if (crashing)
+        crash(&nodes[2], 3);
+    if (waiting)
+        wait_here(&nodes[1], argv[2]);
     printf("total %d\n", total + counter);
     return 0;
 }
