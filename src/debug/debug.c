@@ -357,13 +357,26 @@ unsigned int debug_first(struct debug *g)
     return g->first;
 }
 
+unsigned int debug_count(struct debug *g)
+{
+    const struct frames *fr;
+    unsigned int i;
+
+    if (debug_frames(g, &fr, NULL) != 0)
+        return 0;
+    for (i = g->first; i < fr->n; i++)
+        if (fr->f[i].name != NULL && strcmp(fr->f[i].name, "main") == 0)
+            return i - g->first + 1;
+    return fr->n - g->first;
+}
+
 int debug_select(struct debug *g, unsigned int f, char **cause)
 {
     const struct frames *fr;
 
     if (debug_frames(g, &fr, cause) != 0)
         return -1;
-    if (g->first + f >= fr->n) {
+    if (f >= debug_count(g)) {
         xcause(cause, "No frame at level %u.", f);
         return -1;
     }

@@ -67,6 +67,10 @@ int debug_frames(struct debug *g, const struct frames **fr, char **cause);
  * first one shown (after the runtime's, at an event). */
 unsigned int debug_selected(struct debug *g);
 unsigned int debug_first(struct debug *g);
+/* How many frames are shown: from the first to main (as gdb's
+ * backtrace past-main off: nothing of the C library's start-up), or to
+ * the last when main is not among them. */
+unsigned int debug_count(struct debug *g);
 /* Select frame F (numbered as shown, from debug_first()): -1 with *cause
  * when there is none. */
 int debug_select(struct debug *g, unsigned int f, char **cause);

@@ -687,25 +687,28 @@ int dinfo_symbol_named(struct dinfo *d, const char *name, uint64_t *addr,
     return 0;
 }
 
-static int has_dwarf_module(Dwfl_Module *mod, void **userdata,
+static int exe_dwarf_module(Dwfl_Module *mod, void **userdata,
                             const char *name, Dwarf_Addr start, void *arg)
 {
+    struct dinfo *d = ((struct dinfo **)arg)[0];
     Dwarf_Addr bias;
 
     (void)userdata;
     (void)name;
     (void)start;
-    if (dwfl_module_getdwarf(mod, &bias) != NULL) {
-        *(int *)arg = 1;
+    if (is_exe(d, mod)) {
+        ((int *)((struct dinfo **)arg)[1])[0] =
+            dwfl_module_getdwarf(mod, &bias) != NULL;
         return DWARF_CB_ABORT;
     }
     return DWARF_CB_OK;
 }
 
-int dinfo_has_dwarf(struct dinfo *d)
+int dinfo_exe_has_dwarf(struct dinfo *d)
 {
-    int any = 0;
+    int yes = 0;
+    void *arg[2] = {d, &yes};
 
-    dwfl_getmodules(d->dwfl, has_dwarf_module, &any, 0);
-    return any;
+    dwfl_getmodules(d->dwfl, exe_dwarf_module, arg, 0);
+    return yes;
 }

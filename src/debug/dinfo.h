@@ -80,8 +80,8 @@ const char *dinfo_symbol_at(struct dinfo *d, uint64_t addr,
 int dinfo_symbol_named(struct dinfo *d, const char *name, uint64_t *addr,
                        int *is_func);
 
-/* Whether any module mapped has DWARF. */
-int dinfo_has_dwarf(struct dinfo *d);
+/* Whether the program's executable has DWARF. */
+int dinfo_exe_has_dwarf(struct dinfo *d);
 
 /* What building the index cost: names indexed, compilation units read,
  * and nanoseconds (0 while it is not built). */

@@ -205,7 +205,7 @@ int dscope_lookup(struct dinfo *d, const struct frames *fr, unsigned int f,
                    name, name);
         return -1;
     }
-    if (!dinfo_has_dwarf(d))
+    if (!dinfo_exe_has_dwarf(d))
         xcause(cause, "No symbol \"%s\" in current context (the program "
                       "has no debug information: build it with -g).",
                name);

@@ -87,18 +87,22 @@ static int unwind(struct frames *fr, char **cause)
                 p->valid |= 1u << r;
             }
         }
-        /* where the callee saved this frame's registers: the callee's
-         * "saved registers" (info frame), filled in below */
+        for (r = 0; r < FRAME_NGPR; r++) {
+            unw_save_loc_t loc;
+
+            if (unw_get_save_loc(&cur, (int)r, &loc) == 0 &&
+                loc.type == UNW_SLT_MEMORY)
+                p->loc[r] = loc.u.addr;
+        }
         if (fr->nphys > 0) {
+            /* what the callee saved: the registers kept elsewhere for
+             * this frame than for the callee (info frame's "saved
+             * registers"); its CFA is this frame's stack pointer */
             struct pframe *callee = &fr->phys[fr->nphys - 1];
 
-            for (r = 0; r < FRAME_NGPR; r++) {
-                unw_save_loc_t loc;
-
-                if (unw_get_save_loc(&cur, (int)r, &loc) == 0 &&
-                    loc.type == UNW_SLT_MEMORY)
-                    callee->saved[r] = loc.u.addr;
-            }
+            for (r = 0; r < FRAME_NGPR; r++)
+                if (p->loc[r] != 0 && p->loc[r] != callee->loc[r])
+                    callee->saved[r] = p->loc[r];
             callee->cfa = p->regs[7];
         }
         fr->nphys++;

@@ -36,8 +36,10 @@ struct pframe {
     uint64_t cfa;
     uint64_t regs[FRAME_NGPR];
     uint32_t valid;                 /* a bit a register of REGS */
-    uint64_t saved[FRAME_NGPR];     /* where this frame keeps its caller's
-                                       register (0: not kept) */
+    uint64_t saved[FRAME_NGPR];     /* where this frame saved its caller's
+                                       register (0: it did not) */
+    uint64_t loc[FRAME_NGPR];       /* where this frame's register is kept
+                                       in memory (0: in the register) */
     int signal_frame;               /* made by the kernel for a handler */
     int interrupted;                /* the frame below is a signal frame,
                                        or this is the innermost */

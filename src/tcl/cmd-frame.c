@@ -68,22 +68,10 @@ static void say_frames(struct interp *in, const struct frames *fr, long limit,
                        int full)
 {
     struct debug *g = in->noosa->debug;
-    unsigned int first = debug_first(g), n = fr->n - first, i, from = 0,
-                 to = n;
+    unsigned int n = debug_count(g), i, from = 0, to = n;
     struct cprint_opts o;
 
     cprint_defaults(&o);
-    /* as gdb's backtrace past-main off: nothing of the C library's
-     * start-up beyond main */
-    for (i = 0; i < n; i++) {
-        const char *fn = fr->f[first + i].name;
-
-        if (fn != NULL && strcmp(fn, "main") == 0) {
-            n = i + 1;
-            break;
-        }
-    }
-    to = n;
     if (limit > 0 && (unsigned long)limit < n)
         to = (unsigned int)limit;
     else if (limit < 0 && (unsigned long)-limit < n)
@@ -207,7 +195,7 @@ static int move(struct interp *in, Tcl_Obj *const objv[], int objc,
     }
     if (frames_of(in, what, &fr) != TCL_OK)
         return TCL_ERROR;
-    shown = fr->n - debug_first(g);
+    shown = debug_count(g);
     if (dir == 0 && n < 0) {
         say_frame(in, debug_selected(g));
         return TCL_OK;
