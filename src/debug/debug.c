@@ -31,15 +31,18 @@
 /* How long an event's thread may take to stop for its registers. */
 #define DEBUG_HOLD_MS 2000
 
+/* A parameter of the event stopped at, copied (the item does not live
+ * as long as the stop); its strings are offsets into the debug's text
+ * buffer, which is reused from stop to stop. */
 struct param {
-    char *name;
-    char *type;           /* as the interface says: "ptr<struct node>" */
+    size_t name;
+    size_t type;          /* as the interface says: "ptr<struct node>" */
     unsigned char kind;   /* enum dapto_kind of the value */
     unsigned char declared; /* of the parameter */
     int64_t i;
     double d;
     uint64_t p;
-    char *s;
+    size_t s;             /* DAPTO_K_STR */
     size_t len;
 };
 
@@ -74,11 +77,11 @@ struct debug {
     char *frames_error;
     unsigned int selected, first;
 
-    const struct reader_item *item; /* the event stopped at: its
-                                       parameters are copied when first
-                                       looked up (valid while stopped) */
-    struct param *params;
+    struct param *params;      /* of the event stopped at */
     unsigned int nparams;
+    size_t params_cap;
+    char *text;                /* the parameters' strings */
+    size_t text_len, text_cap;
 
     struct cvalue **history;
     size_t nhistory, history_cap;
@@ -104,15 +107,8 @@ struct debug *debug_create(void)
 
 static void clear_params(struct debug *g)
 {
-    g->item = NULL;
-    for (unsigned int i = 0; i < g->nparams; i++) {
-        free(g->params[i].name);
-        free(g->params[i].type);
-        free(g->params[i].s);
-    }
-    free(g->params);
-    g->params = NULL;
     g->nparams = 0;
+    g->text_len = 0;
 }
 
 static void clear_frames(struct debug *g)
@@ -132,6 +128,8 @@ void debug_free(struct debug *g)
     for (size_t i = 0; i < g->nhistory; i++)
         cvalue_free(g->history[i]);
     free(g->history);
+    free(g->params);
+    free(g->text);
     for (size_t i = 0; i < g->nold; i++) {
         dinfo_free(g->old[i].d);
         free(g->old[i].ra);
@@ -161,26 +159,39 @@ void debug_forget(struct debug *g)
     g->replay = 0;
 }
 
-static void copy_params(struct debug *g)
+/* TEXT (LEN bytes) into the text buffer: its offset. */
+static size_t keep_text(struct debug *g, const char *text, size_t len)
 {
-    const struct reader_item *item = g->item;
+    size_t at = g->text_len;
 
-    g->item = NULL;
+    if (g->text_len + len + 1 > g->text_cap) {
+        g->text_cap = (g->text_len + len + 1) * 2;
+        g->text = xrealloc(g->text, g->text_cap);
+    }
+    memcpy(g->text + at, text, len);
+    g->text[at + len] = '\0';
+    g->text_len += len + 1;
+    return at;
+}
+
+/* The parameters of event ITEM, copied (no allocation once the buffers
+ * have grown: a recording played has a stop at every event). */
+static void copy_params(struct debug *g, const struct reader_item *item)
+{
+    clear_params(g);
     if (item == NULL || item->event == NULL)
         return;
-    g->params = xcalloc(item->event->nparams + 1, sizeof *g->params);
+    if (item->event->nparams > g->params_cap) {
+        g->params_cap = item->event->nparams;
+        g->params = xreallocarray(g->params, g->params_cap,
+                                  sizeof *g->params);
+    }
     for (unsigned int i = 0; i < item->event->nparams && i < item->nvalues;
          i++) {
         const struct registry_param *rp = &item->event->params[i];
         const struct decode_value *v = &item->values[i];
         struct param *p = &g->params[g->nparams];
 
-        if (v->kind == DAPTO_K_UNKNOWN)
-            continue;
-        p->name = xstrdup(rp->name);
-        p->type = xstrdup(rp->type);
-        p->kind = v->kind;
-        p->declared = rp->kind;
         switch (v->kind) {
         case DAPTO_K_INT:
             p->i = v->u.i;
@@ -195,14 +206,16 @@ static void copy_params(struct debug *g)
             p->p = v->u.p;
             break;
         case DAPTO_K_STR:
-            p->s = xstrndup(v->s != NULL ? v->s : "", v->len);
+            p->s = keep_text(g, v->s != NULL ? v->s : "", v->len);
             p->len = v->len;
             break;
         default:
-            free(p->name);
-            free(p->type);
             continue;
         }
+        p->kind = v->kind;
+        p->declared = rp->kind;
+        p->name = keep_text(g, rp->name, strlen(rp->name));
+        p->type = keep_text(g, rp->type, strlen(rp->type));
         g->nparams++;
     }
 }
@@ -220,8 +233,7 @@ void debug_stop(struct debug *g, struct target *t, pid_t pid, pid_t tid,
     g->why = why;
     g->stopped = 1;
     g->serial++;
-    clear_params(g);
-    g->item = item;
+    copy_params(g, item);
 }
 
 void debug_stop_replay(struct debug *g, const struct reader_item *item)
@@ -234,7 +246,7 @@ void debug_stop_replay(struct debug *g, const struct reader_item *item)
     g->stopped = 1;
     g->serial++;
     g->why = DEBUG_EVENT;
-    g->item = item;
+    copy_params(g, item);
 }
 
 void debug_go(struct debug *g)
@@ -387,6 +399,7 @@ int debug_select(struct debug *g, unsigned int f, char **cause)
 /* The event's parameter NAME as a C value. */
 static struct cvalue *param_value(struct debug *g, const struct param *p)
 {
+    const char *type = g->text + p->type;
     struct dinfo *d = g->replay ? NULL : g->d;
     struct ctypes *ts = d != NULL ? dinfo_types(d) : g->plain;
     struct ctype *t = NULL;
@@ -403,15 +416,15 @@ static struct cvalue *param_value(struct debug *g, const struct param *p)
     case DAPTO_K_STR:
         return cvalue_bytes(d, ctype_array(ts, ctype_builtin(ts, CB_CHAR),
                                            p->len + 1),
-                            p->s, p->len + 1);
+                            g->text + p->s, p->len + 1);
     default:
         break;
     }
     /* a pointer: of the C type the interface gives it (ptr<T>), or of
      * the typedef its user type names, else void * */
-    if (d != NULL && strncmp(p->type, "ptr<", 4) == 0) {
-        size_t n = strlen(p->type);
-        char *inner = xstrndup(p->type + 4, n > 5 ? n - 5 : 0);
+    if (d != NULL && strncmp(type, "ptr<", 4) == 0) {
+        size_t n = strlen(type);
+        char *inner = xstrndup(type + 4, n > 5 ? n - 5 : 0);
         struct cscope s;
         char *cause = NULL;
 
@@ -425,7 +438,7 @@ static struct cvalue *param_value(struct debug *g, const struct param *p)
         free(cause);
         free(inner);
     } else if (d != NULL && p->declared == DAPTO_K_USER &&
-               dinfo_type_named(d, DW_TAG_typedef, p->type, NULL, &sym) ==
+               dinfo_type_named(d, DW_TAG_typedef, type, NULL, &sym) ==
                    0) {
         die = sym.die;
         t = ctype_of_die(ts, &die);
@@ -452,10 +465,8 @@ static struct cvalue *lookup_param(void *arg, const char *name)
 {
     struct debug *g = arg;
 
-    if (g->item != NULL)
-        copy_params(g);
     for (unsigned int i = 0; i < g->nparams; i++)
-        if (strcmp(g->params[i].name, name) == 0)
+        if (strcmp(g->text + g->params[i].name, name) == 0)
             return param_value(g, &g->params[i]);
     return NULL;
 }

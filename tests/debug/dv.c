@@ -98,6 +98,8 @@ __attribute__((noinline)) int walk(node_t *n, int limit)
         sum += n->count;
         avg = (double)sum / (depth + 1);
         _dapto_visit(depth, n, n->name);
+        /* changed after the event: a value opened later reads it so */
+        n->weight += 100;
         at.x += depth;
         n = n->next;
     }
