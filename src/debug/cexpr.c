@@ -1163,6 +1163,20 @@ static struct cvalue *eval_dollar(struct eval *e, struct node *n)
     return cvalue_bytes(s->d, builtin(e, CB_VOID), "", 0);
 }
 
+/* Reading what V points to needs a program: say so when there is none
+ * (a recording). */
+static int no_memory(struct eval *e, struct cvalue **v)
+{
+    if (e->s->d != NULL)
+        return 0;
+    cvalue_free(*v);
+    *v = NULL;
+    efail(e, "Cannot read what a pointer points to: %s.",
+          e->s->no_program != NULL ? e->s->no_program
+                                   : "there is no program");
+    return 1;
+}
+
 static struct cvalue *eval_member(struct eval *e, struct node *n)
 {
     struct cvalue *v = eval(e, n->a), *r;
@@ -1173,6 +1187,8 @@ static struct cvalue *eval_member(struct eval *e, struct node *n)
     if (v == NULL)
         return NULL;
     t = ctype_strip(v->type);
+    if (t->kind == CT_PTR && no_memory(e, &v))
+        return NULL;
     if (t->kind == CT_PTR) {
         struct cvalue *d = cvalue_deref(v, e->cause);
 
@@ -1287,7 +1303,7 @@ static struct cvalue *eval_deref(struct eval *e, struct node *n)
     struct cvalue *v = eval(e, n->a), *r;
     struct ctype *t;
 
-    if (v == NULL)
+    if (v == NULL || no_memory(e, &v))
         return NULL;
     t = ctype_strip(v->type);
     if (t->kind == CT_FUNC)

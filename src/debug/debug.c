@@ -64,6 +64,7 @@ struct debug {
     enum debug_why why;
     int stopped;
     unsigned long serial;  /* counts the stops */
+    const char *passing;   /* an event delivered whose thread goes on */
     int replay;
 
     struct dinfo *d;           /* of PID, opened when first needed */
@@ -254,6 +255,13 @@ void debug_go(struct debug *g)
     clear_frames(g);
     clear_params(g);
     g->stopped = 0;
+    g->passing = NULL;
+}
+
+void debug_pass(struct debug *g, const char *event)
+{
+    debug_go(g);
+    g->passing = event;
 }
 
 unsigned long debug_serial(const struct debug *g)
@@ -270,6 +278,9 @@ const char *debug_why_not(const struct debug *g)
 {
     if (g->stopped)
         return NULL;
+    if (g->passing != NULL)
+        return "the program does not wait at this event (a handler that "
+               "reads the program's data must let it wait: no -nostop)";
     return "the program is not stopped (a stop at an event, an error or an "
            "interrupt is where its data can be read)";
 }

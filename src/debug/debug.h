@@ -49,6 +49,9 @@ void debug_stop(struct debug *g, struct target *t, pid_t pid, pid_t tid,
 void debug_stop_replay(struct debug *g, const struct reader_item *item);
 /* The program goes on: no stop any more. */
 void debug_go(struct debug *g);
+/* Event EVENT is being delivered and its thread does not wait: no stop
+ * (the name, which must live until debug_go(), says why). */
+void debug_pass(struct debug *g, const char *event);
 /* The process is gone (ended, killed, let go): its debug information
  * too.  The value history stays, as gdb's does. */
 void debug_forget(struct debug *g);

@@ -187,13 +187,13 @@ Dwfl *dinfo_dwfl(struct dinfo *d)
 
 int dinfo_read(struct dinfo *d, uint64_t addr, void *buf, size_t len)
 {
-    return d->read(d->arg, addr, buf, len) == len ? 0 : -1;
+    return d != NULL && d->read(d->arg, addr, buf, len) == len ? 0 : -1;
 }
 
 size_t dinfo_read_some(struct dinfo *d, uint64_t addr, void *buf,
                        size_t len)
 {
-    return d->read(d->arg, addr, buf, len);
+    return d != NULL ? d->read(d->arg, addr, buf, len) : 0;
 }
 
 int dinfo_cu(struct dinfo *d, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias,
@@ -599,7 +599,7 @@ static Dwfl_Module *module_at(struct dinfo *d, uint64_t addr)
 const char *dinfo_symbol_at(struct dinfo *d, uint64_t addr,
                             uint64_t *offset)
 {
-    Dwfl_Module *mod = module_at(d, addr);
+    Dwfl_Module *mod = d != NULL ? module_at(d, addr) : NULL;
     struct msyms *m;
     size_t lo = 0, hi, k;
 

@@ -49,7 +49,8 @@ pid_t dinfo_pid(const struct dinfo *d);
 struct ctypes *dinfo_types(struct dinfo *d);
 Dwfl *dinfo_dwfl(struct dinfo *d);
 
-/* Read LEN bytes at ADDR: 0, or -1 when not all of it is readable. */
+/* Read LEN bytes at ADDR: 0, or -1 when not all of it is readable (or D
+ * is NULL: no program, as in a recording). */
 int dinfo_read(struct dinfo *d, uint64_t addr, void *buf, size_t len);
 /* Read up to LEN bytes at ADDR: how many were readable from the start. */
 size_t dinfo_read_some(struct dinfo *d, uint64_t addr, void *buf,

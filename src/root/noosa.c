@@ -84,7 +84,7 @@ static void event_stop(struct noosa *n, const struct reader_item *item)
         debug_stop(n->debug, session_target(n->session),
                    session_pid(n->session), item->tid, DEBUG_EVENT, item);
     else
-        debug_go(n->debug);
+        debug_pass(n->debug, item->event->name);
 }
 
 /* The session's hooks: doc/design.md#event-path. */

@@ -153,6 +153,15 @@ static int cmd_ptype(ClientData cd, Tcl_Interp *tcl, int objc,
     return type_command(cd, objc, objv, 1);
 }
 
+/* N in unsigned decimal (Tcl_ObjPrintf has no %llu). */
+static Tcl_Obj *unsigned_obj(uint64_t n)
+{
+    char buf[32];
+
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
+    return Tcl_NewStringObj(buf, -1);
+}
+
 /* V as a Tcl value: a dict for a struct or union (an anonymous member's
  * members are its own), a list for an array (a string for an array of
  * chars, up to its NUL), an integer or a double, an enum by name, a
@@ -207,7 +216,7 @@ static Tcl_Obj *to_tcl(struct cvalue *v, char **cause)
         struct ctype *e = ctype_strip(t->target);
 
         if (!t->count_known)
-            return Tcl_ObjPrintf("%llu", (unsigned long long)v->addr);
+            return unsigned_obj(v->addr);
         if ((e->kind == CT_CHAR || (e->kind == CT_INT && e->size == 1)) &&
             cvalue_available(v, 0, v->size)) {
             size_t len = strnlen((const char *)v->bytes, (size_t)t->count);
@@ -237,10 +246,8 @@ static Tcl_Obj *to_tcl(struct cvalue *v, char **cause)
     case CT_FUNC:
         if (!cvalue_available(v, 0, v->size))
             return Tcl_NewStringObj("<optimized out>", -1);
-        return Tcl_ObjPrintf("%llu", t->kind == CT_FUNC
-                                         ? (unsigned long long)v->addr
-                                         : (unsigned long long)
-                                               cvalue_as_uint(v));
+        return unsigned_obj(t->kind == CT_FUNC ? v->addr
+                                               : cvalue_as_uint(v));
     case CT_VOID:
         return Tcl_NewObj();
     default:
@@ -254,7 +261,7 @@ static Tcl_Obj *to_tcl(struct cvalue *v, char **cause)
                 return Tcl_NewStringObj(name, -1);
         }
         if (!t->is_signed && x < 0)
-            return Tcl_ObjPrintf("%llu", (unsigned long long)x);
+            return unsigned_obj((uint64_t)x);
         return Tcl_NewWideIntObj((Tcl_WideInt)x);
     }
 }

@@ -131,6 +131,12 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
             return TCL_ERROR;
         }
     }
+    if (session_replaying(in->session)) {
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+            "bt: a recording has no stack: the program's memory and registers "
+            "are not in it, only its events and their values", -1));
+        return TCL_ERROR;
+    }
     v = Tcl_GetVar2(tcl, "ev", "n_thread", TCL_GLOBAL_ONLY);
     if (v != NULL)
         event_tid = (pid_t)atoi(v);
