@@ -61,7 +61,9 @@ void display_add(struct interp *in, const char *expr, char format)
     d->format = format;
     if (debug_stopped(in->noosa->debug)) {
         evaluate(in, d);
-        say(in, d);
+        /* (the screen opens its display window for it) */
+        if (in->batch)
+            say(in, d);
     }
 }
 
