@@ -104,7 +104,7 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
     struct debug *g = in->noosa->debug;
     const struct frames *fr;
     long limit = 0, tid = 0;
-    int full = 0, i;
+    int full = 0, i, numbers = 0;
     char *cause = NULL;
     const char *v;
     pid_t event_tid = 0;
@@ -118,15 +118,15 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
         } else if (strcmp(a, "all") == 0) {
             tid = -1;
         } else if (Tcl_GetWideIntFromObj(NULL, objv[i], &n) == TCL_OK &&
-                   n != 0 && n > INT_MIN && n < INT_MAX) {
+                   n != 0 && n > INT_MIN && n < INT_MAX && numbers++ == 0) {
             if (is_thread(in, (long)n))
                 tid = (long)n;
             else
                 limit = (long)n;
         } else {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "bt: expected full, a count of frames, a thread id or \"all\", "
-                "got \"%s\"",
+                "bt: expected full, a count of frames, a thread id or \"all\" "
+                "(bt ?full? ?N? ?THREAD|all?), got \"%s\"",
                 a));
             return TCL_ERROR;
         }
@@ -156,7 +156,7 @@ static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
         say_frames(in, fr, limit, full);
         return TCL_OK;
     }
-    if (full || limit != 0) {
+    if ((full || limit != 0) && debug_stopped(g)) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
             "bt: full and a count of frames are for the stopped thread", -1));
         return TCL_ERROR;

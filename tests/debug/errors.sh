@@ -84,7 +84,7 @@ for want in \
     '^error: History has not yet reached \$\$9999\.$' \
     '^error: wrong # args: should be "whatis EXPRESSION"$' \
     '^error: wrong # args: should be "frame \?N\?" \(N a number of frames\)$' \
-    '^error: bt: expected full, a count of frames, a thread id or "all", got "nonsense"$' \
+    '^error: bt: expected full, a count of frames, a thread id or "all" \(bt \?full\? \?N\? \?THREAD\|all\?\), got "nonsense"$' \
     '^\$[0-9]+ = 42$' \
     '^total 102$' \
     '^Program exited with status 0\.$'; do
