@@ -8,7 +8,7 @@
  *   sig: event_sig / operation_sig / str / bstr.
  *   event_sig: 'event' iddef export str '(' optattrs ')' ';'.
  *   operation_sig: 'operation' iddef str '(' optparams ')' [':' typeid] text.
- *   attr, param: typeid iddef str.
+ *   attr, param: typeid ['<' C-type '>'] iddef str   (the C type: ptr's only).
  *
  * 'aspect', 'end', 'event' and 'operation' are keywords only where the
  * grammar allows them, so they remain usable as names of parameters.
