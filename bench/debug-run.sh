@@ -119,6 +119,28 @@ for prog in "$PROGRAM:$NAME" "$DV:counter"; do
 done
 
 echo
+LOOP=${LOOP:-20000}
+echo "handler: microseconds an event, $LOOP events of dv, median of $ROUNDS"
+printf '%-6s %-40s %10s\n' cpus handler us/event
+for cpus in 0,1 0; do
+    for h in "{first; incr ::cnt} -nostop" "{first; incr ::cnt} -stop" \
+        "{first; incr ::cnt; set c [n_cvalue {node->count}]}" \
+        "{first; incr ::cnt; set c [n_cvalue {*node}]}"; do
+        : >"$W/h"
+        r=0
+        while [ $r -lt "$ROUNDS" ]; do
+            taskset -c "$cpus" "$NOOSA" --batch -n -e 'set ::cnt 0' \
+                -e 'proc first {} { if {$::cnt == 1} { set ::t0 [clock microseconds] } }' \
+                -e "handler add visit h $h" -e "run loop $LOOP" \
+                -e 'n_say "RESULT [expr {([clock microseconds] - $::t0) / double($::cnt - 1)}]\n"' \
+                "$DV" </dev/null 2>/dev/null | sed -n 's/^RESULT //p' >>"$W/h"
+            r=$((r + 1))
+        done
+        printf '%-6s %-40s %10.2f\n' "$cpus" "$h" "$(median "$W/h")"
+    done
+done
+
+echo
 echo "startup: noosa to a stop of dv and back, median of $ROUNDS (ms)"
 for cmds in "none|" "print counter|p counter" "print a local|p sum"; do
     label=${cmds%|*}

@@ -306,7 +306,7 @@ static void node_free(struct node *n)
 }
 
 struct parser {
-    const struct cscope *s;
+    struct cscope *s;
     struct lexer lx;
     size_t i;
     char **cause;
@@ -334,6 +334,15 @@ static int accept(struct parser *p, const char *op)
     return 0;
 }
 
+/* The frames, asked for when first needed. */
+static void need_frames(struct cscope *s)
+{
+    if (s->fr == NULL && s->frames != NULL && !s->frames_asked) {
+        s->frames_asked = 1;
+        s->fr = s->frames(s->arg, &s->f);
+    }
+}
+
 static struct node *perror_at(struct parser *p)
 {
     if (!p->failed)
@@ -359,7 +368,7 @@ static struct node *cast_expr(struct parser *p);
  * evaluated (a variable shadows a typedef of the same name). */
 static int names_value(struct parser *p, const char *name)
 {
-    const struct cscope *s = p->s;
+    struct cscope *s = p->s;
     struct cvalue *v;
     char *cause = NULL;
 
@@ -369,6 +378,7 @@ static int names_value(struct parser *p, const char *name)
     }
     if (s->d == NULL)
         return 0;
+    need_frames(s);
     if (dscope_lookup(s->d, s->fr, s->f, name, &v, &cause) == 0) {
         cvalue_free(v);
         return 1;
@@ -403,6 +413,7 @@ static int starts_type(struct parser *p)
         return 1;
     if (p->s->d == NULL)
         return 0;
+    need_frames(p->s);
     if (dscope_type(p->s->d, p->s->fr, p->s->f, DW_TAG_typedef, t->str,
                     &die) != 0 &&
         dscope_type(p->s->d, p->s->fr, p->s->f, DW_TAG_base_type, t->str,
@@ -415,7 +426,7 @@ static int starts_type(struct parser *p)
  * arrays, a pointer to a function). */
 static struct ctype *type_name(struct parser *p)
 {
-    const struct cscope *s = p->s;
+    struct cscope *s = p->s;
     struct ctype *t = NULL;
     unsigned int qual = 0;
     int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, nchar = 0,
@@ -466,6 +477,7 @@ static struct ctype *type_name(struct parser *p)
                 perror_at(p);
                 return NULL;
             }
+            need_frames(s);
             if (s->d == NULL ||
                 dscope_type(s->d, s->fr, s->f, tag, tk->str, &die) != 0) {
                 xcause(p->cause, "No %s type named %s.", word, tk->str);
@@ -474,6 +486,7 @@ static struct ctype *type_name(struct parser *p)
             }
             t = ctype_of_die(s->types, &die);
         } else if (t == NULL && !any && s->d != NULL &&
+                   (need_frames(s), 1) &&
                    (dscope_type(s->d, s->fr, s->f, DW_TAG_typedef, tk->str,
                                 &die) == 0 ||
                     dscope_type(s->d, s->fr, s->f, DW_TAG_base_type, tk->str,
@@ -928,7 +941,7 @@ static struct node *expression(struct parser *p)
 /* --- evaluation ----------------------------------------------------------- */
 
 struct eval {
-    const struct cscope *s;
+    struct cscope *s;
     char **cause;
 };
 
@@ -1096,7 +1109,7 @@ static struct cvalue *convert(struct eval *e, struct cvalue *v,
 
 static struct cvalue *eval_id(struct eval *e, struct node *n)
 {
-    const struct cscope *s = e->s;
+    struct cscope *s = e->s;
     struct cvalue *v;
     char *cause = NULL;
 
@@ -1106,6 +1119,7 @@ static struct cvalue *eval_id(struct eval *e, struct node *n)
         return efail(e, "No symbol \"%s\" in current context (%s).", n->name,
                      s->no_program != NULL ? s->no_program
                                            : "there is no program");
+    need_frames(s);
     if (dscope_lookup(s->d, s->fr, s->f, n->name, &v, &cause) != 0) {
         if (e->cause != NULL) {
             free(*e->cause);
@@ -1120,7 +1134,7 @@ static struct cvalue *eval_id(struct eval *e, struct node *n)
 
 static struct cvalue *eval_dollar(struct eval *e, struct node *n)
 {
-    const struct cscope *s = e->s;
+    struct cscope *s = e->s;
     const char *name = n->name + 1;
     char *end;
     long k;
@@ -1142,6 +1156,7 @@ static struct cvalue *eval_dollar(struct eval *e, struct node *n)
         uint64_t val;
         struct ctype *t;
 
+        need_frames(s);
         if (s->fr == NULL)
             return efail(e, "No registers (%s).",
                          s->no_program != NULL ? s->no_program
@@ -1621,6 +1636,7 @@ static struct cvalue *eval_cast(struct eval *e, struct node *n)
 
         if ((e->s->lookup == NULL ||
              (probe = e->s->lookup(e->s->arg, n->a->name)) == NULL) &&
+            (need_frames(e->s), 1) &&
             dscope_lookup(e->s->d, e->s->fr, e->s->f, n->a->name, &probe,
                           &cause) != 0 &&
             dinfo_symbol_named(e->s->d, n->a->name, &addr, &is_func) == 0 &&
@@ -1778,7 +1794,7 @@ static struct cvalue *eval(struct eval *e, struct node *n)
     return efail(e, "bad expression");
 }
 
-static struct node *parse(struct parser *p, const struct cscope *s,
+static struct node *parse(struct parser *p, struct cscope *s,
                           const char *text, char **cause)
 {
     struct node *n;
@@ -1801,9 +1817,10 @@ static struct node *parse(struct parser *p, const struct cscope *s,
     return n;
 }
 
-int cexpr_eval(const struct cscope *s, const char *text, struct cvalue **out,
-               char **cause)
+int cexpr_eval(const struct cscope *scope, const char *text,
+               struct cvalue **out, char **cause)
 {
+    struct cscope sc = *scope, *s = &sc;
     struct parser p;
     struct eval e = {.s = s, .cause = cause};
     struct node *n = parse(&p, s, text, cause);
@@ -1818,14 +1835,15 @@ int cexpr_eval(const struct cscope *s, const char *text, struct cvalue **out,
     return *out != NULL ? 0 : -1;
 }
 
-int cexpr_type(const struct cscope *s, const char *text, struct ctype **out,
-               char **cause)
+int cexpr_type(const struct cscope *scope, const char *text,
+               struct ctype **out, char **cause)
 {
+    struct cscope sc = *scope;
     struct parser p;
     int rc = 0;
 
     memset(&p, 0, sizeof p);
-    p.s = s;
+    p.s = &sc;
     p.cause = cause;
     p.lx.text = text;
     if (lex(&p.lx, cause) != 0) {

@@ -21,6 +21,11 @@ struct cscope {
     struct dinfo *d;           /* NULL: no program (a recording) */
     const struct frames *fr;   /* NULL: no frames (globals only) */
     unsigned int f;            /* the selected frame */
+    /* When FR is NULL: the frames, asked for the first time a name is
+     * not the event's (a stop at an event unwinds only then); NULL when
+     * there are none. */
+    const struct frames *(*frames)(void *arg, unsigned int *f);
+    int frames_asked;
     /* Names looked up before the frame's (the event's parameters): a
      * new value, or NULL. */
     struct cvalue *(*lookup)(void *arg, const char *name);

@@ -77,6 +77,8 @@ struct debug {
     struct frames *fr;         /* of this stop, unwound when first needed */
     char *frames_error;
     unsigned int selected, first;
+    int scope_frame;           /* the frame an expression is evaluated at
+                                  (-1: the selected one) */
 
     struct param *params;      /* of the event stopped at */
     unsigned int nparams;
@@ -528,12 +530,22 @@ static struct cvalue *history(void *arg, long n, int rel, char **cause)
     return cvalue_copy(g->history[k - 1]);
 }
 
-/* The scope of frame F (absolute index; none when the frames cannot be
- * had). */
-static void make_scope(struct debug *g, struct cscope *s, int f,
-                       int want_frames)
+/* The frames of the scope an expression is evaluated in (cexpr.h asks
+ * when a name is not the event's): frame SCOPE_FRAME, or the selected. */
+static const struct frames *scope_frames(void *arg, unsigned int *f)
 {
-    const struct frames *fr = NULL;
+    struct debug *g = arg;
+    const struct frames *fr;
+
+    if (debug_frames(g, &fr, NULL) != 0)
+        return NULL;
+    *f = g->scope_frame >= 0 ? (unsigned int)g->scope_frame : g->selected;
+    return fr;
+}
+
+/* The scope of frame F (absolute index; -1 the selected one). */
+static void make_scope(struct debug *g, struct cscope *s, int f)
+{
     char *cause = NULL;
 
     memset(s, 0, sizeof *s);
@@ -555,11 +567,8 @@ static void make_scope(struct debug *g, struct cscope *s, int f,
         return;
     }
     s->types = dinfo_types(s->d);
-    if (want_frames && debug_frames(g, &fr, &cause) == 0) {
-        s->fr = fr;
-        s->f = f < 0 ? g->selected : (unsigned int)f;
-    }
-    free(cause);
+    g->scope_frame = f;
+    s->frames = scope_frames;
 }
 
 int debug_eval_at(struct debug *g, unsigned int f, const char *expr,
@@ -577,7 +586,7 @@ int debug_eval_at(struct debug *g, unsigned int f, const char *expr,
         xcause(cause, "No frame at level %u.", f);
         return -1;
     }
-    make_scope(g, &s, (int)(g->first + f), 1);
+    make_scope(g, &s, (int)(g->first + f));
     return cexpr_eval(&s, expr, out, cause);
 }
 
@@ -590,7 +599,7 @@ int debug_eval(struct debug *g, const char *expr, struct cvalue **out,
         xcause(cause, "%s", debug_why_not(g));
         return -1;
     }
-    make_scope(g, &s, -1, 1);
+    make_scope(g, &s, -1);
     return cexpr_eval(&s, expr, out, cause);
 }
 
@@ -605,7 +614,7 @@ int debug_type(struct debug *g, const char *text, struct ctype **out,
         xcause(cause, "%s", debug_why_not(g));
         return -1;
     }
-    make_scope(g, &s, -1, 1);
+    make_scope(g, &s, -1);
     rc = cexpr_type(&s, text, out, cause);
     if (rc != 0)
         return rc > 0 ? 0 : -1;

@@ -37,6 +37,7 @@ struct ientry {
     unsigned char kind;    /* enum ientry_kind */
     unsigned char external;
     int tag;
+    size_t seq;            /* order of indexing: of equals, the first wins */
     struct ientry *next;   /* same bucket */
 };
 
@@ -268,17 +269,9 @@ static void add_entry(struct dinfo *d, struct ientry *e)
         free(ob);
     }
     i = hash_name(e->name) & (d->nbuckets - 1);
-    /* kept in the order added (modules in rank order, units in order) */
-    e->next = NULL;
-    if (d->buckets[i] == NULL) {
-        d->buckets[i] = e;
-    } else {
-        struct ientry *x = d->buckets[i];
-
-        while (x->next != NULL)
-            x = x->next;
-        x->next = e;
-    }
+    e->seq = d->names;
+    e->next = d->buckets[i];
+    d->buckets[i] = e;
     d->names++;
 }
 
@@ -450,9 +443,14 @@ static struct ientry *find(struct dinfo *d, const char *name,
             continue;
         if (same_unit(e, prefer))
             return e;
-        if (e->external && (ext == NULL || e->rank < ext->rank))
+        /* the executable's first, then the libraries' in the order they
+         * are mapped; of one module, the first indexed */
+        if (e->external && (ext == NULL || e->rank < ext->rank ||
+                            (e->rank == ext->rank && e->seq < ext->seq)))
             ext = e;
-        else if (!e->external && (other == NULL || e->rank < other->rank))
+        else if (!e->external &&
+                 (other == NULL || e->rank < other->rank ||
+                  (e->rank == other->rank && e->seq < other->seq)))
             other = e;
     }
     return ext != NULL ? ext : other;

@@ -7,7 +7,7 @@
  * from this one file.  Argument: how many nodes to walk (4); or
  * "crash" (walk, then write through a null pointer in crash()), or
  * "wait" (walk, then sleep in wait_here() until killed, to be attached
- * to).
+ * to); or "loop N" (N visits round the list, for bench/debug-run.sh).
  */
 /* The optimisation the build asks for, whatever CFLAGS say: the tests
  * compare -O0 and -O2 each with gdb. */
@@ -139,7 +139,9 @@ int main(int argc, char **argv)
 {
     int crashing = argc > 1 && strcmp(argv[1], "crash") == 0;
     int waiting = argc > 2 && strcmp(argv[1], "wait") == 0;
-    int limit = argc > 1 && !crashing && !waiting ? atoi(argv[1]) : 4;
+    int looping = argc > 2 && strcmp(argv[1], "loop") == 0;
+    int limit = argc > 1 && !crashing && !waiting && !looping ? atoi(argv[1])
+                                                              : 4;
     int total, i;
 
     for (i = 0; i < 4; i++)
@@ -150,6 +152,13 @@ int main(int argc, char **argv)
     head = &nodes[0];
     for (i = 0; i < 1000; i++)
         big[i] = i % 7 == 0 ? 0 : i;
+    if (looping) {
+        long k, rounds = atol(argv[2]);
+
+        for (k = 0; k < rounds; k++)
+            _dapto_visit((int)k, &nodes[k % 4], nodes[k % 4].name);
+        return 0;
+    }
     total = walk(head, limit);
     _dapto_done(total, last_entry, &counter);
     if (crashing)
