@@ -19,10 +19,13 @@
 #            same program to find the same name (gdb -batch -ex 'info
 #            address NAME' PROGRAM, less gdb -batch alone), median of
 #            ROUNDS.
-#   startup  noosa to a stop and back (break visit, run, kill) without a
-#            print, then with one of a global (the debug information
-#            opened, the index built, the frames unwound): the first is
-#            what noosa costs before this layer is asked anything.
+#   startup  noosa on the example (calc) to its prompt, and to a stop and
+#            back: nothing of this layer runs before it is asked (with
+#            NOOSA_BASE=another build's src/noosa, say main's before this
+#            layer, the same for it, run by run in turn); then the first
+#            print at a stop of dv, of a global (the debug information
+#            opened, the index of names built) and of a local (the frames
+#            unwound too).
 #
 # gdb is the peer; without it, its columns say "no gdb".
 set -e
@@ -121,7 +124,7 @@ done
 echo
 LOOP=${LOOP:-20000}
 echo "handler: microseconds an event, $LOOP events of dv, median of $ROUNDS"
-printf '%-6s %-40s %10s\n' cpus handler us/event
+printf '%-6s %-54s %10s\n' cpus handler us/event
 for cpus in 0,1 0; do
     for h in "{first; incr ::cnt} -nostop" "{first; incr ::cnt} -stop" \
         "{first; incr ::cnt; set c [n_cvalue {node->count}]}" \
@@ -136,30 +139,50 @@ for cpus in 0,1 0; do
                 "$DV" </dev/null 2>/dev/null | sed -n 's/^RESULT //p' >>"$W/h"
             r=$((r + 1))
         done
-        printf '%-6s %-40s %10.2f\n' "$cpus" "$h" "$(median "$W/h")"
+        printf '%-6s %-54s %10.2f\n' "$cpus" "$h" "$(median "$W/h")"
     done
 done
 
 echo
-echo "startup: noosa to a stop of dv and back, median of $ROUNDS (ms)"
-for cmds in "none|" "print counter|p counter" "print a local|p sum"; do
-    label=${cmds%|*}
-    extra=${cmds#*|}
+CALC=$B/examples/calc/calc
+DEMO=$(cd "$(dirname "$0")/../examples/calc" && pwd)/demo.calc
+echo "startup: ms, median of $((ROUNDS * 3)), pinned to two CPUs"
+# calc_ms NOOSA CMDS...: one run of the example to CMDS
+calc_ms() {
+    n=$1
+    shift
+    t0=$(date +%s%N)
+    taskset -c 0,1 "$n" --batch -n "$@" "$CALC" "$DEMO" </dev/null \
+        >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    echo $(( (t1 - t0) / 1000 ))
+}
+printf '  %-44s %8s %8s\n' "the example (calc)" this base
+for what in "to the prompt|-e|quit" "to a stop and back|-e|break binding_made|-e|run|-e|kill"; do
+    label=${what%%|*}
+    args=${what#*|}
+    : >"$W/t"
+    : >"$W/b"
+    r=0
+    while [ $r -lt $((ROUNDS * 3)) ]; do
+        (IFS='|'; calc_ms "$NOOSA" $args) >>"$W/t"
+        [ -n "${NOOSA_BASE:-}" ] && (IFS='|'; calc_ms "$NOOSA_BASE" $args) >>"$W/b"
+        r=$((r + 1))
+    done
+    base=-
+    [ -s "$W/b" ] && base=$(awk -v us="$(median "$W/b")" 'BEGIN { printf "%.1f", us / 1e3 }')
+    printf '  %-44s %8.1f %8s\n' "$label" "$(awk -v us="$(median "$W/t")" 'BEGIN { print us / 1e3 }')" "$base"
+done
+# the first print of a stop of dv: what the debug layer costs when asked
+for expr in counter sum; do
     : >"$W/t"
     r=0
     while [ $r -lt "$ROUNDS" ]; do
-        t0=$(date +%s%N)
-        if [ -n "$extra" ]; then
-            "$NOOSA" --batch -n -e 'break visit' -e run -e "$extra" -e kill \
-                "$DV" </dev/null >/dev/null 2>&1
-        else
-            "$NOOSA" --batch -n -e 'break visit' -e run -e kill \
-                "$DV" </dev/null >/dev/null 2>&1
-        fi
-        t1=$(date +%s%N)
-        echo $(( (t1 - t0) / 1000 )) >>"$W/t"
+        taskset -c 0,1 "$NOOSA" --batch -n -e 'break visit' -e run \
+            -e 'n_say "RESULT [lindex [time {p '"$expr"'} 1] 0]\n"' \
+            -e kill "$DV" </dev/null 2>/dev/null | sed -n 's/^RESULT //p' >>"$W/t"
         r=$((r + 1))
     done
-    awk -v us="$(median "$W/t")" -v l="$label" \
-        'BEGIN { printf "  %-16s %8.1f\n", l, us / 1e3 }'
+    printf '  %-44s %8.1f\n' "dv's first print of $expr at a stop" \
+        "$(awk -v us="$(median "$W/t")" 'BEGIN { print us / 1e3 }')"
 done
