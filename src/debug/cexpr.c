@@ -429,8 +429,13 @@ static struct ctype *type_name(struct parser *p)
     struct cscope *s = p->s;
     struct ctype *t = NULL;
     unsigned int qual = 0;
-    int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, nchar = 0,
-        nint = 0, nfloat = 0, ndouble = 0, nvoid = 0, nbool = 0, any = 0;
+    /* how many times each word of a base type was written */
+    enum { W_SIGNED, W_UNSIGNED, W_SHORT, W_LONG, W_CHAR, W_INT, W_FLOAT,
+           W_DOUBLE, W_VOID, W_BOOL, W_COUNT };
+    static const char *const words[W_COUNT] = {
+        "signed", "unsigned", "short", "long", "char", "int", "float",
+        "double", "void", "_Bool"};
+    int n[W_COUNT] = {0}, any = 0, w;
     Dwarf_Die die;
 
     for (;;) {
@@ -438,30 +443,15 @@ static struct ctype *type_name(struct parser *p)
 
         if (tk->kind != T_ID)
             break;
+        for (w = 0; w < W_COUNT && strcmp(tk->str, words[w]) != 0; w++)
+            ;
         if (strcmp(tk->str, "const") == 0) {
             qual |= CQ_CONST;
         } else if (strcmp(tk->str, "volatile") == 0) {
             qual |= CQ_VOLATILE;
-        } else if (strcmp(tk->str, "signed") == 0) {
-            nsigned++;
-        } else if (strcmp(tk->str, "unsigned") == 0) {
-            nunsigned++;
-        } else if (strcmp(tk->str, "short") == 0) {
-            nshort++;
-        } else if (strcmp(tk->str, "long") == 0) {
-            nlong++;
-        } else if (strcmp(tk->str, "char") == 0) {
-            nchar++;
-        } else if (strcmp(tk->str, "int") == 0) {
-            nint++;
-        } else if (strcmp(tk->str, "float") == 0) {
-            nfloat++;
-        } else if (strcmp(tk->str, "double") == 0) {
-            ndouble++;
-        } else if (strcmp(tk->str, "void") == 0) {
-            nvoid++;
-        } else if (strcmp(tk->str, "_Bool") == 0) {
-            nbool++;
+        } else if (w < W_COUNT && t == NULL) {
+            n[w]++;
+            any = 1;
         } else if (t == NULL && !any &&
                    (strcmp(tk->str, "struct") == 0 ||
                     strcmp(tk->str, "union") == 0 ||
@@ -495,39 +485,33 @@ static struct ctype *type_name(struct parser *p)
         } else {
             break;
         }
-        if (t == NULL)
-            any = 1;
         p->i++;
     }
     if (t == NULL) {
-        char words[64];
-
         if (!any) {
             perror_at(p);
             return NULL;
         }
-        if (nvoid)
+        if (n[W_VOID])
             t = ctype_builtin(s->types, CB_VOID);
-        else if (nbool)
+        else if (n[W_BOOL])
             t = ctype_builtin(s->types, CB_BOOL);
-        else if (nfloat)
+        else if (n[W_FLOAT])
             t = ctype_builtin(s->types, CB_FLOAT);
-        else if (ndouble)
-            t = ctype_builtin(s->types, nlong ? CB_LDOUBLE : CB_DOUBLE);
-        else if (nchar)
-            t = ctype_builtin(s->types, nunsigned ? CB_UCHAR
-                                        : nsigned ? CB_SCHAR
-                                                  : CB_CHAR);
-        else if (nshort)
-            t = ctype_builtin(s->types, nunsigned ? CB_USHORT : CB_SHORT);
-        else if (nlong >= 2)
-            t = ctype_builtin(s->types, nunsigned ? CB_ULLONG : CB_LLONG);
-        else if (nlong == 1)
-            t = ctype_builtin(s->types, nunsigned ? CB_ULONG : CB_LONG);
+        else if (n[W_DOUBLE])
+            t = ctype_builtin(s->types, n[W_LONG] ? CB_LDOUBLE : CB_DOUBLE);
+        else if (n[W_CHAR])
+            t = ctype_builtin(s->types, n[W_UNSIGNED] ? CB_UCHAR
+                                        : n[W_SIGNED] ? CB_SCHAR
+                                                      : CB_CHAR);
+        else if (n[W_SHORT])
+            t = ctype_builtin(s->types, n[W_UNSIGNED] ? CB_USHORT : CB_SHORT);
+        else if (n[W_LONG] >= 2)
+            t = ctype_builtin(s->types, n[W_UNSIGNED] ? CB_ULLONG : CB_LLONG);
+        else if (n[W_LONG] == 1)
+            t = ctype_builtin(s->types, n[W_UNSIGNED] ? CB_ULONG : CB_LONG);
         else
-            t = ctype_builtin(s->types, nunsigned ? CB_UINT : CB_INT);
-        (void)nint;
-        (void)words;
+            t = ctype_builtin(s->types, n[W_UNSIGNED] ? CB_UINT : CB_INT);
     }
     t = ctype_qualified(s->types, t, qual);
     /* the abstract declarator */
@@ -559,9 +543,9 @@ static struct ctype *type_name(struct parser *p)
             }
             t = ctype_pointer(s->types, ctype_func_returning(s->types, t));
         } else if (accept(p, "[")) {
-            struct token *n = peek(p);
+            struct token *dim = peek(p);
 
-            if (n->kind != T_INT) {
+            if (dim->kind != T_INT) {
                 perror_at(p);
                 return NULL;
             }
@@ -570,7 +554,7 @@ static struct ctype *type_name(struct parser *p)
                 perror_at(p);
                 return NULL;
             }
-            t = ctype_array(s->types, t, n->ival);
+            t = ctype_array(s->types, t, dim->ival);
         } else {
             break;
         }

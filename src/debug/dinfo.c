@@ -46,6 +46,7 @@ struct msym {
     uint64_t addr, size;
     const char *name;
     int global;
+    int func;
 };
 
 struct msyms {
@@ -542,6 +543,7 @@ static struct msyms *msyms_of(struct dinfo *d, Dwfl_Module *mod)
         m->s[m->n].size = sym.st_size;
         m->s[m->n].name = name;
         m->s[m->n].global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+        m->s[m->n].func = type != STT_OBJECT && type != STT_NOTYPE;
         m->n++;
     }
     if (m->n > 1)
@@ -640,28 +642,19 @@ static int symfind_module(Dwfl_Module *mod, void **userdata,
                           const char *modname, Dwarf_Addr start, void *arg)
 {
     struct symfind *f = arg;
-    int n, i;
+    struct msyms *m;
 
     (void)userdata;
     (void)modname;
     (void)start;
     if (is_exe(f->d, mod) != f->main_pass)
         return DWARF_CB_OK;
-    n = dwfl_module_getsymtab(mod);
-    for (i = 1; i < n; i++) {
-        GElf_Sym sym;
-        GElf_Addr addr;
-        const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL,
-                                                   NULL, NULL);
-        int type = GELF_ST_TYPE(sym.st_info);
-
-        if (name == NULL || sym.st_shndx == SHN_UNDEF ||
-            (type != STT_FUNC && type != STT_OBJECT &&
-             type != STT_GNU_IFUNC) ||
-            strcmp(name, f->name) != 0)
+    m = msyms_of(f->d, mod);
+    for (size_t i = 0; i < m->n; i++) {
+        if (strcmp(m->s[i].name, f->name) != 0)
             continue;
-        f->addr = addr;
-        f->is_func = type != STT_OBJECT;
+        f->addr = m->s[i].addr;
+        f->is_func = m->s[i].func;
         f->found = 1;
         return DWARF_CB_ABORT;
     }

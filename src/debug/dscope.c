@@ -47,6 +47,50 @@ static int wanted(Dwarf_Die *die, int what)
     return 0;
 }
 
+/* The abstract origins that a scope's concrete variables stand for. */
+struct seen {
+    void *addr[256];
+    size_t n;
+};
+
+/* Call FN for each variable of PARENT that WHAT selects: when ORIGINS,
+ * noting the abstract origin each stands for; else skipping those
+ * already noted.  Returns 1 when FN asked to stop. */
+static int each_var(Dwarf_Die *parent, int what, int depth,
+                    int (*fn)(void *, const char *, Dwarf_Die *, int),
+                    void *arg, int *count, struct seen *seen, int origins)
+{
+    Dwarf_Die child;
+
+    if (dwarf_child(parent, &child) != 0)
+        return 0;
+    do {
+        Dwarf_Die o;
+        const char *name;
+        size_t k;
+
+        if (!wanted(&child, what))
+            continue;
+        if (origins) {
+            if (origin_of(&child, &o) == 0 &&
+                seen->n < sizeof seen->addr / sizeof seen->addr[0])
+                seen->addr[seen->n++] = o.addr;
+        } else {
+            for (k = 0; k < seen->n && seen->addr[k] != child.addr; k++)
+                ;
+            if (k < seen->n)
+                continue;
+        }
+        name = die_name(&child);
+        if (name == NULL)
+            continue;
+        (*count)++;
+        if (fn(arg, name, &child, depth) != 0)
+            return 1;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 /* The variables of SCOPE that WHAT selects, then those of its abstract
  * origin that no concrete one stands for (gone from the copy: optimized
  * out). */
@@ -54,48 +98,14 @@ static int scope_vars(Dwarf_Die *scope, int what, int depth,
                       int (*fn)(void *, const char *, Dwarf_Die *, int),
                       void *arg, int *count)
 {
-    Dwarf_Die child, origin, ochild;
-    void *seen[256];
-    size_t nseen = 0;
+    struct seen seen = {.n = 0};
+    Dwarf_Die origin;
 
-    if (dwarf_child(scope, &child) == 0) {
-        do {
-            Dwarf_Die o;
-            const char *name;
-
-            if (!wanted(&child, what))
-                continue;
-            if (origin_of(&child, &o) == 0 &&
-                nseen < sizeof seen / sizeof seen[0])
-                seen[nseen++] = o.addr;
-            name = die_name(&child);
-            if (name == NULL)
-                continue;
-            (*count)++;
-            if (fn(arg, name, &child, depth) != 0)
-                return 1;
-        } while (dwarf_siblingof(&child, &child) == 0);
-    }
-    if (origin_of(scope, &origin) != 0 || dwarf_child(&origin, &ochild) != 0)
+    if (each_var(scope, what, depth, fn, arg, count, &seen, 1))
+        return 1;
+    if (origin_of(scope, &origin) != 0)
         return 0;
-    do {
-        const char *name;
-        size_t k;
-
-        if (!wanted(&ochild, what))
-            continue;
-        for (k = 0; k < nseen && seen[k] != ochild.addr; k++)
-            ;
-        if (k < nseen)
-            continue;
-        name = die_name(&ochild);
-        if (name == NULL)
-            continue;
-        (*count)++;
-        if (fn(arg, name, &ochild, depth) != 0)
-            return 1;
-    } while (dwarf_siblingof(&ochild, &ochild) == 0);
-    return 0;
+    return each_var(&origin, what, depth, fn, arg, count, &seen, 0);
 }
 
 int dscope_each(const struct frames *fr, unsigned int f, int what,
