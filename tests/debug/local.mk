@@ -30,11 +30,20 @@ tests/debug/dv_dapto.c: $(srcdir)/tests/debug/dv.dapto src/dapto/dapto$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) tests/debug && \
 	src/dapto/dapto -o tests/debug -n dv $(srcdir)/tests/debug/dv.dapto
 
+# The fuzz harness of print's expressions over its seeds and mutations of
+# them (fuzz/cexpr.mk), in every check and under the sanitizers.
+check_PROGRAMS += tests/debug/cexpr-seeds
+TESTS += tests/debug/cexpr-seeds
+tests_debug_cexpr_seeds_SOURCES = tests/debug/cexpr-seeds.c fuzz/cexpr.c
+tests_debug_cexpr_seeds_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
+	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"'
+tests_debug_cexpr_seeds_LDADD = src/libnoosa.la
+
 TESTS += tests/debug/print.sh tests/debug/frames.sh tests/debug/browse.sh \
 	tests/debug/tcl.sh tests/debug/errors.sh tests/debug/display.sh
 EXTRA_DIST += tests/debug/lib.sh tests/debug/print.sh tests/debug/frames.sh \
 	tests/debug/browse.sh tests/debug/tcl.sh tests/debug/errors.sh \
-	tests/debug/display.sh tests/debug/exprs tests/debug/expected
+	tests/debug/display.sh tests/debug/exprs tests/debug/fault-exprs
 clean-local: clean-debug-tests
 clean-debug-tests:
 	rm -rf tests/debug/work
