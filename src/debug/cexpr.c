@@ -1354,8 +1354,10 @@ static struct cvalue *eval_addr(struct eval *e, struct node *n)
                         "memory.");
     }
     if (v->lval != CV_MEMORY || v->bitsize != 0) {
+        int optout = v->optout;
+
         cvalue_free(v);
-        if (v->optout)
+        if (optout)
             return efail(e, "Can't take address of \"%s\" which isn't an "
                             "lvalue.",
                          n->a->kind == N_ID ? n->a->name : "?");
