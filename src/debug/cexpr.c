@@ -99,7 +99,9 @@ static int escape(const char **p)
             *p = s;
             return v & 0xff;
         }
-        *p = s + 1;
+        /* (a backslash that ends the text stays there: its string or
+         * character constant is unterminated) */
+        *p = *s != '\0' ? s + 1 : s;
         return (unsigned char)*s;
     }
 }
@@ -1055,10 +1057,8 @@ static struct cvalue *make_num(struct eval *e, struct ctype *type, int64_t x,
     if (is_float) {
         if (s->kind == CT_BOOL)
             x = f != 0;
-        else if (!s->is_signed && f >= 0x1p63L)
-            x = (int64_t)(uint64_t)f;
         else
-            x = (int64_t)f;
+            x = cvalue_float_to_int(f);
     } else if (s->kind == CT_BOOL) {
         x = x != 0;
     }

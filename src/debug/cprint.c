@@ -238,7 +238,7 @@ static void put_decimal(struct dstr *b, const unsigned char *p, size_t len,
     uint64_t w = 0;
 
     memcpy(&w, p, len < 8 ? len : 8);
-    if (len < 8 && is_signed && ((w >> (8 * len - 1)) & 1))
+    if (len > 0 && len < 8 && is_signed && ((w >> (8 * len - 1)) & 1))
         w |= ~((UINT64_C(1) << (8 * len)) - 1);
     if (len < 8 && !is_signed)
         w &= (UINT64_C(1) << (8 * len)) - 1;

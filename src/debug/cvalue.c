@@ -371,6 +371,17 @@ struct cvalue *cvalue_deref(struct cvalue *v, char **cause)
     return cvalue_at(v->d, t->target, cvalue_as_uint(v));
 }
 
+int64_t cvalue_float_to_int(long double f)
+{
+    if (f != f)
+        return 0;
+    if (f >= 0x1p63L)
+        return f >= 0x1p64L ? -1 : (int64_t)(uint64_t)f;
+    if (f < -0x1p63L)
+        return INT64_MIN;
+    return (int64_t)f;
+}
+
 int cvalue_as_int(struct cvalue *v, int64_t *out)
 {
     struct ctype *t = ctype_strip(v->type);
@@ -382,10 +393,10 @@ int cvalue_as_int(struct cvalue *v, int64_t *out)
     n = v->size < 8 ? v->size : 8;
     memcpy(&w, v->bytes, n);
     if (t->kind == CT_FLOAT) {
-        *out = (int64_t)cvalue_as_ldouble(v);
+        *out = cvalue_float_to_int(cvalue_as_ldouble(v));
         return 0;
     }
-    if (n < 8 && t->is_signed && t->kind != CT_PTR &&
+    if (n > 0 && n < 8 && t->is_signed && t->kind != CT_PTR &&
         (w >> (8 * n - 1)) & 1)
         w |= ~((UINT64_C(1) << (8 * n)) - 1);
     *out = (int64_t)w;

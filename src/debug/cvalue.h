@@ -83,6 +83,11 @@ struct cvalue *cvalue_element(struct cvalue *v, int64_t i);
  * *cause when V is not a pointer or cannot be read. */
 struct cvalue *cvalue_deref(struct cvalue *v, char **cause);
 
+/* F converted to an integer as C does it where C defines it; NaN is 0
+ * and a value out of range the nearest end (where C leaves it
+ * undefined). */
+int64_t cvalue_float_to_int(long double f);
+
 /* V's contents as an integer (signed or not by its type; a bitfield
  * extended as its type says), a pointer as its address: 0, or -1 when
  * not fetched or not integral. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dinfo.h"
+#include "cvalue.h"
 #include "dloc.h"
 #include "frames.h"
 #include "xmalloc.h"
@@ -139,7 +140,7 @@ static void base_type(struct ctx *c, Dwarf_Op *op, Dwarf_Word die_off,
         dwarf_formudata(&a, &bytes);
     if (dwarf_attr(&type, DW_AT_encoding, &a) != NULL)
         dwarf_formudata(&a, &enc);
-    *size = bytes > 16 ? 16 : (unsigned int)bytes;
+    *size = bytes > 16 ? 16 : bytes == 0 ? 8 : (unsigned int)bytes;
     *kind = enc == DW_ATE_float ? SK_FLOAT
             : enc == DW_ATE_signed || enc == DW_ATE_signed_char ? SK_SIGNED
                                                                 : SK_UNSIGNED;
@@ -202,7 +203,7 @@ static void slot_convert(struct slot *s, enum slot_kind kind,
         s->f = s->kind == SK_SIGNED ? (long double)(int64_t)s->v
                                     : (long double)s->v;
     else if (kind != SK_FLOAT && s->kind == SK_FLOAT)
-        s->v = (uint64_t)(int64_t)s->f;
+        s->v = (uint64_t)cvalue_float_to_int(s->f);
     if (kind != SK_FLOAT && size < 8) {
         s->v &= (UINT64_C(1) << (8 * size)) - 1;
         if (kind == SK_SIGNED && ((s->v >> (8 * size - 1)) & 1))
