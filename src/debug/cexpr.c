@@ -86,7 +86,9 @@ static int escape(const char **p)
         v = 0;
         while ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f') ||
                (*s >= 'A' && *s <= 'F')) {
-            v = v * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10);
+            /* (the char keeps the low byte of as many digits as given) */
+            v = (v * 16 + (*s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10)) &
+                0xff;
             s++;
         }
         *p = s;
