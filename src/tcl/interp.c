@@ -507,6 +507,11 @@ static void set_ev(struct interp *in, const struct reader_item *item)
 
 /* The root's client hooks (noosa.h). */
 
+void interp_interface_changed(struct interp *in)
+{
+    update_interface(in);
+}
+
 static void on_interface(void *arg)
 {
     update_interface(arg);
@@ -611,6 +616,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     in->stacks = n->stacks;
     in->profile = n->profile;
     in->questions = n->questions;
+    in->relations = n->relations;
     in->faults = n->faults;
     in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
@@ -662,6 +668,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
     cmd_question_init(in);
+    cmd_derive_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
     screen_cmd_register(in);
