@@ -632,10 +632,16 @@ static void pop(const struct rtrel_env *e, struct dapto_rel_thread *t)
             t->deep--;
         return;
     }
-    /* its executions' records are the innermost */
-    while (t->npend > 0 && t->npend <= DAPTO_REL_PENDING && t->pend[t->npend - 1].frame >= d) {
-        t->npend--;
-        pend_end(e, t, &t->pend[t->npend], t->npend, &now);
+    /* its executions' records are the innermost: judged in the order of
+     * their definitions */
+    if (t->npend <= DAPTO_REL_PENDING) {
+        uint32_t first = t->npend, k;
+
+        while (first > 0 && t->pend[first - 1].frame >= d)
+            first--;
+        for (k = first; k < t->npend; k++)
+            pend_end(e, t, &t->pend[k], first, &now);
+        t->npend = first;
     }
     c = t->frame[d].comp;
     if (c >= DAPTO_REL_COMPS)

@@ -390,13 +390,14 @@ static int derived_params(const struct derived *d, struct registry *reg, struct 
     unsigned int k;
 
     *n = 0;
+    /* (not "duration" nor "count": those are question add's words) */
     if (d->kind == DERIVE_BEFORE) {
-        param_add(p, n, "elapsed", "long", DAPTO_K_LONG,
+        param_add(p, n, "gap_ns", "long", DAPTO_K_LONG,
                   "ns from the A to this event", "", cause);
     } else {
-        param_add(p, n, "duration", "long", DAPTO_K_LONG,
+        param_add(p, n, "a_ns", "long", DAPTO_K_LONG,
                   "ns of the execution of A", "", cause);
-        param_add(p, n, "count", "long", DAPTO_K_LONG,
+        param_add(p, n, "b_count", "long", DAPTO_K_LONG,
                   d->kind == DERIVE_CALLS ? "B's directly in it" : "B's in it", "", cause);
     }
     for (k = d->kind == DERIVE_BEFORE ? 0 : 1; k < 2; k++) {
