@@ -186,6 +186,15 @@ static int publish_comps(struct relations *r, struct relarea *ra, const char **w
     return 0;
 }
 
+int relations_name_ok(const char *name, const char **why)
+{
+    if (strlen(name) == 0 || strlen(name) >= DAPTO_REL_NAME) {
+        *why = "a component's name is 1 to 119 bytes";
+        return -1;
+    }
+    return 0;
+}
+
 /* Component NAME's index in the run's list, added when new; -1 with *why
  * when the list is full. */
 static int comp_index(struct relations *r, const char *name, const char **why)
@@ -195,10 +204,8 @@ static int comp_index(struct relations *r, const char *name, const char **why)
     for (i = 0; i < r->ncomps; i++)
         if (strcmp(r->comps[i], name) == 0)
             return (int)i;
-    if (strlen(name) == 0 || strlen(name) >= DAPTO_REL_NAME) {
-        *why = "a component's name is empty or longer than 119 bytes";
+    if (relations_name_ok(name, why) != 0)
         return -1;
-    }
     if (r->ncomps == DAPTO_REL_COMPS) {
         *why = "a run tests at most 64 components";
         return -1;
@@ -583,9 +590,15 @@ int relations_derive(struct relations *r, const struct derive_spec *spec, struct
     unsigned int i, np = 0, index;
     uint32_t taken = r->burnt;
     char *why = NULL;
+    const char *w;
 
     if (find(r, spec->name) != NULL) {
         xcause(cause, "derived event %s exists already", spec->name);
+        return -1;
+    }
+    if (session_replaying(r->session)) {
+        xcause(cause, "derived events are detected by the program as it runs: a "
+               "recording plays those it recorded");
         return -1;
     }
     if (reg == NULL) {
@@ -641,9 +654,8 @@ int relations_derive(struct relations *r, const struct derive_spec *spec, struct
             xcause(cause, "%s cannot be a part of itself", d->name);
             goto bad;
         }
-        if (d->part[i] != NULL && !d->event[i] &&
-            (strlen(d->part[i]) == 0 || strlen(d->part[i]) >= DAPTO_REL_NAME)) {
-            xcause(cause, "component \"%s\": a name of 1 to 119 bytes", d->part[i]);
+        if (d->part[i] != NULL && !d->event[i] && relations_name_ok(d->part[i], &w) != 0) {
+            xcause(cause, "component \"%s\": %s", d->part[i], w);
             goto bad;
         }
     }

@@ -47,6 +47,10 @@ void relations_free(struct relations *r);
  * condition runs there): noosa's stacks are kept too. */
 void relations_use(struct relations *r, int on, int noosa);
 
+/* Whether NAME can be a component (1 to 119 bytes); -1 with *why
+ * (static) when not. */
+int relations_name_ok(const char *name, const char **why);
+
 /* The index of component NAME in the current process's relations area,
  * for DAPTO_FOP_WITHIN (listed there now if it was not); -1 with *why
  * (static) when the program cannot test components. */

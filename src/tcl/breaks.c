@@ -291,10 +291,8 @@ static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
             }
             *within = Tcl_GetString(words[*n - 1]);
             *outside = key[1] == 'o';
-            if (**within == '\0') {
-                Tcl_SetObjResult(tcl, Tcl_ObjPrintf("break: %s needs a component", key));
+            if (guard_within_check(tcl, "break", key, *within) != TCL_OK)
                 return -1;
-            }
             *n -= 2;
             continue;
         }

@@ -29,6 +29,7 @@
 
 #include "command.h"
 #include "cond-tcl.h"
+#include "guard.h"
 #include "interp.h"
 #include "protocol.h"
 #include "question.h"
@@ -89,8 +90,8 @@ static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
                     "question: one -within or -outside at most", -1));
             spec.within = Tcl_GetString(objv[++i]);
             spec.outside = opt[1] == 'o';
-            if (spec.within[0] == '\0')
-                return fail(tcl, Tcl_ObjPrintf("question: %s needs a component", opt));
+            if (guard_within_check(tcl, "question", opt, spec.within) != TCL_OK)
+                return TCL_ERROR;
             continue;
         }
         if (strcmp(opt, "-by") == 0) {

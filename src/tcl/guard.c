@@ -118,6 +118,21 @@ void guard_free(struct guard *g)
     free(g);
 }
 
+int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name)
+{
+    const char *why = NULL;
+
+    if (name[0] == '\0') {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s needs a component", what, opt));
+        return TCL_ERROR;
+    }
+    if (relations_name_ok(name, &why) != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s \"%.40s...\": %s", what, opt, name, why));
+        return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
 void guard_within(struct guard *g, struct interp *in, const char *name, int outside,
                   const struct registry_event *ev)
 {

@@ -35,6 +35,10 @@ struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
                            uint32_t count);
 void guard_free(struct guard *g);
 
+/* Whether NAME, the word after -within or -outside (WHAT says whose), can
+ * be a component: TCL_OK, or TCL_ERROR with the reason in TCL. */
+int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name);
+
 /* G holds only where the event's thread has (OUTSIDE: has not) a frame
  * of component NAME on its stack <design#relations>: tested in the
  * program with the condition where it can, else in noosa (its stacks,

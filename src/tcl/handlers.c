@@ -601,6 +601,8 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
                 }
                 outside = m[1] == 'o';
                 within = Tcl_GetString(objv[++k]);
+                if (guard_within_check(tcl, "handler add", m, within) != TCL_OK)
+                    return TCL_ERROR;
             } else if (strcmp(m, "-if") == 0 || strcmp(m, "-pid") == 0 ||
                        strcmp(m, "-within") == 0 || strcmp(m, "-outside") == 0) {
                 Tcl_SetObjResult(tcl, Tcl_ObjPrintf(

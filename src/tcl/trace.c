@@ -275,13 +275,23 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
             if (guard_check(tcl, cond) != TCL_OK)
                 return TCL_ERROR;
         } else if ((strcmp(opt, "-within") == 0 || strcmp(opt, "-outside") == 0) &&
-                   within == NULL && Tcl_GetString(objv[objc - 1])[0] != '\0') {
+                   within == NULL) {
             within = Tcl_GetString(objv[objc - 1]);
             outside = opt[1] == 'o';
+            if (guard_within_check(tcl, "trace on", opt, within) != TCL_OK)
+                return TCL_ERROR;
         } else {
             break;
         }
         objc -= 2;
+    }
+    /* an option without its value: not a regular expression */
+    if (objc == 3 && (strcmp(Tcl_GetString(objv[2]), "-if") == 0 ||
+                      strcmp(Tcl_GetString(objv[2]), "-within") == 0 ||
+                      strcmp(Tcl_GetString(objv[2]), "-outside") == 0)) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("trace on: %s needs a value",
+                                            Tcl_GetString(objv[2])));
+        return TCL_ERROR;
     }
     if (objc > 3) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
