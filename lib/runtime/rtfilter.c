@@ -805,6 +805,21 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
         /* as the filter read from the area says (eval_read) */
         return eval_done(&env, out, 0, ce->passed, flags);
     }
+    if (ce->part) {
+        /* <protocol#relate>: handed to the derived event, sent nowhere */
+        void (*part)(unsigned int, unsigned int, rtq_arg_fn, const void *) =
+            outer != NULL ? outer->part : rt_rel_part;
+        struct run r = *rv;
+
+        if (held && part != NULL) {
+            bump(ce->cpassed, ce->atomic);
+            env.tid = tid != 0 ? tid : rt_thread();
+            env.istr = outer != NULL ? outer->istr : istr_name;
+            r.env = &env;
+            part(ce->cl.c.every - 1u, ce->cl.c.count, question_arg, &r);
+        }
+        return eval_done(&env, out, 0, ce->passed, flags);
+    }
     if (held && hit_fires(&env, &ce->cl.c)) {
         count(&env, ce->cl.c.passed);
         fired = 1;
@@ -955,6 +970,7 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
     ce->wbit = wbit;
     ce->wneg = (uint8_t)(wneg != 0);
     ce->question = (cl->c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0;
+    ce->part = (cl->c.flags & DAPTO_CL_PART) != 0;
     ce->off = off;
     ce->gen = gen;
     ce->uncond = (uint8_t)(fh->h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
@@ -1048,7 +1064,6 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
         }
         if (cl.c.flags & DAPTO_CL_PART) {
             /* <protocol#relate>: the event is a part of a derived event */
-            fast = 0;
             if (held && env->part != NULL && cl.c.every >= 1) {
                 count(env, cl.c.passed);
                 env->part(cl.c.every - 1u, cl.c.count, question_arg, &r);
@@ -1405,6 +1420,42 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
     return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
 }
 
+/* dapto_event_filter() for kept filter CE of a part's clause
+ * <protocol#relate>: the event handed to its derived event when the
+ * clause holds, with the thread's cache let go first (the derived events
+ * it completes are filtered with it). */
+static __attribute__((noinline)) unsigned int
+args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
+          const union dapto_arg *args)
+{
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp = ce->fpassed;
+    unsigned int out = ce->uncond, def = ce->cl.c.every - 1u, role = ce->cl.c.count;
+    int atomic = ce->atomic, held;
+    struct run r;
+
+    held = ce->amode == 0 ? ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg
+                          : ce->amode == 1;
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    bump(c0, atomic);
+    bump(c1, atomic);
+    if (held) {
+        bump(cp, atomic);
+        r.vals = r.vend = NULL;
+        r.args = args;
+        r.params = ev->params;
+        r.nargs = ev->nparams;
+        r.env = NULL; /* (arguments are never interned) */
+        rt_rel_part(def, role, question_arg, &r);
+    }
+    if (out == 0)
+        return 0;
+    bump(fp, atomic);
+    return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+}
+
 /* The event path's entry before encoding (dapto.h): a kept filter
  * <protocol#filter-gen> of the event, planned for its arguments, is
  * evaluated here; anything else goes to args_slow().  The thread's cache
@@ -1446,6 +1497,8 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     }
     if (ce->question)
         return args_question(ce, ev, args);
+    if (ce->part)
+        return args_part(ce, ev, args);
     /* the clause, read before the counters are written (they might alias
      * it for all the compiler knows) */
     if (DAPTO_LIKELY(ce->amode == 0))

@@ -42,6 +42,8 @@ struct rtfilter_cached {
     uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
     uint8_t always; /* the clause has no condition (a question's) */
     uint8_t question; /* the clause counts into a question <protocol#question> */
+    uint8_t part;     /* the clause hands the event to a derived event
+                         <protocol#relate> */
     /* On HOT's arguments: 0 compare argument ARG, 1 the clause holds
      * always, 2 never (the parameter compared is not an integer). */
     uint8_t amode;

@@ -1085,6 +1085,17 @@ static void test_parts(void)
     CHECK(nparts == 3 && part_def == 2 && part_role == DAPTO_REL_PART_B &&
           part_arg0 == 77);
     CHECK(!rtq_open(&q));
+    /* a part's clause alone is kept, and hands every event over as read */
+    put(7, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, c, 1), &r, 0);
+    memset(&cache, 0, sizeof cache);
+    nparts = 0;
+    for (i = 0; i < 3; i++) {
+        part_arg0 = 0;
+        CHECK(eval_env(&env, 7, &r, DAPTO_STATE_FILTER, &flags) == 0);
+        CHECK(cache.e[7 % RTFILTER_CACHED].key == 8);
+        CHECK(part_arg0 == 77);
+    }
+    CHECK(nparts == 3 && part_def == 2 && part_role == DAPTO_REL_PART_B);
     c[1].count = 1;
     put(7, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c[1], 1), &r, 0);
     CHECK(eval_env(&env, 7, &r, DAPTO_STATE_FILTER, &flags) == 0);
