@@ -15,7 +15,6 @@
  * program itself, so the benchmark places it this way).
  */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <time.h>
 
 #include "frontloop_dapto.h"
+#include "pin.h"
 
 static uint64_t now_ns(void)
 {
@@ -35,7 +35,6 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
     int each, n, i;
-    const char *cpu = getenv("LOOP_CPU");
     uint64_t start, wall;
     FILE *f;
 
@@ -45,16 +44,7 @@ int main(int argc, char **argv)
         return 2;
     }
     each = argv[1][0] == 'e';
-    if (cpu != NULL && *cpu != '\0') {
-        cpu_set_t set;
-
-        CPU_ZERO(&set);
-        CPU_SET(atoi(cpu), &set);
-        if (sched_setaffinity(0, sizeof set, &set) != 0) {
-            perror("sched_setaffinity");
-            return 1;
-        }
-    }
+    bench_pin("LOOP_CPU");
     n -= n % 1000;
     start = now_ns();
     for (i = 0; i < n; i++) {

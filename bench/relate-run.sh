@@ -27,6 +27,9 @@
 # rounds interleaved, in two placements: everything on CPU 0, and noosa on
 # CPU 0 with the program on CPU 1; the median of the rounds is compared
 # with the baseline.  Size: N in the environment (default 2000000).
+# TRAIL=off in the environment turns the post-mortem trail off in every
+# noosa run (errors last 0), to see the relations' own cost apart from
+# the trail's (the defaults keep every event in it).
 set -e
 B=${top_builddir:-.}
 LOOP=$B/bench/relate-loop
@@ -44,7 +47,8 @@ die() { echo "$1 went wrong:"; cat "$2"; exit 1; }
 run() {
     row=$1 shape=$2 cpu=$3 f=$4 expect=$5
     shift 5
-    LOOP_CPU=$cpu taskset -c 0 "$NOOSA" -b -n -e 'question print off' "$@" \
+    LOOP_CPU=$cpu taskset -c 0 "$NOOSA" -b -n -e 'question print off' \
+        -e "$([ "${TRAIL:-}" = off ] && echo 'errors last 0' || echo '# defaults')" "$@" \
         "$LOOP" "$shape" "$N" "$f" >"$f.log" 2>&1 || die "($row)" "$f.log"
     if [ -n "$expect" ]; then
         grep -q "^count $expect\$" "$f.log" || die "($row) count" "$f.log"
@@ -83,7 +87,7 @@ bench() {
         c="$c $(field ns "$f")"
         f=$work/k$r
         run k "$shape" "$cpu" "$f" "$per" -e 'derive d work -contains hit' \
-            -e 'question add q d -by k' -e run -e "$COUNT"
+            -e 'question add q d -by k -keys 1024' -e run -e "$COUNT"
         k="$k $(field ns "$f")"
         echo "  round $r: a $(field ns "$work/a$r") n $(field ns "$work/n$r")" \
              "q $(field ns "$work/q$r") w $(field ns "$work/w$r")" \

@@ -1402,13 +1402,23 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
                           : ce->amode == 1;
     if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
         held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
-    if (!held || ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) ||
-        !rtq_hot_count(&ce->qh, args)) {
+    fp = ce->fpassed;
+    if (!held) {
+        /* as args_fired() would say of it, without its call */
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_ft.busy = 0;
+        bump(c0, atomic);
+        bump(c1, atomic);
+        if (out == 0)
+            return 0;
+        bump(fp, atomic);
+        return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+    }
+    if (ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) || !rtq_hot_count(&ce->qh, args)) {
         bump(c0, atomic);
         bump(c1, atomic);
         return args_fired(ce, ev, args, held);
     }
-    fp = ce->fpassed;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     bump(c0, atomic);

@@ -825,34 +825,30 @@ static struct dapto_rel_thread *thread_slot(int take)
     return rt_rel.slot == RTREL_NO_SLOT ? NULL : rt_rel.slot;
 }
 
-void rt_rel_name(int enter, const char *name)
+/* Component KEY (a function's address when FN) entered or left (ENTER)
+ * by the calling thread. */
+static void rel_step(int enter, uint64_t key, int fn)
 {
     struct dapto_rel_thread *t;
     int saved = errno;
 
-    if (!rt_is_attached() || (t = thread_slot(1)) == NULL)
-        goto done;
-    if (enter)
-        rtrel_enter(&runtime.rel, t, (uint64_t)(uintptr_t)name, 0);
-    else
-        rtrel_leave(&runtime.rel, t, (uint64_t)(uintptr_t)name, 0);
-done:
+    if (rt_is_attached() && (t = thread_slot(1)) != NULL) {
+        if (enter)
+            rtrel_enter(&runtime.rel, t, key, fn);
+        else
+            rtrel_leave(&runtime.rel, t, key, fn);
+    }
     errno = saved;
+}
+
+void rt_rel_name(int enter, const char *name)
+{
+    rel_step(enter, (uint64_t)(uintptr_t)name, 0);
 }
 
 void rt_rel_fn(int enter, void *fn)
 {
-    struct dapto_rel_thread *t;
-    int saved = errno;
-
-    if (!rt_is_attached() || (t = thread_slot(1)) == NULL)
-        goto done;
-    if (enter)
-        rtrel_enter(&runtime.rel, t, (uint64_t)(uintptr_t)fn, 1);
-    else
-        rtrel_leave(&runtime.rel, t, (uint64_t)(uintptr_t)fn, 1);
-done:
-    errno = saved;
+    rel_step(enter, (uint64_t)(uintptr_t)fn, 1);
 }
 
 void rt_rel_part(unsigned int def, unsigned int role, rtq_arg_fn arg, const void *ctx)
