@@ -64,6 +64,7 @@ struct relations {
 
     struct symbols *sym; /* the current process's, for functions' addresses */
     pid_t sym_pid;
+    int ended; /* the session is gone: nothing more is asked of it */
 };
 
 static struct derived *find(const struct relations *r, const char *name)
@@ -127,6 +128,11 @@ static void update_wanted(struct relations *r)
     dispatch_changed(r->dispatch);
 }
 
+void relations_end(struct relations *r)
+{
+    r->ended = 1;
+}
+
 void relations_use(struct relations *r, int on, int noosa)
 {
     if (on) {
@@ -138,6 +144,8 @@ void relations_use(struct relations *r, int on, int noosa)
         if (noosa && r->noosa_uses > 0)
             r->noosa_uses--;
     }
+    if (r->ended)
+        return;
     update_wanted(r);
     update_noosa(r);
 }

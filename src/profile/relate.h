@@ -39,6 +39,9 @@ struct stacks;
 struct relations *relations_create(struct session *s, struct dispatch *d, struct stacks *st,
                                    struct sink *sink);
 void relations_free(struct relations *r);
+/* The session is about to end (its program with it): from now on users
+ * come and go without anything asked of it. */
+void relations_end(struct relations *r);
 
 /* ---- components (-within, -outside) ---- */
 

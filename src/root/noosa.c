@@ -362,6 +362,8 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
 
 void noosa_end(struct noosa *n)
 {
+    /* (the Tcl layer's guards let go of their components after this) */
+    relations_end(n->relations);
     /* the program dies with its session */
     session_free(n->session);
     n->session = NULL;
