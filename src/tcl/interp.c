@@ -717,6 +717,9 @@ void interp_free(struct interp *in)
 
     if (in == NULL)
         return;
+    /* a recording left going is closed while its session can still say
+     * how the program ended (and the session is not freed under it) */
+    cmd_record_end(in);
     /* the program dies with its session, while the consumers the Tcl
      * layer added can still hear of it */
     noosa_end(in->noosa);

@@ -180,6 +180,9 @@ void cmd_derive_init(struct interp *in);
 void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
+/* Close the recording under way, if any, while the session it records
+ * is still there (the end of the Tcl layer). */
+void cmd_record_end(struct interp *in);
 /* The screen's commands, bind and screen, which exist without it: in
  * batch mode screen says there is none (screen-cmd.c). */
 void screen_cmd_register(struct interp *in);
