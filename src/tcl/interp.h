@@ -26,6 +26,7 @@ struct faults;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct trace;
 struct monitors;
 struct speed;
@@ -49,6 +50,7 @@ struct interp {
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct questions *questions; /* questions answered in the program */
+    struct relations *relations; /* components tested, derived events */
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
@@ -185,6 +187,10 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
+void cmd_derive_init(struct interp *in);
+/* The program's interface changed (a derived event joined it): the n(...)
+ * array again. */
+void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
 void cmd_data_init(struct interp *in);
@@ -192,5 +198,8 @@ void cmd_data_free(struct interp *in);
 void cmd_frame_init(struct interp *in);
 /* info frame|locals|args (cmd-frame.c). */
 int cmd_frame_info(struct interp *in, const char *sub);
+/* Close the recording under way, if any, while the session it records
+ * is still there (the end of the Tcl layer). */
+void cmd_record_end(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */
