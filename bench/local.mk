@@ -12,6 +12,7 @@ include bench/profile.mk
 include bench/front.mk
 include bench/cond.mk
 include bench/question.mk
+include bench/relate.mk
 include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk
@@ -22,3 +23,4 @@ bench: $(BENCH_TARGETS)
 .PHONY: bench
 include bench/record.mk
 include bench/replay.mk
+include bench/debug.mk

@@ -34,3 +34,4 @@ include fuzz/dapto.mk
 include fuzz/channel.mk
 include fuzz/recording.mk
 include fuzz/usdt.mk
+include fuzz/cexpr.mk

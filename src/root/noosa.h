@@ -28,12 +28,14 @@ struct transcript;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct faults;
 struct symbols;
 struct reader_item;
 struct registry_param;
 struct decode_value;
 struct recread;
+struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -90,7 +92,9 @@ struct noosa {
     struct stacks *stacks;         /* component stacks (profiles, errors) */
     struct profile *profile;       /* frequency and time profiles */
     struct questions *questions;   /* questions answered in the program */
+    struct relations *relations;   /* components tested, derived events */
     struct faults *faults;         /* run-time errors */
+    struct debug *debug;           /* the program's data at a stop */
     int batch;
 
     char *where;                   /* what the program is stopped at */

@@ -11,6 +11,7 @@
 
 #include "breaks.h"
 #include "command.h"
+#include "display.h"
 #include "interp.h"
 #include "noosa.h"
 #include "protocol.h"
@@ -200,17 +201,20 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     static const char *const subs[] = {"events",      "aspects",
                                        "operations",  "breakpoints",
                                        "handlers",    "program",
-                                       "processes",   "probes",
+                                       "processes",   "frame",
+                                       "locals",      "args",
+                                       "display",     "probes",
                                        NULL};
     enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM,
-           PROCESSES, PROBES };
+           PROCESSES, FRAME, LOCALS, ARGS, DISPLAY, PROBES };
     struct interp *in = cd;
     int sub;
 
     if (objc < 2 || objc > 3) {
         Tcl_WrongNumArgs(tcl, 1, objv, "events|aspects|operations|"
                                        "breakpoints|handlers|program|"
-                                       "processes|probes");
+                                       "processes|frame|locals|args|"
+                                       "display|probes");
         return TCL_ERROR;
     }
     if (Tcl_GetIndexFromObj(tcl, objv[1], subs, "subcommand", 0, &sub) !=
@@ -238,6 +242,15 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     case PROCESSES:
         info_processes(in);
         break;
+    case FRAME:
+        return cmd_frame_info(in, "frame");
+    case LOCALS:
+        return cmd_frame_info(in, "locals");
+    case ARGS:
+        return cmd_frame_info(in, "args");
+    case DISPLAY:
+        display_info(in);
+        break;
     case PROBES:
         info_probes(in);
         break;
@@ -249,11 +262,14 @@ static const struct command commands[] = {
     {.name = "info",
      .max_args = -1,
      .usage = "info events|aspects|operations|breakpoints|handlers|program|"
-              "processes|probes",
+              "processes|frame|locals|args|display|probes",
      .summary = "what noosa knows about the program",
      .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
-            "and what the program's conditions on each event checked and passed;\n"
-            "info probes: its USDT probes, where, their semaphores and arguments).",
+            "and what the program's conditions on each event checked and passed).\n"
+            "info frame, info locals and info args describe the selected frame as gdb\n"
+            "does (typed at the command line: in Tcl code, info frame, info locals and\n"
+            "info args are Tcl's own); info display lists the displays; info probes\n"
+            "the program's USDT probes, where, their semaphores and arguments.",
      .complete = COMMAND_COMPLETE_INFO,
      .flags = COMMAND_MERGED,
      .proc = cmd_info},

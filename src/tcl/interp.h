@@ -26,9 +26,12 @@ struct faults;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct trace;
 struct monitors;
 struct speed;
+struct cbrowse;
+struct display;
 
 struct noosa;
 struct noosa_opts;
@@ -47,6 +50,7 @@ struct interp {
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct questions *questions; /* questions answered in the program */
+    struct relations *relations; /* components tested, derived events */
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
@@ -64,6 +68,13 @@ struct interp {
     Tcl_Obj *apply;     /* the word "apply" */
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
+
+    struct cbrowse *cbrowse;    /* C values in the transcript */
+    struct display *displays;   /* display EXPR (display.h) */
+    size_t ndisplays, displays_cap;
+    unsigned int display_last;  /* the last display's number */
+    int display_window;         /* the screen shows the displays */
+    unsigned long display_serial; /* the stop the displays were shown at */
 
     int startup_pending;
     int conditions_in_noosa; /* "conditions noosa": none in the program */ /* the start-up files are still to be read */
@@ -176,8 +187,20 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
+void cmd_derive_init(struct interp *in);
 void cmd_probe_init(struct interp *in);
+/* The program's interface changed (a derived event joined it): the n(...)
+ * array again. */
+void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
+void cmd_data_init(struct interp *in);
+void cmd_data_free(struct interp *in);
+void cmd_frame_init(struct interp *in);
+/* info frame|locals|args (cmd-frame.c). */
+int cmd_frame_info(struct interp *in, const char *sub);
+/* Close the recording under way, if any, while the session it records
+ * is still there (the end of the Tcl layer). */
+void cmd_record_end(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */
