@@ -60,6 +60,9 @@ void types_dapto_emit_typed(const void *at, const void *names);
 
 static inline void _dapto_typed(const void *at, const void *names)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(types, typed, at, names);
+#endif
     if (DAPTO_UNLIKELY(types_dapto_state[3]))
         types_dapto_emit_typed(at, names);
 }
