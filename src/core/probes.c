@@ -186,7 +186,8 @@ static void hint_apply(const struct hint *x, struct registry_event *ev,
 
         snprintf(dflt, sizeof dflt, "arg%u", i + 1);
         /* an argument narrower than a pointer cannot be read as one */
-        if (!kinds || (k != 0 && p->kind == DAPTO_K_INT && k != DAPTO_K_INT))
+        if (!kinds || p->kind == DAPTO_K_DOUBLE ||
+            (k != 0 && p->kind == DAPTO_K_INT && k != DAPTO_K_INT))
             k = 0;
         registry_param_set(p, x->names[i] != NULL ? x->names[i] : dflt,
                            k == DAPTO_K_STR   ? "str"
@@ -794,8 +795,14 @@ static struct registry_aspect *make_aspect(struct probes *p, const char *name,
             dapto_put_int(&d.o, 0);
             dapto_put_ptr(&d.o, (const void *)(uintptr_t)PROBES_NO_STATE);
             dapto_put_int(&d.o, (int)e->nparams);
+            /* as the hints say already, so that the description (which
+             * a recording keeps) is what its records hold */
+            const struct hint *x = hint_find(p->hints, e->provider, e->name);
+
             for (unsigned int k = 0; k < e->nparams; k++) {
                 char an[16], adoc[64];
+                unsigned char kind = arg_kind(e->size[k], e->sign[k]);
+                const char *type = arg_type(e->size[k], e->sign[k], kind);
 
                 snprintf(an, sizeof an, "arg%u", k + 1);
                 snprintf(adoc, sizeof adoc, "argument %u (%u bytes, %s)",
@@ -803,11 +810,21 @@ static struct registry_aspect *make_aspect(struct probes *p, const char *name,
                          e->sign[k] == 2 ? "floating-point"
                          : e->sign[k]    ? "signed"
                                          : "unsigned");
-                dapto_put_str(&d.o, an);
-                dapto_put_str(&d.o,
-                              arg_type(e->size[k], e->sign[k],
-                                       arg_kind(e->size[k], e->sign[k])));
-                dapto_put_int(&d.o, arg_kind(e->size[k], e->sign[k]));
+                if (x != NULL && k < x->n && x->kinds[k] != 0 &&
+                    !(kind == DAPTO_K_INT && x->kinds[k] != DAPTO_K_INT) &&
+                    kind != DAPTO_K_DOUBLE) {
+                    kind = x->kinds[k];
+                    type = kind == DAPTO_K_STR   ? "str"
+                           : kind == DAPTO_K_PTR ? "ptr"
+                           : kind == DAPTO_K_LONG ? "int64"
+                                                  : "int32";
+                }
+                dapto_put_str(&d.o, x != NULL && k < x->n &&
+                                            x->names[k] != NULL
+                                        ? x->names[k]
+                                        : an);
+                dapto_put_str(&d.o, type);
+                dapto_put_int(&d.o, kind);
                 dapto_put_str(&d.o, adoc);
             }
         }

@@ -7,7 +7,8 @@
 # symbol, a constant; signed and not), hints (names, strings); the values
 # equal gdb's `break -probe-stap' on the same program (but for the
 # operand NUM+SYM(%rip), which gdb 13 cannot read); breakpoints with a
-# condition, handlers and the profiles (components a probe enters and
+# condition, handlers, recordings (played: the same values, strings
+# too) and the profiles (components a probe enters and
 # leaves) take them; `info probes' lists them; a forked child not
 # followed, a vfork child that hits a probe and an exec are left with
 # nothing of noosa; eight threads hitting a probe lose no hit.
@@ -61,6 +62,21 @@ diff run.expected run.values >/dev/null ||
 has run "dl 49"
 has run "done"
 hasnt run "no monitoring interface"
+
+# --- a recording of the run, played: the same events ------------------------------
+cat >rec.tcl <<TCL
+$HINTS
+record start $WORK/rec
+$TRACE
+run
+TCL
+batch rec -x rec.tcl "$PP"
+status rec 0
+batch play -e "$TRACE" -e run "$WORK/rec"
+status play 0
+sed -E 's/="([^"]*)"/=\1/g' play.out | grep -E '^[a-z]+ [a-z0-9]+=' >play.values
+diff run.expected play.values >/dev/null ||
+    fail "play: the recording's values: $(diff run.expected play.values)"
 
 # --- the same values as gdb's ---------------------------------------------------
 if command -v gdb >/dev/null 2>&1; then
