@@ -208,7 +208,8 @@ struct patch_obj *patch_obj_open(const char *path, uint64_t bias, char **why)
     cs_close(&cs);
     elf_end(elf);
     close(fd);
-    qsort(o->named, o->nnamed, sizeof *o->named, cmp_u64);
+    if (o->nnamed > 1)
+        qsort(o->named, o->nnamed, sizeof *o->named, cmp_u64);
     return o;
 }
 

@@ -1016,14 +1016,17 @@ static void gather_add(struct probes *p, struct gather *g,
         struct psite *s = &p->sites[i];
         char *cause = NULL;
 
-        if (p->events[s->event].state != 0 && site_arm(p, s, 1, &cause) != 0) {
+        if ((p->events[s->event].state &
+             (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) != 0 &&
+            site_arm(p, s, 1, &cause) != 0) {
             say(p, "probe %s:%s at 0x%" PRIx64 ": %s",
                 p->events[s->event].provider, p->events[s->event].name,
                 s->addr, cause);
             free(cause);
         }
     }
-    qsort(p->sites, p->nsites, sizeof *p->sites, site_cmp);
+    if (p->nsites > 1)
+        qsort(p->sites, p->nsites, sizeof *p->sites, site_cmp);
 }
 
 /* The dynamic linker's breakpoint, once it is mapped (module MOD). */
