@@ -283,7 +283,7 @@ static int prepare(void *arg)
     struct session *s = arg;
     int n = 0;
 
-    if (s->nprocs > 1 && targets_behind(s))
+    if (targets_behind(s))
         return 0; /* (finish() looks) */
     if (s->nprocs > 1 && s->reading && s->state == SESSION_RUNNING) {
         /* several channels: sleep only when none has anything */
@@ -328,6 +328,13 @@ static void finish(void *arg)
         }
         select_focus(s);
         return;
+    }
+    /* what a target collected before anything woke the loop for it (an
+     * interrupt that found the program ended) */
+    if (targets_behind(s)) {
+        on_target(-1, 0, s);
+        if (!s->watching)
+            return;
     }
     if (s->channel == NULL)
         return;
