@@ -378,11 +378,17 @@ int main(int argc, char **argv)
         threads();
     } else if (strcmp(mode, "steps") == 0) {
         steps(1, argc > 2 ? atoi(argv[2]) : 3);
+    } else if (strcmp(mode, "meanwhile") == 0 || strcmp(mode, "send") == 0 ||
+               strcmp(mode, "forked") == 0) {
+        /* meanwhile|send|forked N ?try? (et-meanwhile.c) */
+        et_meanwhile(argc > 2 ? atoi(argv[2]) : 1, mode[0],
+                     argc > 3 && strcmp(argv[3], "try") == 0);
     } else {
         fprintf(stderr, "usage: et-errors div|null|abort|ill|bus|report|"
                 "handler ?try? | loop N | events | nested | leave | "
                 "overflow | careless | components | "
-                "corrupt magic|point|address | threads | steps N\n");
+                "corrupt magic|point|address | threads | steps N | "
+                "meanwhile|send|forked N ?try?\n");
         return 2;
     }
     printf("%s: exit\n", mode);

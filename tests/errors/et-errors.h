@@ -6,4 +6,12 @@
 extern int *volatile et_null;
 extern volatile int et_steps;
 
+/* et-meanwhile.c: N threads that fault while the main thread waits at
+ * step 1 (MODE 'm'), once the operation release lets them ('s'), or in
+ * a child process ('f'); in recovery points when TRY. */
+void et_meanwhile(int n, int mode, int try);
+/* Let the faulters of mode send fault; how many then wait at their
+ * fault. */
+int et_release(void);
+
 #endif
