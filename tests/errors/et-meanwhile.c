@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,46 +18,7 @@
 
 #include "et_dapto.h"
 
-/* Frames to see in backtraces, whatever the optimisation. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define FRAME __attribute__((noinline, noclone))
-#else
-#define FRAME __attribute__((noinline))
-#endif
-
 static int try;
-
-/* The state of thread TID in /proc (S sleeping, t stopped by its
- * tracer ...), or 0. */
-static char thread_state(pid_t tid)
-{
-    char path[64], buf[256], *p;
-    FILE *fp;
-    size_t n;
-
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)tid);
-    fp = fopen(path, "r");
-    if (fp == NULL)
-        return 0;
-    n = fread(buf, 1, sizeof buf - 1, fp);
-    fclose(fp);
-    buf[n] = '\0';
-    p = strrchr(buf, ')');
-    return p != NULL && p[1] == ' ' ? p[2] : 0;
-}
-
-FRAME static int deref(int *p)
-{
-    return *(volatile int *)p;
-}
-
-static void steps(int from, int to)
-{
-    for (int i = from; i <= to; i++) {
-        et_steps = i;
-        _dapto_step(i);
-    }
-}
 
 /* Meanwhile: N threads fault while the main thread waits at an event
  * (step 1) for the monitor.  In mode "meanwhile" each faults once the
@@ -86,7 +46,7 @@ static void pause_a_little(void)
     nanosleep(&ts, NULL);
 }
 
-FRAME static void *faulter_meanwhile(void *arg)
+__attribute__((noinline)) static void *faulter_meanwhile(void *arg)
 {
     faulter_tid[(intptr_t)arg] = gettid();
     if (send_mode) {

@@ -67,6 +67,13 @@ one_each() {
     fi
 }
 
+# converted NAME N PREFIX: run NAME told N faults, each converted (its
+# line starts with PREFIX).
+converted() {
+    lines "$1" "$2" '^Program received SIGSEGV'
+    lines "$1" "$2" "^$3: thread"
+}
+
 done_ok() {
     [ $failures = "$before" ] && echo "ok: $1"
 }
@@ -79,8 +86,7 @@ batch send-convert "errors convert" 'break step if {$n == 1}' \
     "send release" continue 'puts "== continue: $n(status)"'
 if ended send-convert 0; then
     lines send-convert 1 '^release => 3$'
-    lines send-convert 3 '^Program received SIGSEGV'
-    lines send-convert 3 '^Converted \(errors convert\): thread'
+    converted send-convert 3 'Converted \(errors convert\)'
     lines send-convert 1 '^Program exited with status 0\.$'
     lines send-convert 1 '^== continue: dead$'
     told_at_stop send-convert
@@ -98,8 +104,7 @@ batch send-handler "errors convert" \
     'puts "== run: $n(status) $ev(n)"' continue 'puts "== continue: $n(status)"'
 if ended send-handler 0; then
     lines send-handler 1 '^== run: stopped 1$'
-    lines send-handler 3 '^Program received SIGSEGV'
-    lines send-handler 3 '^Converted \(errors convert\): thread'
+    converted send-handler 3 'Converted \(errors convert\)'
     lines send-handler 1 '^== continue: dead$'
     told_at_stop send-handler
 fi
@@ -115,9 +120,8 @@ batch send-ask "errors ask" 'break step if {$n == 1}' \
     convert 'puts "== convert: $n(status)"' \
     convert 'puts "== convert: $n(status)"'
 if ended send-ask 0; then
-    lines send-ask 3 '^Program received SIGSEGV'
+    converted send-ask 3 Converted
     lines send-ask 3 '^What now\?$'
-    lines send-ask 3 '^Converted: thread'
     lines send-ask 1 '^== continue: stopped$'
     lines send-ask 2 '^== convert: stopped$'
     lines send-ask 1 '^== convert: dead$'
@@ -153,8 +157,7 @@ for mode in meanwhile send; do
         "if {{$mode} eq {send}} {send release}" continue \
         'puts "== continue: $n(status)"'
     if ended many-$mode 0; then
-        lines many-$mode 40 '^Program received SIGSEGV'
-        lines many-$mode 40 '^Converted \(errors convert\): thread'
+        converted many-$mode 40 'Converted \(errors convert\)'
         lines many-$mode 1 '^== continue: dead$'
         told_at_stop many-$mode
         grep -q '^meanwhile: 40 faulters joined$' "$WORK/many-$mode.prog" ||
@@ -177,8 +180,7 @@ for seed in 1 2; do
     echo $? >"$WORK/$name.rc"
     if ended $name 0; then
         lines $name 1 '^== stops 15$'
-        lines $name 12 '^Program received SIGSEGV'
-        lines $name 12 '^Converted \(errors convert\): thread'
+        converted $name 12 'Converted \(errors convert\)'
         lines $name 1 '^rel: 3 threads of 30 requests$'
         lines $name 1 '^Program exited with status 0\.$'
         told_at_stop $name

@@ -15,11 +15,11 @@
 
 et=$abs_top_builddir/tests/errors/et-errors
 
-# The threads of process $pid that wait at a fault (stopped by noosa:
+# The threads of process $2 that wait at a fault (stopped by noosa:
 # state t) number $1.
 faulted() {
     n=0
-    for f in /proc/"$pid"/task/*/stat; do
+    for f in /proc/"$2"/task/*/stat; do
         st=$(sed 's/.*) \(.\).*/\1/' "$f" 2>/dev/null)
         [ "$st" = t ] && n=$((n + 1))
     done
@@ -36,18 +36,46 @@ new_fault() {
     [ -n "$t" ] && ! echo " $seen " | grep -qF " $t "
 }
 
-start 120 40 -e 'errors ask' -e 'break step if {$n == 1}' "$et" meanwhile 3 try
-wait_for "(noosa)"
-keys F5
-wait_row 0 'stopped at breakpoint 1 for event "step"'
-wait_pids
+# stopped_with POLICY MODE WHAT: et-errors MODE 3 try under errors
+# POLICY, stopped at its breakpoint (step 1) while 3 threads of the
+# program (of its child $child in mode forked) fault; the stop stays the
+# breakpoint's, nothing is told of the faults (WHAT names the case).
+stopped_with() {
+    start 120 40 -e "errors $1" -e 'break step if {$n == 1}' "$et" "$2" 3 try
+    wait_for "(noosa)"
+    keys F5
+    wait_row 0 'stopped at breakpoint 1 for event "step"'
+    wait_pids
+    child=
+    if [ "$2" = forked ]; then
+        wait_for "monitoring both"
+        child=$(pgrep -P "$pid" | head -1)
+        [ -n "$child" ] || fail "no child of process $pid"
+    fi
+    poll "three threads waiting at their faults ($3)" faulted 3 "${child:-$pid}"
+    # (the loop goes on: it has had the time to hear of them)
+    sleep 0.5
+    row_has 0 'stopped at breakpoint 1 for event "step"' ||
+        fail "the stop at the breakpoint was taken over while stopped there ($3)"
+    lacks_text "Program received" ||
+        fail "a fault was told while stopped at the breakpoint ($3)"
+}
+
+# ends_well PANE: the program (process $pid) exits with status 0 and is
+# gone, its pane says PANE, and noosa quits cleanly.
+ends_well() {
+    wait_row 0 "exited with status 0"
+    poll "the program ($pid) to be gone" gone "$pid"
+    keys F6
+    wait_pane "$1"
+    keys F10
+    wait_exit
+    [ "$status" = 0 ] || fail "noosa exited with status $status"
+    check_asan
+}
+
 # the three threads fault while the main thread waits at its step
-poll "three threads waiting at their faults" faulted 3
-# (the loop goes on: it has had the time to hear of them)
-sleep 0.5
-row_has 0 'stopped at breakpoint 1 for event "step"' ||
-    fail "the stop at the breakpoint was taken over while stopped there"
-lacks_text "Program received" || fail "a fault was told while stopped at the breakpoint"
+stopped_with ask meanwhile "errors ask"
 # continue: the first fault, a stop of its own
 seen=
 keys F5
@@ -60,61 +88,17 @@ for k in 2 3; do
     seen="$seen $(fault_thread)"
 done
 cmd convert
-wait_row 0 "exited with status 0"
-poll "the program ($pid) to be gone" gone "$pid"
-keys F6
-wait_pane "meanwhile: 3 faulters joined"
-keys F10
-wait_exit
-[ "$status" = 0 ] || fail "noosa exited with status $status"
-check_asan
+ends_well "meanwhile: 3 faulters joined"
 
 # errors convert: continue converts them all, one after the other.
-start 120 40 -e 'errors convert' -e 'break step if {$n == 1}' "$et" meanwhile 3 try
-wait_for "(noosa)"
+stopped_with convert meanwhile "errors convert"
 keys F5
-wait_row 0 'stopped at breakpoint 1 for event "step"'
-wait_pids
-poll "three threads waiting at their faults" faulted 3
-sleep 0.5
-row_has 0 'stopped at breakpoint 1 for event "step"' ||
-    fail "the stop at the breakpoint was taken over while stopped there (errors convert)"
-lacks_text "Program received" ||
-    fail "a fault was told while stopped at the breakpoint (errors convert)"
-keys F5
-wait_row 0 "exited with status 0"
-poll "the program ($pid) to be gone" gone "$pid"
-keys F10
-wait_exit
-[ "$status" = 0 ] || fail "noosa exited with status $status"
-check_asan
+ends_well "meanwhile: 3 faulters joined"
 
 # The same in a run of two processes: the threads of a child followed
 # fault while its parent is stopped at the breakpoint.
-start 120 40 -e 'errors convert' -e 'break step if {$n == 1}' "$et" forked 3 try
-wait_for "(noosa)"
+stopped_with convert forked "in a child, its parent stopped"
 keys F5
-wait_row 0 'stopped at breakpoint 1 for event "step"'
-wait_for "monitoring both"
-wait_pids
-child=$(pgrep -P "$pid" | head -1)
-[ -n "$child" ] || fail "no child of process $pid"
-parent=$pid
-pid=$child
-poll "three threads of the child waiting at their faults" faulted 3
-sleep 0.5
-row_has 0 'stopped at breakpoint 1 for event "step"' ||
-    fail "the stop at the breakpoint was taken over by a fault in another process"
-lacks_text "Program received" ||
-    fail "a fault in another process was told while stopped at the breakpoint"
-keys F5
-wait_row 0 "exited with status 0"
+ends_well "forked: the child exited with status 0"
 poll "the child ($child) to be gone" gone "$child"
-poll "the parent ($parent) to be gone" gone "$parent"
-keys F6
-wait_pane "forked: the child exited with status 0"
-keys F10
-wait_exit
-[ "$status" = 0 ] || fail "noosa exited with status $status"
-check_asan
 echo "ok"
