@@ -16,9 +16,14 @@
 REL=$top_builddir/tests/relate/rel
 
 # ended NAME STATUS: run NAME returned with exit status STATUS (124: it
-# hung, and timeout ended it).
+# hung, and timeout ended it), noosa's standard error empty.
 ended() {
     rc=$(cat "$WORK/$1.rc")
+    if [ -s "$WORK/$1.err" ]; then
+        echo "FAIL: $1: noosa's standard error:"
+        head -20 "$WORK/$1.err"
+        failures=$((failures + 1))
+    fi
     if [ "$rc" = 124 ]; then
         echo "FAIL: $1: noosa hung (ended by timeout after 60 s); its last lines:"
         tail -5 "$WORK/$1.out"
