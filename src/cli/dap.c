@@ -1,0 +1,1370 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dap.c - the Debug Adapter Protocol front end (see dap.h): the loop, the
+ * requests by table, the program's life and run control, and what the
+ * client is told of the program <design#dap>.
+ *
+ * One poll() loop (loop.h) over the client's descriptor, the program's
+ * output pipes, the program's terminal's socket and everything the
+ * session watches.  The client's bytes are only gathered in the loop's
+ * callback; whole requests are handled between turns of the loop, never
+ * inside one, so a request that blocks (launch reads the program's
+ * interface, attach waits for the program) cannot be re-entered.  After
+ * each turn and each request the program's state is compared with what
+ * the client was told, and the difference becomes events: stopped (with
+ * what the stop was for), continued, exited, terminated.
+ *
+ * Commands run as the prompt runs them (no batch waiting): run control
+ * returns at once and the stop comes later, as in the screen.  What a
+ * command the adapter runs for its own ends says is kept out of the
+ * client's console; everything else the transcript says goes there.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "breaks.h"
+#include "dap.h"
+#include "dapto.h"
+#include "dispatch.h"
+#include "interp.h"
+#include "loop.h"
+#include "noosa.h"
+#include "registry.h"
+#include "screen.h"
+#include "transcript.h"
+#include "value.h"
+#include "xmalloc.h"
+
+/* --- the transcript and the program's output ------------------------------ */
+
+void dap_output(struct dap *d, const char *category, const char *text,
+                size_t len)
+{
+    json_t *body;
+
+    if (len == 0)
+        return;
+    body = json_object();
+    json_object_set_new(body, "category", json_string(category));
+    json_object_set_new(body, "output", dap_jstrn(text, len));
+    dap_event(d, "output", body);
+}
+
+/* The transcript's text from line LINE, byte COL, to its end; the caller
+ * frees it. */
+static char *tr_text(struct transcript *t, uint64_t line, size_t col,
+                     int partial)
+{
+    uint64_t end = transcript_end(t);
+    char *out = NULL;
+    size_t n = 0, cap = 0;
+
+    if (line < transcript_first(t)) {
+        line = transcript_first(t);
+        col = 0;
+    }
+    for (; line < end; line++, col = 0) {
+        size_t len;
+        const char *s = transcript_line(t, line, &len);
+        int last = line + 1 == end && transcript_partial(t);
+
+        if (last && !partial)
+            break;
+        if (col > len)
+            col = len;
+        while (cap < n + (len - col) + 2) {
+            cap = cap != 0 ? cap * 2 : 256;
+            out = xrealloc(out, cap);
+        }
+        memcpy(out + n, s + col, len - col);
+        n += len - col;
+        if (!last)
+            out[n++] = '\n';
+    }
+    if (out == NULL)
+        return xstrdup("");
+    out[n] = '\0';
+    return out;
+}
+
+/* The end of the transcript as a position: its last line's end when that
+ * line is unfinished. */
+static void tr_end(struct transcript *t, uint64_t *line, size_t *col)
+{
+    uint64_t end = transcript_end(t);
+
+    *col = 0;
+    *line = end;
+    if (end > transcript_first(t) && transcript_partial(t)) {
+        *line = end - 1;
+        transcript_line(t, end - 1, col);
+    }
+}
+
+void dap_flush_transcript(struct dap *d, int partial)
+{
+    struct transcript *t;
+    uint64_t end;
+    char *text;
+
+    if (d->in == NULL || d->capturing)
+        return;
+    t = d->in->transcript;
+    end = transcript_end(t);
+    if (d->tr_line < transcript_first(t)) {
+        d->tr_line = transcript_first(t);
+        d->tr_col = 0;
+    }
+    text = tr_text(t, d->tr_line, d->tr_col, partial);
+    if (partial || !transcript_partial(t)) {
+        tr_end(t, &d->tr_line, &d->tr_col);
+    } else if (d->tr_line + 1 < end) {
+        /* the unfinished line is said when it ends */
+        d->tr_line = end - 1;
+        d->tr_col = 0;
+    }
+    dap_output(d, "console", text, strlen(text));
+    free(text);
+}
+
+/* Take what the program wrote on FD (a pipe) and say it as CATEGORY. */
+static void drain_pipe(struct dap *d, int fd, const char *category)
+{
+    char buf[65536];
+    ssize_t n;
+
+    while ((n = read(fd, buf, sizeof buf)) > 0 ||
+           (n < 0 && errno == EINTR))
+        if (n > 0)
+            dap_output(d, category, buf, (size_t)n);
+}
+
+static void on_program_output(int fd, short revents, void *arg)
+{
+    struct dap *d = arg;
+
+    (void)revents;
+    drain_pipe(d, fd, fd == d->out_pipe[0] ? "stdout" : "stderr");
+}
+
+/* --- commands --------------------------------------------------------------- */
+
+void dap_capture_begin(struct dap *d, uint64_t *line, size_t *col)
+{
+    /* on a line of its own: what it says does not run into the line
+     * before (a value there would not be found as one) */
+    struct transcript *t = d->in->transcript;
+
+    if (transcript_partial(t)) {
+        uint64_t last = transcript_end(t) - 1;
+        size_t len;
+
+        transcript_line(t, last, &len);
+        transcript_append(t, "\n", 1);
+        /* the end of a line the client was not told of (captured) */
+        if (d->tr_line == last && d->tr_col == len) {
+            d->tr_line = last + 1;
+            d->tr_col = 0;
+        }
+    }
+    dap_flush_transcript(d, 1);
+    tr_end(d->in->transcript, line, col);
+    d->capturing++;
+}
+
+char *dap_capture_end(struct dap *d, uint64_t line, size_t col,
+                         int want)
+{
+    struct transcript *t = d->in->transcript;
+    char *text = want ? tr_text(t, line, col, 1) : NULL;
+
+    d->capturing--;
+    tr_end(t, &d->tr_line, &d->tr_col);
+    return text;
+}
+
+int dap_command(struct dap *d, char **out, int argc,
+                const char *const *words)
+{
+    Tcl_Interp *tcl = d->in->tcl;
+    Tcl_Obj **objv = xcalloc((size_t)argc, sizeof *objv);
+    Tcl_CmdInfo info;
+    uint64_t line;
+    size_t col;
+    char *name, *text;
+    const char *result;
+    int rc, i;
+
+    name = xasprintf("::noosa::cmd::%s", words[0]);
+    objv[0] = Tcl_NewStringObj(Tcl_GetCommandInfo(tcl, name, &info)
+                                   ? name
+                                   : words[0],
+                               -1);
+    free(name);
+    for (i = 1; i < argc; i++)
+        objv[i] = Tcl_NewStringObj(words[i], -1);
+    for (i = 0; i < argc; i++)
+        Tcl_IncrRefCount(objv[i]);
+    dap_log(d, "-- command %s%s", words[0], argc > 1 ? " ..." : "");
+    dap_capture_begin(d, &line, &col);
+    rc = Tcl_EvalObjv(tcl, argc, objv, TCL_EVAL_GLOBAL);
+    dispatch_flush(d->in->dispatch);
+    text = dap_capture_end(d, line, col, out != NULL);
+    result = Tcl_GetStringResult(tcl);
+    if (out != NULL) {
+        if (*result != '\0') {
+            char *both = xasprintf("%s%s%s%s", text,
+                                   *text != '\0' &&
+                                           text[strlen(text) - 1] != '\n'
+                                       ? "\n"
+                                       : "",
+                                   result, rc == TCL_OK ? "\n" : "");
+            free(text);
+            text = both;
+        }
+        *out = text;
+    }
+    if (rc != TCL_OK)
+        dap_log(d, "-- %s failed: %s", words[0], result);
+    Tcl_ResetResult(tcl);
+    for (i = 0; i < argc; i++)
+        Tcl_DecrRefCount(objv[i]);
+    free(objv);
+    return rc == TCL_OK ? TCL_OK : TCL_ERROR;
+}
+
+int dap_script(struct dap *d, const char *script, char **out)
+{
+    uint64_t line;
+    size_t col;
+    int errors;
+
+    dap_capture_begin(d, &line, &col);
+    errors = interp_script(d->in, script, NULL, 1);
+    *out = dap_capture_end(d, line, col, 1);
+    return errors == 0 ? TCL_OK : TCL_ERROR;
+}
+
+/* Run noosa command WORDS for a part of the start (the user's startup
+ * commands, handler files): what it says goes to the client's console. */
+static int startup_command(struct dap *d, const char *script)
+{
+    char *out = NULL;
+    int rc = dap_script(d, script, &out);
+
+    dap_output(d, rc == TCL_OK ? "console" : "important", out, strlen(out));
+    free(out);
+    return rc;
+}
+
+/* --- the program's state, told to the client -------------------------------- */
+
+int dap_stopped(struct dap *d, const char **why)
+{
+    if (d->in == NULL) {
+        *why = "no program: launch or attach first";
+        return -1;
+    }
+    switch (session_state(d->in->session)) {
+    case SESSION_STOPPED:
+        *why = NULL;
+        return 1;
+    case SESSION_RUNNING:
+        *why = "the program is running: pause it first";
+        return 0;
+    default:
+        *why = "the program is not running";
+        return -1;
+    }
+}
+
+/* The value of ev(NAME), the event stopped at, or NULL. */
+static const char *ev_value(struct dap *d, const char *name)
+{
+    return Tcl_GetVar2(d->in->tcl, "ev", name, TCL_GLOBAL_ONLY);
+}
+
+/* The event stopped at, or NULL. */
+static const struct registry_event *stop_event(struct dap *d)
+{
+    const char *name = ev_value(d, "n_ename");
+    struct registry *reg = session_registry(d->in->session);
+
+    return name != NULL && reg != NULL ? registry_event_by_name(reg, name)
+                                       : NULL;
+}
+
+/* "tick n=2 text=\"step 2\"": the event stopped at with its parameters,
+ * as the transcript says them. */
+static char *event_text(struct dap *d)
+{
+    const struct registry_event *e = stop_event(d);
+    char *text;
+
+    if (e == NULL)
+        return NULL;
+    text = xstrdup(e->name);
+    for (unsigned int i = 0; i < e->nparams; i++) {
+        const struct registry_param *p = &e->params[i];
+        const char *v = ev_value(d, p->name);
+        char *shown, *more;
+
+        if (v == NULL)
+            shown = xstrdup("?");
+        else if (p->kind == DAPTO_K_STR)
+            shown = value_quote(v, strlen(v));
+        else if (p->kind == DAPTO_K_PTR || p->kind == DAPTO_K_USER)
+            shown = xasprintf("%s%s0x%llx",
+                              p->kind == DAPTO_K_USER ? p->type : "",
+                              p->kind == DAPTO_K_USER ? ":" : "",
+                              strtoull(v, NULL, 10));
+        else
+            shown = xstrdup(v);
+        more = xasprintf("%s %s=%s", text, p->name, shown);
+        free(shown);
+        free(text);
+        text = more;
+    }
+    return text;
+}
+
+/* Whether the event stopped at is visible (a step stops there). */
+static int event_visible(struct dap *d)
+{
+    const struct registry_event *e = stop_event(d);
+
+    return e != NULL && e->visible;
+}
+
+/* Go on from a stop the client is not to see, as the adapter last
+ * resumed (step stays a step); the transcript's line that said the stop
+ * is not said to the client either. */
+static void go_on_quietly(struct dap *d, const char *word)
+{
+    const char *words[] = {word};
+    struct transcript *t = d->in->transcript;
+    uint64_t l = transcript_end(t);
+    size_t len;
+
+    if (d->tr_line < transcript_first(t)) {
+        d->tr_line = transcript_first(t);
+        d->tr_col = 0;
+    }
+    while (l > d->tr_line) {
+        const char *s = transcript_line(t, --l, &len);
+
+        if (len > 11 && strncmp(s, "Stopped at ", 11) == 0 &&
+            (l + 1 < transcript_end(t) || !transcript_partial(t))) {
+            char *before = tr_text(t, d->tr_line, d->tr_col, 0);
+            char *after = tr_text(t, l + 1, 0, 0);
+            size_t n = strlen(before) - strlen(after) - len - 1;
+
+            dap_output(d, "console", before, n);
+            free(before);
+            free(after);
+            d->tr_line = l + 1;
+            d->tr_col = 0;
+            break;
+        }
+    }
+    dap_breaks_resume(d->breaks);
+    if (dap_command(d, NULL, 1, words) == TCL_OK)
+        d->told_state = SESSION_RUNNING;
+}
+
+static void tell_stop(struct dap *d)
+{
+    struct session *s = d->in->session;
+    struct noosa *n = d->noosa;
+    const char *where = n->where != NULL ? n->where : "";
+    const char *reason = NULL, *thread;
+    json_t *ids = NULL, *body;
+    char *text = NULL, *step_where = NULL;
+
+    d->told_seq = n->item_seq;
+    dap_vars_forget(d->vars);
+    switch (session_why(s)) {
+    case SESSION_FAULT:
+        d->stop_thread = session_fault(s)->tid;
+        if (!dap_breaks_errors(d->breaks)) {
+            /* no stop at run-time errors: the signal goes to the program,
+             * as it would without noosa */
+            dap_flush_transcript(d, 1);
+            go_on_quietly(d, "continue");
+            return;
+        }
+        reason = "exception";
+        break;
+    case SESSION_INTERRUPTED:
+        d->stop_thread = session_pid(s);
+        reason = d->resumed_for != NULL &&
+                         strcmp(d->resumed_for, "entry") == 0
+                     ? "entry"
+                     : "pause";
+        break;
+    case SESSION_AT_EVENT:
+        thread = ev_value(d, "n_thread");
+        d->stop_thread = thread != NULL ? (pid_t)atoi(thread) : 0;
+        if (!dap_breaks_stopped(d->breaks, where, &reason, &ids) &&
+            !d->forced) {
+            /* only breakpoints the client would not stop at: a line
+             * breakpoint's event at another line, log points; unless a
+             * step was to stop here anyway */
+            int stepping = d->resumed_for != NULL &&
+                           (strcmp(d->resumed_for, "step") == 0 ||
+                            strcmp(d->resumed_for, "entry") == 0);
+
+            if (!stepping || !event_visible(d)) {
+                go_on_quietly(d, stepping ? "step" : "continue");
+                return;
+            }
+            reason = d->resumed_for;
+            step_where = xasprintf("event \"%s\"", stop_event(d)->name);
+            where = step_where;
+        }
+        if (reason == NULL)
+            reason = d->resumed_for != NULL ? d->resumed_for : "breakpoint";
+        text = event_text(d);
+        break;
+    }
+    d->told_state = SESSION_STOPPED;
+    d->resumed_for = NULL;
+    d->forced = 0;
+    body = json_object();
+    json_object_set_new(body, "reason", json_string(reason));
+    json_object_set_new(body, "description", dap_jstr(where));
+    json_object_set_new(body, "threadId", json_integer(d->stop_thread));
+    json_object_set_new(body, "allThreadsStopped", json_true());
+    if (text != NULL)
+        json_object_set_new(body, "text", dap_jstr(text));
+    if (ids != NULL)
+        json_object_set_new(body, "hitBreakpointIds", ids);
+    free(text);
+    free(step_where);
+    dap_flush_transcript(d, 1);
+    dap_event(d, "stopped", body);
+}
+
+/* The program ended (or was let go): what it printed, then exited and
+ * terminated. */
+static void tell_end(struct dap *d)
+{
+    int status, signo, how;
+
+    drain_pipe(d, d->out_pipe[0], "stdout");
+    drain_pipe(d, d->err_pipe[0], "stderr");
+    dap_flush_transcript(d, 1);
+    dap_vars_forget(d->vars);
+    d->told_state = SESSION_IDLE;
+    if (d->ended_told)
+        return;
+    d->ended_told = 1;
+    how = session_ended(d->in->session, &status, &signo);
+    if (how != 0)
+        dap_event(d, "exited",
+                  json_pack("{s:i}", "exitCode",
+                            signo != 0 ? 128 + signo : status));
+    dap_event(d, "terminated", NULL);
+}
+
+/* Compare the program's state with what the client was told. */
+static void watch(struct dap *d)
+{
+    enum session_state state;
+
+    if (d->in == NULL)
+        return;
+    state = session_state(d->in->session);
+    if (d->configured && state == SESSION_STOPPED &&
+        (d->told_state != SESSION_STOPPED ||
+         d->told_seq != d->noosa->item_seq)) {
+        /* a new stop: the transcript's line of it only once it is the
+         * client's to see */
+        tell_stop(d);
+        return;
+    }
+    dap_flush_transcript(d, 0);
+    if (!d->configured)
+        return;
+    switch (state) {
+    case SESSION_STOPPED:
+        break;
+    case SESSION_RUNNING:
+        if (d->told_state != SESSION_RUNNING) {
+            /* resumed by a command the client did not send (repl) */
+            d->told_state = SESSION_RUNNING;
+            dap_vars_forget(d->vars);
+            dap_breaks_resume(d->breaks);
+            dap_event(d, "continued",
+                      json_pack("{s:i,s:b}", "threadId",
+                                (int)d->stop_thread,
+                                "allThreadsContinued", 1));
+        }
+        break;
+    case SESSION_IDLE:
+        if (d->told_state != SESSION_IDLE)
+            tell_end(d);
+        break;
+    }
+}
+
+void dap_resume(struct dap *d, json_t *req, const char *reason, int argc,
+                const char *const *words)
+{
+    char *out = NULL;
+
+    dap_breaks_resume(d->breaks);
+    if (dap_command(d, &out, argc, words) != TCL_OK) {
+        /* the last line is the error */
+        size_t n = strlen(out);
+
+        while (n > 0 && out[n - 1] == '\n')
+            out[--n] = '\0';
+        dap_fail(d, req, "%s", out);
+        free(out);
+        return;
+    }
+    free(out);
+    d->resumed_for = reason;
+    d->forced = argc > 1 && strcmp(words[0], "step") == 0;
+    if (session_state(d->in->session) != SESSION_IDLE)
+        d->told_state = SESSION_RUNNING;
+    d->ended_told = 0;
+    dap_vars_forget(d->vars);
+    dap_respond(d, req,
+                strcmp(words[0], "continue") == 0
+                    ? json_pack("{s:b}", "allThreadsContinued", 1)
+                    : NULL);
+}
+
+/* --- the program: launch, attach, a replay ----------------------------------- */
+
+/* A member that may be a string or an array of strings: a new
+ * NULL-ended array of its strings (pointing into ARGS), or NULL with
+ * *bad set when it is neither. */
+static const char **strings(json_t *args, const char *key, int *bad)
+{
+    json_t *v = json_object_get(args, key), *e;
+    const char **out;
+    size_t i;
+
+    if (v == NULL || json_is_null(v))
+        return NULL;
+    if (json_is_string(v)) {
+        out = xcalloc(2, sizeof *out);
+        out[0] = json_string_value(v);
+        return out;
+    }
+    if (!json_is_array(v)) {
+        *bad = 1;
+        return NULL;
+    }
+    out = xcalloc(json_array_size(v) + 1, sizeof *out);
+    json_array_foreach(v, i, e) {
+        if (!json_is_string(e)) {
+            free(out);
+            *bad = 1;
+            return NULL;
+        }
+        out[i] = json_string_value(e);
+    }
+    return out;
+}
+
+/* Forget the program and the Tcl layer (a launch that failed). */
+static void drop_program(struct dap *d)
+{
+    if (d->in != NULL)
+        interp_free(d->in);
+    noosa_free(d->noosa);
+    d->in = NULL;
+    d->noosa = NULL;
+    d->kind = DAP_NONE;
+}
+
+/* The parts of launch and attach before the program: the options noosa
+ * is made with (browsers, start-up files), the root and the Tcl layer.
+ * -1 with *cause. */
+static int make_noosa(struct dap *d, json_t *args, char **cause)
+{
+    int bad = 0;
+    const char **dirs = strings(args, "browsers", &bad);
+    size_t n = 0, k;
+
+    if (bad) {
+        xcause(cause, "\"browsers\" must be a folder or a list of folders");
+        return -1;
+    }
+    for (k = 0; d->opts.browser_dirs != NULL && d->opts.browser_dirs[k];
+         k++)
+        n++;
+    for (k = 0; dirs != NULL && dirs[k] != NULL; k++)
+        n++;
+    d->browser_dirs = xcalloc(n + 1, sizeof *d->browser_dirs);
+    n = 0;
+    for (k = 0; d->opts.browser_dirs != NULL && d->opts.browser_dirs[k];
+         k++)
+        d->browser_dirs[n++] = d->opts.browser_dirs[k];
+    for (k = 0; dirs != NULL && dirs[k] != NULL; k++)
+        d->browser_dirs[n++] = (char *)dirs[k];
+    free(dirs);
+    d->opts.browser_dirs = d->browser_dirs;
+    d->opts.no_init = dap_arg_bool(args, "noInit", d->opts.no_init);
+    d->opts.batch = 0;
+    d->noosa = noosa_create(d->loop, &d->opts);
+    d->in = interp_create(d->noosa, &d->opts, screen_cmd_register, cause);
+    if (d->in == NULL) {
+        noosa_free(d->noosa);
+        d->noosa = NULL;
+        return -1;
+    }
+    d->tr_line = transcript_first(d->in->transcript);
+    d->tr_col = 0;
+    return 0;
+}
+
+/* PROGRAM as a path to read: itself when it has a slash, else the
+ * first executable of that name on PATH; the caller frees it. */
+static char *program_path(const char *program)
+{
+    const char *path = getenv("PATH"), *p, *e;
+
+    if (strchr(program, '/') != NULL || path == NULL)
+        return xstrdup(program);
+    for (p = path; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+        char *full;
+
+        e = strchr(p, ':');
+        if (e == NULL)
+            e = p + strlen(p);
+        full = xasprintf("%.*s/%s", (int)(e - p), e == p ? "." : p, program);
+        if (access(full, X_OK) == 0)
+            return full;
+        free(full);
+    }
+    return xstrdup(program);
+}
+
+/* The parts of launch and attach after the program is there: its lines
+ * that emit events, the handler files and the start-up commands.  -1
+ * with *cause when a handler file cannot be loaded. */
+static int after_load(struct dap *d, json_t *args, const char *exe,
+                      char **cause)
+{
+    int bad = 0;
+    const char **files = strings(args, "handlers", &bad), **cmds;
+    char *why = NULL;
+    size_t i;
+
+    if (bad) {
+        xcause(cause, "\"handlers\" must be a file or a list of files");
+        return -1;
+    }
+    dap_lines_free(d->lines);
+    d->lines = exe != NULL ? dap_lines_read(exe, &why) : NULL;
+    if (d->lines == NULL && why != NULL) {
+        char *text = xasprintf("note: breakpoints on lines are not "
+                               "possible: %s\n", why);
+
+        dap_output(d, "console", text, strlen(text));
+        free(text);
+        free(why);
+    }
+    for (i = 0; files != NULL && files[i] != NULL; i++) {
+        const char *words[] = {"handler", "load", files[i]};
+        char *out = NULL;
+
+        if (dap_command(d, &out, 3, words) != TCL_OK) {
+            xcause(cause, "handlers %s: %s", files[i], out);
+            free(out);
+            free(files);
+            return -1;
+        }
+        dap_output(d, "console", out, strlen(out));
+        free(out);
+    }
+    free(files);
+    cmds = strings(args, "commands", &bad);
+    if (bad) {
+        xcause(cause, "\"commands\" must be a list of noosa commands");
+        return -1;
+    }
+    for (i = 0; cmds != NULL && cmds[i] != NULL; i++)
+        startup_command(d, cmds[i]);
+    free(cmds);
+    dap_breaks_reset(d->breaks);
+    return 0;
+}
+
+/* The launch or attach is done: answer it and say that the client may
+ * set breakpoints now. */
+static void answer_start(struct dap *d, json_t *req)
+{
+    dap_respond(d, req, NULL);
+    d->answered = 1;
+    dap_event(d, "initialized", NULL);
+    if (d->kind == DAP_REPLAY)
+        /* a recording goes back: step back and reverse continue */
+        dap_event(d, "capabilities",
+                  json_pack("{s:{s:b}}", "capabilities", "supportsStepBack",
+                            1));
+}
+
+static void terminal_ready(struct dap *d, const char *tty, const char *why)
+{
+    char *cause = NULL;
+
+    if (tty != NULL &&
+        session_set_tty(d->in->session, tty, &cause) != 0) {
+        why = cause;
+    }
+    if (tty == NULL || cause != NULL) {
+        char *text = xasprintf("note: the program's output comes here: "
+                               "its terminal in the editor could not be "
+                               "had (%s)\n", why);
+
+        dap_output(d, "console", text, strlen(text));
+        free(text);
+    }
+    free(cause);
+    if (d->pending != NULL) {
+        answer_start(d, d->pending);
+        json_decref(d->pending);
+        d->pending = NULL;
+    }
+}
+
+/* Set the program's environment from ENV (a JSON object: a string sets
+ * a variable, null removes it).  The adapter is the program's only
+ * parent, so its own environment is the program's. */
+static int set_env(json_t *env, char **cause)
+{
+    const char *key;
+    json_t *v;
+
+    if (env == NULL || json_is_null(env))
+        return 0;
+    if (!json_is_object(env)) {
+        xcause(cause, "\"env\" must be an object of variables");
+        return -1;
+    }
+    json_object_foreach(env, key, v) {
+        if (*key == '\0' || strchr(key, '=') != NULL) {
+            xcause(cause, "\"env\": \"%s\" is not a variable's name", key);
+            return -1;
+        }
+        if (json_is_null(v))
+            unsetenv(key);
+        else if (json_is_string(v))
+            setenv(key, json_string_value(v), 1);
+        else {
+            xcause(cause, "\"env\": %s must be a string or null", key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The program and arguments of a launch: a new NULL-ended array. */
+static char **launch_argv(json_t *args, const char *program, char **cause)
+{
+    json_t *a = json_object_get(args, "args"), *e;
+    char **argv;
+    size_t i;
+
+    if (a != NULL && !json_is_null(a) && !json_is_array(a)) {
+        xcause(cause, "\"args\" must be a list of strings");
+        return NULL;
+    }
+    argv = xcalloc((a != NULL ? json_array_size(a) : 0) + 2, sizeof *argv);
+    argv[0] = xstrdup(program);
+    json_array_foreach(a, i, e) {
+        if (!json_is_string(e)) {
+            xcause(cause, "\"args\": argument %zu is not a string", i + 1);
+            for (size_t k = 0; argv[k] != NULL; k++)
+                free(argv[k]);
+            free(argv);
+            return NULL;
+        }
+        argv[i + 1] = xstrdup(json_string_value(e));
+    }
+    return argv;
+}
+
+static void req_launch(struct dap *d, json_t *req, json_t *args)
+{
+    const char *program = dap_arg_str(args, "program");
+    const char *replay = dap_arg_str(args, "replay");
+    const char *cwd = dap_arg_str(args, "cwd");
+    const char *console = dap_arg_str(args, "console");
+    char *cause = NULL, *exe = NULL;
+
+    if (d->kind != DAP_NONE) {
+        dap_fail(d, req, "a program is already there: one a session");
+        return;
+    }
+    if (program == NULL && replay == NULL) {
+        dap_fail(d, req, "launch needs \"program\" (or \"replay\": a "
+                 "recording's directory)");
+        return;
+    }
+    if (cwd != NULL && chdir(cwd) != 0) {
+        dap_fail(d, req, "cwd %s: %s", cwd, strerror(errno));
+        return;
+    }
+    if (set_env(json_object_get(args, "env"), &cause) != 0)
+        goto fail;
+    d->stop_on_entry = dap_arg_bool(args, "stopOnEntry", 0);
+    if (replay != NULL) {
+        d->opts.replay = replay;
+        d->kind = DAP_REPLAY;
+    } else {
+        d->argv = launch_argv(args, program, &cause);
+        if (d->argv == NULL)
+            goto fail;
+        d->kind = DAP_LAUNCH;
+    }
+    json_incref(args);
+    d->launch = args;
+    if (make_noosa(d, args, &cause) != 0)
+        goto fail_kind;
+    if (interp_load(d->in, d->argv, &cause) != 0)
+        goto fail_noosa;
+    exe = program_path(session_argv(d->in->session)[0]);
+    if (after_load(d, args, exe, &cause) != 0)
+        goto fail_noosa;
+    free(exe);
+    dap_flush_transcript(d, 1);
+    if (d->kind == DAP_LAUNCH && d->client_terminal &&
+        (console == NULL || strcmp(console, "internalConsole") != 0)) {
+        if (dap_term_ask(d, program, cwd, terminal_ready, &cause) == 0) {
+            json_incref(req);
+            d->pending = req;
+            return;
+        }
+        terminal_ready(d, NULL, cause);
+        free(cause);
+        cause = NULL;
+    }
+    answer_start(d, req);
+    return;
+
+fail_noosa:
+    free(exe);
+    dap_flush_transcript(d, 1);
+    drop_program(d);
+fail_kind:
+    d->kind = DAP_NONE;
+    d->opts.replay = NULL;
+fail:
+    dap_fail(d, req, "%s", cause);
+    free(cause);
+}
+
+static void req_attach(struct dap *d, json_t *req, json_t *args)
+{
+    json_t *p = json_object_get(args, "pid");
+    char *cause = NULL, *exe;
+    long long pid = 0;
+
+    if (d->kind != DAP_NONE) {
+        dap_fail(d, req, "a program is already there: one a session");
+        return;
+    }
+    if (json_is_integer(p)) {
+        pid = json_integer_value(p);
+    } else if (json_is_string(p)) {
+        const char *text = json_string_value(p);
+        char *end;
+
+        pid = strtoll(text, &end, 10);
+        if (*text == '\0' || *end != '\0')
+            pid = 0;
+    }
+    if (pid <= 0 || pid > INT_MAX) {
+        dap_fail(d, req, "attach needs \"pid\", the process id of a program "
+                 "linked with libdapto that runs already");
+        return;
+    }
+    d->stop_on_entry = dap_arg_bool(args, "stopOnEntry", 0);
+    d->kind = DAP_ATTACH;
+    json_incref(args);
+    d->launch = args;
+    if (make_noosa(d, args, &cause) != 0)
+        goto fail;
+    if (interp_attach(d->in, (pid_t)pid, &cause) != 0) {
+        dap_flush_transcript(d, 1);
+        drop_program(d);
+        goto fail;
+    }
+    exe = xasprintf("/proc/%lld/exe", pid);
+    if (after_load(d, args, exe, &cause) != 0) {
+        free(exe);
+        dap_command(d, NULL, 1, (const char *const[]){"detach"});
+        dap_flush_transcript(d, 1);
+        drop_program(d);
+        goto fail;
+    }
+    free(exe);
+    dap_flush_transcript(d, 1);
+    answer_start(d, req);
+    return;
+
+fail:
+    d->kind = DAP_NONE;
+    dap_fail(d, req, "%s", cause);
+    free(cause);
+}
+
+/* Start the program (or play the recording) for the client: stopped at
+ * its first visible event when asked to stop on entry. */
+static void start_run(struct dap *d, json_t *req)
+{
+    static const char *const run[] = {"run"}, *const step[] = {"step"};
+
+    if (d->stop_on_entry)
+        dap_resume(d, req, "entry", 1, step);
+    else
+        dap_resume(d, req, NULL, 1, run);
+}
+
+static void req_configuration_done(struct dap *d, json_t *req, json_t *args)
+{
+    (void)args;
+    if (d->configured) {
+        dap_fail(d, req, "configurationDone came twice");
+        return;
+    }
+    d->configured = 1;
+    if (d->kind == DAP_ATTACH) {
+        dap_respond(d, req, NULL);
+        if (d->stop_on_entry) {
+            /* stopped by the attach: told at the next watch */
+            d->resumed_for = "entry";
+            d->told_state = SESSION_RUNNING;
+        } else {
+            go_on_quietly(d, "continue");
+        }
+        return;
+    }
+    start_run(d, req);
+}
+
+static void req_restart(struct dap *d, json_t *req, json_t *args)
+{
+    json_t *conf = json_object_get(args, "arguments");
+    char *cause = NULL;
+
+    if (d->kind == DAP_ATTACH) {
+        dap_fail(d, req, "a program attached to cannot be restarted: "
+                 "detach (disconnect) and attach again");
+        return;
+    }
+    if (json_is_object(conf)) {
+        char **argv;
+
+        if (d->kind == DAP_LAUNCH) {
+            argv = launch_argv(conf, session_argv(d->in->session)[0],
+                               &cause);
+            if (argv == NULL ||
+                set_env(json_object_get(conf, "env"), &cause) != 0) {
+                dap_fail(d, req, "%s", cause);
+                free(cause);
+                return;
+            }
+            session_set_args(d->in->session, argv + 1);
+            for (size_t k = 0; argv[k] != NULL; k++)
+                free(argv[k]);
+            free(argv);
+        }
+        d->stop_on_entry = dap_arg_bool(conf, "stopOnEntry",
+                                        d->stop_on_entry);
+    }
+    d->configured = 1;
+    start_run(d, req);
+}
+
+/* --- run control ------------------------------------------------------------- */
+
+static void req_continue(struct dap *d, json_t *req, json_t *args)
+{
+    static const char *const w[] = {"continue"};
+
+    (void)args;
+    dap_resume(d, req, NULL, 1, w);
+}
+
+/* next, stepIn, stepOut: noosa steps from event to event. */
+static void req_step(struct dap *d, json_t *req, json_t *args)
+{
+    static const char *const w[] = {"step"};
+
+    (void)args;
+    dap_resume(d, req, "step", 1, w);
+}
+
+static void req_step_back(struct dap *d, json_t *req, json_t *args)
+{
+    static const char *const w[] = {"step", "back"};
+
+    (void)args;
+    if (d->kind != DAP_REPLAY) {
+        dap_fail(d, req, "stepBack: only a recording goes back (launch "
+                 "with \"replay\": a directory of noosa record)");
+        return;
+    }
+    dap_resume(d, req, "step", 2, w);
+}
+
+static void req_reverse_continue(struct dap *d, json_t *req, json_t *args)
+{
+    (void)args;
+    if (d->kind != DAP_REPLAY) {
+        dap_fail(d, req, "reverseContinue: only a recording goes back "
+                 "(launch with \"replay\": a directory of noosa record)");
+        return;
+    }
+    dap_fail(d, req, "reverseContinue: this noosa cannot run a recording "
+             "backwards to a breakpoint yet; stepBack goes back one "
+             "event, and evaluate \"goto N\" to any event");
+}
+
+static void req_pause(struct dap *d, json_t *req, json_t *args)
+{
+    static const char *const w[] = {"stop"};
+    const char *why;
+    char *out = NULL;
+
+    (void)args;
+    switch (dap_stopped(d, &why)) {
+    case 1:
+        /* a pause that crossed a stop: nothing to do */
+        dap_respond(d, req, NULL);
+        return;
+    case -1:
+        dap_fail(d, req, "%s", why);
+        return;
+    }
+    if (dap_command(d, &out, 1, w) != TCL_OK) {
+        dap_fail(d, req, "%s", out);
+        free(out);
+        return;
+    }
+    free(out);
+    d->resumed_for = "pause";
+    dap_respond(d, req, NULL);
+}
+
+/* Let go of the program: detach from one attached to (unless told to
+ * end it), kill one started. */
+static void let_go(struct dap *d, int terminate)
+{
+    static const char *const end[] = {"kill"}, *const detach[] = {"detach"};
+    char *out = NULL;
+
+    if (d->in == NULL || session_state(d->in->session) == SESSION_IDLE)
+        return;
+    if (d->kind == DAP_ATTACH && !terminate) {
+        if (dap_command(d, &out, 1, detach) != TCL_OK) {
+            dap_output(d, "important", out, strlen(out));
+            dap_command(d, NULL, 1, end);
+        }
+    } else {
+        dap_command(d, &out, 1, end);
+    }
+    free(out);
+}
+
+static void req_disconnect(struct dap *d, json_t *req, json_t *args)
+{
+    int terminate = dap_arg_bool(args, "terminateDebuggee",
+                                 d->kind != DAP_ATTACH);
+
+    if (d->kind == DAP_LAUNCH && !terminate && d->in != NULL &&
+        session_state(d->in->session) != SESSION_IDLE) {
+        static const char note[] =
+            "note: a program noosa started cannot go on without it: "
+            "killing it\n";
+
+        dap_output(d, "console", note, sizeof note - 1);
+    }
+    d->ended_told = 1; /* the client asked: no terminated */
+    let_go(d, terminate);
+    dap_flush_transcript(d, 1);
+    dap_respond(d, req, NULL);
+    d->quit = 1;
+}
+
+static void req_terminate(struct dap *d, json_t *req, json_t *args)
+{
+    (void)args;
+    let_go(d, 1);
+    dap_respond(d, req, NULL);
+    if (session_state(d->in->session) == SESSION_IDLE &&
+        d->told_state == SESSION_IDLE && !d->ended_told) {
+        d->ended_told = 1;
+        dap_event(d, "terminated", NULL);
+    }
+}
+
+/* --- initialize ---------------------------------------------------------------- */
+
+static void req_initialize(struct dap *d, json_t *req, json_t *args)
+{
+    json_t *caps, *filters;
+    const char *client = dap_arg_str(args, "clientID");
+
+    if (d->initialized) {
+        dap_fail(d, req, "initialize came twice");
+        return;
+    }
+    d->initialized = 1;
+    d->lines_at1 = dap_arg_bool(args, "linesStartAt1", 1);
+    d->columns_at1 = dap_arg_bool(args, "columnsStartAt1", 1);
+    d->client_terminal = dap_arg_bool(args, "supportsRunInTerminalRequest",
+                                      0);
+    free(d->client_name);
+    d->client_name = xstrdup(client != NULL ? client : "");
+    filters = json_pack(
+        "[{s:s,s:s,s:s,s:b},{s:s,s:s,s:s,s:b}]", "filter", "errors", "label",
+        "Run-time errors",
+        "description",
+        "Stop at a fatal signal or dapto_error() before it takes effect; "
+        "evaluate convert, continue or kill there",
+        "default", 1, "filter", "convert", "label",
+        "Convert run-time errors",
+        "description",
+        "Convert each run-time error to failure in its recovery point "
+        "(DAPTO_TRY) without stopping, where it has one",
+        "default", 0);
+    caps = json_object();
+    json_object_set_new(caps, "supportsConfigurationDoneRequest", json_true());
+    json_object_set_new(caps, "supportsFunctionBreakpoints", json_true());
+    json_object_set_new(caps, "supportsConditionalBreakpoints", json_true());
+    json_object_set_new(caps, "supportsHitConditionalBreakpoints",
+                        json_true());
+    json_object_set_new(caps, "supportsEvaluateForHovers", json_true());
+    json_object_set_new(caps, "exceptionBreakpointFilters", filters);
+    /* true once a recording is launched (a capabilities event) */
+    json_object_set_new(caps, "supportsStepBack", json_false());
+    json_object_set_new(caps, "supportsSetVariable", json_false());
+    json_object_set_new(caps, "supportsRestartRequest", json_true());
+    json_object_set_new(caps, "supportsExceptionInfoRequest", json_true());
+    json_object_set_new(caps, "supportTerminateDebuggee", json_true());
+    json_object_set_new(caps, "supportsDelayedStackTraceLoading",
+                        json_true());
+    json_object_set_new(caps, "supportsLogPoints", json_true());
+    json_object_set_new(caps, "supportsTerminateRequest", json_true());
+    json_object_set_new(caps, "supportsBreakpointLocationsRequest",
+                        json_true());
+    dap_respond(d, req, caps);
+}
+
+/* --- requests ------------------------------------------------------------------- */
+
+static const struct dap_request requests[] = {
+    {"initialize", req_initialize, DAP_NEEDS_NOTHING},
+    {"launch", req_launch, DAP_NEEDS_INIT},
+    {"attach", req_attach, DAP_NEEDS_INIT},
+    {"configurationDone", req_configuration_done, DAP_NEEDS_PROGRAM},
+    {"restart", req_restart, DAP_NEEDS_PROGRAM},
+    {"disconnect", req_disconnect, DAP_NEEDS_NOTHING},
+    {"terminate", req_terminate, DAP_NEEDS_PROGRAM},
+    {"continue", req_continue, DAP_NEEDS_STOPPED},
+    {"next", req_step, DAP_NEEDS_STOPPED},
+    {"stepIn", req_step, DAP_NEEDS_STOPPED},
+    {"stepOut", req_step, DAP_NEEDS_STOPPED},
+    {"stepBack", req_step_back, DAP_NEEDS_STOPPED},
+    {"reverseContinue", req_reverse_continue, DAP_NEEDS_STOPPED},
+    {"pause", req_pause, DAP_NEEDS_PROGRAM},
+    {NULL, NULL, 0}};
+
+static const struct dap_request *find_request(const char *command)
+{
+    const struct dap_request *const tables[] = {requests, dap_break_requests,
+                                                dap_vars_requests};
+
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+        for (const struct dap_request *r = tables[t]; r->command != NULL; r++)
+            if (strcmp(r->command, command) == 0)
+                return r;
+    return NULL;
+}
+
+static void handle(struct dap *d, json_t *msg)
+{
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    json_t *seq = json_object_get(msg, "seq");
+    json_t *cmd = json_object_get(msg, "command");
+    json_t *args = json_object_get(msg, "arguments");
+    long n = json_is_integer(seq) ? (long)json_integer_value(seq) : 0;
+    const char *command = json_string_value(cmd);
+    const struct dap_request *r;
+    const char *why = NULL;
+    json_t *empty = NULL;
+
+    if (type != NULL && strcmp(type, "response") == 0) {
+        long to = (long)dap_arg_int(msg, "request_seq", 0, NULL);
+
+        if (!dap_term_answer(d, to, msg))
+            dap_log(d, "-- a response to no request of ours (%ld)", to);
+        return;
+    }
+    if (type == NULL || strcmp(type, "request") != 0) {
+        dap_fail_seq(d, n, command != NULL ? command : "",
+                     "a message of type \"%s\": the adapter takes requests",
+                     type != NULL ? type : "(none)");
+        return;
+    }
+    if (!json_is_integer(seq) || command == NULL) {
+        dap_fail_seq(d, n, command != NULL ? command : "",
+                     "a request needs \"seq\" (an integer) and \"command\" "
+                     "(a string)");
+        return;
+    }
+    if (args != NULL && !json_is_object(args) && !json_is_null(args)) {
+        dap_fail(d, msg, "%s: \"arguments\" must be an object", command);
+        return;
+    }
+    if (args == NULL || json_is_null(args))
+        args = empty = json_object();
+    r = find_request(command);
+    if (r == NULL) {
+        dap_fail(d, msg, "unknown request \"%s\"", command);
+    } else if (r->needs >= DAP_NEEDS_INIT && !d->initialized) {
+        dap_fail(d, msg, "%s: the first request must be initialize",
+                 command);
+    } else if (r->needs >= DAP_NEEDS_PROGRAM && !d->answered) {
+        dap_fail(d, msg, "%s: no program yet: launch or attach first",
+                 command);
+    } else if (r->needs == DAP_NEEDS_STOPPED && dap_stopped(d, &why) != 1) {
+        dap_fail(d, msg, "%s: %s", command, why);
+    } else {
+        r->fn(d, msg, args);
+    }
+    json_decref(empty);
+}
+
+/* --- the front end ------------------------------------------------------------ */
+
+/* The client's descriptors become the adapter's own: descriptor 0 reads
+ * nothing and 1 writes to standard error, so that nothing else, noosa's
+ * or a library's or a child's, can write into the protocol. */
+static int take_stdio(struct dap *d)
+{
+    d->in_fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+    d->out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    d->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (d->in_fd < 0 || d->out_fd < 0 || d->null_fd < 0 ||
+        dup2(d->null_fd, STDIN_FILENO) < 0 ||
+        dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return -1;
+    if (pipe2(d->out_pipe, O_CLOEXEC) != 0 ||
+        pipe2(d->err_pipe, O_CLOEXEC) != 0)
+        return -1;
+    fcntl(d->out_pipe[0], F_SETFL, O_NONBLOCK);
+    fcntl(d->err_pipe[0], F_SETFL, O_NONBLOCK);
+    d->opts.session.fd_in = d->null_fd;
+    d->opts.session.fd_out = d->out_pipe[1];
+    d->opts.session.fd_err = d->err_pipe[1];
+    return 0;
+}
+
+int dap_main(const struct noosa_opts *o, const char *log_path)
+{
+    struct dap *d = xcalloc(1, sizeof *d);
+    struct timespec ts;
+    json_t *msg;
+    char *err;
+    int r;
+
+    d->opts = *o;
+    d->out_pipe[0] = d->out_pipe[1] = d->err_pipe[0] = d->err_pipe[1] = -1;
+    if (log_path != NULL) {
+        d->log = fopen(log_path, "ae");
+        if (d->log == NULL) {
+            fprintf(stderr, "noosa: --dap-log %s: %s\n", log_path,
+                    strerror(errno));
+            free(d);
+            return 2;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        d->log_start_ns = (uint64_t)ts.tv_sec * 1000000000u +
+                          (uint64_t)ts.tv_nsec;
+        dap_log(d, "-- noosa %s, a debug adapter", PACKAGE_VERSION);
+    }
+    if (take_stdio(d) != 0) {
+        fprintf(stderr, "noosa: --dap: %s\n", strerror(errno));
+        return 2;
+    }
+    d->loop = loop_create();
+    d->told_state = SESSION_IDLE;
+    d->breaks = dap_breaks_create(d);
+    d->vars = dap_vars_create(d);
+    loop_add(d->loop, d->in_fd, POLLIN, dap_proto_read, d);
+    loop_add(d->loop, d->out_pipe[0], POLLIN, on_program_output, d);
+    loop_add(d->loop, d->err_pipe[0], POLLIN, on_program_output, d);
+
+    while (!d->quit) {
+        while (!d->quit && (r = dap_proto_next(d, &msg, &err)) != 0) {
+            if (r < 0) {
+                dap_fail_seq(d, 0, "", "%s", err);
+                free(err);
+                continue;
+            }
+            handle(d, msg);
+            json_decref(msg);
+            watch(d);
+        }
+        if (d->quit)
+            break;
+        watch(d);
+        if (d->in_eof) {
+            dap_log(d, "-- the client is gone: letting the program go");
+            break;
+        }
+        loop_once(d->loop, dap_term_timeout(d));
+    }
+
+    let_go(d, d->kind != DAP_ATTACH);
+    json_decref(d->pending);
+    d->pending = NULL;
+    dap_term_free(d);
+    dap_vars_free(d->vars);
+    dap_breaks_free(d->breaks);
+    dap_lines_free(d->lines);
+    if (d->in != NULL)
+        interp_free(d->in);
+    noosa_free(d->noosa);
+    loop_free(d->loop);
+    json_decref(d->launch);
+    if (d->argv != NULL)
+        for (size_t k = 0; d->argv[k] != NULL; k++)
+            free(d->argv[k]);
+    free(d->argv);
+    free(d->browser_dirs);
+    free(d->client_name);
+    free(d->inbuf);
+    close(d->in_fd);
+    close(d->out_fd);
+    close(d->null_fd);
+    for (int k = 0; k < 2; k++) {
+        close(d->out_pipe[k]);
+        close(d->err_pipe[k]);
+    }
+    dap_log(d, "-- the end");
+    if (d->log != NULL)
+        fclose(d->log);
+    free(d);
+    return 0;
+}
