@@ -210,7 +210,7 @@ int dap_proto_next(struct dap *d, json_t **msg, char **err)
         return -1;
     }
     if (content_length(d->inbuf, hend, &len, err) != 0) {
-        drop(d, resync(d, hend));
+        drop(d, resync(d, 1));
         return -1;
     }
     if (d->in_len - hend < len) {

@@ -1316,7 +1316,7 @@ int dap_main(const struct noosa_opts *o, const char *log_path)
     loop_add(d->loop, d->err_pipe[0], POLLIN, on_program_output, d);
 
     while (!d->quit) {
-        while (!d->quit && (r = dap_proto_next(d, &msg, &err)) != 0) {
+        while (!d->quit && (err = NULL, r = dap_proto_next(d, &msg, &err))) {
             if (r < 0) {
                 dap_fail_seq(d, 0, "", "%s", err);
                 free(err);

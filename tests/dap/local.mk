@@ -9,9 +9,9 @@
 # in and are built without sanitizers.
 
 DP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/dap -I$(top_srcdir)/tests/dap
-DP_SOURCES = $(srcdir)/tests/dap/dp.c $(addprefix $(srcdir)/,\
+DP_FILES = $(srcdir)/tests/dap/dp.c $(addprefix $(srcdir)/,\
 	$(filter %.c,$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)))
-DP_DEPS = $(DP_SOURCES) tests/dap/dp_dapto.c tests/dap/dp_dapto.h \
+DP_DEPS = $(DP_FILES) tests/dap/dp_dapto.c tests/dap/dp_dapto.h \
 	$(srcdir)/tests/dap/dp.h
 
 EXTRA_DIST += tests/dap/dp.dapto tests/dap/dp.c tests/dap/dp.h
@@ -23,16 +23,17 @@ tests/dap/dp_dapto.c: $(srcdir)/tests/dap/dp.dapto src/dapto/dapto$(EXEEXT)
 # the optimisation last, so that it wins over the user's CFLAGS
 tests/dap/dp-O0$(EXEEXT): $(DP_DEPS)
 	$(AM_V_CCLD)$(CC) $(DEFS) $(DP_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) \
-	  -g -O0 -pthread -o $@ $(DP_SOURCES) tests/dap/dp_dapto.c
+	  -g -O0 -pthread -o $@ $(DP_FILES) tests/dap/dp_dapto.c
 tests/dap/dp-O2$(EXEEXT): $(DP_DEPS)
 	$(AM_V_CCLD)$(CC) $(DEFS) $(DP_CPPFLAGS) $(CPPFLAGS) $(CFLAGS) \
-	  -g -O2 -pthread -o $@ $(DP_SOURCES) tests/dap/dp_dapto.c
+	  -g -O2 -pthread -o $@ $(DP_FILES) tests/dap/dp_dapto.c
 check_SCRIPTS += tests/dap/dp-O0$(EXEEXT) tests/dap/dp-O2$(EXEEXT)
 CLEANFILES += tests/dap/dp_dapto.c tests/dap/dp_dapto.h tests/dap/dp_dapto.db \
 	tests/dap/dp-O0$(EXEEXT) tests/dap/dp-O2$(EXEEXT)
 
 # The tests; each script's comment says what it checks.
-DAP_TESTS = tests/dap/session.py
+DAP_TESTS = tests/dap/session.py tests/dap/errors.py tests/dap/attach.py \
+	tests/dap/replay.py tests/dap/malformed.py tests/dap/terminal.py
 TESTS += $(DAP_TESTS)
 EXTRA_DIST += $(DAP_TESTS) tests/dap/dapclient.py tests/dap/browsers
 clean-local: clean-dap-tests
