@@ -114,8 +114,8 @@ static void on_accept(int fd, short revents, void *arg)
     loop_add(d->loop, c, POLLIN, on_conn, d);
 }
 
-int dap_term_ask(struct dap *d, const char *title, const char *cwd,
-                 void (*done)(struct dap *d, const char *tty,
+int dap_term_ask(struct dap *d, const char *kind, const char *title,
+                 const char *cwd, void (*done)(struct dap *d, const char *tty,
                               const char *why),
                  char **cause)
 {
@@ -155,7 +155,7 @@ int dap_term_ask(struct dap *d, const char *title, const char *cwd,
     }
     loop_add(d->loop, t->listen_fd, POLLIN, on_accept, d);
     name = xasprintf("noosa: %s", title);
-    args = json_pack("{s:s,s:o,s:[s,s,s]}", "kind", "integrated", "title",
+    args = json_pack("{s:s,s:o,s:[s,s,s]}", "kind", kind, "title",
                      dap_jstr(name), "args", self, "--dap-terminal", t->path);
     free(name);
     if (cwd != NULL)

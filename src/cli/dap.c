@@ -847,7 +847,13 @@ static void req_launch(struct dap *d, json_t *req, json_t *args)
     dap_flush_transcript(d, 1);
     if (d->kind == DAP_LAUNCH && d->client_terminal &&
         (console == NULL || strcmp(console, "internalConsole") != 0)) {
-        if (dap_term_ask(d, program, cwd, terminal_ready, &cause) == 0) {
+        const char *kind = console != NULL &&
+                                   strcmp(console, "externalTerminal") == 0
+                               ? "external"
+                               : "integrated";
+
+        if (dap_term_ask(d, kind, program, cwd, terminal_ready, &cause) ==
+            0) {
             json_incref(req);
             d->pending = req;
             return;

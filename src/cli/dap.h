@@ -257,10 +257,12 @@ int dap_vars_site(struct dap_vars *v, const char **file, int *line);
 extern const struct dap_request dap_vars_requests[];
 
 /* dap-term.c */
-/* Ask the client to run the program's terminal (runInTerminal): 0 when
- * asked, -1 with *cause; DONE is called once the terminal is there (its
- * path) or could not be had (NULL, with why). */
-int dap_term_ask(struct dap *d, const char *title, const char *cwd,
+/* Ask the client to run the program's terminal (runInTerminal), of KIND
+ * ("integrated" or "external"): 0 when asked, -1 with *cause; DONE is
+ * called once the terminal is there (its path) or could not be had
+ * (NULL, with why). */
+int dap_term_ask(struct dap *d, const char *kind, const char *title,
+                 const char *cwd,
                  void (*done)(struct dap *d, const char *tty,
                               const char *why),
                  char **cause);

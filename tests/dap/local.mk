@@ -33,7 +33,8 @@ CLEANFILES += tests/dap/dp_dapto.c tests/dap/dp_dapto.h tests/dap/dp_dapto.db \
 
 # The tests; each script's comment says what it checks.
 DAP_TESTS = tests/dap/session.py tests/dap/errors.py tests/dap/attach.py \
-	tests/dap/replay.py tests/dap/malformed.py tests/dap/terminal.py
+	tests/dap/replay.py tests/dap/malformed.py tests/dap/terminal.py \
+	tests/dap/editors.py
 TESTS += $(DAP_TESTS)
 EXTRA_DIST += $(DAP_TESTS) tests/dap/dapclient.py tests/dap/browsers
 clean-local: clean-dap-tests
