@@ -18,6 +18,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
+#include <errno.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -253,6 +254,10 @@ struct dap_lines *dap_lines_read(const char *path, char **cause)
     Elf *elf;
     size_t i, j;
 
+    if (access(path, R_OK) != 0) {
+        xcause(cause, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
     dwfl = dwfl_begin(&offline);
     if (dwfl == NULL) {
         xcause(cause, "libdwfl: %s", dwfl_errmsg(-1));

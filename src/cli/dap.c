@@ -605,16 +605,15 @@ static int make_noosa(struct dap *d, json_t *args, char **cause)
         xcause(cause, "\"browsers\" must be a folder or a list of folders");
         return -1;
     }
-    for (k = 0; d->opts.browser_dirs != NULL && d->opts.browser_dirs[k];
-         k++)
+    for (k = 0; d->main_browsers != NULL && d->main_browsers[k]; k++)
         n++;
     for (k = 0; dirs != NULL && dirs[k] != NULL; k++)
         n++;
+    free(d->browser_dirs);
     d->browser_dirs = xcalloc(n + 1, sizeof *d->browser_dirs);
     n = 0;
-    for (k = 0; d->opts.browser_dirs != NULL && d->opts.browser_dirs[k];
-         k++)
-        d->browser_dirs[n++] = d->opts.browser_dirs[k];
+    for (k = 0; d->main_browsers != NULL && d->main_browsers[k]; k++)
+        d->browser_dirs[n++] = d->main_browsers[k];
     for (k = 0; dirs != NULL && dirs[k] != NULL; k++)
         d->browser_dirs[n++] = (char *)dirs[k];
     free(dirs);
@@ -744,6 +743,22 @@ static void terminal_ready(struct dap *d, const char *tty, const char *why)
     }
 }
 
+/* Keep the arguments of a launch or attach (its strings are used while
+ * the program is there). */
+static void keep_args(struct dap *d, json_t *args)
+{
+    json_incref(args);
+    json_decref(d->launch);
+    d->launch = args;
+}
+
+static void free_argv(char **argv)
+{
+    for (size_t k = 0; argv != NULL && argv[k] != NULL; k++)
+        free(argv[k]);
+    free(argv);
+}
+
 /* Set the program's environment from ENV (a JSON object: a string sets
  * a variable, null removes it).  The adapter is the program's only
  * parent, so its own environment is the program's. */
@@ -791,9 +806,7 @@ static char **launch_argv(json_t *args, const char *program, char **cause)
     json_array_foreach(a, i, e) {
         if (!json_is_string(e)) {
             xcause(cause, "\"args\": argument %zu is not a string", i + 1);
-            for (size_t k = 0; argv[k] != NULL; k++)
-                free(argv[k]);
-            free(argv);
+            free_argv(argv);
             return NULL;
         }
         argv[i + 1] = xstrdup(json_string_value(e));
@@ -829,13 +842,13 @@ static void req_launch(struct dap *d, json_t *req, json_t *args)
         d->opts.replay = replay;
         d->kind = DAP_REPLAY;
     } else {
+        free_argv(d->argv);
         d->argv = launch_argv(args, program, &cause);
         if (d->argv == NULL)
             goto fail;
         d->kind = DAP_LAUNCH;
     }
-    json_incref(args);
-    d->launch = args;
+    keep_args(d, args);
     if (make_noosa(d, args, &cause) != 0)
         goto fail_kind;
     if (interp_load(d->in, d->argv, &cause) != 0)
@@ -904,8 +917,7 @@ static void req_attach(struct dap *d, json_t *req, json_t *args)
     }
     d->stop_on_entry = dap_arg_bool(args, "stopOnEntry", 0);
     d->kind = DAP_ATTACH;
-    json_incref(args);
-    d->launch = args;
+    keep_args(d, args);
     if (make_noosa(d, args, &cause) != 0)
         goto fail;
     if (interp_attach(d->in, (pid_t)pid, &cause) != 0) {
@@ -989,9 +1001,7 @@ static void req_restart(struct dap *d, json_t *req, json_t *args)
                 return;
             }
             session_set_args(d->in->session, argv + 1);
-            for (size_t k = 0; argv[k] != NULL; k++)
-                free(argv[k]);
-            free(argv);
+            free_argv(argv);
         }
         d->stop_on_entry = dap_arg_bool(conf, "stopOnEntry",
                                         d->stop_on_entry);
@@ -1295,6 +1305,7 @@ int dap_main(const struct noosa_opts *o, const char *log_path)
     int r;
 
     d->opts = *o;
+    d->main_browsers = o->browser_dirs;
     d->out_pipe[0] = d->out_pipe[1] = d->err_pipe[0] = d->err_pipe[1] = -1;
     if (log_path != NULL) {
         d->log = fopen(log_path, "ae");
@@ -1354,10 +1365,7 @@ int dap_main(const struct noosa_opts *o, const char *log_path)
     noosa_free(d->noosa);
     loop_free(d->loop);
     json_decref(d->launch);
-    if (d->argv != NULL)
-        for (size_t k = 0; d->argv[k] != NULL; k++)
-            free(d->argv[k]);
-    free(d->argv);
+    free_argv(d->argv);
     free(d->browser_dirs);
     free(d->client_name);
     free(d->inbuf);

@@ -83,7 +83,8 @@ struct dap {
     /* the program */
     struct loop *loop;
     struct noosa_opts opts;      /* main's, with the launch's additions */
-    char **browser_dirs;         /* the launch's and main's (NULL-ended) */
+    char **main_browsers;        /* -B's (NULL-ended, main's) */
+    char **browser_dirs;         /* the launch's and -B's (NULL-ended) */
     struct noosa *noosa;
     struct interp *in;
     enum dap_kind kind;
