@@ -745,12 +745,7 @@ static unsigned long hits_before(const struct dap_breaks *b, int id)
 static void say_log(struct dap_breaks *b, struct dap_bp *bp)
 {
     struct dap *d = b->d;
-    const char *name = Tcl_GetVar2(d->in->tcl, "ev", "n_ename",
-                                   TCL_GLOBAL_ONLY);
-    struct registry *reg = session_registry(d->in->session);
-    char *code = log_code(bp->log, name != NULL && reg != NULL
-                                       ? registry_event_by_name(reg, name)
-                                       : NULL);
+    char *code = log_code(bp->log, dap_stop_event(d));
     char *script = xasprintf(
         "apply {{} {foreach n_dap_k [array names ::ev] "
         "{set $n_dap_k $::ev($n_dap_k)}; %s}}", code);

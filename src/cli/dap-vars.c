@@ -269,19 +269,6 @@ static long long new_frame_id(struct dap_vars *v, pid_t tid, unsigned int f)
 
 /* --- values -------------------------------------------------------------------- */
 
-/* The event stopped at, or NULL. */
-static const struct registry_event *stop_event(struct dap *d)
-{
-    const char *name = Tcl_GetVar2(d->in->tcl, "ev", "n_ename",
-                                   TCL_GLOBAL_ONLY);
-    struct registry *reg = session_registry(d->in->session);
-
-    if (name == NULL || reg == NULL ||
-        session_why(d->in->session) != SESSION_AT_EVENT)
-        return NULL;
-    return registry_event_by_name(reg, name);
-}
-
 /* What a Tcl command said (captured, not told to the client), as lines
  * with the values marked in them. */
 struct said {
@@ -428,7 +415,7 @@ static char *param_text(struct dap_vars *v, const struct registry_param *p,
 static json_t *event_var(struct dap_vars *v, const char *name)
 {
     struct dap *d = v->d;
-    const struct registry_event *e = stop_event(d);
+    const struct registry_event *e = dap_stop_event(d);
     const char *value;
     char *text;
     int ref;
@@ -663,7 +650,7 @@ static void req_scopes(struct dap *d, json_t *req, json_t *args)
     struct dap_vars *v = d->vars;
     int bad = 0;
     long long id = dap_arg_int(args, "frameId", -1, &bad);
-    const struct registry_event *e = stop_event(d);
+    const struct registry_event *e = dap_stop_event(d);
     struct tframes *t;
     unsigned int f;
     json_t *out;
@@ -705,7 +692,7 @@ static void req_variables(struct dap *d, json_t *req, json_t *args)
     r = &v->refs[id - 1];
     switch (r->kind) {
     case REF_EVENT: {
-        const struct registry_event *e = stop_event(d);
+        const struct registry_event *e = dap_stop_event(d);
 
         out = json_array();
         for (i = 0; e != NULL && i < e->nparams; i++) {
@@ -776,7 +763,7 @@ static void req_evaluate(struct dap *d, json_t *req, json_t *args)
         name[n - 1] = '\0';
     j = event_var(d->vars, name);
     if (j == NULL) {
-        const struct registry_event *e = stop_event(d);
+        const struct registry_event *e = dap_stop_event(d);
         char *list = xstrdup("");
 
         for (unsigned int i = 0; e != NULL && i < e->nparams; i++) {

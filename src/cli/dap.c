@@ -294,21 +294,23 @@ static const char *ev_value(struct dap *d, const char *name)
     return Tcl_GetVar2(d->in->tcl, "ev", name, TCL_GLOBAL_ONLY);
 }
 
-/* The event stopped at, or NULL. */
-static const struct registry_event *stop_event(struct dap *d)
+const struct registry_event *dap_stop_event(struct dap *d)
 {
     const char *name = ev_value(d, "n_ename");
     struct registry *reg = session_registry(d->in->session);
 
-    return name != NULL && reg != NULL ? registry_event_by_name(reg, name)
-                                       : NULL;
+    if (name == NULL || reg == NULL ||
+        session_state(d->in->session) != SESSION_STOPPED ||
+        session_why(d->in->session) != SESSION_AT_EVENT)
+        return NULL;
+    return registry_event_by_name(reg, name);
 }
 
 /* "tick n=2 text=\"step 2\"": the event stopped at with its parameters,
  * as the transcript says them. */
 static char *event_text(struct dap *d)
 {
-    const struct registry_event *e = stop_event(d);
+    const struct registry_event *e = dap_stop_event(d);
     char *text;
 
     if (e == NULL)
@@ -341,7 +343,7 @@ static char *event_text(struct dap *d)
 /* Whether the event stopped at is visible (a step stops there). */
 static int event_visible(struct dap *d)
 {
-    const struct registry_event *e = stop_event(d);
+    const struct registry_event *e = dap_stop_event(d);
 
     return e != NULL && e->visible;
 }
@@ -429,7 +431,8 @@ static void tell_stop(struct dap *d)
                 return;
             }
             reason = d->resumed_for;
-            step_where = xasprintf("event \"%s\"", stop_event(d)->name);
+            step_where =
+                xasprintf("event \"%s\"", dap_stop_event(d)->name);
             where = step_where;
         }
         if (reason == NULL)
@@ -1135,6 +1138,28 @@ static void req_terminate(struct dap *d, json_t *req, json_t *args)
 
 /* --- initialize ---------------------------------------------------------------- */
 
+/* What works: <design#dap>. */
+static const struct {
+    const char *name;
+    int on;
+} capabilities[] = {
+    {"supportsConfigurationDoneRequest", 1},
+    {"supportsFunctionBreakpoints", 1},
+    {"supportsConditionalBreakpoints", 1},
+    {"supportsHitConditionalBreakpoints", 1},
+    {"supportsEvaluateForHovers", 1},
+    /* true once a recording is launched (a capabilities event) */
+    {"supportsStepBack", 0},
+    {"supportsSetVariable", 0},
+    {"supportsRestartRequest", 1},
+    {"supportsExceptionInfoRequest", 1},
+    {"supportTerminateDebuggee", 1},
+    {"supportsDelayedStackTraceLoading", 1},
+    {"supportsLogPoints", 1},
+    {"supportsTerminateRequest", 1},
+    {"supportsBreakpointLocationsRequest", 1},
+};
+
 static void req_initialize(struct dap *d, json_t *req, json_t *args)
 {
     json_t *caps, *filters;
@@ -1164,25 +1189,10 @@ static void req_initialize(struct dap *d, json_t *req, json_t *args)
         "(DAPTO_TRY) without stopping, where it has one",
         "default", 0);
     caps = json_object();
-    json_object_set_new(caps, "supportsConfigurationDoneRequest", json_true());
-    json_object_set_new(caps, "supportsFunctionBreakpoints", json_true());
-    json_object_set_new(caps, "supportsConditionalBreakpoints", json_true());
-    json_object_set_new(caps, "supportsHitConditionalBreakpoints",
-                        json_true());
-    json_object_set_new(caps, "supportsEvaluateForHovers", json_true());
+    for (size_t i = 0; i < sizeof capabilities / sizeof *capabilities; i++)
+        json_object_set_new(caps, capabilities[i].name,
+                            json_boolean(capabilities[i].on));
     json_object_set_new(caps, "exceptionBreakpointFilters", filters);
-    /* true once a recording is launched (a capabilities event) */
-    json_object_set_new(caps, "supportsStepBack", json_false());
-    json_object_set_new(caps, "supportsSetVariable", json_false());
-    json_object_set_new(caps, "supportsRestartRequest", json_true());
-    json_object_set_new(caps, "supportsExceptionInfoRequest", json_true());
-    json_object_set_new(caps, "supportTerminateDebuggee", json_true());
-    json_object_set_new(caps, "supportsDelayedStackTraceLoading",
-                        json_true());
-    json_object_set_new(caps, "supportsLogPoints", json_true());
-    json_object_set_new(caps, "supportsTerminateRequest", json_true());
-    json_object_set_new(caps, "supportsBreakpointLocationsRequest",
-                        json_true());
     dap_respond(d, req, caps);
 }
 

@@ -37,6 +37,7 @@
 #include "session.h"
 
 struct interp;
+struct registry_event;
 struct dap_breaks;
 struct dap_vars;
 struct dap_lines;
@@ -161,6 +162,8 @@ void dap_flush_transcript(struct dap *d, int partial);
 /* The program's state now: 1 stopped, 0 running, -1 no program; with a
  * message for a request that needs it stopped in *why. */
 int dap_stopped(struct dap *d, const char **why);
+/* The event the program is stopped at, or NULL. */
+const struct registry_event *dap_stop_event(struct dap *d);
 /* Resume the program with noosa command WORDS for REASON (told at the
  * next stop); answers REQ. */
 void dap_resume(struct dap *d, json_t *req, const char *reason, int argc,

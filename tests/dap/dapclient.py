@@ -289,6 +289,16 @@ class Test:
             r = a.request("attach", attach)
         return init_r, r
 
+    def ends(self, a, code, what):
+        """The program of A ends with CODE: exited, terminated; then
+        disconnect, and the adapter exits 0."""
+        ex = a.event("exited")["body"]
+        self.check(ex["exitCode"] == code, "%s: exit code %d: %r" % (
+            what, code, ex))
+        a.event("terminated")
+        a.request("disconnect")
+        self.check(a.wait_exit() == 0, "%s: the adapter's exit status" % what)
+
     def finish(self):
         for a in self.adapters:
             a.close()

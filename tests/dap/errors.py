@@ -34,14 +34,6 @@ def session(name, filters):
     return a
 
 
-def ends(a, name, code):
-    ex = a.event("exited")["body"]
-    t.check(ex["exitCode"] == code, "%s: exit code %d: %r" % (name, code, ex))
-    a.event("terminated")
-    a.request("disconnect")
-    t.check(a.wait_exit() == 0, "%s: the adapter's exit status" % name)
-
-
 # stop, look, convert
 a = session("convert-at-stop", ["errors"])
 e = a.event("stopped")["body"]
@@ -69,7 +61,7 @@ t.check(not r["success"] and "only a recording goes back" in r["message"],
 r = a.request("evaluate", {"expression": "convert", "context": "repl"})
 t.check(r["success"], "convert: %r" % r)
 a.event("continued")
-ends(a, "convert-at-stop", 0)
+t.ends(a, 0, "convert-at-stop")
 t.check("recovered\n" in a.output("stdout"), "recovered: %r" %
         a.output("stdout"))
 
@@ -79,16 +71,16 @@ e = a.event("stopped")["body"]
 t.check(e["reason"] == "exception", "stopped at the error: %r" % e)
 r = a.request("continue")
 t.check(r["success"], "continue: %r" % r)
-ends(a, "continue-at-stop", 128 + 11)
+t.ends(a, 128 + 11, "continue-at-stop")
 
 # no filter: no stop
 a = session("no-filter", [])
-ends(a, "no-filter", 128 + 11)
+t.ends(a, 128 + 11, "no-filter")
 t.check(not a.events_now("stopped"), "no stop without the filter")
 
 # converted without a stop
 a = session("convert-filter", ["convert"])
-ends(a, "convert-filter", 0)
+t.ends(a, 0, "convert-filter")
 t.check(not a.events_now("stopped"), "no stop with convert")
 t.check("recovered\n" in a.output("stdout"), "converted: %r" %
         a.output("stdout"))
