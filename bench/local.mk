@@ -23,3 +23,4 @@ bench: $(BENCH_TARGETS)
 include bench/record.mk
 include bench/replay.mk
 include bench/dap.mk
+include bench/debug.mk

@@ -16,4 +16,5 @@ include tests/cond/local.mk
 include tests/build/local.mk
 include tests/record/local.mk
 include tests/dap/local.mk
+include tests/debug/local.mk
 include tests/relate/local.mk
