@@ -6,62 +6,72 @@
  *
  * Frames and variables are numbered for the client at each stop and
  * forgotten when the program goes on (the protocol's references live
- * that long).  A variable's children are made when the client asks for
- * them, never before: an event's parameter of the program's own type is
- * said through its Tcl browser (n_TYPE_say) and its children are what
- * the browser's n_TYPE_open says, a line a child, each value on the line
+ * that long).  Frames and C values are the debug layer's (src/debug): the
+ * stopped thread's frames with the functions inlined in them, its
+ * variables, expressions evaluated at a frame, values as trees.  A
+ * variable's children are made when the client asks for them, never
+ * before: a C value's members, elements or what it points to, a page at
+ * a time; an event's parameter of the program's own type with a Tcl
+ * browser is said through it (n_TYPE_say) and its children are what the
+ * browser's n_TYPE_open says, a line a child, each value on the line
  * browsable in turn.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
 #include <unistd.h>
 
+#include <dwarf.h>
+
+#include "cprint.h"
+#include "ctypes.h"
+#include "cvalue.h"
 #include "dap.h"
+#include "debug.h"
+#include "dscope.h"
+#include "frames.h"
 #include "interp.h"
+#include "noosa.h"
 #include "registry.h"
 #include "session.h"
-#include "symbols.h"
 #include "target.h"
 #include "transcript.h"
-#include "unwind.h"
 #include "value.h"
 #include "xmalloc.h"
 
-/* Frames of a thread at most, for the client. */
-#define DAP_FRAMES_MAX 512
-
-struct dframe {
-    char *name;
-    char *file;   /* NULL without a line */
-    int line;
-    char *module;
-    uint64_t pc;
-};
-
-/* A thread's frames at this stop. */
+/* A thread's frames at this stop: the stopped thread's are the debug
+ * layer's, another thread's are unwound here (it is stopped for that
+ * when it runs); shown from FIRST (after the runtime's) to N - 1. */
 struct tframes {
     pid_t tid;
-    struct dframe *f;
-    unsigned int n;
-    unsigned int first; /* the first shown (after the runtime's) */
-    char *why;          /* why there are none */
+    const struct frames *fr;
+    struct frames *own;  /* another thread's */
+    unsigned int first, n;
+    char *why;           /* why there are none */
+    char *replay;        /* a recording's one frame: the event's place */
 };
 
 enum ref_kind {
     REF_EVENT,    /* the event's parameters */
     REF_TCL,      /* a value of the program's type: its browser's lines */
-    REF_TCL_LINE  /* a line of a browser with several values */
+    REF_TCL_LINE, /* a line of a browser with several values */
+    REF_LOCALS,   /* a frame's arguments and variables */
+    REF_GLOBALS,  /* the globals and statics of a frame's unit */
+    REF_CVALUE    /* a C value's members, elements or target */
 };
 
 struct ref {
     enum ref_kind kind;
     char *type, *value, *text; /* REF_TCL */
     json_t *children;          /* REF_TCL_LINE: made already */
+    pid_t tid;                 /* REF_LOCALS, REF_GLOBALS: the frame */
+    unsigned int f;
+    struct cvalue *cv;         /* REF_CVALUE (owned) */
 };
 
 struct dap_vars {
@@ -87,15 +97,9 @@ void dap_vars_forget(struct dap_vars *v)
     size_t i;
 
     for (i = 0; i < v->nthreads; i++) {
-        struct tframes *t = &v->threads[i];
-
-        for (unsigned int k = 0; k < t->n; k++) {
-            free(t->f[k].name);
-            free(t->f[k].file);
-            free(t->f[k].module);
-        }
-        free(t->f);
-        free(t->why);
+        frames_free(v->threads[i].own);
+        free(v->threads[i].why);
+        free(v->threads[i].replay);
     }
     v->nthreads = 0;
     v->nfids = 0;
@@ -104,6 +108,7 @@ void dap_vars_forget(struct dap_vars *v)
         free(v->refs[i].value);
         free(v->refs[i].text);
         json_decref(v->refs[i].children);
+        cvalue_free(v->refs[i].cv);
     }
     v->nrefs = 0;
 }
@@ -131,79 +136,42 @@ static int new_ref(struct dap_vars *v, enum ref_kind kind, struct ref **out)
 
 /* --- frames -------------------------------------------------------------------- */
 
-/* Whether function FN is the runtime's or the generated code's (a stub,
- * an encoder), hidden from the program's frames. */
-static int runtime_fn(const char *fn)
+/* Unwind thread T->tid, not the one stopped, of the live program into
+ * T: at an event it runs (the others run while one waits), so it is
+ * stopped for the unwind and let go on after. */
+static void unwind_other(struct dap_vars *v, struct tframes *t)
 {
-    return fn != NULL &&
-           (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto_", 7) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL ||
-            strstr(fn, "_dapto_put_") != NULL ||
-            strstr(fn, "_dapto_ask_") != NULL);
-}
+    struct dap *d = v->d;
+    struct target *tg = session_target(d->in->session);
+    struct dinfo *di = debug_info(d->noosa->debug, &t->why);
+    int held = 0, rc;
 
-/* Unwind thread TID of the live program into T.  At an event the thread
- * waits for noosa, running: it is stopped for the unwind and let go on
- * waiting after it. */
-static void unwind_into(struct dap_vars *v, struct tframes *t)
-{
-    struct session *s = v->d->in->session;
-    struct target *tg = session_target(s);
-    struct unwind_trace tr;
-    struct symbols *sym;
-    char *cause = NULL;
-    int held = 0;
-    unsigned int i;
-
-    memset(&tr, 0, sizeof tr);
+    if (di == NULL)
+        return;
     if (tg == NULL) {
-        t->why = xstrdup("no program to unwind");
+        t->why = xstrdup("the program is not running");
         return;
     }
-    if (session_why(s) == SESSION_AT_EVENT) {
-        if (target_stop_thread(tg, t->tid, 2000, &cause) != 0) {
-            t->why = cause;
+    if (!target_thread_stopped(tg, t->tid)) {
+        if (target_stop_thread(tg, t->tid, 2000, &t->why) != 0)
             return;
-        }
         held = 1;
     }
-    if (unwind_thread(t->tid, &tr, &cause) != 0) {
-        t->why = cause;
-        unwind_free(&tr);
-        if (held)
-            target_resume_thread(tg, t->tid, NULL);
-        return;
-    }
+    rc = frames_unwind(di, t->tid, &t->own, &t->why);
     if (held)
         target_resume_thread(tg, t->tid, NULL);
-    sym = symbols_open(session_pid(s), NULL);
-    if (sym != NULL)
-        unwind_name(&tr, sym);
-    t->n = tr.n < DAP_FRAMES_MAX ? tr.n : DAP_FRAMES_MAX;
-    t->f = xcalloc(t->n + 1, sizeof *t->f);
-    for (i = 0; i < t->n; i++) {
-        const struct unwind_frame *f = &tr.frames[i];
-
-        t->f[i].name = f->function != NULL
-                           ? xstrndup(f->function, strcspn(f->function, "@"))
-                           : xasprintf("0x%llx", (unsigned long long)f->pc);
-        t->f[i].file = f->file != NULL ? xstrdup(f->file) : NULL;
-        t->f[i].line = f->line;
-        t->f[i].module = f->module != NULL ? xstrdup(f->module) : NULL;
-        t->f[i].pc = f->pc;
-        if (i < 64 && runtime_fn(f->function))
-            t->first = i + 1;
-    }
-    if (t->first >= t->n)
-        t->first = 0;
-    symbols_free(sym);
-    unwind_free(&tr);
+    if (rc != 0)
+        return;
+    t->fr = t->own;
+    t->first = frames_first_program(t->own);
+    t->n = t->own->n;
 }
 
 /* The frames of thread TID at this stop (made at the first question). */
 static struct tframes *frames_of(struct dap_vars *v, pid_t tid)
 {
     struct dap *d = v->d;
+    struct debug *g = d->noosa->debug;
     struct tframes *t;
     size_t i;
 
@@ -217,18 +185,38 @@ static struct tframes *frames_of(struct dap_vars *v, pid_t tid)
     t->tid = tid;
     if (session_replaying(d->in->session)) {
         /* a recording has its events, not its stacks */
-        const char *ev = Tcl_GetVar2(d->in->tcl, "ev", "n_ename",
-                                     TCL_GLOBAL_ONLY);
+        const struct registry_event *e = dap_stop_event(d);
 
-        t->f = xcalloc(1, sizeof *t->f);
-        t->f[0].name = xasprintf(
-            "%s (event %llu of the recording)", ev != NULL ? ev : "?",
+        t->replay = xasprintf(
+            "%s (event %llu of the recording)", e != NULL ? e->name : "?",
             (unsigned long long)session_position(d->in->session));
         t->n = 1;
-        return t;
+    } else if (tid != d->stop_thread) {
+        unwind_other(v, t);
+    } else if (debug_frames(g, &t->fr, &t->why) == 0) {
+        /* up to main, as gdb's backtrace shows them */
+        t->first = debug_first(g);
+        t->n = t->first + debug_count(g);
     }
-    unwind_into(v, t);
     return t;
+}
+
+/* Frame F of T: its function (or its place in a recording), file (NULL
+ * without a line) and line. */
+static const char *frame_name(const struct tframes *t, unsigned int f)
+{
+    if (t->replay != NULL)
+        return t->replay;
+    return t->fr->f[f].name != NULL ? t->fr->f[f].name : "??";
+}
+
+static const char *frame_file(const struct tframes *t, unsigned int f,
+                              int *line)
+{
+    if (t->replay != NULL || t->fr->f[f].file == NULL)
+        return NULL;
+    *line = t->fr->f[f].line;
+    return t->fr->f[f].file;
 }
 
 int dap_vars_site(struct dap_vars *v, const char **file, int *line)
@@ -238,10 +226,8 @@ int dap_vars_site(struct dap_vars *v, const char **file, int *line)
     if (session_replaying(v->d->in->session))
         return -1;
     t = frames_of(v, v->d->stop_thread);
-    if (t->n == 0 || t->f[t->first].file == NULL)
+    if (t->n == 0 || (*file = frame_file(t, t->first, line)) == NULL)
         return -1;
-    *file = t->f[t->first].file;
-    *line = t->f[t->first].line;
     return 0;
 }
 
@@ -372,6 +358,58 @@ static json_t *variable(const char *name, const char *value,
     return j;
 }
 
+/* Children of a C value given at most in one answer without paging. */
+#define DAP_CHILDREN_MAX 10000
+
+/* A variable for C value CV (taken): its text as print shows it inside
+ * an aggregate (after PREFIX), its type (TYPE, else its C type), and
+ * its children behind a reference when it has some. */
+static json_t *cvar(struct dap_vars *v, const char *name, struct cvalue *cv,
+                    const char *prefix, const char *type)
+{
+    struct cprint_opts o;
+    char *text, *shown, *tname;
+    uint64_t n = debug_nchildren(cv);
+    int ref = 0, array = ctype_strip(cv->type)->kind == CT_ARRAY;
+    json_t *j;
+
+    cprint_defaults(&o);
+    text = cprint_value(cv, &o);
+    shown = xasprintf("%s%s", prefix != NULL ? prefix : "", text);
+    tname = type != NULL ? xstrdup(type) : ctype_name(cv->type);
+    if (n > 0) {
+        struct ref *r;
+
+        ref = new_ref(v, REF_CVALUE, &r);
+        r->cv = cv;
+        cv = NULL;
+    }
+    j = variable(name, shown, tname, ref);
+    if (n > 0)
+        json_object_set_new(j, array ? "indexedVariables" : "namedVariables",
+                            json_integer((json_int_t)n));
+    cvalue_free(cv);
+    free(text);
+    free(shown);
+    free(tname);
+    return j;
+}
+
+/* Whether TYPE has a browser of its own in Tcl (n_TYPE_say or
+ * n_TYPE_open), which comes before the C value <design#dap-vars>. */
+static int tcl_browser(struct dap *d, const char *type)
+{
+    Tcl_CmdInfo info;
+    char *say = xasprintf("n_%s_say", type);
+    char *open = xasprintf("n_%s_open", type);
+    int yes = Tcl_GetCommandInfo(d->in->tcl, say, &info) ||
+              Tcl_GetCommandInfo(d->in->tcl, open, &info);
+
+    free(say);
+    free(open);
+    return yes;
+}
+
 /* The text of the value of parameter P (Tcl's VALUE) as the transcript
  * says it: pointers in hex, strings quoted; of the program's own types
  * through its browser (n_say_val), with *REF to browse it. */
@@ -424,12 +462,27 @@ static json_t *event_var(struct dap_vars *v, const char *name)
         return NULL;
     value = Tcl_GetVar2(d->in->tcl, "ev", name, TCL_GLOBAL_ONLY);
     for (unsigned int i = 0; i < e->nparams; i++) {
+        const struct registry_param *p = &e->params[i];
+        struct cvalue *cv;
         json_t *j;
 
-        if (strcmp(e->params[i].name, name) != 0)
+        if (strcmp(p->name, name) != 0)
             continue;
-        text = param_text(v, &e->params[i], value, &ref);
-        j = variable(name, text, e->params[i].type, ref);
+        /* a Tcl browser first, else the C value the debug information
+         * makes of it (a ptr<T>, a user type naming a typedef) */
+        if ((p->kind == DAPTO_K_USER || p->kind == DAPTO_K_PTR) &&
+            !(p->kind == DAPTO_K_USER && tcl_browser(d, p->type)) &&
+            (cv = debug_param(d->noosa->debug, name)) != NULL) {
+            char *prefix = p->kind == DAPTO_K_USER
+                               ? xasprintf("%s:", p->type)
+                               : NULL;
+
+            j = cvar(v, name, cv, prefix, p->type);
+            free(prefix);
+            return j;
+        }
+        text = param_text(v, p, value, &ref);
+        j = variable(name, text, p->type, ref);
         free(text);
         return j;
     }
@@ -600,13 +653,15 @@ static void req_stack_trace(struct dap *d, json_t *req, json_t *args)
     shown = t->n - t->first;
     for (i = t->first + (unsigned int)(start < shown ? start : shown);
          i < t->n && (levels == 0 || i - t->first - start < levels); i++) {
-        const struct dframe *f = &t->f[i];
+        const char *name = frame_name(t, i), *file;
         json_t *j = json_object();
-        char *path;
+        char *path = NULL;
+        int line = 0;
 
+        file = frame_file(t, i, &line);
         json_object_set_new(j, "id", json_integer(new_frame_id(v, t->tid, i)));
-        json_object_set_new(j, "name", dap_jstr(f->name));
-        path = dap_lines_path(d->lines, f->file);
+        json_object_set_new(j, "name", dap_jstr(name));
+        path = dap_lines_path(d->lines, file);
         if (path != NULL) {
             const char *base = strrchr(path, '/');
 
@@ -614,27 +669,26 @@ static void req_stack_trace(struct dap *d, json_t *req, json_t *args)
                 j, "source",
                 json_pack("{s:o,s:o}", "name", dap_jstr(base + 1), "path",
                           dap_jstr(path)));
-            json_object_set_new(j, "line",
-                                json_integer(f->line - !d->lines_at1));
+            json_object_set_new(j, "line", json_integer(line - !d->lines_at1));
             json_object_set_new(j, "column", json_integer(d->columns_at1));
             free(path);
         } else {
             /* no source to show: where it is in its name */
-            if (f->file != NULL) {
-                char *name = xasprintf("%s (%s:%d)", f->name, f->file,
-                                       f->line);
+            if (file != NULL) {
+                char *where = xasprintf("%s (%s:%d)", name, file, line);
 
-                json_object_set_new(j, "name", dap_jstr(name));
-                free(name);
+                json_object_set_new(j, "name", dap_jstr(where));
+                free(where);
             }
             json_object_set_new(j, "line", json_integer(0));
             json_object_set_new(j, "column", json_integer(0));
             json_object_set_new(j, "presentationHint", json_string("subtle"));
         }
-        if (f->pc != 0) {
+        if (t->replay == NULL) {
             char pc[32];
 
-            snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)f->pc);
+            snprintf(pc, sizeof pc, "0x%llx",
+                     (unsigned long long)t->fr->f[i].pc);
             json_object_set_new(j, "instructionPointerReference",
                                 json_string(pc));
         }
@@ -671,7 +725,127 @@ static void req_scopes(struct dap *d, json_t *req, json_t *args)
                            0));
         free(name);
     }
+    if (t->replay == NULL) {
+        struct ref *r;
+        int id_locals = new_ref(v, REF_LOCALS, &r);
+
+        r->tid = t->tid;
+        r->f = f;
+        json_array_append_new(
+            out, json_pack("{s:s,s:s,s:i,s:b}", "name", "Locals",
+                           "presentationHint", "locals",
+                           "variablesReference", id_locals, "expensive", 0));
+        if (t->fr->f[f].has_cu) {
+            int id_globals = new_ref(v, REF_GLOBALS, &r);
+
+            r->tid = t->tid;
+            r->f = f;
+            json_array_append_new(
+                out, json_pack("{s:s,s:i,s:b}", "name", "Globals",
+                               "variablesReference", id_globals,
+                               "expensive", 1));
+        }
+    }
     dap_respond(d, req, json_pack("{s:o}", "scopes", out));
+}
+
+/* What the variables of a frame are gathered with. */
+struct gather {
+    struct dap_vars *v;
+    const struct frames *fr;
+    unsigned int f;
+    struct dinfo *di;
+    json_t *out;
+};
+
+static int gather_var(void *arg, const char *name, Dwarf_Die *die,
+                      int depth)
+{
+    struct gather *g = arg;
+
+    (void)depth;
+    json_array_append_new(
+        g->out, cvar(g->v, name,
+                     dscope_value(g->di, g->fr, g->f, die,
+                                  g->fr->f[g->f].bias),
+                     NULL, NULL));
+    return 0;
+}
+
+/* The arguments, then the variables (innermost block first) of frame F
+ * of thread TID; or (GLOBALS) the variables of the frame's unit. */
+static json_t *frame_vars(struct dap_vars *v, pid_t tid, unsigned int f,
+                          int globals)
+{
+    struct tframes *t = frames_of(v, tid);
+    struct gather g;
+    char *cause = NULL;
+
+    memset(&g, 0, sizeof g);
+    g.v = v;
+    g.fr = t->fr;
+    g.f = f;
+    g.out = json_array();
+    g.di = debug_info(v->d->noosa->debug, &cause);
+    if (g.di == NULL || t->fr == NULL || f >= t->n) {
+        json_array_append_new(
+            g.out, variable("error", cause != NULL ? cause : "no frame",
+                            NULL, 0));
+        free(cause);
+        return g.out;
+    }
+    if (!globals) {
+        dscope_each(t->fr, f, DSCOPE_ARGS, gather_var, &g);
+        dscope_each(t->fr, f, DSCOPE_LOCALS, gather_var, &g);
+    } else if (t->fr->f[f].has_cu) {
+        Dwarf_Die cu = t->fr->f[f].cu, die;
+        Dwarf_Attribute attr;
+        bool flag;
+
+        if (dwarf_child(&cu, &die) == 0) {
+            do {
+                const char *name = dwarf_diename(&die);
+
+                if (dwarf_tag(&die) != DW_TAG_variable || name == NULL ||
+                    (dwarf_attr(&die, DW_AT_declaration, &attr) != NULL &&
+                     dwarf_formflag(&attr, &flag) == 0 && flag) ||
+                    (dwarf_attr(&die, DW_AT_artificial, &attr) != NULL &&
+                     dwarf_formflag(&attr, &flag) == 0 && flag))
+                    continue;
+                json_array_append_new(
+                    g.out,
+                    cvar(v, name,
+                         dscope_value(g.di, NULL, 0, &die,
+                                      t->fr->f[f].bias),
+                         NULL, NULL));
+            } while (dwarf_siblingof(&die, &die) == 0);
+        }
+    }
+    return g.out;
+}
+
+/* Children START .. START + COUNT - 1 (all, up to DAP_CHILDREN_MAX,
+ * when COUNT is 0) of C value CV. */
+static json_t *cvalue_children(struct dap_vars *v, struct cvalue *cv,
+                               uint64_t start, uint64_t count)
+{
+    uint64_t n = debug_nchildren(cv), i;
+    json_t *out = json_array();
+
+    if (count == 0 || count > DAP_CHILDREN_MAX)
+        count = DAP_CHILDREN_MAX;
+    for (i = start; i < n && i < start + count; i++) {
+        char *name = NULL;
+        struct cvalue *child = debug_child(v->d->noosa->debug, cv, i, &name);
+
+        if (child == NULL) {
+            free(name);
+            continue;
+        }
+        json_array_append_new(out, cvar(v, name, child, NULL, NULL));
+        free(name);
+    }
+    return out;
 }
 
 static void req_variables(struct dap *d, json_t *req, json_t *args)
@@ -685,7 +859,7 @@ static void req_variables(struct dap *d, json_t *req, json_t *args)
     struct ref *r;
     size_t i;
 
-    if (bad || id < 1 || (size_t)id > v->nrefs) {
+    if (bad || id < 1 || (size_t)id > v->nrefs || start < 0 || count < 0) {
         dap_fail(d, req, "variables: no reference %lld at this stop", id);
         return;
     }
@@ -708,6 +882,17 @@ static void req_variables(struct dap *d, json_t *req, json_t *args)
         /* browse made references: R may have moved */
         r = &v->refs[id - 1];
         break;
+    case REF_LOCALS:
+    case REF_GLOBALS:
+        out = frame_vars(v, r->tid, r->f, r->kind == REF_GLOBALS);
+        break;
+    case REF_CVALUE:
+        /* a page of them, made now */
+        dap_respond(d, req, json_pack("{s:o}", "variables",
+                                      cvalue_children(v, r->cv,
+                                                      (uint64_t)start,
+                                                      (uint64_t)count)));
+        return;
     case REF_TCL_LINE:
     default:
         out = json_incref(r->children);
@@ -720,6 +905,55 @@ static void req_variables(struct dap *d, json_t *req, json_t *args)
         json_array_append(page, json_array_get(out, i));
     json_decref(out);
     dap_respond(d, req, json_pack("{s:o}", "variables", page));
+}
+
+/* EXPR as a C expression at the frame ARGS name (the selected one
+ * without): the variable the client shows, or NULL once REQ is answered
+ * with why it cannot be evaluated. */
+static json_t *c_expression(struct dap *d, json_t *req, json_t *args,
+                            const char *expr)
+{
+    struct dap_vars *v = d->vars;
+    struct debug *g = d->noosa->debug;
+    struct cprint_opts o;
+    struct tframes *t;
+    struct cvalue *cv;
+    char *cause = NULL, *top;
+    unsigned int f;
+    int bad = 0, rc;
+    long long id = dap_arg_int(args, "frameId", 0, &bad);
+    json_t *j;
+
+    if (bad || (id != 0 && frame_id(v, id, &t, &f) != 0)) {
+        dap_fail(d, req, "evaluate: no frame %lld at this stop", id);
+        return NULL;
+    }
+    if (id != 0 && t->replay == NULL && t->tid != d->stop_thread) {
+        dap_fail(d, req, "%s: C expressions are evaluated in the frames of "
+                 "the thread stopped (%d), not of thread %d", expr,
+                 (int)d->stop_thread, (int)t->tid);
+        return NULL;
+    }
+    rc = id != 0 && t->replay == NULL
+             ? debug_eval_at(g, f - t->first, expr, &cv, &cause)
+             : debug_eval(g, expr, &cv, &cause);
+    if (rc != 0) {
+        dap_fail(d, req, "%s", cause);
+        free(cause);
+        return NULL;
+    }
+    cprint_defaults(&o);
+    top = cprint_top(cv, &o, &cause);
+    if (top == NULL) {
+        dap_fail(d, req, "%s", cause);
+        free(cause);
+        cvalue_free(cv);
+        return NULL;
+    }
+    j = cvar(v, expr, cv, NULL, NULL);
+    json_object_set_new(j, "value", dap_jstr(top));
+    free(top);
+    return j;
 }
 
 static void req_evaluate(struct dap *d, json_t *req, json_t *args)
@@ -762,26 +996,9 @@ static void req_evaluate(struct dap *d, json_t *req, json_t *args)
     for (n = strlen(name); n > 0 && isspace((unsigned char)name[n - 1]); n--)
         name[n - 1] = '\0';
     j = event_var(d->vars, name);
+    if (j == NULL)
+        j = c_expression(d, req, args, name);
     if (j == NULL) {
-        const struct registry_event *e = dap_stop_event(d);
-        char *list = xstrdup("");
-
-        for (unsigned int i = 0; e != NULL && i < e->nparams; i++) {
-            char *more = xasprintf("%s%s%s", list, i > 0 ? ", " : "",
-                                   e->params[i].name);
-
-            free(list);
-            list = more;
-        }
-        if (e != NULL)
-            dap_fail(d, req, "%s: not a parameter of event %s (%s); C "
-                     "expressions need the program's debug information "
-                     "layer", name, e->name, *list != '\0' ? list : "none");
-        else
-            dap_fail(d, req, "%s: the program is not stopped at an event; C "
-                     "expressions need the program's debug information "
-                     "layer", name);
-        free(list);
         free(name);
         return;
     }

@@ -5,7 +5,8 @@ inside a recovery point, tests/dap/dp.c):
  - the filter errors (the default): the program stops before the error
    takes effect, reason exception; exceptionInfo names the signal and
    gives the report with the choices; the stack's top is the faulting
-   line; evaluate convert (a noosa command in the repl) resumes in the
+   line, its scopes the frame's and the unit's, and the pointer it went
+   through can be evaluated there; evaluate convert (a noosa command in the repl) resumes in the
    recovery point: continued, the program says "recovered" and ends well;
  - evaluate continue there instead: the signal kills the program (128+11);
  - no filter: no stop, the program dies of the signal as without noosa;
@@ -52,6 +53,13 @@ frames = a.request("stackTrace",
                    {"threadId": e["threadId"]})["body"]["stackFrames"]
 t.check(frames[0]["name"] == "crash" and frames[0]["line"] == L_FAULT,
         "the faulting line on top: %r" % frames[0])
+scopes = a.request("scopes", {"frameId": frames[0]["id"]})["body"]["scopes"]
+t.check([x["name"] for x in scopes] == ["Locals", "Globals"],
+        "the faulting frame's scopes: %r" % scopes)
+r = a.request("evaluate", {"expression": "dp_bad", "context": "watch",
+                           "frameId": frames[0]["id"]})
+t.check(r["success"] and r["body"]["result"].endswith("0x10"),
+        "the pointer it went through: %r" % r)
 r = a.request("stepBack", {"threadId": e["threadId"]})
 t.check(not r["success"] and "only a recording goes back" in r["message"],
         "stepBack refused: %r" % r)

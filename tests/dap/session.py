@@ -18,14 +18,22 @@ drives it, on dp run 4 (tests/dap/dp.c):
    have breakpoints (breakpointLocations), also in another file;
  - the stops: reason and breakpoint ids; threads (the worker by name);
    the stack with file, line and function, the runtime's frames hidden,
-   and a page of it; the event's scope, its variables of the program's
-   own type browsed through the Tcl browser two levels deep and a line
-   of several values; evaluate for hover, watch and the repl (a noosa
-   command, a bad one, UTF-8 both ways); next to the next event;
+   and a page of it; the other thread's stack; the event's scope, its
+   variables of the program's own type browsed through the Tcl browser
+   two levels deep and a line of several values; the frame's arguments
+   and locals and the unit's globals as C values, members and a page of
+   an array's elements; evaluate for hover and watch (a parameter, a C
+   expression at a frame, a global; not at another thread's frame) and
+   the repl (a noosa command, a bad one, UTF-8 both ways); next to the
+   next event;
  - continue to the end: the exit code, the program's standard output and
    error as output events (never in the protocol's stream: every frame
    is checked), the log points' lines, terminated; disconnect;
- - restart at a stop, and terminate.
+ - without a Tcl browser, a parameter of the program's type is its C
+   value; restart at a stop, and terminate;
+ - dp built with -O2 (the stubs inlined): the same lines emit events,
+   and a line breakpoint on an event emitted at two lines stops at its
+   own, in the inlined frame.
 """
 
 import os
@@ -144,8 +152,9 @@ page = a.request("stackTrace", {"threadId": tid, "startFrame": 1,
 t.check([f["name"] for f in page] == ["run"], "a page of frames: %r" % page)
 
 scopes = a.request("scopes", {"frameId": frames[0]["id"]})["body"]["scopes"]
-t.check(scopes and scopes[0]["name"] == "Event made" and
-        not scopes[0]["expensive"], "the event's scope: %r" % scopes)
+t.check([(x["name"], x["expensive"]) for x in scopes] ==
+        [("Event made", False), ("Locals", False), ("Globals", True)],
+        "the event's scope, the frame's, the unit's: %r" % scopes)
 
 
 def variables(ref):
@@ -172,6 +181,46 @@ after = variables(kids["after"]["variablesReference"])
 t.check(after["id"]["value"] == "2",
         "a line of one value browses it: %r" % after)
 
+locs = variables(scopes[1]["variablesReference"])
+t.check(locs["i"]["value"] == "2" and locs["i"]["type"] == "int" and
+        locs["before"]["value"] == "1" and
+        locs["it"]["type"] == "struct item *",
+        "the frame's arguments and locals: %r" % locs)
+star = variables(locs["it"]["variablesReference"])["*"]
+fields = variables(star["variablesReference"])
+t.check(fields["id"]["value"] == "2" and fields["next"]["value"] == "0x0" and
+        fields["name"]["value"].startswith('"item 2'),
+        "a C value's members: %r" % fields)
+glob = variables(scopes[2]["variablesReference"])
+t.check(glob["dp_total"]["value"] == "1" and
+        glob["worker_pipe"].get("indexedVariables") == 2,
+        "the unit's globals: %r" % glob)
+page = a.request("variables", {
+    "variablesReference": glob["worker_pipe"]["variablesReference"],
+    "start": 1, "count": 1})["body"]["variables"]
+t.check([v["name"] for v in page] == ["[1]"], "a page of elements: %r" %
+        page)
+r = a.request("evaluate", {"expression": "it->id + before",
+                           "context": "watch", "frameId": frames[0]["id"]})
+t.check(r["success"] and r["body"]["result"] == "3" and
+        r["body"]["type"] == "long", "a C expression: %r" % r)
+r = a.request("evaluate", {"expression": "i", "context": "hover",
+                           "frameId": frames[1]["id"]})
+t.check(r["success"] and r["body"]["result"] == "2",
+        "at the caller's frame: %r" % r)
+r = a.request("evaluate", {"expression": "dp_items", "context": "watch"})
+t.check(r["success"] and
+        r["body"]["result"].startswith("(struct item *) 0x") and
+        r["body"]["variablesReference"] > 0, "a global: %r" % r)
+other = [x["id"] for x in threads if x["id"] != tid][0]
+ofr = a.request("stackTrace", {"threadId": other})["body"]["stackFrames"]
+t.check(any(f["name"] == "worker" for f in ofr),
+        "the other thread's stack: %r" % ofr)
+r = a.request("evaluate", {"expression": "1", "context": "watch",
+                           "frameId": ofr[0]["id"]})
+t.check(not r["success"] and "the thread stopped" in r["message"],
+        "another thread's frame: %r" % r)
+
 r = a.request("evaluate", {"expression": "item", "context": "hover",
                            "frameId": frames[0]["id"]})
 t.check(r["success"] and r["body"]["result"] == item["value"] and
@@ -181,7 +230,7 @@ t.check(r["success"] and r["body"]["result"] == first["value"],
         "watch $first: %r" % r)
 r = a.request("evaluate", {"expression": "nosuch", "context": "hover"})
 t.check(not r["success"] and
-        "not a parameter of event made (item, first)" in r["message"],
+        'No symbol "nosuch" in current context.' in r["message"],
         "hover on nothing: %r" % r)
 r = a.request("evaluate", {"expression": "info breakpoints",
                            "context": "repl"})
@@ -249,12 +298,23 @@ t.check(a.wait_exit() == 0, "the adapter's exit status")
 
 # --- restart and terminate ---------------------------------------------------------
 a = t.adapter("restart")
-t.start(a, launch=t.launch_args("run", "2"))
+t.start(a, launch=t.launch_args("run", "2", browsers=[]))
 a.event("initialized")
 a.request("setFunctionBreakpoints", {"breakpoints": [{"name": "made"}]})
 a.request("configurationDone")
 e = a.event("stopped")["body"]
 t.check(e.get("text", "").startswith("made"), "first stop: %r" % e)
+top = a.request("stackTrace", {"threadId": e["threadId"]})["body"][
+    "stackFrames"][0]
+sc = a.request("scopes", {"frameId": top["id"]})["body"]["scopes"]
+ev = variables(sc[0]["variablesReference"])
+t.check(ev["item"]["value"].startswith("Item:0x") and
+        ev["item"]["variablesReference"] > 0,
+        "without a Tcl browser, the C value: %r" % ev)
+star = variables(ev["item"]["variablesReference"])["*"]
+t.check(star["type"] == "struct item" and
+        variables(star["variablesReference"])["id"]["value"] == "1",
+        "its members: %r" % star)
 t.check(a.request("continue")["success"], "continue")
 e = a.event("stopped")["body"]
 r = a.request("restart")
@@ -268,4 +328,27 @@ t.check(e["reason"] == "function breakpoint" and
 t.check(a.output("stdout").count("cwd ") == 2, "the program ran twice")
 t.check(a.request("terminate")["success"], "terminate")
 t.ends(a, 137, "killed")
+
+# --- inlined ------------------------------------------------------------------------
+a = t.adapter("O2")
+t.start(a, launch=t.launch_args("run", "4", program=t.dp_o2))
+a.event("initialized")
+r = a.request("breakpointLocations", {"source": {"path": DPC}, "line": 1,
+                                      "endLine": 200})
+t.check(sorted(x["line"] for x in r["body"]["breakpoints"]) == sorted(lines),
+        "the same lines at -O2: %r" % r)
+r = a.request("setBreakpoints", {"source": {"path": DPC}, "breakpoints": [
+    {"line": L_MAIN, "condition": "$total >= 3"}]})
+a.request("configurationDone")
+e = a.event("stopped")["body"]
+t.check(e.get("text") == "tick n=-2 total=3", "at tick-main: %r" % e)
+top = a.request("stackTrace", {"threadId": e["threadId"]})["body"][
+    "stackFrames"][0]
+t.check(top["name"] == "run" and top["line"] == L_MAIN,
+        "the inlined frame that emitted it: %r" % top)
+a.request("continue")
+e = a.event("stopped")["body"]
+t.check(e.get("text") == "tick n=-4 total=10", "again: %r" % e)
+a.request("continue")
+t.ends(a, 3, "-O2")
 t.finish()
