@@ -20,6 +20,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tcl.h>
@@ -765,6 +766,7 @@ int dap_breaks_stopped(struct dap_breaks *b, const char *where,
     struct breaks_info info;
     unsigned int i, n = breaks_count(d->in->breaks);
     int others = 0, functions = 0, lines = 0, site_known = -1, line = 0;
+    int counted = 0, named;
     const char *file = NULL;
     json_t *hit = json_array();
 
@@ -775,6 +777,7 @@ int dap_breaks_stopped(struct dap_breaks *b, const char *where,
 
         if (info.hits <= hits_before(b, info.id))
             continue;
+        counted = 1;
         bp = owner(b, info.id);
         if (bp == NULL) {
             others = 1; /* one of the user's own (the repl's) */
@@ -798,6 +801,17 @@ int dap_breaks_stopped(struct dap_breaks *b, const char *where,
             functions++;
         else
             lines++;
+    }
+    /* a move in a recording takes the hit counts back: the breakpoint
+     * noosa names is the one */
+    if (!counted && sscanf(where, "breakpoint %d", &named) == 1) {
+        struct dap_bp *bp = owner(b, named);
+
+        if (bp != NULL && bp->log == NULL) {
+            json_array_append_new(hit, json_integer(bp->id));
+            functions += bp->kind == BP_FUNCTION;
+            lines += bp->kind == BP_LINE;
+        }
     }
     if (json_array_size(hit) > 0) {
         *ids = hit;

@@ -521,8 +521,8 @@ static void watch(struct dap *d)
     }
 }
 
-void dap_resume(struct dap *d, json_t *req, const char *reason, int argc,
-                const char *const *words)
+void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
+                int argc, const char *const *words)
 {
     char *out = NULL;
 
@@ -539,7 +539,7 @@ void dap_resume(struct dap *d, json_t *req, const char *reason, int argc,
     }
     free(out);
     d->resumed_for = reason;
-    d->forced = argc > 1 && strcmp(words[0], "step") == 0;
+    d->forced = forced;
     if (session_state(d->in->session) != SESSION_IDLE)
         d->told_state = SESSION_RUNNING;
     d->ended_told = 0;
@@ -954,9 +954,9 @@ static void start_run(struct dap *d, json_t *req)
     static const char *const run[] = {"run"}, *const step[] = {"step"};
 
     if (d->stop_on_entry)
-        dap_resume(d, req, "entry", 1, step);
+        dap_resume(d, req, "entry", 0, 1, step);
     else
-        dap_resume(d, req, NULL, 1, run);
+        dap_resume(d, req, NULL, 0, 1, run);
 }
 
 static void req_configuration_done(struct dap *d, json_t *req, json_t *args)
@@ -1020,7 +1020,7 @@ static void req_continue(struct dap *d, json_t *req, json_t *args)
     static const char *const w[] = {"continue"};
 
     (void)args;
-    dap_resume(d, req, NULL, 1, w);
+    dap_resume(d, req, NULL, 0, 1, w);
 }
 
 /* next, stepIn, stepOut: noosa steps from event to event. */
@@ -1029,12 +1029,27 @@ static void req_step(struct dap *d, json_t *req, json_t *args)
     static const char *const w[] = {"step"};
 
     (void)args;
-    dap_resume(d, req, "step", 1, w);
+    dap_resume(d, req, "step", 0, 1, w);
 }
 
+/* Whether noosa has command NAME. */
+static int has_command(struct dap *d, const char *name)
+{
+    Tcl_CmdInfo info;
+    char *full = xasprintf("::noosa::cmd::%s", name);
+    int yes = Tcl_GetCommandInfo(d->in->tcl, full, &info);
+
+    free(full);
+    return yes;
+}
+
+/* stepBack: to the visible event before, as next goes to the one after
+ * (reverse-step), or where noosa has no reverse-step, to the event
+ * before (step back).  A stop there is told whatever it is. */
 static void req_step_back(struct dap *d, json_t *req, json_t *args)
 {
-    static const char *const w[] = {"step", "back"};
+    static const char *const rs[] = {"reverse-step"};
+    static const char *const sb[] = {"step", "back"};
 
     (void)args;
     if (d->kind != DAP_REPLAY) {
@@ -1042,20 +1057,29 @@ static void req_step_back(struct dap *d, json_t *req, json_t *args)
                  "with \"replay\": a directory of noosa record)");
         return;
     }
-    dap_resume(d, req, "step", 2, w);
+    if (has_command(d, "reverse-step"))
+        dap_resume(d, req, "step", 1, 1, rs);
+    else
+        dap_resume(d, req, "step", 1, 2, sb);
 }
 
 static void req_reverse_continue(struct dap *d, json_t *req, json_t *args)
 {
+    static const char *const rc[] = {"reverse-continue"};
+
     (void)args;
     if (d->kind != DAP_REPLAY) {
         dap_fail(d, req, "reverseContinue: only a recording goes back "
                  "(launch with \"replay\": a directory of noosa record)");
         return;
     }
-    dap_fail(d, req, "reverseContinue: this noosa cannot run a recording "
-             "backwards to a breakpoint yet; stepBack goes back one "
-             "event, and evaluate \"goto N\" to any event");
+    if (!has_command(d, "reverse-continue")) {
+        dap_fail(d, req, "reverseContinue: this noosa cannot run a "
+                 "recording backwards to a breakpoint; stepBack goes back "
+                 "one event, and evaluate \"goto N\" to any event");
+        return;
+    }
+    dap_resume(d, req, NULL, 1, 1, rc);
 }
 
 static void req_pause(struct dap *d, json_t *req, json_t *args)

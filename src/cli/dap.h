@@ -165,9 +165,11 @@ int dap_stopped(struct dap *d, const char **why);
 /* The event the program is stopped at, or NULL. */
 const struct registry_event *dap_stop_event(struct dap *d);
 /* Resume the program with noosa command WORDS for REASON (told at the
- * next stop); answers REQ. */
-void dap_resume(struct dap *d, json_t *req, const char *reason, int argc,
-                const char *const *words);
+ * next stop; NULL: what noosa says it stopped for); answers REQ.  When
+ * FORCED, the next stop is where the command goes (a move in a
+ * recording) and is told whatever it is. */
+void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
+                int argc, const char *const *words);
 
 /* dap-proto.c */
 /* Take what the client wrote on its descriptor (the loop's callback). */

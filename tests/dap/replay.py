@@ -7,8 +7,10 @@
  - a function breakpoint stops the play at each tick; the stack is the
    event's place in the recording; its parameters are variables;
  - stepBack goes to the event before (made, of the same step), and
-   again (quiet, of the step before), and a continue from there stops at
-   the breakpoint again; reverseContinue says what it cannot do yet;
+   again (the visible tick before with noosa's reverse-step, else the
+   event before: quiet), and a continue from there stops at the
+   breakpoint again; reverseContinue goes back to the breakpoint's last
+   stop (with noosa's reverse-continue; without it, says what to do);
  - a line breakpoint on an event emitted at several lines says that a
    recording stops at every one of them;
  - the play ends with the recorded program's exit code, then terminated.
@@ -78,13 +80,26 @@ stop("tick n=2 total=3")
 t.check(a.request("stepBack")["success"], "stepBack")
 e = stop("made item=Item:0x")
 t.check(e["reason"] == "step", "reason step: %r" % e)
+# noosa's reverse-step goes to the visible event before; without it,
+# step back goes to the event before, visible or not
+reverse = a.request("evaluate", {"expression": "help reverse-continue",
+                                 "context": "repl"})["success"]
 a.request("stepBack")
-stop("quiet n=1")
+stop("tick n=1 total=1" if reverse else "quiet n=1")
 a.request("continue")
 stop("tick n=2 total=3")
 r = a.request("reverseContinue")
-t.check(not r["success"] and "stepBack goes back one event" in r["message"],
-        "reverseContinue: %r" % r)
+if reverse:
+    t.check(r["success"], "reverseContinue: %r" % r)
+    e = stop("tick n=1 total=1")
+    t.check(e.get("hitBreakpointIds") == [tick_id],
+            "back at the breakpoint before: %r" % e)
+    a.request("continue")
+    stop("tick n=2 total=3")
+else:
+    t.check(not r["success"] and
+            "stepBack goes back one event" in r["message"],
+            "reverseContinue without noosa's reverse-continue: %r" % r)
 a.request("continue")
 stop("tick n=-2 total=3")
 a.request("continue")
