@@ -480,6 +480,8 @@ static void tell_end(struct dap *d)
     dap_event(d, "terminated", NULL);
 }
 
+static void let_go(struct dap *d, int terminate);
+
 /* Compare the program's state with what the client was told. */
 static void watch(struct dap *d)
 {
@@ -487,6 +489,12 @@ static void watch(struct dap *d)
 
     if (d->in == NULL)
         return;
+    if (d->noosa->quit && !d->quit_done) {
+        /* quit typed in the console: the program is let go, the client
+         * told it ended, and the adapter waits for its disconnect */
+        d->quit_done = 1;
+        let_go(d, d->kind != DAP_ATTACH);
+    }
     state = session_state(d->in->session);
     if (d->configured && state == SESSION_STOPPED &&
         (d->told_state != SESSION_STOPPED ||

@@ -96,6 +96,7 @@ struct dap {
     json_t *launch;        /* the launch's arguments (restart) */
     json_t *pending;       /* the launch waiting for its terminal */
     int ended_told;        /* exited and terminated were sent */
+    int quit_done;         /* quit (typed in the console) was acted on */
     int terminate_sent;
 
     /* the program's output */

@@ -30,10 +30,10 @@ drives it, on dp run 4 (tests/dap/dp.c):
    error as output events (never in the protocol's stream: every frame
    is checked), the log points' lines, terminated; disconnect;
  - without a Tcl browser, a parameter of the program's type is its C
-   value; restart at a stop, and terminate;
+   value; restart at a stop; quit typed in the console ends the program;
  - dp built with -O2 (the stubs inlined): the same lines emit events,
    and a line breakpoint on an event emitted at two lines stops at its
-   own, in the inlined frame.
+   own, in the inlined frame; terminate.
 """
 
 import os
@@ -326,8 +326,9 @@ t.check(e["reason"] == "function breakpoint" and
         ev["body"]["result"] == fi["body"]["result"],
         "after restart, at the first made again: %r %r %r" % (e, ev, fi))
 t.check(a.output("stdout").count("cwd ") == 2, "the program ran twice")
-t.check(a.request("terminate")["success"], "terminate")
-t.ends(a, 137, "killed")
+r = a.request("evaluate", {"expression": "quit", "context": "repl"})
+t.check(r["success"], "quit in the console: %r" % r)
+t.ends(a, 137, "quit kills the program")
 
 # --- inlined ------------------------------------------------------------------------
 a = t.adapter("O2")
@@ -349,6 +350,6 @@ t.check(top["name"] == "run" and top["line"] == L_MAIN,
 a.request("continue")
 e = a.event("stopped")["body"]
 t.check(e.get("text") == "tick n=-4 total=10", "again: %r" % e)
-a.request("continue")
-t.ends(a, 3, "-O2")
+t.check(a.request("terminate")["success"], "terminate")
+t.ends(a, 137, "terminate kills the program")
 t.finish()
