@@ -6,10 +6,12 @@
  * layer and handlers as the screen and batch mode (<design#dap>).
  *
  * The family shares this header:
- *   dap.c        the front end: its loop, the requests by table, the
- *                program's life (launch, attach, a replay, restart, the
- *                end), run control, and what the client is told of it
+ *   dap.c        the front end: its loop, the requests by table, run
+ *                control, and what the client is told of the program
  *                (stopped, continued, exited, terminated, output)
+ *   dap-start.c  the program's life: initialize, launch (a program or a
+ *                recording), attach, configurationDone, restart,
+ *                terminate, disconnect
  *   dap-proto.c  the protocol itself: Content-Length framing, JSON bodies
  *                (jansson), requests, responses and events, the log
  *   dap-break.c  breakpoints on events, on the lines that emit them and
@@ -171,6 +173,20 @@ const struct registry_event *dap_stop_event(struct dap *d);
  * recording) and is told whatever it is. */
 void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
                 int argc, const char *const *words);
+
+/* Go on from a stop the client is not to see, with noosa command WORD
+ * (continue, or step while stepping); the transcript's line of the stop
+ * is not said to the client either. */
+void dap_go_on_quietly(struct dap *d, const char *word);
+
+/* dap-start.c */
+/* Let go of the program: detach from one attached to (unless
+ * TERMINATE), kill one started. */
+void dap_let_go(struct dap *d, int terminate);
+/* The end of the adapter: the program let go, the launch's arguments
+ * freed. */
+void dap_start_end(struct dap *d);
+extern const struct dap_request dap_start_requests[];
 
 /* dap-proto.c */
 /* Take what the client wrote on its descriptor (the loop's callback). */
