@@ -9,6 +9,8 @@ input, a pipe this script writes:
    stops it (reason pause, its thread) with a stack; continue;
  - disconnect lets it go (detach): it goes on without noosa, to its end;
  - attaching again, and disconnect with terminateDebuggee kills it;
+ - the client gone (its end of input) while the program is stopped at a
+   breakpoint: the program is let go from there and goes on to its end;
  - attach to no such process: a failure saying so, and the adapter goes
    on (a launch after it works).
 """
@@ -89,6 +91,25 @@ r = a.request("disconnect", {"terminateDebuggee": True})
 t.check(r["success"], "disconnect: %r" % r)
 t.check(p.wait(30) == -9, "killed with the session")
 t.check(a.wait_exit() == 0, "the adapter's exit status")
+
+# stopped at a breakpoint when the client goes away: let go, not left
+# stopped
+p = start_program()
+a = t.adapter("gone")
+_, r = t.start(a, attach={"pid": p.pid})
+a.event("initialized")
+a.request("setFunctionBreakpoints", {"breakpoints": [{"name": "said"}]})
+a.request("configurationDone")
+say(p, "stop here")
+e = a.event("stopped")["body"]
+t.check(e.get("text") == 'said text="stop here"', "stopped: %r" % e)
+a.proc.stdin.close()
+t.check(a.wait_exit() == 0, "the adapter exits at the end of its input")
+t.check(p.stdout.readline() == b"got stop here\n",
+        "the program goes on from the stop")
+p.stdin.close()
+t.check(p.stdout.readline() == b"done\n" and p.wait(30) == 0,
+        "and ends by itself")
 
 # no such process
 a = t.adapter("nosuch")
