@@ -37,7 +37,7 @@ DAP_TESTS = tests/dap/session.sh tests/dap/errors.sh tests/dap/attach.sh \
 	tests/dap/editors.sh
 TESTS += $(DAP_TESTS)
 EXTRA_DIST += $(DAP_TESTS) $(DAP_TESTS:.sh=.py) tests/dap/dapclient.py \
-	tests/dap/browsers
+	tests/dap/browsers tests/dap/stress.py
 clean-local: clean-dap-tests
 clean-dap-tests:
 	rm -rf tests/dap/work
