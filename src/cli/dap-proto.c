@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "dap.h"
+#include "loop.h"
 #include "xmalloc.h"
 
 static uint64_t now_ns(void)
@@ -77,6 +78,8 @@ void dap_proto_read(int fd, short revents, void *arg)
     dap_log(d, "-- the client's input ended (%s)",
             n == 0 ? "end of file" : strerror(errno));
     d->in_eof = 1;
+    /* a descriptor at its end is always ready: not watched any more */
+    loop_remove(d->loop, fd);
 }
 
 /* Drop the first N bytes of the input. */
