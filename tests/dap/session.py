@@ -24,8 +24,9 @@ drives it, on dp run 4 (tests/dap/dp.c):
    and locals and the unit's globals as C values, members and a page of
    an array's elements; evaluate for hover and watch (a parameter, a C
    expression at a frame, a global; not at another thread's frame) and
-   the repl (a noosa command, a bad one, UTF-8 both ways); next to the
-   next event;
+   the repl (a noosa command, a bad one, UTF-8 both ways; what Tcl and
+   a child write on standard output goes to standard error); next to
+   the next event;
  - continue to the end: the exit code, the program's standard output and
    error as output events (never in the protocol's stream: every frame
    is checked), the log points' lines, terminated; disconnect;
@@ -244,6 +245,17 @@ r = a.request("evaluate", {"expression": 'n_say "h\u00e9llo \u2713\\n"',
                            "context": "repl"})
 t.check(r["success"] and r["body"]["result"] == "h\u00e9llo \u2713",
         "UTF-8 both ways: %r" % r)
+
+r = a.request("evaluate", {"expression": 'puts stdout "stray words"; '
+                           'flush stdout; '
+                           'exec sh -c "echo from a child" >@stdout',
+                           "context": "repl"})
+with open(a.stderr_path, "rb") as f:
+    stray = f.read()
+t.check(r["success"] and not a.errors and b"stray words\n" in stray and
+        b"from a child\n" in stray,
+        "Tcl's stdout and a child's go to standard error, not into the "
+        "protocol: %r %r %r" % (r, a.errors, stray))
 
 # --- on -------------------------------------------------------------------------
 t.check(a.request("next")["success"], "next")
