@@ -363,6 +363,8 @@ void dap_go_on_quietly(struct dap *d, const char *word)
             break;
         }
     }
+    /* the frames looked at for this stop go with it */
+    dap_vars_forget(d->vars);
     dap_breaks_resume(d->breaks);
     if (dap_command(d, NULL, 1, words) == TCL_OK)
         d->told_state = SESSION_RUNNING;
@@ -775,6 +777,8 @@ int dap_main(const struct noosa_opts *o, const char *log_path)
     loop_add(d->loop, d->err_pipe[0], POLLIN, on_program_output, d);
 
     while (!d->quit) {
+        /* what the last turn did is told before any request is read */
+        watch(d);
         while (!d->quit && (err = NULL, r = dap_proto_next(d, &msg, &err))) {
             if (r < 0) {
                 dap_fail_seq(d, 0, "", "%s", err);
@@ -787,7 +791,6 @@ int dap_main(const struct noosa_opts *o, const char *log_path)
         }
         if (d->quit)
             break;
-        watch(d);
         if (d->in_eof) {
             dap_log(d, "-- the client is gone: letting the program go");
             break;
