@@ -35,7 +35,10 @@ class Adapter:
         cmd = [noosa, "--dap"] + list(args)
         if log is not None:
             cmd += ["--dap-log", log]
-        self.stderr_path = (log or "adapter") + ".stderr"
+        # beside the log, or in the adapter's directory: never where the
+        # client happens to run (the tree, for a bench)
+        self.stderr_path = (log or os.path.join(cwd or ".", "adapter")) + \
+            ".stderr"
         self.stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE,
