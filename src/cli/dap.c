@@ -407,12 +407,15 @@ static void tell_stop(struct dap *d)
             !d->forced) {
             /* only breakpoints the client would not stop at: a line
              * breakpoint's event at another line, log points; unless a
-             * step was to stop here anyway */
+             * step was to stop here anyway, or a pause (whose interrupt
+             * this stop took: going on would lose it) */
             int stepping = d->resumed_for != NULL &&
                            (strcmp(d->resumed_for, "step") == 0 ||
                             strcmp(d->resumed_for, "entry") == 0);
+            int pausing = d->resumed_for != NULL &&
+                          strcmp(d->resumed_for, "pause") == 0;
 
-            if (!stepping || !event_visible(d)) {
+            if (!pausing && (!stepping || !event_visible(d))) {
                 dap_go_on_quietly(d, stepping ? "step" : "continue");
                 return;
             }

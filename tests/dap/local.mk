@@ -34,7 +34,7 @@ CLEANFILES += tests/dap/dp_dapto.c tests/dap/dp_dapto.h tests/dap/dp_dapto.db \
 # The tests: each NAME.sh runs NAME.py, whose comment says what it checks.
 DAP_TESTS = tests/dap/session.sh tests/dap/errors.sh tests/dap/attach.sh \
 	tests/dap/replay.sh tests/dap/malformed.sh tests/dap/terminal.sh \
-	tests/dap/editors.sh
+	tests/dap/editors.sh tests/dap/pause.sh
 TESTS += $(DAP_TESTS)
 EXTRA_DIST += $(DAP_TESTS) $(DAP_TESTS:.sh=.py) tests/dap/dapclient.py \
 	tests/dap/browsers tests/dap/stress.py
