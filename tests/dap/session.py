@@ -7,9 +7,10 @@ drives it, on dp run 4 (tests/dap/dp.c):
  - launch with arguments, a working directory, an environment variable,
    a folder of browsers and a start-up command, which the program and the
    console show;
- - function breakpoints: an event with hit counting (every 2), an event
-   that does not exist, a bad condition and a bad hit condition (each
-   unverified with its message);
+ - function breakpoints: an event with hit counting (every 2), named
+   alone and with its aspect (dp.made), an event that does not exist (in
+   an aspect that does not either), a bad condition and a bad hit
+   condition (each unverified with its message);
  - line breakpoints: on a line that emits tick among two that do, with a
    condition true at both and a hit condition (>= 2) that must count the
    hits at that line alone; on a line that emits nothing (the message
@@ -90,10 +91,15 @@ t.check(not fb[2]["verified"] and "condition" in fb[2]["message"],
 t.check(not fb[3]["verified"] and "hit condition" in fb[3]["message"],
         "a bad hit condition: %r" % fb[3])
 made_id = fb[0]["id"]
-# only the good one stays
+# only the good one stays, the event named with its aspect (ASPECT.NAME)
 r = a.request("setFunctionBreakpoints", {"breakpoints": [
-    {"name": "made", "hitCondition": "every 2"}]})
-made_id = r["body"]["breakpoints"][0]["id"]
+    {"name": "dp.made", "hitCondition": "every 2"},
+    {"name": "nosuch.made"}]})
+fb = r["body"]["breakpoints"]
+t.check(fb[0]["verified"], "dp.made every 2 verified: %r" % fb[0])
+t.check(not fb[1]["verified"] and 'no event "nosuch.made"' in fb[1]["message"],
+        "an event of an aspect the program does not have: %r" % fb[1])
+made_id = fb[0]["id"]
 
 r = a.request("setBreakpoints", {"source": {"path": DPC}, "breakpoints": [
     {"line": L_MAIN, "condition": "$total >= 3", "hitCondition": ">= 2"},
