@@ -26,8 +26,9 @@
 #include "transcript.h"
 #include "xmalloc.h"
 
-/* Run noosa command WORDS for a part of the start (the user's startup
- * commands, handler files): what it says goes to the client's console. */
+/* Run SCRIPT, noosa commands as typed, for a part of the start (the
+ * user's start-up commands): what it says goes to the client's console,
+ * an error's as important. */
 static int startup_command(struct dap *d, const char *script)
 {
     char *out = NULL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dap.c - the Debug Adapter Protocol front end (see dap.h): the loop, the
- * requests by table, the program's life and run control, and what the
- * client is told of the program <design#dap>.
+ * requests by table, run control, and what the client is told of the
+ * program <design#dap>; the program's life (launch, attach, the end) is
+ * dap-start.c's.
  *
  * One poll() loop (loop.h) over the client's descriptor, the program's
  * output pipes, the program's terminal's socket and everything the
