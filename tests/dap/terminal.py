@@ -30,11 +30,15 @@ OFFER = {"supportsRunInTerminalRequest": True}
 
 class Terminal:
     def __init__(self):
+        self.kind = None
         self.master = None
         self.proc = None
         self.text = b""
 
     def run(self, args):
+        # before the terminal starts: the adapter answers the launch once
+        # the terminal is there, which may be before this function returns
+        self.kind = args.get("kind")
         self.master, slave = pty.openpty()
 
         def controlling():
@@ -45,7 +49,6 @@ class Terminal:
                                      stderr=slave, cwd=args.get("cwd"),
                                      preexec_fn=controlling)
         os.close(slave)
-        self.kind = args.get("kind")
         return {"processId": self.proc.pid}
 
     def wait_for(self, text):
