@@ -336,9 +336,8 @@ static int event_visible(struct dap *d)
 /* Go on from a stop the client is not to see, as the adapter last
  * resumed (step stays a step); the transcript's line that said the stop
  * is not said to the client either. */
-void dap_go_on_quietly(struct dap *d, const char *word)
+static int go_on_quietly(struct dap *d, int argc, const char *const *words)
 {
-    const char *words[] = {word};
     struct transcript *t = d->in->transcript;
     uint64_t l = transcript_end(t);
     size_t len;
@@ -367,8 +366,41 @@ void dap_go_on_quietly(struct dap *d, const char *word)
     /* the frames looked at for this stop go with it */
     dap_vars_forget(d->vars);
     dap_breaks_resume(d->breaks);
-    if (dap_command(d, NULL, 1, words) == TCL_OK)
-        d->told_state = SESSION_RUNNING;
+    if (dap_command(d, NULL, argc, words) != TCL_OK)
+        return -1;
+    d->told_state = SESSION_RUNNING;
+    return 0;
+}
+
+void dap_go_on_quietly(struct dap *d, const char *word)
+{
+    const char *const words[] = {word};
+
+    go_on_quietly(d, 1, words);
+}
+
+/* Going back to a breakpoint a step at a time (reverseContinue where
+ * noosa has no reverse-continue): 1 when the adapter steps back again
+ * from this stop, the client not told of it; 0 when the stop is the
+ * client's, a breakpoint's (IDS) or the recording's first event (then
+ * *REASON and *WHERE say so). */
+static int reverse_on(struct dap *d, json_t *ids, const char **reason,
+                      const char **where)
+{
+    static const char *const back[] = {"step", "back"};
+    uint64_t at = session_position(d->in->session);
+
+    if (ids == NULL && at > 0 && at < d->reverse_at) {
+        d->reverse_at = at;
+        /* a step back that cannot go: the stop is told as it is */
+        if (go_on_quietly(d, 2, back) == 0)
+            return 1;
+    }
+    if (ids == NULL) {
+        *reason = "entry";
+        *where = "the first event of the recording";
+    }
+    return 0;
 }
 
 static void tell_stop(struct dap *d)
@@ -379,6 +411,7 @@ static void tell_stop(struct dap *d)
     const char *reason = NULL, *thread;
     json_t *ids = NULL, *body;
     char *text = NULL, *step_where = NULL;
+    int stops;
 
     d->told_seq = n->item_seq;
     dap_vars_forget(d->vars);
@@ -404,8 +437,10 @@ static void tell_stop(struct dap *d)
     case SESSION_AT_EVENT:
         thread = ev_value(d, "n_thread");
         d->stop_thread = thread != NULL ? (pid_t)atoi(thread) : 0;
-        if (!dap_breaks_stopped(d->breaks, where, &reason, &ids) &&
-            !d->forced) {
+        stops = dap_breaks_stopped(d->breaks, where, &reason, &ids);
+        if (d->reverse_at != 0 && reverse_on(d, ids, &reason, &where))
+            return;
+        if (!stops && !d->forced) {
             /* only breakpoints the client would not stop at: a line
              * breakpoint's event at another line, log points; unless a
              * step was to stop here anyway, or a pause (whose interrupt
@@ -433,6 +468,7 @@ static void tell_stop(struct dap *d)
     d->told_state = SESSION_STOPPED;
     d->resumed_for = NULL;
     d->forced = 0;
+    d->reverse_at = 0;
     body = json_object();
     json_object_set_new(body, "reason", json_string(reason));
     json_object_set_new(body, "description", dap_jstr(where));
@@ -517,11 +553,12 @@ static void watch(struct dap *d)
     }
 }
 
-void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
-                int argc, const char *const *words)
+int dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
+               int argc, const char *const *words)
 {
     char *out = NULL;
 
+    d->reverse_at = 0;
     dap_breaks_resume(d->breaks);
     if (dap_command(d, &out, argc, words) != TCL_OK) {
         /* the last line is the error */
@@ -531,7 +568,7 @@ void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
             out[--n] = '\0';
         dap_fail(d, req, "%s", out);
         free(out);
-        return;
+        return -1;
     }
     free(out);
     d->resumed_for = reason;
@@ -544,6 +581,7 @@ void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
                 strcmp(words[0], "continue") == 0
                     ? json_pack("{s:b}", "allThreadsContinued", 1)
                     : NULL);
+    return 0;
 }
 
 /* --- run control ------------------------------------------------------------- */
@@ -596,9 +634,13 @@ static void req_step_back(struct dap *d, json_t *req, json_t *args)
         dap_resume(d, req, "step", 1, 2, sb);
 }
 
+/* reverseContinue: back to the last breakpoint before, with noosa's
+ * reverse-continue where it has it, else a step back at a time. */
 static void req_reverse_continue(struct dap *d, json_t *req, json_t *args)
 {
     static const char *const rc[] = {"reverse-continue"};
+    static const char *const sb[] = {"step", "back"};
+    uint64_t at;
 
     (void)args;
     if (d->kind != DAP_REPLAY) {
@@ -606,13 +648,14 @@ static void req_reverse_continue(struct dap *d, json_t *req, json_t *args)
                  "(launch with \"replay\": a directory of noosa record)");
         return;
     }
-    if (!has_command(d, "reverse-continue")) {
-        dap_fail(d, req, "reverseContinue: this noosa cannot run a "
-                 "recording backwards to a breakpoint; stepBack goes back "
-                 "one event, and evaluate \"goto N\" to any event");
+    if (has_command(d, "reverse-continue")) {
+        dap_resume(d, req, NULL, 1, 1, rc);
         return;
     }
-    dap_resume(d, req, NULL, 1, 1, rc);
+    /* without it, step back until a breakpoint or the first event */
+    at = session_position(d->in->session);
+    if (dap_resume(d, req, NULL, 1, 2, sb) == 0)
+        d->reverse_at = at;
 }
 
 static void req_pause(struct dap *d, json_t *req, json_t *args)

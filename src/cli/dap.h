@@ -120,6 +120,8 @@ struct dap {
     int forced;            /* the next stop is where the adapter went
                               (step back): it is told whatever it is */
     pid_t stop_thread;     /* the thread stopped at, for the client */
+    uint64_t reverse_at;   /* reverseContinue a step back at a time: the
+                              event it last went back from, or 0 */
 
     struct dap_breaks *breaks;
     struct dap_vars *vars;
@@ -168,11 +170,11 @@ int dap_stopped(struct dap *d, const char **why);
 /* The event the program is stopped at, or NULL. */
 const struct registry_event *dap_stop_event(struct dap *d);
 /* Resume the program with noosa command WORDS for REASON (told at the
- * next stop; NULL: what noosa says it stopped for); answers REQ.  When
- * FORCED, the next stop is where the command goes (a move in a
- * recording) and is told whatever it is. */
-void dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
-                int argc, const char *const *words);
+ * next stop; NULL: what noosa says it stopped for); answers REQ: 0, or
+ * -1 when the command failed.  When FORCED, the next stop is where the
+ * command goes (a move in a recording) and is told whatever it is. */
+int dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
+               int argc, const char *const *words);
 
 /* Go on from a stop the client is not to see, with noosa command WORD
  * (continue, or step while stepping); the transcript's line of the stop

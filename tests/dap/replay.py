@@ -10,7 +10,9 @@
    again (the visible tick before with noosa's reverse-step, else the
    event before: quiet), and a continue from there stops at the
    breakpoint again; reverseContinue goes back to the breakpoint's last
-   stop (with noosa's reverse-continue; without it, says what to do);
+   stop (with noosa's reverse-continue; without it, a step back at a
+   time, the steps not told), and with no breakpoint before, to the
+   recording's first event (reason entry); continue goes forward again;
  - a line breakpoint on an event emitted at several lines says that a
    recording stops at every one of them;
  - the play ends with the recorded program's exit code, then terminated.
@@ -89,17 +91,20 @@ stop("tick n=1 total=1" if reverse else "quiet n=1")
 a.request("continue")
 stop("tick n=2 total=3")
 r = a.request("reverseContinue")
-if reverse:
-    t.check(r["success"], "reverseContinue: %r" % r)
-    e = stop("tick n=1 total=1")
-    t.check(e.get("hitBreakpointIds") == [tick_id],
-            "back at the breakpoint before: %r" % e)
-    a.request("continue")
-    stop("tick n=2 total=3")
-else:
-    t.check(not r["success"] and
-            "stepBack goes back one event" in r["message"],
-            "reverseContinue without noosa's reverse-continue: %r" % r)
+t.check(r["success"], "reverseContinue: %r" % r)
+e = stop("tick n=1 total=1")
+t.check(e.get("hitBreakpointIds") == [tick_id],
+        "back at the breakpoint before: %r" % e)
+# no breakpoint before: the first event of the recording
+a.request("reverseContinue")
+e = stop("made item=Item:0x")
+t.check(reverse or (e["reason"] == "entry" and
+                    "first event" in e["description"]),
+        "back at the first event: %r" % e)
+a.request("continue")
+stop("tick n=1 total=1")
+a.request("continue")
+stop("tick n=2 total=3")
 a.request("continue")
 stop("tick n=-2 total=3")
 a.request("continue")
