@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 4
+#define DAPTO_PROTO_MINOR 5
 
 /* The minor from which a runtime can be attached to while it runs
  * <protocol#attach>. */
@@ -29,6 +29,10 @@
 /* The minor from which a thread may write its records into a buffer of its
  * own <protocol#tbuf>. */
 #define DAPTO_TBUF_MINOR 4
+
+/* The minor from which a thread keeps the post-mortem trail of its own
+ * events in a trail of its own <protocol#ttrail>. */
+#define DAPTO_TTRAIL_MINOR 5
 
 /* Environment variable that lets a monitor attach to the program under
  * Yama's ptrace_scope 1: "any", or the pid of the one process allowed
@@ -119,7 +123,12 @@ struct dapto_region {
     uint32_t monitor_cpu; /* the monitor, when it spins for records */
     uint32_t program_cpu; /* a thread of the program, when it spins for
                            * the monitor's answer or for room */
-    uint32_t tb_pad[3];
+    /* Threads' own trails <protocol#ttrail> (minor 5; 0 without them:
+     * these bytes were padding before).  Geometry: set once by the
+     * monitor, read-only after. */
+    uint32_t tt_off;   /* the area: tt_count trails */
+    uint32_t tt_count; /* trails */
+    uint32_t tt_slots; /* slots of one trail, a power of two */
 
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;
@@ -151,6 +160,11 @@ struct dapto_region {
      * <protocol#counters>: a thread takes n = cnt_next++ + 1 and counts in
      * slot n when n < cnt_slots, else in the shared slot 0. */
     _Alignas(64) uint32_t cnt_next;
+
+    /* The coarse clock of the threads' trails <protocol#ttrail> (minor
+     * 5): milliseconds of the run, written by the monitor now and then;
+     * the runtime only reads it. */
+    _Alignas(64) uint32_t tt_clock;
 };
 
 /* The header keeps its layout from one minor to the next. */
@@ -533,6 +547,43 @@ struct dapto_trail_slot {
     uint64_t seq;
     unsigned char rec[DAPTO_TRAIL_SLOT - 8];
 };
+
+/*
+ * A thread's own trail <protocol#ttrail> (minor 5): the last events of one
+ * thread at a time, kept with plain stores, no atomic operation and no
+ * clock read.  A trail is this header, then tt_slots slots of
+ * DAPTO_TT_SLOT bytes; slot i % tt_slots holds event i of the trail.  The
+ * owner writes slot `next` (its values, then its first word), then stores
+ * next + 1 with release ordering; a reader trusts event i only when
+ * max(base, next - tt_slots + 1) <= i < next, next read before and after
+ * its copy.
+ */
+#define DAPTO_TT_SLOT 128
+#define DAPTO_TT_SLOT_VALUES (DAPTO_TT_SLOT - 8)
+
+struct dapto_ttrail {
+    /* Events kept (monotonic); a release store after each. */
+    uint64_t next;
+    /* `next` when the owner took the trail: events below it were an
+     * earlier owner's. */
+    uint64_t base;
+    /* The thread that owns the trail, 0 when free: a thread takes a free
+     * one, or one whose owner is gone, by compare-and-swap. */
+    uint32_t owner;
+    /* Events the owner could not keep (raised by a signal handler while it
+     * was keeping another), monotonic. */
+    uint32_t lost;
+    uint32_t pad[10];
+};
+
+/* A slot's first word: the event's code (bits 0..15), the bytes of values
+ * after the word (16..31, at most DAPTO_TT_SLOT_VALUES) and the run's
+ * coarse clock tt_clock as the owner read it (32..63).  The values are
+ * tagged as in a record <protocol#record>; a value cut to fit has
+ * DAPTO_K_TRUNC on its tag, and nothing follows it. */
+#define DAPTO_TT_WORD(code, len, tick)                                      \
+    ((uint64_t)(uint16_t)(code) | (uint64_t)(uint16_t)(len) << 16 |        \
+     (uint64_t)(uint32_t)(tick) << 32)
 
 /*
  * Recovery points and reported errors <protocol#recover>.  This table is

@@ -17,6 +17,7 @@
 #include "intern.h"
 #include "rtbuf.h"
 #include "rtfilter.h"
+#include "rtrail.h"
 #include "runtime.h"
 #include "stop.h"
 
@@ -79,6 +80,18 @@ static int event_record(struct dapto_record *rec)
     return rc;
 }
 
+int rt_keep(struct dapto_record *rec)
+{
+    int rc;
+
+    if (rt_busy)
+        return -1; /* (event_deliver() counts it) */
+    rt_busy = 1;
+    rc = rt_trail_record(rec);
+    rt_busy = 0;
+    return rc;
+}
+
 void event_deliver(struct dapto_record *rec, unsigned int st)
 {
     if (rt_busy) {
@@ -86,13 +99,16 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
         __atomic_fetch_add(&runtime.ring.hdr->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    /* <protocol#trail>: the trail keeps what the monitor is not sent;
-     * it keeps what it is sent itself (unless the ring may overwrite) */
-    if ((st & DAPTO_STATE_TRAIL) &&
-        (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
-         runtime.overwrite)) {
+    /* <protocol#ttrail>: the thread's own trail keeps every event the
+     * trail wants; without one, <protocol#trail>: the shared trail keeps
+     * what the monitor is not sent, and the monitor what it is sent
+     * (unless the ring may overwrite) */
+    if (st & DAPTO_STATE_TRAIL) {
         rt_busy = 1;
-        trail_put(&runtime.trail, rec);
+        if (rt_trail_record(rec) != 0 &&
+            (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
+             runtime.overwrite))
+            trail_put(&runtime.trail, rec);
         rt_busy = 0;
     }
     if ((st & DAPTO_STATE_STOP) && !rt_in_op)
@@ -110,7 +126,8 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
 {
     const struct dapto_aspect *a = o->aspect;
     struct dapto_record *rec;
-    unsigned int st = v & RTF_VERDICT_STATE & ~(unsigned int)DAPTO_STATE_PROFILE;
+    unsigned int st = v & RTF_VERDICT_STATE &
+                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_FTRAIL);
 
     if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
@@ -127,16 +144,88 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
         if (st == 0)
             return;
     }
-    rec->time = rt_now();
-    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-        /* the common case, without a call (the monitor keeps what the
-         * trail would) */
-        rt_busy = 1;
-        rt_record(rec);
-        rt_busy = 0;
-        return;
+    rt_deliver(rec, st);
+}
+
+/* dapto_event_keep() for a thread without a trail of its own
+ * <protocol#ttrail>: the record of the arguments, for the shared trail. */
+static __attribute__((noinline)) void keep_record(const struct dapto_aspect *a,
+                                                  unsigned int index,
+                                                  const union dapto_arg *args)
+{
+    const struct dapto_event *ev = &a->events[index];
+    unsigned int k;
+
+    DAPTO_EVENT_BEGIN(a, index);
+    for (k = 0; k < ev->nparams; k++) {
+        switch (ev->params[k].kind) {
+        case DAPTO_K_INT:
+            DAPTO_RESULT_INT(args[k].i);
+            break;
+        case DAPTO_K_LONG:
+            DAPTO_RESULT_LONG(args[k].i);
+            break;
+        case DAPTO_K_PTR:
+            DAPTO_RESULT_PTR((size_t)args[k].i);
+            break;
+        case DAPTO_K_DOUBLE:
+            DAPTO_RESULT_DOUBLE(args[k].d);
+            break;
+        case DAPTO_K_STR:
+            DAPTO_RESULT_STR(args[k].s);
+            break;
+        default:
+            DAPTO_RESULT_UNKNOWN();
+            break;
+        }
     }
-    event_deliver(rec, st);
+    dapto_event_end_as(_dapto_out, DAPTO_STATE_TRAIL);
+}
+
+/* Keep event EV of code CODE from its arguments ARGS in the thread's own
+ * trail: 0, or -1 when the thread has none. */
+static int keep_args(const struct dapto_event *ev, uint32_t code,
+                     const union dapto_arg *args)
+{
+    struct dapto_keep k;
+    unsigned int i;
+
+    if (!rt_keep_begin(&k))
+        /* (busy: counted lost) */
+        return dapto_trail_self.key & DAPTO_KEEP_BUSY ? 0 : -1;
+    for (i = 0; i < ev->nparams; i++) {
+        switch (ev->params[i].kind) {
+        case DAPTO_K_INT:
+            dapto_keep_int(&k, (int)args[i].i);
+            break;
+        case DAPTO_K_LONG:
+            dapto_keep_long(&k, (long)args[i].i);
+            break;
+        case DAPTO_K_PTR:
+            dapto_keep_ptr(&k, (const void *)(size_t)args[i].i);
+            break;
+        case DAPTO_K_DOUBLE:
+            dapto_keep_double(&k, args[i].d);
+            break;
+        case DAPTO_K_STR:
+            dapto_keep_str(&k, args[i].s);
+            break;
+        default:
+            dapto_keep_fixed(&k, DAPTO_K_UNKNOWN, &k, 0);
+            break;
+        }
+    }
+    dapto_keep_end_code(&k, code);
+    return 0;
+}
+
+DAPTO_API void dapto_event_keep(const struct dapto_aspect *a, unsigned int index,
+                                const union dapto_arg *args)
+{
+    if (DAPTO_UNLIKELY(a == NULL || index >= a->nevents) || !rt_is_attached())
+        return;
+    if (keep_args(&a->events[index], a->event_base + index, args) != 0)
+        keep_record(a, index, args);
 }
 
 void dapto_event_end(struct dapto_out *o)
@@ -157,8 +246,10 @@ void dapto_event_end_as(struct dapto_out *o, unsigned int v)
 /* enter/leave: NAME by its intern id when it has one <protocol#intern>. */
 static void emit_name(unsigned int ev, const char *name)
 {
-    /* <protocol#cct>: the program's call tree is of functions only */
-    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_PROFILE;
+    /* <protocol#cct>: the program's call tree is of functions only, and
+     * so is DAPTO_STATE_FTRAIL */
+    unsigned int st = dapto_builtin_state[ev] &
+                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_FTRAIL);
     uint32_t id;
 
     if (st == 0 || !rt_is_attached())
@@ -183,14 +274,7 @@ static void emit_name(unsigned int ev, const char *name)
             if (st == 0)
                 return;
         }
-        u.rec.time = rt_now();
-        if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-            rt_busy = 1;
-            rt_record(&u.rec);
-            rt_busy = 0;
-            return;
-        }
-        event_deliver(&u.rec, st);
+        rt_deliver(&u.rec, st);
         return;
     }
     {

@@ -39,6 +39,7 @@
 #include "ring.h"
 #include "target.h"
 #include "tbuf.h"
+#include "ttrail.h"
 #include "trail.h"
 #include "xmalloc.h"
 
@@ -126,6 +127,10 @@ struct channel {
     uint64_t more_tb;
     uint64_t tb_scan;
     unsigned int ring_streak; /* the ring's items given in a row */
+    /* threads' own trails <protocol#ttrail> (count 0: none), and how
+     * many had owners at the last look */
+    struct ttrail_area tt;
+    unsigned int tt_owners;
     unsigned int tb_streak;   /* the thread buffers' items in a row */
 
     /* operation results */
@@ -171,6 +176,7 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
     }
     ring_init(&ch->ring, &ch->region);
     tbuf_area_init(&ch->tb, &ch->region);
+    ttrail_area_init(&ch->tt, &ch->region);
     ch->tbc = xcalloc(ch->tb.count + 1, sizeof *ch->tbc);
     for (uint32_t i = 0; i < ch->tb.count; i++)
         tbuf_cons_init(&ch->tb, i, &ch->tbc[i]);
@@ -312,6 +318,43 @@ void channel_set_start(struct channel *ch, uint64_t start_ns)
 double channel_ns_per_tick(const struct channel *ch)
 {
     return ch->clock.ns_per_tick;
+}
+
+int64_t channel_ns(const struct channel *ch, uint64_t raw)
+{
+    return clock_ns(&ch->clock, raw);
+}
+
+const struct ttrail_area *channel_ttrails(const struct channel *ch)
+{
+    struct dapto_region_id id;
+
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE ||
+        !region_runtime_id(&ch->region, &id) || id.rt_minor < DAPTO_TTRAIL_MINOR)
+        return NULL;
+    return &ch->tt;
+}
+
+unsigned int channel_tick(struct channel *ch)
+{
+    uint64_t now = clock_monotonic_ns(), start = ch->clock.start_ns;
+    uint32_t i;
+
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)
+        return 0;
+    __atomic_store_n(&ch->region.hdr->tt_clock,
+                     (uint32_t)(now > start ? (now - start) / 1000000u : 0),
+                     __ATOMIC_RELAXED);
+    if (ch->tt_owners < 2) {
+        /* (a line each that its owner writes: looked at only until a
+         * second thread has one) */
+        ch->tt_owners = 0;
+        for (i = 0; i < ch->tt.count; i++)
+            if (__atomic_load_n(&ttrail_at(&ch->tt, i)->owner,
+                                __ATOMIC_RELAXED) != 0)
+                ch->tt_owners++;
+    }
+    return ch->tt_owners;
 }
 
 uint64_t channel_counter(const struct channel *ch, uint16_t id)

@@ -32,6 +32,7 @@ struct target;
 struct channel;
 struct qarea;
 struct region;
+struct ttrail_area;
 
 struct channel_opts {
     uint32_t ring_size;   /* bytes, a power of two; 0 for the default */
@@ -224,6 +225,19 @@ void channel_set_start(struct channel *ch, uint64_t start_ns);
 
 /* Nanoseconds in one unit of the program's timestamps (1 without TSC). */
 double channel_ns_per_tick(const struct channel *ch);
+
+/* Nanoseconds since the start of the run of the program's timestamp RAW
+ * (negative when before it). */
+int64_t channel_ns(const struct channel *ch, uint64_t raw);
+
+/* The threads' own trails of the program <protocol#ttrail>, or NULL when
+ * it has none (a runtime older than them, or not attached). */
+const struct ttrail_area *channel_ttrails(const struct channel *ch);
+/* Write the run's coarse clock (milliseconds since its start) for the
+ * threads' trails.  Returns how many trails have an owner (it stops
+ * counting at 2: enough to know that their order matters); 0 without
+ * trails. */
+unsigned int channel_tick(struct channel *ch);
 
 /* A counter's value <protocol#counters>. */
 uint64_t channel_counter(const struct channel *ch, uint16_t id);

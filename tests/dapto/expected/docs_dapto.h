@@ -15,18 +15,18 @@ extern struct dapto_aspect docs_dapto_aspect_docs;
 extern dapto_state_t docs_dapto_state[2];
 
 /* list: Dollar $x and [set pwned 1] brackets */
-void docs_dapto_emit_list(const char *set, int puts);
+DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts);
 
-static inline void _dapto_list(const char *set, int puts)
+static inline DAPTO_NOINSTR void _dapto_list(const char *set, int puts)
 {
     if (DAPTO_UNLIKELY(docs_dapto_state[0]))
         docs_dapto_emit_list(set, puts);
 }
 
 /* escapes: Newline and tab and bell  and CR  and octal AB and hex C */
-void docs_dapto_emit_escapes(int q, int c, int u, int e);
+DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e);
 
-static inline void _dapto_escapes(int q, int c, int u, int e)
+static inline DAPTO_NOINSTR void _dapto_escapes(int q, int c, int u, int e)
 {
     if (DAPTO_UNLIKELY(docs_dapto_state[1]))
         docs_dapto_emit_escapes(q, c, u, e);

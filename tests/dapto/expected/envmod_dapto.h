@@ -16,18 +16,18 @@ extern struct dapto_aspect envmod_dapto_aspect_envmod;
 extern dapto_state_t envmod_dapto_state[2];
 
 /* env_created*: An environment value has been created */
-void envmod_dapto_emit_env_created(Environment env, Environment parent);
+DAPTO_NOINSTR void envmod_dapto_emit_env_created(Environment env, Environment parent);
 
-static inline void _dapto_env_created(Environment env, Environment parent)
+static inline DAPTO_NOINSTR void _dapto_env_created(Environment env, Environment parent)
 {
     if (DAPTO_UNLIKELY(envmod_dapto_state[0]))
         envmod_dapto_emit_env_created(env, parent);
 }
 
 /* binding_made*: A binding has been made in an environment */
-void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key);
+DAPTO_NOINSTR void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key);
 
-static inline void _dapto_binding_made(Environment env, int idn, DefTableKey key)
+static inline DAPTO_NOINSTR void _dapto_binding_made(Environment env, int idn, DefTableKey key)
 {
     if (DAPTO_UNLIKELY(envmod_dapto_state[1]))
         envmod_dapto_emit_binding_made(env, idn, key);

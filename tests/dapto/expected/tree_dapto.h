@@ -18,18 +18,18 @@ extern struct dapto_aspect tree_dapto_aspect_eval;
 extern dapto_state_t tree_dapto_state[2];
 
 /* tree*: The tree is built; its attributes are computed next */
-void tree_dapto_emit_tree(Node root, int nodes, const char *source);
+DAPTO_NOINSTR void tree_dapto_emit_tree(Node root, int nodes, const char *source);
 
-static inline void _dapto_tree(Node root, int nodes, const char *source)
+static inline DAPTO_NOINSTR void _dapto_tree(Node root, int nodes, const char *source)
 {
     if (DAPTO_UNLIKELY(tree_dapto_state[0]))
         tree_dapto_emit_tree(root, nodes, source);
 }
 
 /* attribute*: An attribute of a node has its value */
-void tree_dapto_emit_attribute(Node node, const char *name, int value);
+DAPTO_NOINSTR void tree_dapto_emit_attribute(Node node, const char *name, int value);
 
-static inline void _dapto_attribute(Node node, const char *name, int value)
+static inline DAPTO_NOINSTR void _dapto_attribute(Node node, const char *name, int value)
 {
     if (DAPTO_UNLIKELY(tree_dapto_state[1]))
         tree_dapto_emit_attribute(node, name, value);

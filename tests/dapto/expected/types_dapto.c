@@ -14,7 +14,7 @@ static const struct dapto_param types_dapto_params_all_types[] = {
     { "pt", "Point", DAPTO_K_USER, "A user type" },
 };
 
-void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
+DAPTO_NOINSTR void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 0);
     DAPTO_RESULT_INT(i);
@@ -31,24 +31,37 @@ void types_dapto_emit_all_types(int i, long l, double d, const char *s, const vo
     DAPTO_EVENT_END();
 }
 
-static DAPTO_NOINLINE void types_dapto_put_nothing(unsigned int _dapto_v)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_nothing(unsigned int _dapto_v)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 1);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void types_dapto_ask_nothing(unsigned int _dapto_v)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_nothing(void)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
+        dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 1);
+        return;
+    }
+    dapto_event_keep(&types_dapto_aspect_types, 1, NULL);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_nothing(unsigned int _dapto_v)
 {
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
     if (_dapto_v != 0)
         types_dapto_put_nothing(_dapto_v);
 }
 
-void types_dapto_emit_nothing(void)
+DAPTO_NOINSTR void types_dapto_emit_nothing(void)
 {
     unsigned int _dapto_v = types_dapto_state[1];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        types_dapto_keep_nothing();
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_nothing(_dapto_v);
     else
         types_dapto_put_nothing(_dapto_v);
@@ -58,14 +71,31 @@ static const struct dapto_param types_dapto_params_hidden[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-static DAPTO_NOINLINE void types_dapto_put_hidden(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_hidden(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 2);
     DAPTO_RESULT_INT(n);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_hidden(int n)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
+        dapto_keep_int(&_dapto_k, (n));
+        dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 2);
+        return;
+    }
+    {
+        union dapto_arg _dapto_a[1];
+
+        _dapto_a[0].i = (int)(n);
+        dapto_event_keep(&types_dapto_aspect_types, 2, _dapto_a);
+    }
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
 {
     union dapto_arg _dapto_a[1];
 
@@ -75,11 +105,13 @@ static DAPTO_NOINLINE void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
         types_dapto_put_hidden(_dapto_v, n);
 }
 
-void types_dapto_emit_hidden(int n)
+DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
 {
     unsigned int _dapto_v = types_dapto_state[2];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        types_dapto_keep_hidden(n);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_hidden(_dapto_v, n);
     else
         types_dapto_put_hidden(_dapto_v, n);
@@ -90,8 +122,8 @@ static const struct dapto_param types_dapto_params_add_int[] = {
     { "b", "int", DAPTO_K_INT, "Second" },
 };
 
-static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
-                                   struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
+                                                 struct dapto_out *_dapto_out)
 {
     int a;
     int b;
@@ -107,7 +139,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 111 "types_dapto.c"
+#line 143 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -115,8 +147,8 @@ static const struct dapto_param types_dapto_params_add_long[] = {
     { "b", "long", DAPTO_K_LONG, "Second" },
 };
 
-static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     long a;
     long b;
@@ -132,15 +164,15 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 136 "types_dapto.c"
+#line 168 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
     { "x", "double", DAPTO_K_DOUBLE, "The value" },
 };
 
-static void types_dapto_op_half(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     double x;
 
@@ -153,15 +185,15 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 157 "types_dapto.c"
+#line 189 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
     { "s", "str", DAPTO_K_STR, "The string" },
 };
 
-static void types_dapto_op_echo(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     const char *s;
 
@@ -174,15 +206,15 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 178 "types_dapto.c"
+#line 210 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
     { "p", "ptr", DAPTO_K_PTR, "The pointer" },
 };
 
-static void types_dapto_op_deref(struct dapto_in *_dapto_in,
-                                 struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
+                                               struct dapto_out *_dapto_out)
 {
     const void *p;
 
@@ -195,15 +227,15 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 199 "types_dapto.c"
+#line 231 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
     { "pt", "Point", DAPTO_K_USER, "The point" },
 };
 
-static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
-                                     struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
+                                                   struct dapto_out *_dapto_out)
 {
     Point pt;
 
@@ -221,11 +253,11 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 225 "types_dapto.c"
+#line 257 "types_dapto.c"
 }
 
-static void types_dapto_op_origin(struct dapto_in *_dapto_in,
-                                  struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
+                                                struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -233,11 +265,11 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 237 "types_dapto.c"
+#line 269 "types_dapto.c"
 }
 
-static void types_dapto_op_bump(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -245,15 +277,15 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 249 "types_dapto.c"
+#line 281 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
     { "n", "int", DAPTO_K_INT, "How far to count" },
 };
 
-static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     int n;
 
@@ -273,7 +305,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 277 "types_dapto.c"
+#line 309 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
@@ -312,9 +344,9 @@ struct dapto_aspect types_dapto_aspect_types = {
 };
 
 /* Register the aspects when the program starts. */
-static void types_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void types_dapto_register(void) __attribute__((constructor));
 
-static void types_dapto_register(void)
+static DAPTO_NOINSTR void types_dapto_register(void)
 {
     dapto_register(&types_dapto_aspect_types);
 }

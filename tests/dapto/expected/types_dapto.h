@@ -16,27 +16,27 @@ extern struct dapto_aspect types_dapto_aspect_types;
 extern dapto_state_t types_dapto_state[3];
 
 /* all_types*: One parameter of each type */
-void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt);
+DAPTO_NOINSTR void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt);
 
-static inline void _dapto_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
+static inline DAPTO_NOINSTR void _dapto_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
 {
     if (DAPTO_UNLIKELY(types_dapto_state[0]))
         types_dapto_emit_all_types(i, l, d, s, p, pt);
 }
 
 /* nothing: An event without parameters */
-void types_dapto_emit_nothing(void);
+DAPTO_NOINSTR void types_dapto_emit_nothing(void);
 
-static inline void _dapto_nothing(void)
+static inline DAPTO_NOINSTR void _dapto_nothing(void)
 {
     if (DAPTO_UNLIKELY(types_dapto_state[1]))
         types_dapto_emit_nothing();
 }
 
 /* hidden: An event not marked visible */
-void types_dapto_emit_hidden(int n);
+DAPTO_NOINSTR void types_dapto_emit_hidden(int n);
 
-static inline void _dapto_hidden(int n)
+static inline DAPTO_NOINSTR void _dapto_hidden(int n)
 {
     if (DAPTO_UNLIKELY(types_dapto_state[2]))
         types_dapto_emit_hidden(n);
