@@ -165,6 +165,9 @@ struct dapto_region {
      * 5): milliseconds of the run, written by the monitor now and then;
      * the runtime only reads it. */
     _Alignas(64) uint32_t tt_clock;
+    /* Threads' trails taken so far (monotonic): the runtime adds one,
+     * atomically, each time a thread takes one. */
+    uint32_t tt_taken;
 };
 
 /* The header keeps its layout from one minor to the next. */

@@ -17,6 +17,7 @@ void ttrail_area_init(struct ttrail_area *a, const struct region *reg)
 
     memset(a, 0, sizeof *a);
     a->clock = &reg->hdr->tt_clock;
+    a->taken = &reg->hdr->tt_taken;
     if (g->tt_count == 0)
         return;
     a->base = (unsigned char *)reg->hdr + g->tt_off;
@@ -40,6 +41,10 @@ static int take(const struct ttrail_area *a, struct dapto_trail_thread *p,
     __atomic_store_n(&t->base, next, __ATOMIC_RELAXED);
     __atomic_store_n(&t->lost, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->owner, tid, __ATOMIC_RELEASE);
+    /* (what the other threads keep from now on comes after what they
+     * kept before: the clock moves on) */
+    __atomic_fetch_add(a->taken, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(a->clock, 1, __ATOMIC_RELAXED);
     p->slots = (unsigned char *)t + sizeof *t;
     p->head = (unsigned long long *)(void *)&t->next;
     p->clock = a->clock;

@@ -33,7 +33,8 @@ struct region;
  * ttrail_area_init() (count 0: the region has none), read-only after. */
 struct ttrail_area {
     unsigned char *base;    /* count trails of stride bytes */
-    const uint32_t *clock;  /* the region's tt_clock */
+    uint32_t *clock;        /* the region's tt_clock */
+    uint32_t *taken;        /* and its tt_taken */
     uint32_t count;
     uint32_t slots;         /* of one trail, a power of two */
     uint64_t stride;        /* bytes of one trail: header and slots */

@@ -54,6 +54,9 @@ int rt_keep_begin(struct dapto_keep *k)
     if (ttrail_claim(&runtime.tt, t, rt_thread(), rt_thread_gone) == 0) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->key = e;
+        /* another thread with a trail: the monitor's clock orders them
+         * from now on, once it looks <protocol#ttrail> */
+        ring_wake_sleeper(&runtime.ring);
         return dapto_keep_begin(k);
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -130,7 +130,6 @@ struct channel {
     /* threads' own trails <protocol#ttrail> (count 0: none), and how
      * many had owners at the last look */
     struct ttrail_area tt;
-    unsigned int tt_owners;
     unsigned int tb_streak;   /* the thread buffers' items in a row */
 
     /* operation results */
@@ -164,6 +163,11 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
                     : g.ring_size > CHANNEL_TBUF_MAX ? CHANNEL_TBUF_MAX
                                                      : g.ring_size;
     }
+    /* <protocol#ttrail>: slots for the events asked for, and the one
+     * being written */
+    while (g.tt_slots < REGION_TTRAIL_SLOTS_MAX &&
+           g.tt_slots < (uint64_t)opts->trail_events + 1)
+        g.tt_slots *= 2;
     tsc = !opts->no_tsc && clock_tsc_usable();
     g.flags = (tsc ? DAPTO_RF_TSC : 0) |
               (opts->overwrite ? DAPTO_RF_OVERWRITE : 0);
@@ -335,26 +339,27 @@ const struct ttrail_area *channel_ttrails(const struct channel *ch)
     return &ch->tt;
 }
 
-unsigned int channel_tick(struct channel *ch)
+uint32_t channel_trails_taken(const struct channel *ch)
 {
-    uint64_t now = clock_monotonic_ns(), start = ch->clock.start_ns;
-    uint32_t i;
-
     if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)
         return 0;
-    __atomic_store_n(&ch->region.hdr->tt_clock,
-                     (uint32_t)(now > start ? (now - start) / 1000000u : 0),
-                     __ATOMIC_RELAXED);
-    if (ch->tt_owners < 2) {
-        /* (a line each that its owner writes: looked at only until a
-         * second thread has one) */
-        ch->tt_owners = 0;
-        for (i = 0; i < ch->tt.count; i++)
-            if (__atomic_load_n(&ttrail_at(&ch->tt, i)->owner,
-                                __ATOMIC_RELAXED) != 0)
-                ch->tt_owners++;
-    }
-    return ch->tt_owners;
+    return __atomic_load_n(ch->tt.taken, __ATOMIC_RELAXED);
+}
+
+void channel_tick(struct channel *ch)
+{
+    uint64_t now = clock_monotonic_ns(), start = ch->clock.start_ns;
+    uint32_t ms = (uint32_t)(now > start ? (now - start) / 1000000u : 0), old;
+
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)
+        return;
+    /* <protocol#ttrail>: never back (a thread taking a trail moves it on
+     * by one) */
+    old = __atomic_load_n(ch->tt.clock, __ATOMIC_RELAXED);
+    while ((int32_t)(ms - old) > 0 &&
+           !__atomic_compare_exchange_n(ch->tt.clock, &old, ms, 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 uint64_t channel_counter(const struct channel *ch, uint16_t id)

@@ -46,6 +46,9 @@ struct channel_opts {
                              caller that needs no order between the
                              events of two threads (a recording), and
                              sets no state but RECORD */
+    unsigned int trail_events; /* the last events each thread's own trail
+                                  holds <protocol#ttrail>; 0: the
+                                  default (15) */
 };
 
 /* Where the channel stands. */
@@ -234,10 +237,11 @@ int64_t channel_ns(const struct channel *ch, uint64_t raw);
  * it has none (a runtime older than them, or not attached). */
 const struct ttrail_area *channel_ttrails(const struct channel *ch);
 /* Write the run's coarse clock (milliseconds since its start) for the
- * threads' trails.  Returns how many trails have an owner (it stops
- * counting at 2: enough to know that their order matters); 0 without
- * trails. */
-unsigned int channel_tick(struct channel *ch);
+ * threads' trails. */
+void channel_tick(struct channel *ch);
+/* How many threads took a trail of their own (the program says; when two
+ * have, the clock orders them); 0 without trails. */
+uint32_t channel_trails_taken(const struct channel *ch);
 
 /* A counter's value <protocol#counters>. */
 uint64_t channel_counter(const struct channel *ch, uint16_t id);

@@ -329,6 +329,11 @@ void session_free(struct session *s)
     free(s);
 }
 
+void session_set_trail_events(struct session *s, unsigned int n)
+{
+    s->opts.trail_events = n;
+}
+
 int session_set_tty(struct session *s, const char *path, char **cause)
 {
     int fd = -1;
@@ -1047,6 +1052,7 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = default_state;
+    copts.trail_events = s->opts.trail_events;
     if (channel_create(&ch, &copts, cause) != 0)
         return -1;
     env[0] = (char *)channel_env(ch);
@@ -1982,6 +1988,7 @@ static int attach_runtime(struct session *s, pid_t pid, char **cause)
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = DAPTO_STATE_OFF;
+    copts.trail_events = s->opts.trail_events;
     if (channel_adopt(&s->channel, &copts, mfd, efd, cause) != 0)
         goto fail_fds;
     mfd = efd = -1;

@@ -39,15 +39,14 @@ struct fault_trail {
     unsigned int n; /* events to keep and show; 0: none */
     int functions;  /* -finstrument-functions' entries and exits too */
     /* The coarse clock of the threads' trails <protocol#ttrail>: written
-     * every TICK_MS while two threads of a process have trails (their
-     * order matters), else looked at every LOOK_MS. */
+     * every TICK_MS once two threads of a process have trails (their
+     * order matters). */
     struct loop *loop;
     uint64_t next_ms;
     int ticking;
 };
 
 #define TICK_MS 1
-#define LOOK_MS 100
 
 static unsigned char trail_want(void *arg, const struct registry_event *ev)
 {
@@ -67,13 +66,16 @@ static uint64_t now_ms(void)
     return clock_monotonic_ns() / 1000000u;
 }
 
-/* The loop's hooks: sleep no longer than the next tick or look. */
+/* The loop's hooks: while two threads of a process have trails, write
+ * the clock every TICK_MS (the runtime wakes the loop when a thread takes
+ * one); else no sooner than needed. */
 static int tick_prepare(void *arg)
 {
     struct fault_trail *ft = arg;
     uint64_t now;
 
-    if (ft->n == 0 || session_state(ft->session) != SESSION_RUNNING)
+    if (!ft->ticking || ft->n == 0 ||
+        session_state(ft->session) != SESSION_RUNNING)
         return -1;
     now = now_ms();
     return ft->next_ms <= now ? 0 : (int)(ft->next_ms - now);
@@ -87,17 +89,23 @@ static void tick_finish(void *arg)
 
     if (ft->n == 0 || session_state(ft->session) != SESSION_RUNNING)
         return;
+    n = session_nprocs(ft->session) > 0 ? session_nprocs(ft->session) : 1;
+    for (i = 0; !ft->ticking && i < n; i++) {
+        struct channel *ch = session_process_channel(ft->session, i);
+
+        if (ch != NULL && channel_trails_taken(ch) >= 2)
+            ft->ticking = 1;
+    }
     now = now_ms();
-    if (now < ft->next_ms)
+    if (!ft->ticking || now < ft->next_ms)
         return;
-    n = session_nprocs(ft->session);
     for (i = 0; i < n; i++) {
         struct channel *ch = session_process_channel(ft->session, i);
 
-        if (ch != NULL && channel_tick(ch) >= 2)
-            ft->ticking = 1;
+        if (ch != NULL)
+            channel_tick(ch);
     }
-    ft->next_ms = now + (ft->ticking ? TICK_MS : LOOK_MS);
+    ft->next_ms = now + TICK_MS;
 }
 
 static void trail_deliver(void *arg, struct dispatch_event *de)
@@ -149,6 +157,8 @@ struct fault_trail *fault_trail_create(struct session *s, struct dispatch *d,
     ft->n = n > FAULT_TRAIL_MAX ? FAULT_TRAIL_MAX : n;
     ft->consumer = dispatch_add(d, &trail_ops, ft);
     dispatch_set_hooks(d, ft->consumer, &trail_more);
+    if (s != NULL)
+        session_set_trail_events(s, ft->n);
     ft->loop = s != NULL ? session_loop(s) : NULL;
     if (ft->loop != NULL)
         loop_add_hook(ft->loop, tick_prepare, tick_finish, ft);
@@ -185,6 +195,8 @@ void fault_trail_set(struct fault_trail *ft, unsigned int n)
     if ((n != 0) != (ft->n != 0))
         dispatch_changed(ft->dispatch);
     ft->n = n;
+    if (ft->session != NULL)
+        session_set_trail_events(ft->session, n);
     if (ch != NULL)
         channel_keep(ch, n);
 }
@@ -257,6 +269,7 @@ struct last {
     uint64_t ms;    /* the run's coarse clock: the order between threads */
     uint64_t sub;   /* the order within its thread: its time, or its index
                        in the thread's own trail */
+    uint64_t back;  /* its thread's events of the same tick after it */
     uint64_t order; /* in the order collected */
     uint32_t tid;
     uint32_t size;
@@ -383,8 +396,22 @@ static int by_time(const void *a, const void *b, void *arg)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* With them: by the coarse clock; within a tick, thread by thread, the
- * thread of the error (*ARG) last; within a thread, in its order. */
+/* Each thread's events in its order, for counting BACK. */
+static int by_thread(const void *a, const void *b)
+{
+    const struct last *x = a, *y = b;
+
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->sub != y->sub)
+        return x->sub < y->sub ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* With them: by the coarse clock; within a tick, whose order between
+ * threads is unknown, the threads' events from the end taken in turn (so
+ * that the last of the tick are every thread's last), the thread of the
+ * error (*ARG) last among them; within a thread, in its order. */
 static int by_tick(const void *a, const void *b, void *arg)
 {
     const struct last *x = a, *y = b;
@@ -393,6 +420,8 @@ static int by_tick(const void *a, const void *b, void *arg)
 
     if (x->ms != y->ms)
         return x->ms < y->ms ? -1 : 1;
+    if (x->back != y->back)
+        return x->back > y->back ? -1 : 1;
     if (fx != fy)
         return fx - fy;
     if (x->tid != y->tid)
@@ -400,6 +429,22 @@ static int by_tick(const void *a, const void *b, void *arg)
     if (x->sub != y->sub)
         return x->sub < y->sub ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Count each event's BACK (L's events sorted by thread). */
+static void count_back(struct lasts *l)
+{
+    size_t i, j, k;
+
+    qsort(l->v, l->n, sizeof *l->v, by_thread);
+    for (i = 0; i < l->n; i = j) {
+        for (j = i + 1; j < l->n && l->v[j].tid == l->v[i].tid &&
+                        l->v[j].ms == l->v[i].ms;
+             j++)
+            ;
+        for (k = i; k < j; k++)
+            l->v[k].back = j - 1 - k;
+    }
 }
 
 /* The last WANT events of the program's shared trail (those it did not
@@ -506,6 +551,8 @@ void fault_trail_say(struct fault_trail *ft, pid_t tid)
         free(l.owners);
         return;
     }
+    if (l.coarse)
+        count_back(&l);
     qsort_r(l.v, l.n, sizeof *l.v, l.coarse ? by_tick : by_time, &tid);
     first = l.n > ft->n ? l.n - ft->n : 0;
     sink_sayf(say, "Last %zu event%s before the error (oldest first%s):\n",
