@@ -559,6 +559,10 @@ static inline DAPTO_NOINSTR void dapto_keep_end(struct dapto_keep *k,
 DAPTO_API void dapto_event_keep(const struct dapto_aspect *aspect,
                                 unsigned int index,
                                 const union dapto_arg *args);
+/* The state bits of verdict V (the rest is the record's): a verdict of
+ * DAPTO_STATE_TRAIL alone is kept as an event of that state is
+ * (dapto_keep_begin()). */
+#define DAPTO_VERDICT_STATE(v) ((v) & 0xffu)
 /* dapto_event_end() for an event in state or verdict V: the state byte
  * as read before encoding, or what dapto_event_filter() returned. */
 DAPTO_API void dapto_event_end_as(struct dapto_out *o, unsigned int v);

@@ -242,6 +242,10 @@ struct dapto_record {
  * its clauses held (bit 4 + i for clause i).  Minor 2. */
 #define DAPTO_RECF_FILTERED 0x8
 #define DAPTO_RECF_CLAUSE_SHIFT 4
+/* (Minor 5.) aux is the writing thread's current path in its
+ * calling-context tree <protocol#cct>: entry index + 1, 0 the top; never
+ * with DAPTO_RECF_STOP (the monitor reads the stopped thread's table). */
+#define DAPTO_RECF_PATH 0x4
 
 /*
  * Record codes.  Event codes count from 0: the built-in aspect "dapto"
@@ -418,6 +422,12 @@ enum dapto_q_value {
 /* The question the time profile's calling-context tree is kept in
  * <protocol#cct>. */
 #define DAPTO_Q_CCT (DAPTO_Q_MAX - 1)
+/* In a call path of the tree, key[1] with this bit is no function but a
+ * named component (enter/leave, minor 5): its intern id <protocol#intern>,
+ * or with DAPTO_CCT_ADDR too, the address of its name, a NUL-terminated
+ * string in the program's memory (a name that could not be interned). */
+#define DAPTO_CCT_NAMED (1ull << 63)
+#define DAPTO_CCT_ADDR (1ull << 62)
 
 /* What a question groups by (`key`). */
 enum dapto_q_key {

@@ -126,9 +126,16 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
 {
     const struct dapto_aspect *a = o->aspect;
     struct dapto_record *rec;
-    unsigned int st = v & RTF_VERDICT_STATE &
-                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_FTRAIL);
+    unsigned int st = v & RTF_VERDICT_STATE & ~(unsigned int)DAPTO_STATE_FTRAIL;
+    int path = 0;
 
+    if (st & DAPTO_STATE_PROFILE) {
+        /* <protocol#cct>: the record says where the thread is in its
+         * call tree (the built-in enter and leave, which count there,
+         * never come here with it) */
+        st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+        path = 1;
+    }
     if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
     rec = (struct dapto_record *)(void *)o->base;
@@ -143,6 +150,10 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
         st = rtfilter_event(rec, rec->code, st);
         if (st == 0)
             return;
+    }
+    if (DAPTO_UNLIKELY(path) && !(st & DAPTO_STATE_STOP) && runtime.q.area != NULL) {
+        rec->flags |= DAPTO_RECF_PATH;
+        rec->aux = rtq_path(&runtime.q);
     }
     rt_deliver(rec, st);
 }
@@ -246,12 +257,22 @@ void dapto_event_end_as(struct dapto_out *o, unsigned int v)
 /* enter/leave: NAME by its intern id when it has one <protocol#intern>. */
 static void emit_name(unsigned int ev, const char *name)
 {
-    /* <protocol#cct>: the program's call tree is of functions only, and
-     * so is DAPTO_STATE_FTRAIL */
-    unsigned int st = dapto_builtin_state[ev] &
-                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_FTRAIL);
+    /* (DAPTO_STATE_FTRAIL is the functions') */
+    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_FTRAIL;
     uint32_t id;
 
+    if (st & DAPTO_STATE_PROFILE) {
+        /* <protocol#cct>: the component in the program's call tree, by
+         * its intern id (its name crosses once), else by its address */
+        if (rt_is_attached() && runtime.q.area != NULL && name != NULL) {
+            id = rt_busy || runtime.overwrite ? 0 : intern_lookup(name);
+            rtq_function(&runtime.q, ev == DAPTO_EV_ENTER,
+                         DAPTO_CCT_NAMED | (id != 0 ? id
+                                                    : DAPTO_CCT_ADDR | (uintptr_t)name),
+                         rt_thread());
+        }
+        st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+    }
     if (st == 0 || !rt_is_attached())
         return;
     id = rt_busy || runtime.overwrite ? 0 : intern_lookup(name);

@@ -1312,8 +1312,9 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * evaluated here; anything else goes to args_slow().  The thread's cache
  * was emptied at the attach of runtime.filt (its epoch), so the cache's
  * area is not checked again. */
-DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
-                                          const union dapto_arg *args, unsigned int st)
+static inline __attribute__((always_inline)) unsigned int
+event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto_arg *args,
+             unsigned int st)
 {
     const struct dapto_filter_area *fa =
         (const struct dapto_filter_area *)(const void *)runtime.filt;
@@ -1374,6 +1375,16 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     bump(ce->checked[0], ce->atomic);
     bump(ce->checked[1], ce->atomic);
     return args_fired(ce, ev, args, held > 0);
+}
+
+DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
+                                          const union dapto_arg *args, unsigned int st)
+{
+    unsigned int v = event_filter(a, index, args, st);
+
+    /* <protocol#cct>: the record of an event that goes on says where its
+     * thread is in its call tree */
+    return v != 0 && (st & DAPTO_STATE_PROFILE) ? v | DAPTO_STATE_PROFILE : v;
 }
 
 void rtfilter_fork_child(void)

@@ -1100,3 +1100,16 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
     cct_slow(env, enter, fn, tid);
 #endif
 }
+
+uint32_t rtq_path(const struct rtq_env *env)
+{
+    /* the plan as the hooks last left it, when it is this area's and its
+     * definition's: its table's current path (else the thread entered
+     * nothing the tree holds, or not since it was defined: the top) */
+    if (rt_qt.cct.area == NULL || rt_qt.cct.area != env->area ||
+        rt_qt.cct.slotp != env->slot ||
+        (env->epoch != NULL && __atomic_load_n(env->epoch, __ATOMIC_ACQUIRE) != rt_qt.epoch) ||
+        __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) != rt_qt.cct.epoch)
+        return 0;
+    return rt_qt.cct.t->depth;
+}

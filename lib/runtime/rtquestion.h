@@ -139,6 +139,10 @@ rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args)
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid);
 
+/* The calling thread's current path in its calling-context tree (entry
+ * index + 1; 0: the top) <protocol#cct>. */
+uint32_t rtq_path(const struct rtq_env *env);
+
 /* Parents a leave looks through for its function. */
 #define DAPTO_Q_CCT_DEPTH 4096
 

@@ -204,8 +204,12 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     gen_half_head(g, b, sig, "ask");
     gen_arg_array(b, sig, 4);
     buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"
-               "    if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v", g->prefix, a->name,
+               "    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)\n"
+               "        %s_dapto_keep_%s(", g->prefix, a->name,
                index, sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n    else if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v",
+               g->prefix, sig->name);
     gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
     buf_printf(b, "DAPTO_NOINSTR void %s_dapto_emit_%s(", g->prefix, sig->name);

@@ -39,6 +39,7 @@
 #include "session.h"
 #include "stacks.h"
 #include "symnames.h"
+#include "target.h"
 #include "xmalloc.h"
 
 /* Call paths a thread's table holds. */
@@ -59,13 +60,28 @@ static struct qarea *tree_area(struct channel *ch)
     return qa != NULL && qa->def[DAPTO_Q_CCT].epoch != 0 ? qa : NULL;
 }
 
+int pprogram_can(struct profile *p, const char **why)
+{
+    struct channel *ch = session_channel(p->session);
+    const char *no = NULL;
+
+    if (ch == NULL)
+        no = "the program does not run";
+    else
+        channel_questions(ch, &no);
+    if (why != NULL)
+        *why = no;
+    return no == NULL;
+}
+
 int ptime_program(struct profile *p, const char **why)
 {
     struct channel *ch = session_channel(p->session);
     struct dapto_question d;
     struct qarea *qa;
     const char *no = NULL;
-    int timeless = p->time.in_program == PTIME_SAMPLED;
+    /* time kept only for the exact time profile */
+    int timeless = p->time.in_program != PTIME_IN_PROGRAM;
 
     /* (defined in each process of the run as the dispatcher writes its
      * states: <design#processes>) */
@@ -385,8 +401,23 @@ void pprogram_reset(struct profile *p, int kind)
     }
 }
 
+void pprogram_started(struct profile *p)
+{
+    /* the zeros of resets and the paths were of the last run's trees */
+    for (int k = 0; k < 2; k++) {
+        struct pzeros *zs = p->zero[k];
+
+        for (size_t j = 0; zs != NULL && j < zs->n; j++)
+            pzero_clear(&zs->v[j]);
+        if (zs != NULL)
+            zs->n = 0;
+    }
+    pprogram_paths_free(p);
+}
+
 void pprogram_free(struct profile *p)
 {
+    pprogram_paths_free(p);
     for (int k = 0; k < 2; k++) {
         struct pzeros *zs = p->zero[k];
 
@@ -426,6 +457,49 @@ struct table {
     uint32_t nent;
 };
 
+/* The name of a component whose key is KEY <protocol#cct>: its intern
+ * id's text, or the NUL-terminated string at the address it holds in the
+ * current process's memory (at most 255 bytes, read a page at a time)
+ * into BUF of 256 bytes; NULL when it cannot be had. */
+static const char *component_name(struct profile *p, uint64_t key, char *buf,
+                                  size_t *len)
+{
+    struct target *t = session_target(p->session);
+    struct channel *ch = session_channel(p->session);
+    uint64_t addr = key & ~(DAPTO_CCT_NAMED | DAPTO_CCT_ADDR);
+    size_t got = 0;
+
+    if (!(key & DAPTO_CCT_ADDR)) {
+        const char *s = ch != NULL && addr <= UINT32_MAX
+                            ? reader_intern(channel_reader(ch), (uint32_t)addr)
+                            : NULL;
+
+        if (s != NULL)
+            *len = strlen(s);
+        return s;
+    }
+
+    while (t != NULL && got < 255) {
+        size_t n = 4096 - (size_t)((addr + got) & 4095), k;
+
+        if (n > 255 - got)
+            n = 255 - got;
+        if (target_read(t, addr + got, buf + got, n, NULL) != 0)
+            break;
+        for (k = 0; k < n && buf[got + k] != '\0'; k++)
+            ;
+        got += k;
+        if (k < n) {
+            *len = got;
+            return buf;
+        }
+    }
+    if (got == 0)
+        return NULL;
+    *len = got; /* (cut) */
+    return buf;
+}
+
 /* The node of entry I (its path resolved through its parents). */
 static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
                         uint32_t i)
@@ -434,6 +508,7 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     const struct dapto_qentry *e = &t->e[i];
     uint32_t parent;
     const char *name;
+    char text[256];
     size_t len;
 
     if (t->state[i] == 2)
@@ -444,7 +519,10 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     parent = e->key[0] == 0 || e->key[0] > t->nent
                  ? CCT_ROOT
                  : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
-    name = symnames_name(sn, e->key[1], &len);
+    if (e->key[1] & DAPTO_CCT_NAMED)
+        name = component_name(p, e->key[1], text, &len);
+    else
+        name = symnames_name(sn, e->key[1], &len);
     t->excluded[i] = name == NULL;
     /* an excluded function's time is its caller's, as in the records */
     t->node[i] = name == NULL ? parent
@@ -461,7 +539,8 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
     struct dapto_qtable head;
     struct tthread *th = NULL;
     uint32_t s, n, i, node;
-    int torn, time = p->time.in_program, freq = p->freq.in_program;
+    int torn, time = p->time.in_program && profile_enabled(p, PROFILE_TIME),
+              freq = p->freq.in_program && profile_enabled(p, PROFILE_FREQ);
     /* a tree that keeps no time: the self times are the samples */
     struct psproc *pp = NULL;
     int sampled = qa->def[DAPTO_Q_CCT].mult == 0;
@@ -527,8 +606,10 @@ void ptime_program_read(struct profile *p)
     struct tthread *th;
     struct pfreq *f = &p->freq;
     unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
-    int cur = session_current(ss), time = p->time.in_program,
-        freq = p->freq.in_program, any = 0;
+    /* (a profile that is off keeps what it read last) */
+    int cur = session_current(ss),
+        time = p->time.in_program && profile_enabled(p, PROFILE_TIME),
+        freq = p->freq.in_program && profile_enabled(p, PROFILE_FREQ), any = 0;
     size_t k;
 
     for (i = 0; i < n; i++)
@@ -559,4 +640,129 @@ void ptime_program_read(struct profile *p)
     }
     if (cur >= 0)
         session_select(ss, (unsigned int)cur);
+}
+
+/* ---- the paths events carry <protocol#cct> ---- */
+
+/* Parents followed at most (a scribbled table may loop). */
+#define PATH_DEPTH 4096
+
+/* What the paths of one thread's tree stand for (its slot in the
+ * current process's area, the tree as defined now): node + 1 by entry,
+ * 0 not resolved yet. */
+struct ppath {
+    pid_t pid, tid;
+    uint32_t slot, epoch, nent;
+    uint32_t *node;
+};
+
+struct ppaths {
+    struct ppath *v;
+    size_t n, cap;
+};
+
+void pprogram_paths_free(struct profile *p)
+{
+    struct ppaths *ps = p->paths;
+
+    if (ps == NULL)
+        return;
+    for (size_t i = 0; i < ps->n; i++)
+        free(ps->v[i].node);
+    free(ps->v);
+    free(ps);
+    p->paths = NULL;
+}
+
+/* Thread TID's paths in process PID's area QA, the tree of definition D;
+ * NULL when it has no table there. */
+static struct ppath *ppath_of(struct profile *p, struct qarea *qa,
+                              const struct dapto_question *d, pid_t pid, pid_t tid)
+{
+    struct ppaths *ps = p->paths;
+    struct dapto_qtable head;
+    struct ppath *pp;
+    uint32_t s, n;
+
+    if (ps == NULL)
+        ps = p->paths = xcalloc(1, sizeof *ps);
+    for (size_t i = 0; i < ps->n; i++) {
+        pp = &ps->v[i];
+        if (pp->pid != pid || pp->tid != tid)
+            continue;
+        if (pp->epoch == d->epoch && pp->nent == d->nent)
+            return pp;
+        /* defined again: found again */
+        free(pp->node);
+        *pp = ps->v[--ps->n];
+        break;
+    }
+    n = qarea_threads(qa);
+    for (s = 0; s < n; s++)
+        if (qarea_table(qa, DAPTO_Q_CCT, s, &head) && (pid_t)head.tid == tid)
+            break;
+    if (s == n)
+        return NULL;
+    ps->v = xgrow(ps->v, ps->n, &ps->cap, sizeof *ps->v);
+    pp = &ps->v[ps->n++];
+    pp->pid = pid;
+    pp->tid = tid;
+    pp->slot = s;
+    pp->epoch = d->epoch;
+    pp->nent = d->nent;
+    pp->node = xcalloc(d->nent, sizeof *pp->node);
+    return pp;
+}
+
+/* The node of entry I of PP's table (parents first; a loop in a
+ * scribbled table, or DEPTH parents, end at the top). */
+static uint32_t ppath_node(struct profile *p, struct qarea *qa, struct ppath *pp,
+                           uint32_t i, unsigned int depth)
+{
+    struct cct *cct = stacks_cct(p->st);
+    unsigned char buf[sizeof(struct dapto_qentry)];
+    const struct dapto_qentry *e = (const struct dapto_qentry *)(const void *)buf;
+    uint32_t parent;
+    const char *name;
+    char text[256];
+    size_t len;
+    int torn;
+
+    if (i >= pp->nent || depth > PATH_DEPTH)
+        return CCT_ROOT;
+    if (pp->node[i] != 0)
+        return pp->node[i] - 1;
+    if (!qarea_entry(qa, DAPTO_Q_CCT, pp->slot, i, buf, &torn) || e->hash == 0)
+        return CCT_ROOT;
+    parent = e->key[0] == 0 || e->key[0] > pp->nent
+                 ? CCT_ROOT
+                 : ppath_node(p, qa, pp, (uint32_t)e->key[0] - 1, depth + 1);
+    if (e->key[1] & DAPTO_CCT_NAMED)
+        name = component_name(p, e->key[1], text, &len);
+    else
+        name = symnames_name(dispatch_symnames(p->dispatch), e->key[1], &len);
+    /* an excluded function is its caller, as in the records */
+    pp->node[i] = 1 + (name == NULL ? parent
+                                    : cct_child(cct, parent, cct_intern(cct, name, len)));
+    return pp->node[i] - 1;
+}
+
+uint32_t pprogram_node(struct profile *p, pid_t tid, int has_path, uint32_t path)
+{
+    struct qarea *qa = tree_area(session_channel(p->session));
+    struct dapto_qtable head;
+    struct ppath *pp;
+
+    if (qa == NULL)
+        return CCT_ROOT;
+    pp = ppath_of(p, qa, &qa->def[DAPTO_Q_CCT], session_pid(p->session), tid);
+    if (pp == NULL)
+        return CCT_ROOT;
+    if (!has_path) {
+        /* (a thread stopped at its event: where its table says it is) */
+        if (!qarea_table(qa, DAPTO_Q_CCT, pp->slot, &head))
+            return CCT_ROOT;
+        path = head.depth;
+    }
+    return path == 0 ? CCT_ROOT : ppath_node(p, qa, pp, path - 1, 0);
 }

@@ -44,7 +44,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_ask_string_stored(unsigned in
     _dapto_a[0].i = (int)(index);
     _dapto_a[1].s = (string);
     _dapto_v = dapto_event_filter(&csm_dapto_aspect_string, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        csm_dapto_keep_string_stored(index, string);
+    else if (_dapto_v != 0)
         csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
@@ -87,7 +89,7 @@ static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 91 "csm_dapto.c"
+#line 93 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -123,7 +125,7 @@ static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 127 "csm_dapto.c"
+#line 129 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

@@ -44,7 +44,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_list(unsigned int _dapto
     _dapto_a[0].s = (set);
     _dapto_a[1].i = (int)(puts);
     _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_list(set, puts);
+    else if (_dapto_v != 0)
         docs_dapto_put_list(_dapto_v, set, puts);
 }
 
@@ -109,7 +111,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_escapes(unsigned int _da
     _dapto_a[2].i = (int)(u);
     _dapto_a[3].i = (int)(e);
     _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 1, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_escapes(q, c, u, e);
+    else if (_dapto_v != 0)
         docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
@@ -143,7 +147,7 @@ static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 147 "docs_dapto.c"
+#line 151 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

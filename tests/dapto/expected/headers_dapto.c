@@ -39,7 +39,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_first_event(unsigned 
 
     _dapto_a[0].i = (int)(end);
     _dapto_v = dapto_event_filter(&headers_dapto_aspect_first, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_first_event(end);
+    else if (_dapto_v != 0)
         headers_dapto_put_first_event(_dapto_v, end);
 }
 
@@ -118,7 +120,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_second_event(unsigned
     _dapto_a[1].i = (int)(operation);
     _dapto_a[2].i = (int)(aspect);
     _dapto_v = dapto_event_filter(&headers_dapto_aspect_second, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_second_event(event, operation, aspect);
+    else if (_dapto_v != 0)
         headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
@@ -143,7 +147,7 @@ static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 147 "headers_dapto.c"
+#line 151 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

@@ -39,7 +39,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_ask_from_header(unsigned 
 
     _dapto_a[0].i = (int)(n);
     _dapto_v = dapto_event_filter(&markers_dapto_aspect_marked, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        markers_dapto_keep_from_header(n);
+    else if (_dapto_v != 0)
         markers_dapto_put_from_header(_dapto_v, n);
 }
 
@@ -67,7 +69,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 71 "markers_dapto.c"
+#line 73 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -96,7 +98,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 100 "markers_dapto.c"
+#line 102 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

@@ -39,7 +39,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_ask_renamed(unsigned int 
 
     _dapto_a[0].s = (what);
     _dapto_v = dapto_event_filter(&my_spec_dapto_aspect_named, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        my_spec_dapto_keep_renamed(what);
+    else if (_dapto_v != 0)
         my_spec_dapto_put_renamed(_dapto_v, what);
 }
 

@@ -51,7 +51,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_nothing(void)
 static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_nothing(unsigned int _dapto_v)
 {
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        types_dapto_keep_nothing();
+    else if (_dapto_v != 0)
         types_dapto_put_nothing(_dapto_v);
 }
 
@@ -101,7 +103,9 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_hidden(unsigned int _da
 
     _dapto_a[0].i = (int)(n);
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        types_dapto_keep_hidden(n);
+    else if (_dapto_v != 0)
         types_dapto_put_hidden(_dapto_v, n);
 }
 
@@ -139,7 +143,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 143 "types_dapto.c"
+#line 147 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -164,7 +168,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 168 "types_dapto.c"
+#line 172 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -185,7 +189,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 189 "types_dapto.c"
+#line 193 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -206,7 +210,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 210 "types_dapto.c"
+#line 214 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -227,7 +231,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 231 "types_dapto.c"
+#line 235 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -253,7 +257,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 257 "types_dapto.c"
+#line 261 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -265,7 +269,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 269 "types_dapto.c"
+#line 273 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -277,7 +281,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 281 "types_dapto.c"
+#line 285 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -305,7 +309,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 309 "types_dapto.c"
+#line 313 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
