@@ -45,6 +45,10 @@ struct rtfilter_cached {
     /* On HOT's arguments: 0 compare argument ARG, 1 the clause holds
      * always, 2 never (the parameter compared is not an integer). */
     uint8_t amode;
+    /* HOT has a string parameter: the clause never reads it, but a
+     * question counting the event from its arguments may, which the
+     * record would have cut (then the record decides). */
+    uint8_t strs;
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
     uint64_t lo, span;
     /* the filter's and the clause's "checked" in the slot, or SINK */

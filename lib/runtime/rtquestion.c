@@ -55,26 +55,8 @@ struct qdef {
     int fast;      /* the shape count_fast() counts */
 };
 
-/* FNV-1a over N bytes at S. */
-static uint64_t hash_bytes(const unsigned char *s, uint32_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    uint32_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
+#define hash_bytes rtq_hash_bytes
+#define mix rtq_mix
 
 unsigned int rtq_bucket(int64_t v)
 {
@@ -563,12 +545,48 @@ int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
     rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     qd = cached_def(env, q, &g);
-    if (qd == NULL || qd->t == NULL || !qd->fast || qd->d.nkeys != 0 ||
+    if (qd == NULL || qd->t == NULL || qd->d.nkeys > 1 ||
+        (qd->d.value != DAPTO_QV_NONE && qd->d.value != DAPTO_QV_INT) ||
         *(env->slot != NULL ? env->slot : &rt_qslot) != qd->slot ||
         __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check ||
-        ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0)
+        (qd->d.nkeys == 0 && ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0))
         goto out;
     d = &qd->d;
+    h->key = d->nkeys == 0 ? DAPTO_QK_NONE : d->key[0];
+    if (h->key == DAPTO_QK_INT || h->key == DAPTO_QK_STR) {
+        kind = d->key_arg[0] < n ? params[d->key_arg[0]].kind : 0;
+        if (h->key == DAPTO_QK_INT ? kind != DAPTO_K_INT && kind != DAPTO_K_LONG &&
+                                         kind != DAPTO_K_PTR
+                                   : kind != DAPTO_K_STR)
+            goto out; /* no such key: the general path counts nothing */
+        h->key_arg = d->key_arg[0];
+    } else if (h->key != DAPTO_QK_NONE && h->key != DAPTO_QK_TID) {
+        goto out;
+    }
+    if (h->key == DAPTO_QK_STR) {
+        /* the record would hold the string whole: the room less the other
+         * parameters' (another string: not this plan's) */
+        uint32_t used = 6, k;
+
+        for (k = 0; k < n; k++) {
+            kind = params[k].kind;
+            if (k == h->key_arg)
+                continue;
+            if (kind == DAPTO_K_INT)
+                used += 5;
+            else if (kind == DAPTO_K_LONG || kind == DAPTO_K_DOUBLE || kind == DAPTO_K_PTR)
+                used += 9;
+            else
+                goto out;
+        }
+        if (used >= DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER)
+            goto out;
+        h->str_room = DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER - used;
+    }
+    h->ents = qd->ents;
+    h->mask = d->nent - 1;
+    h->ent_size = d->ent_size;
+    h->text_off = d->text_off;
     if (d->value == DAPTO_QV_INT) {
         kind = d->value_arg < n ? params[d->value_arg].kind : 0;
         if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)

@@ -339,6 +339,26 @@ const struct ttrail_area *channel_ttrails(const struct channel *ch)
     return &ch->tt;
 }
 
+void channel_kept_counts(const struct channel *ch, struct channel_kept_counts *k)
+{
+    memset(k, 0, sizeof *k);
+    if (ch->status == CHANNEL_WAITING || ch->region.hdr == NULL)
+        return;
+    for (uint32_t i = 0; i < ch->tt.count; i++) {
+        const struct dapto_ttrail *t = ttrail_at(&ch->tt, i);
+
+        if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == 0)
+            continue;
+        k->threads++;
+        k->own += __atomic_load_n(&t->next, __ATOMIC_RELAXED);
+        k->lost += __atomic_load_n(&t->lost, __ATOMIC_RELAXED);
+    }
+    k->shared = __atomic_load_n(&ch->region.hdr->trail_next, __ATOMIC_RELAXED);
+    k->sent = __atomic_load_n(&ch->region.hdr->head, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < ch->tb.count; i++)
+        k->sent += __atomic_load_n(&tbuf_at(&ch->tb, i)->head, __ATOMIC_RELAXED);
+}
+
 uint32_t channel_trails_taken(const struct channel *ch)
 {
     if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)

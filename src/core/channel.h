@@ -236,6 +236,18 @@ int64_t channel_ns(const struct channel *ch, uint64_t raw);
 /* The threads' own trails of the program <protocol#ttrail>, or NULL when
  * it has none (a runtime older than them, or not attached). */
 const struct ttrail_area *channel_ttrails(const struct channel *ch);
+/* What the program says it did with its events (its region's counts,
+ * untrusted: the program may have written them). */
+struct channel_kept_counts {
+    uint64_t own;      /* kept in threads' own trails <protocol#ttrail> */
+    uint32_t threads;  /* threads with one */
+    uint64_t lost;     /* not kept there (a signal handler's, inside) */
+    uint64_t shared;   /* kept in the shared trail <protocol#trail> */
+    uint64_t sent;     /* bytes of records written for noosa: the ring's
+                          and the threads' buffers' */
+};
+void channel_kept_counts(const struct channel *ch, struct channel_kept_counts *k);
+
 /* Write the run's coarse clock (milliseconds since its start) for the
  * threads' trails. */
 void channel_tick(struct channel *ch);

@@ -106,12 +106,15 @@ static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *
 
     buf_printf(b, "static DAPTO_NOINLINE DAPTO_NOINSTR void %s_dapto_%s_%s(",
                g->prefix, what, sig->name);
-    if (strcmp(what, "keep") != 0)
+    /* (keep and hold: the arguments alone) */
+    int bare = strcmp(what, "keep") == 0 || strcmp(what, "hold") == 0;
+
+    if (!bare)
         buf_puts(b, "unsigned int _dapto_v");
     else if (sig->nparams == 0)
         buf_puts(b, "void");
     for (i = 0; i < sig->nparams; i++) {
-        if (i > 0 || strcmp(what, "keep") != 0)
+        if (i > 0 || !bare)
             buf_puts(b, ", ");
         gen_decl(b, &sig->params[i]);
     }
@@ -181,26 +184,26 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     buf_puts(b, "    DAPTO_EVENT_END_AS(_dapto_v);\n}\n\n");
     /* the trail alone, and the filter, each apart too, so that an event
      * recorded without one costs its encoder no stack frame of its own */
+    /* the thread without a trail of its own yet apart, so that keeping
+     * costs no frame */
+    gen_half_head(g, b, sig, "hold");
+    gen_arg_array(b, sig, 4);
+    buf_printf(b, "    dapto_event_keep(&%s_dapto_aspect_%s, %zu, %s);\n}\n\n",
+               g->prefix, a->name, index, sig->nparams > 0 ? "_dapto_a" : "NULL");
     gen_half_head(g, b, sig, "keep");
     buf_puts(b, "    struct dapto_keep _dapto_k;\n\n"
-             "    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {\n");
+             "    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {\n");
+    buf_printf(b, "        %s_dapto_hold_%s(", g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_puts(b, ");\n        return;\n    }\n");
     for (i = 0; i < sig->nparams; i++) {
         p = &sig->params[i];
-        buf_printf(b, "        dapto_keep_%s(&_dapto_k, %s(%s));\n",
+        buf_printf(b, "    dapto_keep_%s(&_dapto_k, %s(%s));\n",
                    keep_kind(p), p->kind == TYPE_PTR ? "(const void *)" : "",
                    p->name);
     }
-    buf_printf(b, "        dapto_keep_end(&_dapto_k, &%s_dapto_aspect_%s, %zu);\n"
-               "        return;\n    }\n", g->prefix, a->name, index);
-    if (sig->nparams == 0) {
-        buf_printf(b, "    dapto_event_keep(&%s_dapto_aspect_%s, %zu, NULL);\n}\n\n",
-                   g->prefix, a->name, index);
-    } else {
-        buf_puts(b, "    {\n");
-        gen_arg_array(b, sig, 8);
-        buf_printf(b, "        dapto_event_keep(&%s_dapto_aspect_%s, %zu, _dapto_a);\n"
-                   "    }\n}\n\n", g->prefix, a->name, index);
-    }
+    buf_printf(b, "    dapto_keep_end(&_dapto_k, &%s_dapto_aspect_%s, %zu);\n}\n\n",
+               g->prefix, a->name, index);
     gen_half_head(g, b, sig, "ask");
     gen_arg_array(b, sig, 4);
     buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"

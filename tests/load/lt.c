@@ -57,6 +57,9 @@
  *                                last LIVE threads wait after their
  *                                tocks, and the main thread then
  *                                dereferences a null pointer
+ *   lt labels N                  N ticks labelled in turn "", "x",
+ *                                "alpha", a word of 40 bytes, one of
+ *                                1500 (cut in a record), a null pointer
  *   lt null                      a tick whose label is a null pointer
  *   lt big MB                    a tick whose label is MB megabytes long
  *
@@ -643,6 +646,18 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "flood") == 0)
         for (;;)
             tick("flood");
+    if (argc == 3 && strcmp(argv[1], "labels") == 0) {
+        static char w40[41], w1500[1501];
+        const char *words[6] = {"", "x", "alpha", w40, w1500, NULL};
+        long n = atol(argv[2]);
+
+        memset(w40, 'w', 40);
+        memset(w1500, 'l', 1500);
+        for (long i = 0; i < n; i++)
+            _dapto_tick((int)i, words[i % 6]);
+        printf("labels: %ld ticks\n", n);
+        return 0;
+    }
     if (argc == 5 && strcmp(argv[1], "trails") == 0)
         return trails(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 2 && strcmp(argv[1], "null") == 0) {

@@ -18,23 +18,26 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_put_string_stored(unsigned in
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_hold_string_stored(int index, const char *string)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].i = (int)(index);
+    _dapto_a[1].s = (string);
+    dapto_event_keep(&csm_dapto_aspect_string, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_keep_string_stored(int index, const char *string)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (index));
-        dapto_keep_str(&_dapto_k, (string));
-        dapto_keep_end(&_dapto_k, &csm_dapto_aspect_string, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        csm_dapto_hold_string_stored(index, string);
         return;
     }
-    {
-        union dapto_arg _dapto_a[2];
-
-        _dapto_a[0].i = (int)(index);
-        _dapto_a[1].s = (string);
-        dapto_event_keep(&csm_dapto_aspect_string, 0, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (index));
+    dapto_keep_str(&_dapto_k, (string));
+    dapto_keep_end(&_dapto_k, &csm_dapto_aspect_string, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_ask_string_stored(unsigned int _dapto_v, int index, const char *string)
@@ -89,7 +92,7 @@ static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 93 "csm_dapto.c"
+#line 96 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -125,7 +128,7 @@ static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 129 "csm_dapto.c"
+#line 132 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

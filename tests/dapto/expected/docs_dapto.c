@@ -18,23 +18,26 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_put_list(unsigned int _dapto
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_hold_list(const char *set, int puts)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].s = (set);
+    _dapto_a[1].i = (int)(puts);
+    dapto_event_keep(&docs_dapto_aspect_docs, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_keep_list(const char *set, int puts)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_str(&_dapto_k, (set));
-        dapto_keep_int(&_dapto_k, (puts));
-        dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        docs_dapto_hold_list(set, puts);
         return;
     }
-    {
-        union dapto_arg _dapto_a[2];
-
-        _dapto_a[0].s = (set);
-        _dapto_a[1].i = (int)(puts);
-        dapto_event_keep(&docs_dapto_aspect_docs, 0, _dapto_a);
-    }
+    dapto_keep_str(&_dapto_k, (set));
+    dapto_keep_int(&_dapto_k, (puts));
+    dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_list(unsigned int _dapto_v, const char *set, int puts)
@@ -79,27 +82,30 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_put_escapes(unsigned int _da
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_hold_escapes(int q, int c, int u, int e)
+{
+    union dapto_arg _dapto_a[4];
+
+    _dapto_a[0].i = (int)(q);
+    _dapto_a[1].i = (int)(c);
+    _dapto_a[2].i = (int)(u);
+    _dapto_a[3].i = (int)(e);
+    dapto_event_keep(&docs_dapto_aspect_docs, 1, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_keep_escapes(int q, int c, int u, int e)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (q));
-        dapto_keep_int(&_dapto_k, (c));
-        dapto_keep_int(&_dapto_k, (u));
-        dapto_keep_int(&_dapto_k, (e));
-        dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 1);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        docs_dapto_hold_escapes(q, c, u, e);
         return;
     }
-    {
-        union dapto_arg _dapto_a[4];
-
-        _dapto_a[0].i = (int)(q);
-        _dapto_a[1].i = (int)(c);
-        _dapto_a[2].i = (int)(u);
-        _dapto_a[3].i = (int)(e);
-        dapto_event_keep(&docs_dapto_aspect_docs, 1, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (q));
+    dapto_keep_int(&_dapto_k, (c));
+    dapto_keep_int(&_dapto_k, (u));
+    dapto_keep_int(&_dapto_k, (e));
+    dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 1);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
@@ -147,7 +153,7 @@ static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 151 "docs_dapto.c"
+#line 157 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

@@ -16,21 +16,24 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_put_first_event(unsigned 
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_hold_first_event(int end)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(end);
+    dapto_event_keep(&headers_dapto_aspect_first, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_keep_first_event(int end)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (end));
-        dapto_keep_end(&_dapto_k, &headers_dapto_aspect_first, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        headers_dapto_hold_first_event(end);
         return;
     }
-    {
-        union dapto_arg _dapto_a[1];
-
-        _dapto_a[0].i = (int)(end);
-        dapto_event_keep(&headers_dapto_aspect_first, 0, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (end));
+    dapto_keep_end(&_dapto_k, &headers_dapto_aspect_first, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_first_event(unsigned int _dapto_v, int end)
@@ -91,25 +94,28 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_put_second_event(unsigned
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_hold_second_event(int event, int operation, int aspect)
+{
+    union dapto_arg _dapto_a[3];
+
+    _dapto_a[0].i = (int)(event);
+    _dapto_a[1].i = (int)(operation);
+    _dapto_a[2].i = (int)(aspect);
+    dapto_event_keep(&headers_dapto_aspect_second, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_keep_second_event(int event, int operation, int aspect)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (event));
-        dapto_keep_int(&_dapto_k, (operation));
-        dapto_keep_int(&_dapto_k, (aspect));
-        dapto_keep_end(&_dapto_k, &headers_dapto_aspect_second, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        headers_dapto_hold_second_event(event, operation, aspect);
         return;
     }
-    {
-        union dapto_arg _dapto_a[3];
-
-        _dapto_a[0].i = (int)(event);
-        _dapto_a[1].i = (int)(operation);
-        _dapto_a[2].i = (int)(aspect);
-        dapto_event_keep(&headers_dapto_aspect_second, 0, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (event));
+    dapto_keep_int(&_dapto_k, (operation));
+    dapto_keep_int(&_dapto_k, (aspect));
+    dapto_keep_end(&_dapto_k, &headers_dapto_aspect_second, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
@@ -147,7 +153,7 @@ static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 151 "headers_dapto.c"
+#line 157 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

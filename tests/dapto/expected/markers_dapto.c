@@ -16,21 +16,24 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_put_from_header(unsigned 
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_hold_from_header(int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    dapto_event_keep(&markers_dapto_aspect_marked, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_keep_from_header(int n)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (n));
-        dapto_keep_end(&_dapto_k, &markers_dapto_aspect_marked, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        markers_dapto_hold_from_header(n);
         return;
     }
-    {
-        union dapto_arg _dapto_a[1];
-
-        _dapto_a[0].i = (int)(n);
-        dapto_event_keep(&markers_dapto_aspect_marked, 0, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (n));
+    dapto_keep_end(&_dapto_k, &markers_dapto_aspect_marked, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_ask_from_header(unsigned int _dapto_v, int n)
@@ -69,7 +72,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 73 "markers_dapto.c"
+#line 76 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -98,7 +101,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 102 "markers_dapto.c"
+#line 105 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

@@ -16,21 +16,24 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_put_renamed(unsigned int 
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_hold_renamed(const char *what)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].s = (what);
+    dapto_event_keep(&my_spec_dapto_aspect_named, 0, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_keep_renamed(const char *what)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_str(&_dapto_k, (what));
-        dapto_keep_end(&_dapto_k, &my_spec_dapto_aspect_named, 0);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        my_spec_dapto_hold_renamed(what);
         return;
     }
-    {
-        union dapto_arg _dapto_a[1];
-
-        _dapto_a[0].s = (what);
-        dapto_event_keep(&my_spec_dapto_aspect_named, 0, _dapto_a);
-    }
+    dapto_keep_str(&_dapto_k, (what));
+    dapto_keep_end(&_dapto_k, &my_spec_dapto_aspect_named, 0);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_ask_renamed(unsigned int _dapto_v, const char *what)

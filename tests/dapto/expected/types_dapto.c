@@ -37,15 +37,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_nothing(unsigned int _d
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_hold_nothing(void)
+{
+    dapto_event_keep(&types_dapto_aspect_types, 1, NULL);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_nothing(void)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 1);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        types_dapto_hold_nothing();
         return;
     }
-    dapto_event_keep(&types_dapto_aspect_types, 1, NULL);
+    dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 1);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_nothing(unsigned int _dapto_v)
@@ -80,21 +85,24 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_hidden(unsigned int _da
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_hold_hidden(int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    dapto_event_keep(&types_dapto_aspect_types, 2, _dapto_a);
+}
+
 static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_hidden(int n)
 {
     struct dapto_keep _dapto_k;
 
-    if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
-        dapto_keep_int(&_dapto_k, (n));
-        dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 2);
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        types_dapto_hold_hidden(n);
         return;
     }
-    {
-        union dapto_arg _dapto_a[1];
-
-        _dapto_a[0].i = (int)(n);
-        dapto_event_keep(&types_dapto_aspect_types, 2, _dapto_a);
-    }
+    dapto_keep_int(&_dapto_k, (n));
+    dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 2);
 }
 
 static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
@@ -143,7 +151,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 147 "types_dapto.c"
+#line 155 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -168,7 +176,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 172 "types_dapto.c"
+#line 180 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -189,7 +197,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 193 "types_dapto.c"
+#line 201 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -210,7 +218,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 214 "types_dapto.c"
+#line 222 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -231,7 +239,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 235 "types_dapto.c"
+#line 243 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -257,7 +265,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 261 "types_dapto.c"
+#line 269 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -269,7 +277,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 273 "types_dapto.c"
+#line 281 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -281,7 +289,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 285 "types_dapto.c"
+#line 293 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -309,7 +317,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 313 "types_dapto.c"
+#line 321 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# defaults.sh - what a program pays for noosa's defaults, by what the
+# program says it did (its region's counts, `info program`), never by
+# timing: asked nothing, every event goes to its thread's own trail
+# <protocol#ttrail> (no record, no shared trail); a handler's events are
+# records besides; a -finstrument-functions build's calls are not kept
+# unless `errors functions on` asks; `errors last 0` keeps nothing.
+. "$srcdir/tests/load/lib.sh"
+PTI=$abs_top_builddir/tests/profile/pt-instr
+
+kept() { # kept NAME: the events kept in threads' own trails, and in the shared one
+    sed -n 's/^Kept by the program for the last events: \([0-9]*\) in \([0-9]*\) thread.* own trails*, \([0-9]*\) in the shared trail$/\1 \2 \3/p' \
+        "$WORK/$1.out"
+}
+sent() { # sent NAME: bytes of records written for noosa
+    sed -n 's/^Records written for noosa: \([0-9]*\) bytes$/\1/p' "$WORK/$1.out"
+}
+expect() { # expect NAME WHAT GOT WANT
+    if [ "$3" = "$4" ]; then
+        echo "ok: $1: $2 $3"
+    else
+        fail "$1: $2 ${3:-none}, expected $4"
+        show "$1"
+    fi
+}
+
+# asked nothing: 100000 ticks, and init, exit, finit, kept; no record
+# but the runtime's own (hello, the interfaces: a few hundred bytes)
+batch nothing -e run -e 'info program' "$LT" loop 100000 x
+status nothing 0
+expect nothing "kept (own, threads, shared):" "$(kept nothing)" "100003 1 0"
+s=$(sent nothing)
+if [ -n "$s" ] && [ "$s" -lt 2000 ]; then
+    echo "ok: nothing: $s bytes of records"
+else
+    fail "nothing: ${s:-no} bytes of records written for noosa (at most 2000 expected)"
+fi
+
+# a handler: its events are records too, and still kept (the trail has
+# them in its thread's order)
+batch handler -e 'handler add tick h {}' -e run -e 'info program' "$LT" loop 1000 x
+status handler 0
+expect handler "kept (own, threads, shared):" "$(kept handler)" "1003 1 0"
+s=$(sent handler)
+if [ -n "$s" ] && [ "$s" -ge 40000 ]; then
+    echo "ok: handler: $s bytes of records"
+else
+    fail "handler: ${s:-no} bytes of records written for noosa (1000 records expected)"
+fi
+
+# errors last 0: nothing kept
+batch none -e 'errors last 0' -e run -e 'info program' "$LT" loop 1000 x
+expect none "kept (own, threads, shared):" "$(kept none)" "0 0 0"
+
+# a program built with -finstrument-functions: its calls are not kept
+# (every call would pay), its events are; with errors functions on, its
+# calls too (main and nest: 2 entries, 2 exits)
+batch functions-off -e run -e 'info program' "$PTI" nest 3
+batch functions-on -e 'errors functions on' -e run -e 'info program' "$PTI" nest 3
+off=$(kept functions-off | cut -d' ' -f1)
+on=$(kept functions-on | cut -d' ' -f1)
+if [ -n "$off" ] && [ -n "$on" ] && [ "$on" -eq $((off + 4)) ]; then
+    echo "ok: functions: $off kept, $on with errors functions on"
+else
+    fail "functions: ${off:-none} kept, ${on:-none} with errors functions on (4 more expected)"
+    show functions-off
+    show functions-on
+fi
+
+finish
