@@ -16,6 +16,7 @@ include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk
 include bench/processes.mk
+include bench/defaults.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench
