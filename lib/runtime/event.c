@@ -158,39 +158,62 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
     rt_deliver(rec, st);
 }
 
-/* dapto_event_keep() for a thread without a trail of its own
- * <protocol#ttrail>: the record of the arguments, for the shared trail. */
-static __attribute__((noinline)) void keep_record(const struct dapto_aspect *a,
-                                                  unsigned int index,
-                                                  const union dapto_arg *args)
+/* The arguments ARGS of event EV at K (dapto.h's dapto_keep_*). */
+static void keep_values(struct dapto_keep *k, const struct dapto_event *ev,
+                        const union dapto_arg *args)
 {
-    const struct dapto_event *ev = &a->events[index];
-    unsigned int k;
+    unsigned int i;
 
-    DAPTO_EVENT_BEGIN(a, index);
-    for (k = 0; k < ev->nparams; k++) {
-        switch (ev->params[k].kind) {
+    for (i = 0; i < ev->nparams; i++) {
+        switch (ev->params[i].kind) {
         case DAPTO_K_INT:
-            DAPTO_RESULT_INT(args[k].i);
+            dapto_keep_int(k, (int)args[i].i);
             break;
         case DAPTO_K_LONG:
-            DAPTO_RESULT_LONG(args[k].i);
+            dapto_keep_long(k, (long)args[i].i);
             break;
         case DAPTO_K_PTR:
-            DAPTO_RESULT_PTR((size_t)args[k].i);
+            dapto_keep_ptr(k, (const void *)(size_t)args[i].i);
             break;
         case DAPTO_K_DOUBLE:
-            DAPTO_RESULT_DOUBLE(args[k].d);
+            dapto_keep_double(k, args[i].d);
             break;
         case DAPTO_K_STR:
-            DAPTO_RESULT_STR(args[k].s);
+            dapto_keep_str(k, args[i].s);
             break;
         default:
-            DAPTO_RESULT_UNKNOWN();
+            dapto_keep_fixed(k, DAPTO_K_UNKNOWN, k, 0);
             break;
         }
     }
-    dapto_event_end_as(_dapto_out, DAPTO_STATE_TRAIL);
+}
+
+/* dapto_event_keep() for a thread without a trail of its own
+ * <protocol#ttrail>: the record of the arguments (their values written
+ * as into a slot, after a record's header), for the shared trail. */
+static __attribute__((noinline)) void keep_record(const struct dapto_event *ev,
+                                                  uint32_t code,
+                                                  const union dapto_arg *args)
+{
+    union {
+        struct dapto_record rec;
+        unsigned char b[DAPTO_EVENT_MAX];
+    } u;
+    struct dapto_keep k;
+
+    /* (the slot's values start 8 bytes in: the record's, at its header's
+     * end) */
+    k.slot = u.b + DAPTO_RECORD_HEADER - 8;
+    k.at = 8;
+    k.end = sizeof u.b - (DAPTO_RECORD_HEADER - 8);
+    keep_values(&k, ev, args);
+    u.rec.code = (uint16_t)code;
+    /* (a value cut or left out leaves no room: maybe cut, then) */
+    u.rec.flags = k.end == k.at ? DAPTO_RECF_TRUNC : 0;
+    u.rec.tid = rt_thread();
+    u.rec.aux = 0;
+    u.rec.len = (uint32_t)(k.at - 8);
+    rt_deliver(&u.rec, DAPTO_STATE_TRAIL);
 }
 
 /* Keep event EV of code CODE from its arguments ARGS in the thread's own
@@ -199,33 +222,11 @@ static int keep_args(const struct dapto_event *ev, uint32_t code,
                      const union dapto_arg *args)
 {
     struct dapto_keep k;
-    unsigned int i;
 
     if (!rt_keep_begin(&k))
         /* (busy: counted lost) */
         return dapto_trail_self.key & DAPTO_KEEP_BUSY ? 0 : -1;
-    for (i = 0; i < ev->nparams; i++) {
-        switch (ev->params[i].kind) {
-        case DAPTO_K_INT:
-            dapto_keep_int(&k, (int)args[i].i);
-            break;
-        case DAPTO_K_LONG:
-            dapto_keep_long(&k, (long)args[i].i);
-            break;
-        case DAPTO_K_PTR:
-            dapto_keep_ptr(&k, (const void *)(size_t)args[i].i);
-            break;
-        case DAPTO_K_DOUBLE:
-            dapto_keep_double(&k, args[i].d);
-            break;
-        case DAPTO_K_STR:
-            dapto_keep_str(&k, args[i].s);
-            break;
-        default:
-            dapto_keep_fixed(&k, DAPTO_K_UNKNOWN, &k, 0);
-            break;
-        }
-    }
+    keep_values(&k, ev, args);
     dapto_keep_end_code(&k, code);
     return 0;
 }
@@ -236,7 +237,7 @@ DAPTO_API void dapto_event_keep(const struct dapto_aspect *a, unsigned int index
     if (DAPTO_UNLIKELY(a == NULL || index >= a->nevents) || !rt_is_attached())
         return;
     if (keep_args(&a->events[index], a->event_base + index, args) != 0)
-        keep_record(a, index, args);
+        keep_record(&a->events[index], a->event_base + index, args);
 }
 
 void dapto_event_end(struct dapto_out *o)

@@ -112,46 +112,28 @@ static int cmd_errors(ClientData cd, Tcl_Interp *tcl, int objc,
         fault_trail_set(fault_trail(f), (unsigned int)n);
         return TCL_OK;
     }
-    if (strcmp(sub, "stacks") == 0) {
-        int on;
+    if (strcmp(sub, "stacks") == 0 || strcmp(sub, "functions") == 0) {
+        int stacks = sub[0] == 's', on;
 
         if (objc > 3) {
             Tcl_WrongNumArgs(tcl, 2, objv, "?on|off?");
             return TCL_ERROR;
         }
         if (objc == 2) {
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                fault_stacks(f) ? "on" : "off", -1));
+            on = stacks ? fault_stacks(f) : fault_trail_functions(fault_trail(f));
+            Tcl_SetObjResult(tcl, Tcl_NewStringObj(on ? "on" : "off", -1));
             return TCL_OK;
         }
         if (Tcl_GetBooleanFromObj(NULL, objv[2], &on) != TCL_OK) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "errors stacks: expected on or off, got \"%s\"",
+                "errors %s: expected on or off, got \"%s\"", sub,
                 Tcl_GetString(objv[2])));
             return TCL_ERROR;
         }
-        fault_set_stacks(f, on);
-        return TCL_OK;
-    }
-    if (strcmp(sub, "functions") == 0) {
-        int on;
-
-        if (objc > 3) {
-            Tcl_WrongNumArgs(tcl, 2, objv, "?on|off?");
-            return TCL_ERROR;
-        }
-        if (objc == 2) {
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                fault_trail_functions(fault_trail(f)) ? "on" : "off", -1));
-            return TCL_OK;
-        }
-        if (Tcl_GetBooleanFromObj(NULL, objv[2], &on) != TCL_OK) {
-            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "errors functions: expected on or off, got \"%s\"",
-                Tcl_GetString(objv[2])));
-            return TCL_ERROR;
-        }
-        fault_trail_set_functions(fault_trail(f), on);
+        if (stacks)
+            fault_set_stacks(f, on);
+        else
+            fault_trail_set_functions(fault_trail(f), on);
         return TCL_OK;
     }
     Tcl_SetObjResult(tcl, Tcl_ObjPrintf(

@@ -68,4 +68,13 @@ else
     show functions-on
 fi
 
+# and the report of an error shows them by name, among the events
+batch crash-on -e 'errors functions on' -e 'errors last 6' -e 'run crash 2' "$PTI"
+has crash-on '^  leave function nest \(thread [0-9]+\)$'
+has crash-on '^  enter name="crash" \(thread [0-9]+\)$'
+batch crash-off -e 'errors last 6' -e 'run crash 2' "$PTI"
+if grep -q ' function ' "$WORK/crash-off.out"; then
+    fail "crash-off: functions among the last events, not asked for"
+fi
+
 finish
