@@ -77,7 +77,9 @@ extern "C" {
 #define DAPTO_STATE_FILTER 0x08 /* first ask the event's filter (monitor's) */
 #define DAPTO_STATE_PROFILE 0x10 /* enter/leave of functions: count them in
                                     the program's own call tree (monitor's) */
-#define DAPTO_STATE_FTRAIL 0x20  /* enter/leave: keep functions' entries and
+#define DAPTO_STATE_STACK 0x20  /* enter/leave: keep the thread's component
+                                   stack in the program (monitor's) */
+#define DAPTO_STATE_FTRAIL 0x40  /* enter/leave: keep functions' entries and
                                     exits in the trail too (without it the
                                     -finstrument-functions hooks ignore
                                     DAPTO_STATE_TRAIL) */

@@ -45,8 +45,10 @@ struct region_geom {
     uint32_t tb_count;    /* 0: none (the monitor did not offer them, or
                              speaks a minor below 4) */
     uint32_t tb_size;     /* bytes of one buffer, a power of two */
+    uint32_t rel_off;     /* relations area <protocol#relate>; 0 with rel_size 0 */
+    uint32_t rel_size;    /* 0: none (a monitor of minor < 5) */
     uint32_t tt_off;      /* threads' trails <protocol#ttrail>; 0 with tt_count 0 */
-    uint32_t tt_count;    /* 0: none (a monitor of minor below 5) */
+    uint32_t tt_count;    /* 0: none (a monitor of minor below 6) */
     uint32_t tt_slots;    /* slots of one trail, a power of two */
 };
 
@@ -66,6 +68,9 @@ struct region_geom {
 #define REGION_TTRAIL_COUNT_MAX 4096u /* threads' trails */
 #define REGION_TTRAIL_SLOTS_MIN 4u    /* slots of one */
 #define REGION_TTRAIL_SLOTS_MAX 4096u
+#define REGION_RELATE_MIN (32768u + 65536u) /* bytes, when there is a
+                                               relations area: one slot */
+#define REGION_RELATE_MAX (1u << 30)
 
 /* Defaults of region_geom_default(). */
 #define REGION_DEFAULT_RING (1u << 20)
@@ -77,6 +82,8 @@ struct region_geom {
 /* 64 threads' tables of 2 MiB, after a page of definitions; pages the
  * program never touches cost nothing. */
 #define REGION_DEFAULT_QUESTION (4096u + (128u << 20))
+/* 64 threads' component stacks of 64 KiB, after the definitions. */
+#define REGION_DEFAULT_RELATE (32768u + (64u << 16))
 /* 64 threads' trails of 16 slots (2 KiB each) */
 #define REGION_DEFAULT_TTRAILS 64u
 #define REGION_DEFAULT_TTRAIL_SLOTS 16u
@@ -91,16 +98,16 @@ struct region {
 };
 
 /* Fill G with the default sizes (ring, interface area, trail, mailboxes,
- * filter area, counter slots, question area, threads' trails; no thread
- * buffers) and flags 0; offsets and size are left 0 for
+ * filter area, counter slots, question area, relations area, threads'
+ * trails; no thread buffers) and flags 0; offsets and size are left 0 for
  * region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size, tt_count,
- * tt_slots; flags kept): set the offsets and the total size.  A filter,
- * counter, question, thread buffer or threads' trail area of size 0 gets
- * offset 0.  Returns 0,
+ * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size, rel_size,
+ * tt_count, tt_slots; flags kept): set the offsets and the total size.  A
+ * filter, counter, question, thread buffer, relations or threads' trail
+ * area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 

@@ -71,7 +71,10 @@ struct consumer *profile_consumer(struct profile *p, enum profile_kind kind)
 
 void profile_place(struct profile *p)
 {
-    int can = pprogram_can(p, NULL), t = p->time.where, f = p->freq.where;
+    /* in the program by default only where it keeps the components and
+     * says where each event was (a runtime before it: in noosa, as then) */
+    int can = pprogram_can(p, NULL) && channel_paths(session_channel(p->session));
+    int t = p->time.where, f = p->freq.where;
 
     if (t == PTIME_DEFAULT)
         t = can && !p->time.timeline ? PTIME_SAMPLED : PTIME_IN_NOOSA;

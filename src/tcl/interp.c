@@ -507,6 +507,11 @@ static void set_ev(struct interp *in, const struct reader_item *item)
 
 /* The root's client hooks (noosa.h). */
 
+void interp_interface_changed(struct interp *in)
+{
+    update_interface(in);
+}
+
 static void on_interface(void *arg)
 {
     update_interface(arg);
@@ -596,6 +601,7 @@ int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
 }
 
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
+                             void (*commands)(struct interp *in),
                              char **cause)
 {
     struct interp *in = xcalloc(1, sizeof *in);
@@ -611,6 +617,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     in->stacks = n->stacks;
     in->profile = n->profile;
     in->questions = n->questions;
+    in->relations = n->relations;
     in->faults = n->faults;
     in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
@@ -662,9 +669,11 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
     cmd_question_init(in);
+    cmd_derive_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
-    screen_cmd_register(in);
+    if (commands != NULL)
+        commands(in);
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);
@@ -710,6 +719,9 @@ void interp_free(struct interp *in)
 
     if (in == NULL)
         return;
+    /* a recording left going is closed while its session can still say
+     * how the program ended (and the session is not freed under it) */
+    cmd_record_end(in);
     /* the program dies with its session, while the consumers the Tcl
      * layer added can still hear of it */
     noosa_end(in->noosa);

@@ -26,6 +26,7 @@ struct faults;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct trace;
 struct monitors;
 struct speed;
@@ -47,6 +48,7 @@ struct interp {
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct questions *questions; /* questions answered in the program */
+    struct relations *relations; /* components tested, derived events */
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
@@ -73,9 +75,13 @@ struct interp {
  * opts->no_init, the start-up files are read by interp_load(), once the
  * program's interface is known, or before the first command evaluated
  * without a program.  Problems with start-up files are reported in the
- * transcript and do not stop noosa.  Returns NULL with *cause when the
- * Tcl library cannot be loaded. */
+ * transcript and do not stop noosa.  COMMANDS (may be NULL) registers the
+ * front end's own commands among the others, before the Tcl library
+ * (which may use them) is read: the front end is above this layer, which
+ * never calls into it otherwise.  Returns NULL with *cause when the Tcl
+ * library cannot be loaded. */
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
+                             void (*commands)(struct interp *in),
                              char **cause);
 void interp_free(struct interp *in);
 
@@ -172,10 +178,14 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
+void cmd_derive_init(struct interp *in);
+/* The program's interface changed (a derived event joined it): the n(...)
+ * array again. */
+void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
-/* The screen's commands, bind and screen, which exist without it: in
- * batch mode screen says there is none (screen-cmd.c). */
-void screen_cmd_register(struct interp *in);
+/* Close the recording under way, if any, while the session it records
+ * is still there (the end of the Tcl layer). */
+void cmd_record_end(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */

@@ -333,6 +333,14 @@ else
 fi
 grep -q '^time profile kept: in the program$' "$WORK/comp-default.out" ||
     fail "comp: the default does not keep the time profile in the program"
+# a runtime of protocol 1.0.3 keeps no component in its trees: the
+# default is then noosa's records, with the same rows
+batch comp-v3 -x comp.tcl "$PT-v3" nest 50
+grep '^time [0-9]\|^freq ' "$WORK/comp-v3.out" | sort >comp-v3.rows
+diff -u comp-noosa.rows comp-v3.rows >comp-v3.diff ||
+    { fail "comp-v3: an older runtime's default misses rows:"; cat comp-v3.diff; }
+grep -q '^time profile kept: in noosa' "$WORK/comp-v3.out" ||
+    fail "comp-v3: $(grep '^time profile kept' "$WORK/comp-v3.out")"
 batch comp-states -e 'profile time on' -e 'profile freq on' -e 'profile print off' \
     -e run "$PT" states 2
 grep -q '^states tick=18 other=18 quiet=0 enter=16 leave=16$' "$WORK/comp-states.out" ||
