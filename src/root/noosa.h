@@ -35,6 +35,7 @@ struct reader_item;
 struct registry_param;
 struct decode_value;
 struct recread;
+struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -93,6 +94,7 @@ struct noosa {
     struct questions *questions;   /* questions answered in the program */
     struct relations *relations;   /* components tested, derived events */
     struct faults *faults;         /* run-time errors */
+    struct debug *debug;           /* the program's data at a stop */
     int batch;
 
     char *where;                   /* what the program is stopped at */
