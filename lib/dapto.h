@@ -353,6 +353,15 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *aspect,
                                           unsigned int index,
                                           const union dapto_arg *args,
                                           unsigned int st);
+
+/* Count event INDEX of ASPECT, whose state has DAPTO_STATE_PROFILE, in the
+ * calling thread's call tree, under its current path (the frequency
+ * profile kept by the program) <protocol#cct>.  The runtime does so for an
+ * event it encodes or filters; a generated encoder calls it itself when
+ * the trail and the tree are all that want the event (its state is
+ * DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE), and keeps the event as with
+ * the trail alone. */
+DAPTO_API void dapto_event_count(const struct dapto_aspect *aspect, unsigned int index);
 /*
  * The post-mortem trail of the calling thread <protocol#ttrail>: while
  * nothing but the trail wants an event (its state is DAPTO_STATE_TRAIL

@@ -39,9 +39,8 @@
  * events in a trail of its own <protocol#ttrail>. */
 #define DAPTO_TTRAIL_MINOR 6
 
-/* The minor from which named components are kept in the calling-context
- * tree and an event counted there says where its thread was
- * (DAPTO_CCT_NAMED, DAPTO_RECF_PATH) <protocol#cct>. */
+/* The minor from which named components and events are counted in the
+ * calling-context tree (DAPTO_CCT_NAMED, DAPTO_CCT_EVENT) <protocol#cct>. */
 #define DAPTO_PATH_MINOR 6
 
 /* Environment variable that lets a monitor attach to the program under
@@ -260,11 +259,6 @@ struct dapto_record {
  * its clauses held (bit 4 + i for clause i).  Minor 2. */
 #define DAPTO_RECF_FILTERED 0x8
 #define DAPTO_RECF_CLAUSE_SHIFT 4
-/* (Minor 6.) aux is the writing thread's current path in its
- * calling-context tree <protocol#cct>: entry index + 1, 0 the top; never
- * with DAPTO_RECF_STOP (the monitor reads the stopped thread's table). */
-#define DAPTO_RECF_PATH 0x4
-
 /*
  * Record codes.  Event codes count from 0: the built-in aspect "dapto"
  * takes 0..5 and each aspect registered after it takes the next block
@@ -463,6 +457,10 @@ enum dapto_q_value {
  * string in the program's memory (a name that could not be interned). */
 #define DAPTO_CCT_NAMED (1ull << 63)
 #define DAPTO_CCT_ADDR (1ull << 62)
+/* key[1] with this bit alone above the low 32 is no function but the
+ * event of that code (minor 6): its entry counts the event under the path
+ * key[0], and is never entered. */
+#define DAPTO_CCT_EVENT (1ull << 61)
 
 /* What a question groups by (`key`). */
 enum dapto_q_key {

@@ -92,6 +92,15 @@ int rt_keep(struct dapto_record *rec)
     return rc;
 }
 
+DAPTO_API DAPTO_NOINLINE void dapto_event_count(const struct dapto_aspect *a, unsigned int index)
+{
+    /* <protocol#cct>: counted in the thread's call tree, under its
+     * current path, by a monitor that reads events there */
+    if (a != NULL && index < a->nevents && runtime.named_cct && runtime.q.area != NULL &&
+        rt_is_attached())
+        rtq_event(&runtime.q, a->event_base + index, rt_thread());
+}
+
 void event_deliver(struct dapto_record *rec, unsigned int st)
 {
     if (rt_busy) {
@@ -128,14 +137,12 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
     struct dapto_record *rec;
     unsigned int st = v & RTF_VERDICT_STATE &
                       ~(unsigned int)(DAPTO_STATE_FTRAIL | DAPTO_STATE_STACK);
-    int path = 0;
 
-    if (st & DAPTO_STATE_PROFILE) {
-        /* <protocol#cct>: the record says where the thread is in its
-         * call tree (the built-in enter and leave, which count there,
-         * never come here with it) */
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_PROFILE)) {
+        /* (the built-in enter and leave, which count there, never come
+         * here with it) */
+        dapto_event_count(a, o->index);
         st &= ~(unsigned int)DAPTO_STATE_PROFILE;
-        path = 1;
     }
     if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
@@ -151,10 +158,6 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
         st = rtfilter_event(rec, rec->code, st);
         if (st == 0)
             return;
-    }
-    if (DAPTO_UNLIKELY(path) && !(st & DAPTO_STATE_STOP) && runtime.q.area != NULL) {
-        rec->flags |= DAPTO_RECF_PATH;
-        rec->aux = rtq_path(&runtime.q);
     }
     rt_deliver(rec, st);
 }

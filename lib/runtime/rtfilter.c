@@ -1551,11 +1551,11 @@ event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto
 DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
                                           const union dapto_arg *args, unsigned int st)
 {
-    unsigned int v = event_filter(a, index, args, st);
-
-    /* <protocol#cct>: the record of an event that goes on says where its
-     * thread is in its call tree */
-    return v != 0 && (st & DAPTO_STATE_PROFILE) ? v | DAPTO_STATE_PROFILE : v;
+    /* <protocol#cct>: counted in the thread's call tree whatever the
+     * filter says */
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_PROFILE))
+        dapto_event_count(a, index);
+    return event_filter(a, index, args, st);
 }
 
 void rtfilter_count(unsigned int id)

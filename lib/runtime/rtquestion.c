@@ -1004,9 +1004,11 @@ static __attribute__((noinline)) void cct_unwind(struct dapto_qtable *t,
 }
 
 /* An entry of FN: the child path of the current one, found or made
- * (from the probe at IDX on), counted. */
+ * (from the probe at IDX on), counted, and the current path when ENTER
+ * (an event's entry is never entered). */
 static __attribute__((noinline)) void cct_child(struct dapto_qtable *t, uint64_t node,
-                                                uint64_t fn, uint64_t hash, uint32_t idx)
+                                                uint64_t fn, uint64_t hash, uint32_t idx,
+                                                int enter)
 {
     struct dapto_qentry *e;
     uint32_t n, seq, mask = rt_qt.cct.nent - 1;
@@ -1032,8 +1034,10 @@ static __attribute__((noinline)) void cct_child(struct dapto_qtable *t, uint64_t
     }
     e->count++;
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
-    t->depth = idx + 1;
-    rt_qt.cct.cur = e;
+    if (enter) {
+        t->depth = idx + 1;
+        rt_qt.cct.cur = e;
+    }
 }
 
 /* rtq_function() on the thread's plan, which holds, at time NOW; the
@@ -1076,7 +1080,28 @@ static inline __attribute__((always_inline)) void cct_count(uint64_t now, int en
         t->depth = idx + 1;
         rt_qt.cct.cur = e;
     } else {
-        cct_child(t, node, fn, hash, idx);
+        cct_child(t, node, fn, hash, idx, 1);
+    }
+}
+
+/* rtq_event() on the thread's plan, which holds; the caller holds
+ * rt_qt.busy.  No time is charged: the path stays. */
+static inline __attribute__((always_inline)) void cct_event(uint64_t key)
+{
+    struct dapto_qtable *t = rt_qt.cct.t;
+    struct dapto_qentry *e;
+    uint64_t node = t->depth, hash = mix(node * 0x9e3779b97f4a7c15ull ^ key) | 1;
+    uint32_t idx = (uint32_t)hash & (rt_qt.cct.nent - 1), seq;
+
+    e = (struct dapto_qentry *)(void *)(rt_qt.cct.ents + (size_t)idx * rt_qt.cct.ent_size);
+    if (DAPTO_LIKELY(e->hash == hash && e->key[0] == node && e->key[1] == key)) {
+        seq = e->seq;
+        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->count++;
+        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    } else {
+        cct_child(t, node, key, hash, idx, 0);
     }
 }
 
@@ -1127,15 +1152,21 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
 #endif
 }
 
-uint32_t rtq_path(const struct rtq_env *env)
+void rtq_event(const struct rtq_env *env, uint32_t code, uint32_t tid)
 {
+    if (rt_qt.busy)
+        return; /* a signal handler's event inside another: not counted */
+    check_epoch(env);
+    rt_qt.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     /* the plan as the hooks last left it, when it is this area's and its
-     * definition's: its table's current path (else the thread entered
-     * nothing the tree holds, or not since it was defined: the top) */
-    if (rt_qt.cct.area == NULL || rt_qt.cct.area != env->area ||
-        rt_qt.cct.slotp != env->slot ||
-        (env->epoch != NULL && __atomic_load_n(env->epoch, __ATOMIC_ACQUIRE) != rt_qt.epoch) ||
-        __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) != rt_qt.cct.epoch)
-        return 0;
-    return rt_qt.cct.t->depth;
+     * definition's (else made: a thread that entered nothing the tree
+     * holds, or not since it was defined, counts at the top) */
+    if ((rt_qt.cct.area == env->area && rt_qt.cct.area != NULL &&
+         rt_qt.cct.slotp == env->slot &&
+         __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) == rt_qt.cct.epoch) ||
+        cct_plan(env, tid) == 0)
+        cct_event(DAPTO_CCT_EVENT | code);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
 }

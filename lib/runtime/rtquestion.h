@@ -231,9 +231,10 @@ rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid);
 
-/* The calling thread's current path in its calling-context tree (entry
- * index + 1; 0: the top) <protocol#cct>. */
-uint32_t rtq_path(const struct rtq_env *env);
+/* Event CODE happened in thread TID: counted under the thread's current
+ * path in its calling-context tree, as its child DAPTO_CCT_EVENT | CODE,
+ * never entered <protocol#cct>; no clock is read. */
+void rtq_event(const struct rtq_env *env, uint32_t code, uint32_t tid);
 
 /* Parents a leave looks through for its function. */
 #define DAPTO_Q_CCT_DEPTH 4096

@@ -814,7 +814,6 @@ static const struct reader_item *function_event(struct dispatch *d,
     out->call_site = item->call_site;
     out->enter = item->enter;
     out->message = NULL;
-    out->has_path = 0;
     d->fn_value.kind = DAPTO_K_STR;
     d->fn_value.interned = 1; /* the same address for every lookup */
     d->fn_value.s = name;

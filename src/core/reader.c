@@ -450,21 +450,14 @@ void reader_record(struct reader *r, const void *rec, size_t size,
                h.len, size);
         goto bad;
     }
-    /* <protocol#filter>: clause bits only with FILTERED; <protocol#cct>:
-     * a path only without STOP */
+    /* <protocol#filter>: clause bits only with FILTERED */
     if ((h.flags & ~(DAPTO_RECF_STOP | DAPTO_RECF_TRUNC | DAPTO_RECF_FILTERED |
-                     DAPTO_RECF_PATH |
                      (((1u << DAPTO_FILTER_CLAUSES) - 1)
                       << DAPTO_RECF_CLAUSE_SHIFT))) != 0 ||
         (!(h.flags & DAPTO_RECF_FILTERED) &&
-         (h.flags >> DAPTO_RECF_CLAUSE_SHIFT) != 0) ||
-        ((h.flags & DAPTO_RECF_PATH) && (h.flags & DAPTO_RECF_STOP))) {
+         (h.flags >> DAPTO_RECF_CLAUSE_SHIFT) != 0)) {
         xcause(&why, "unknown flags 0x%x", h.flags);
         goto bad;
-    }
-    if (h.flags & DAPTO_RECF_PATH) {
-        item->has_path = 1;
-        item->path = h.aux;
     }
     decode_init(&c, (const unsigned char *)rec + DAPTO_RECORD_HEADER, h.len);
 

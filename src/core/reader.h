@@ -41,11 +41,6 @@ struct reader_item {
     pid_t tid;
     int64_t ns;         /* nanoseconds since the start of the run */
     int stop;           /* mailbox index of a stopped thread, else -1 */
-    /* With has_path (DAPTO_RECF_PATH), the writing thread's current path
-     * in its calling-context tree: entry index + 1, 0 the top
-     * <protocol#cct>. */
-    int has_path;
-    uint32_t path;
 
     /* READER_EVENT */
     const struct registry_event *event;

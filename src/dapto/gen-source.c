@@ -224,7 +224,12 @@ static void gen_encoder(const struct gen *g, struct buf *b,
     buf_printf(b, ");\n    else if (_dapto_v & DAPTO_STATE_FILTER)\n"
                "        %s_dapto_ask_%s(_dapto_v", g->prefix, sig->name);
     gen_more_args(b, sig);
-    buf_printf(b, ");\n    else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
+    /* counted in the program's tree <protocol#cct> and kept: no record */
+    buf_printf(b, ");\n    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {\n"
+               "        dapto_event_count(&%s_dapto_aspect_%s, %zu);\n"
+               "        %s_dapto_keep_%s(", g->prefix, a->name, index, g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n    } else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
     gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
 }

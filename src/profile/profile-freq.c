@@ -116,14 +116,15 @@ static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct profile *p = arg;
 
-    /* <protocol#cct>: the calls of functions and components counted in
-     * the program's trees, and each visible event's record saying its
-     * thread's path there, when it can; the records of every enter and
-     * leave otherwise */
+    /* <protocol#cct>: the calls of functions and components, and the
+     * visible events, counted in the program's trees when it can (a
+     * runtime before protocol 1.0.6 counts no event there: only calls);
+     * the records of every enter and leave otherwise */
     if (p->freq.in_program && ptime_program(p, NULL)) {
         if (pprogram_event(ev))
             return DAPTO_STATE_PROFILE;
-        return ev->visible ? DAPTO_STATE_RECORD | DAPTO_STATE_PROFILE : 0;
+        return ev->visible && channel_paths(session_channel(p->session)) ? DAPTO_STATE_PROFILE
+                                                                         : 0;
     }
     return ev->visible ? DAPTO_STATE_RECORD : 0;
 }
@@ -132,15 +133,9 @@ static void deliver(void *arg, struct dispatch_event *de)
 {
     struct profile *p = arg;
 
-    if (!de->event->visible)
+    /* (counted in the program's trees when kept there) */
+    if (!de->event->visible || p->freq.in_program)
         return;
-    if (p->freq.in_program) {
-        /* where its thread was in its tree <protocol#cct> */
-        count(&p->freq, pprogram_node(p, de->item->tid, de->item->has_path,
-                                      de->item->path),
-              event_name(p, de->event), 1);
-        return;
-    }
     count(&p->freq, stacks_context(p->st, de->item->tid),
           event_name(p, de->event), 1);
 }
@@ -256,6 +251,12 @@ void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n)
     if (node >= f->ncalls)
         calls_cover(f, node);
     f->calls[node] += n;
+}
+
+void pfreq_add_event(struct profile *p, uint32_t node, const struct registry_event *ev,
+                     uint64_t n)
+{
+    count(&p->freq, node, event_name(p, ev), n);
 }
 
 void pfreq_place(struct profile *p, int in)

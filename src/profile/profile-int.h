@@ -111,9 +111,6 @@ struct profile {
     /* <protocol#cct>: what the program's trees held when the profile
      * kept there was last reset, by kind (profile-program.c) */
     struct pzeros *zero[2]; /* by enum profile_kind */
-    /* what the paths that events carry stand for, by process and thread
-     * (profile-program.c) */
-    struct ppaths *paths;
 };
 
 /* profile-freq.c */
@@ -125,6 +122,9 @@ void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
                       size_t n);
 /* Add N calls of NODE. */
 void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n);
+/* N events EV counted at node NODE (the program's tree's). */
+void pfreq_add_event(struct profile *p, uint32_t node, const struct registry_event *ev,
+                     uint64_t n);
 /* Counts of NODE for every event: call FN for each (ev, n). */
 uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 
@@ -162,12 +162,6 @@ void pprogram_free(struct profile *p);
 /* A new run (not a process joining one): what was of the last run's trees
  * is forgotten. */
 void pprogram_started(struct profile *p);
-/* The node of the call path PATH (entry + 1, 0 the top) of thread TID of
- * the current process, which an event of its carried (HAS_PATH); without
- * one, the thread's current path (it is stopped at its event).  CCT_ROOT
- * when it cannot be told. */
-uint32_t pprogram_node(struct profile *p, pid_t tid, int has_path, uint32_t path);
-void pprogram_paths_free(struct profile *p);
 /* What it did: samples taken, and the period in microseconds. */
 uint64_t psampler_samples(const struct profile *p);
 unsigned int psampler_period_us(const struct profile *p);

@@ -403,7 +403,7 @@ void pprogram_reset(struct profile *p, int kind)
 
 void pprogram_started(struct profile *p)
 {
-    /* the zeros of resets and the paths were of the last run's trees */
+    /* the zeros of resets were of the last run's trees */
     for (int k = 0; k < 2; k++) {
         struct pzeros *zs = p->zero[k];
 
@@ -412,12 +412,10 @@ void pprogram_started(struct profile *p)
         if (zs != NULL)
             zs->n = 0;
     }
-    pprogram_paths_free(p);
 }
 
 void pprogram_free(struct profile *p)
 {
-    pprogram_paths_free(p);
     for (int k = 0; k < 2; k++) {
         struct pzeros *zs = p->zero[k];
 
@@ -531,6 +529,25 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     return t->node[i];
 }
 
+/* Entry I of slot S's table T, an event's: its count since zero Z under
+ * its path, in the frequency profile when the event is visible. */
+static void pprogram_event_count(struct profile *p, struct table *t, struct symnames *sn,
+                                 uint32_t i, const struct pzero *z, uint32_t s)
+{
+    const struct dapto_qentry *e = &t->e[i];
+    const struct registry_event *ev =
+        registry_event(session_registry(p->session),
+                       (unsigned int)(e->key[1] & ~DAPTO_CCT_EVENT));
+    uint64_t sum, n = since_zero(z, s, i, e, &sum);
+    uint32_t node;
+
+    if (ev == NULL || !ev->visible || n == 0)
+        return;
+    node = e->key[0] == 0 || e->key[0] > t->nent ? CCT_ROOT
+                                                 : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
+    pfreq_add_event(p, node, ev, n);
+}
+
 /* The trees of the current process's threads, added in. */
 static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
 {
@@ -578,6 +595,12 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
 
             if (t.e[i].hash == 0)
                 continue;
+            if ((t.e[i].key[1] & (DAPTO_CCT_NAMED | DAPTO_CCT_EVENT)) == DAPTO_CCT_EVENT) {
+                /* an event counted under its path, never entered */
+                if (freq)
+                    pprogram_event_count(p, &t, sn, i, zf, s);
+                continue;
+            }
             node = resolve(p, &t, sn, i);
             if (time) {
                 calls = since_zero(zt, s, i, &t.e[i], &sum);
@@ -604,7 +627,6 @@ void ptime_program_read(struct profile *p)
 {
     struct session *ss = p->session;
     struct tthread *th;
-    struct pfreq *f = &p->freq;
     unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
     /* (a profile that is off keeps what it read last) */
     int cur = session_current(ss),
@@ -624,8 +646,8 @@ void ptime_program_read(struct profile *p)
             memset(th->calls, 0, th->n * sizeof *th->calls);
         }
     }
-    if (freq && f->calls != NULL)
-        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+    if (freq)
+        pfreq_reset(p);
     p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
     /* each process's threads (its own function names: the process is
      * made current while its tables are read) <design#processes> */
@@ -640,129 +662,4 @@ void ptime_program_read(struct profile *p)
     }
     if (cur >= 0)
         session_select(ss, (unsigned int)cur);
-}
-
-/* ---- the paths events carry <protocol#cct> ---- */
-
-/* Parents followed at most (a scribbled table may loop). */
-#define PATH_DEPTH 4096
-
-/* What the paths of one thread's tree stand for (its slot in the
- * current process's area, the tree as defined now): node + 1 by entry,
- * 0 not resolved yet. */
-struct ppath {
-    pid_t pid, tid;
-    uint32_t slot, epoch, nent;
-    uint32_t *node;
-};
-
-struct ppaths {
-    struct ppath *v;
-    size_t n, cap;
-};
-
-void pprogram_paths_free(struct profile *p)
-{
-    struct ppaths *ps = p->paths;
-
-    if (ps == NULL)
-        return;
-    for (size_t i = 0; i < ps->n; i++)
-        free(ps->v[i].node);
-    free(ps->v);
-    free(ps);
-    p->paths = NULL;
-}
-
-/* Thread TID's paths in process PID's area QA, the tree of definition D;
- * NULL when it has no table there. */
-static struct ppath *ppath_of(struct profile *p, struct qarea *qa,
-                              const struct dapto_question *d, pid_t pid, pid_t tid)
-{
-    struct ppaths *ps = p->paths;
-    struct dapto_qtable head;
-    struct ppath *pp;
-    uint32_t s, n;
-
-    if (ps == NULL)
-        ps = p->paths = xcalloc(1, sizeof *ps);
-    for (size_t i = 0; i < ps->n; i++) {
-        pp = &ps->v[i];
-        if (pp->pid != pid || pp->tid != tid)
-            continue;
-        if (pp->epoch == d->epoch && pp->nent == d->nent)
-            return pp;
-        /* defined again: found again */
-        free(pp->node);
-        *pp = ps->v[--ps->n];
-        break;
-    }
-    n = qarea_threads(qa);
-    for (s = 0; s < n; s++)
-        if (qarea_table(qa, DAPTO_Q_CCT, s, &head) && (pid_t)head.tid == tid)
-            break;
-    if (s == n)
-        return NULL;
-    ps->v = xgrow(ps->v, ps->n, &ps->cap, sizeof *ps->v);
-    pp = &ps->v[ps->n++];
-    pp->pid = pid;
-    pp->tid = tid;
-    pp->slot = s;
-    pp->epoch = d->epoch;
-    pp->nent = d->nent;
-    pp->node = xcalloc(d->nent, sizeof *pp->node);
-    return pp;
-}
-
-/* The node of entry I of PP's table (parents first; a loop in a
- * scribbled table, or DEPTH parents, end at the top). */
-static uint32_t ppath_node(struct profile *p, struct qarea *qa, struct ppath *pp,
-                           uint32_t i, unsigned int depth)
-{
-    struct cct *cct = stacks_cct(p->st);
-    unsigned char buf[sizeof(struct dapto_qentry)];
-    const struct dapto_qentry *e = (const struct dapto_qentry *)(const void *)buf;
-    uint32_t parent;
-    const char *name;
-    char text[256];
-    size_t len;
-    int torn;
-
-    if (i >= pp->nent || depth > PATH_DEPTH)
-        return CCT_ROOT;
-    if (pp->node[i] != 0)
-        return pp->node[i] - 1;
-    if (!qarea_entry(qa, DAPTO_Q_CCT, pp->slot, i, buf, &torn) || e->hash == 0)
-        return CCT_ROOT;
-    parent = e->key[0] == 0 || e->key[0] > pp->nent
-                 ? CCT_ROOT
-                 : ppath_node(p, qa, pp, (uint32_t)e->key[0] - 1, depth + 1);
-    if (e->key[1] & DAPTO_CCT_NAMED)
-        name = component_name(p, e->key[1], text, &len);
-    else
-        name = symnames_name(dispatch_symnames(p->dispatch), e->key[1], &len);
-    /* an excluded function is its caller, as in the records */
-    pp->node[i] = 1 + (name == NULL ? parent
-                                    : cct_child(cct, parent, cct_intern(cct, name, len)));
-    return pp->node[i] - 1;
-}
-
-uint32_t pprogram_node(struct profile *p, pid_t tid, int has_path, uint32_t path)
-{
-    struct qarea *qa = tree_area(session_channel(p->session));
-    struct dapto_qtable head;
-    struct ppath *pp;
-
-    if (qa == NULL)
-        return CCT_ROOT;
-    pp = ppath_of(p, qa, &qa->def[DAPTO_Q_CCT], session_pid(p->session), tid);
-    if (pp == NULL)
-        return CCT_ROOT;
-    if (!has_path) {
-        /* (a thread stopped at its event: where its table says it is) */
-        if (!qarea_table(qa, DAPTO_Q_CCT, pp->slot, &head))
-            return CCT_ROOT;
-        path = head.depth;
-    }
-    return path == 0 ? CCT_ROOT : ppath_node(p, qa, pp, path - 1, 0);
 }

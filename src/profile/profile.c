@@ -107,8 +107,7 @@ void profile_status(struct profile *p)
         ;
     else if (p->freq.in_program)
         sink_sayf(p->say, "frequency profile kept: in the program (calls "
-                  "counted in its call trees, each event's record says where "
-                  "its thread was)%s%s\n",
+                  "and events counted in its call trees)%s%s\n",
                   ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
                   why != NULL ? why : "");
     else

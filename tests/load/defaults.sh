@@ -5,7 +5,8 @@
 # timing: asked nothing, every event goes to its thread's own trail
 # <protocol#ttrail> (no record, no shared trail); a handler's events are
 # records besides; a -finstrument-functions build's calls are not kept
-# unless `errors functions on` asks; `errors last 0` keeps nothing.
+# unless `errors functions on` asks; `errors last 0` keeps nothing; the
+# frequency profile counts events in the program, not from records.
 . "$srcdir/tests/load/lib.sh"
 PTI=$abs_top_builddir/tests/profile/pt-instr
 
@@ -48,6 +49,27 @@ if [ -n "$s" ] && [ "$s" -ge 40000 ]; then
 else
     fail "handler: ${s:-no} bytes of records written for noosa (1000 records expected)"
 fi
+
+# the frequency profile: every event counted in the program's call tree,
+# under its thread's path <protocol#cct>; no record crosses for them
+batch freq -e 'profile freq on' -e 'profile print off' -e run -e 'info program' \
+    -e profile -e 'foreach r [profile get freq] {puts $r}' "$LT" loop 100000 x
+status freq 0
+has freq '^event tick stack \{\(top level\)\} count 100000$'
+has freq '^frequency profile kept: in the program \(calls and events counted in its call trees\)$'
+s=$(sent freq)
+if [ -n "$s" ] && [ "$s" -lt 2000 ]; then
+    echo "ok: freq: $s bytes of records"
+else
+    fail "freq: ${s:-no} bytes of records written for noosa for 100000 events counted (at most 2000 expected)"
+fi
+
+# and with a handler's records and a stop besides: each event counted once
+batch freq-mixed -e 'profile freq on' -e 'profile print off' -e 'set c 0' \
+    -e 'handler add tick h {incr ::c}' -e 'break tick if {$i == 500}' -e run -e cont \
+    -e 'puts "handled $c"' -e 'foreach r [profile get freq] {puts $r}' "$LT" loop 1000 x
+has freq-mixed '^handled 1000$'
+has freq-mixed '^event tick stack \{\(top level\)\} count 1000$'
 
 # errors last 0: nothing kept
 batch none -e 'errors last 0' -e run -e 'info program' "$LT" loop 1000 x

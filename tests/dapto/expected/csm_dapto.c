@@ -61,7 +61,10 @@ DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string)
         csm_dapto_keep_string_stored(index, string);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         csm_dapto_ask_string_stored(_dapto_v, index, string);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&csm_dapto_aspect_string, 0);
+        csm_dapto_keep_string_stored(index, string);
+    } else
         csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
@@ -92,7 +95,7 @@ static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 96 "csm_dapto.c"
+#line 99 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -128,7 +131,7 @@ static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 132 "csm_dapto.c"
+#line 135 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

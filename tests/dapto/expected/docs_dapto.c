@@ -61,7 +61,10 @@ DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts)
         docs_dapto_keep_list(set, puts);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         docs_dapto_ask_list(_dapto_v, set, puts);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 0);
+        docs_dapto_keep_list(set, puts);
+    } else
         docs_dapto_put_list(_dapto_v, set, puts);
 }
 
@@ -131,7 +134,10 @@ DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e)
         docs_dapto_keep_escapes(q, c, u, e);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 1);
+        docs_dapto_keep_escapes(q, c, u, e);
+    } else
         docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
@@ -153,7 +159,7 @@ static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 157 "docs_dapto.c"
+#line 163 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

@@ -56,7 +56,10 @@ DAPTO_NOINSTR void headers_dapto_emit_first_event(int end)
         headers_dapto_keep_first_event(end);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         headers_dapto_ask_first_event(_dapto_v, end);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_first, 0);
+        headers_dapto_keep_first_event(end);
+    } else
         headers_dapto_put_first_event(_dapto_v, end);
 }
 
@@ -140,7 +143,10 @@ DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int
         headers_dapto_keep_second_event(event, operation, aspect);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_second, 0);
+        headers_dapto_keep_second_event(event, operation, aspect);
+    } else
         headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
@@ -153,7 +159,7 @@ static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 157 "headers_dapto.c"
+#line 163 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

@@ -56,7 +56,10 @@ DAPTO_NOINSTR void markers_dapto_emit_from_header(int n)
         markers_dapto_keep_from_header(n);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         markers_dapto_ask_from_header(_dapto_v, n);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&markers_dapto_aspect_marked, 0);
+        markers_dapto_keep_from_header(n);
+    } else
         markers_dapto_put_from_header(_dapto_v, n);
 }
 
@@ -72,7 +75,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 76 "markers_dapto.c"
+#line 79 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -101,7 +104,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 105 "markers_dapto.c"
+#line 108 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

@@ -56,7 +56,10 @@ DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what)
         my_spec_dapto_keep_renamed(what);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         my_spec_dapto_ask_renamed(_dapto_v, what);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&my_spec_dapto_aspect_named, 0);
+        my_spec_dapto_keep_renamed(what);
+    } else
         my_spec_dapto_put_renamed(_dapto_v, what);
 }
 

@@ -70,7 +70,10 @@ DAPTO_NOINSTR void types_dapto_emit_nothing(void)
         types_dapto_keep_nothing();
     else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_nothing(_dapto_v);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 1);
+        types_dapto_keep_nothing();
+    } else
         types_dapto_put_nothing(_dapto_v);
 }
 
@@ -125,7 +128,10 @@ DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
         types_dapto_keep_hidden(n);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_hidden(_dapto_v, n);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 2);
+        types_dapto_keep_hidden(n);
+    } else
         types_dapto_put_hidden(_dapto_v, n);
 }
 
@@ -185,7 +191,10 @@ DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names)
         types_dapto_keep_typed(at, names);
     else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_typed(_dapto_v, at, names);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 3);
+        types_dapto_keep_typed(at, names);
+    } else
         types_dapto_put_typed(_dapto_v, at, names);
 }
 
@@ -211,7 +220,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 215 "types_dapto.c"
+#line 224 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -236,7 +245,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 240 "types_dapto.c"
+#line 249 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -257,7 +266,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 261 "types_dapto.c"
+#line 270 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -278,7 +287,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 282 "types_dapto.c"
+#line 291 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -299,7 +308,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 303 "types_dapto.c"
+#line 312 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -325,7 +334,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 329 "types_dapto.c"
+#line 338 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -337,7 +346,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 341 "types_dapto.c"
+#line 350 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -349,7 +358,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 353 "types_dapto.c"
+#line 362 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -377,7 +386,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 381 "types_dapto.c"
+#line 390 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
