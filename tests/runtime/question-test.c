@@ -432,6 +432,7 @@ static void test_hot_keys(void)
     params[2].kind = DAPTO_K_INT;
     for (shape = 0; shape < 3; shape++) {
         area_make(4096 + (1u << 20));
+        slot = NULL; /* the thread's slot was the last area's */
         env = env_for(&slot);
         memset(&d, 0, sizeof d);
         d.value = DAPTO_QV_INT;
