@@ -257,6 +257,8 @@ struct probe_hints *session_probe_hints(struct session *s);
 /* The current process's probes as `info probes' lists them (to free), or
  * NULL when it has none. */
 char *session_probes_text(const struct session *s);
+/* Whether the current process has USDT probes (of objects mapped now). */
+int session_has_probes(const struct session *s);
 
 /* Set the state of event CODE in the current run (ignored without one). */
 int session_set_state(struct session *s, unsigned int code,

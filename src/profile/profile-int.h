@@ -108,6 +108,9 @@ struct profile {
     struct pfreq freq;
     struct ptime time;
     int print_at_end;
+    /* why the profiles are kept in noosa by default (static text), or
+     * NULL when the program keeps them (profile_place) */
+    const char *place_why;
     /* <protocol#cct>: what the program's trees held when the profile
      * kept there was last reset, by kind (profile-program.c) */
     struct pzeros *zero[2]; /* by enum profile_kind */

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,12 +70,31 @@ struct consumer *profile_consumer(struct profile *p, enum profile_kind kind)
     return consumer(p, kind);
 }
 
+/* Why the program cannot keep the profiles by default (static text), or
+ * NULL when it can: a live run whose runtime counts components and events
+ * in its call trees.  USDT probes are noosa's events, which the trees
+ * would miss (their components, their events). */
+static const char *place_why(struct profile *p)
+{
+    const char *why = NULL;
+
+    if (!pprogram_can(p, &why))
+        return why != NULL ? why : "the program cannot keep it";
+    if (!channel_paths(session_channel(p->session)))
+        return "the program's runtime counts no component or event in its "
+               "call trees (protocol 1.0.6)";
+    if (session_has_probes(p->session))
+        return "the program's USDT probes are noosa's events, which its call "
+               "trees do not see";
+    return NULL;
+}
+
 void profile_place(struct profile *p)
 {
-    /* in the program by default only where it keeps the components and
-     * says where each event was (a runtime before it: in noosa, as then) */
-    int can = pprogram_can(p, NULL) && channel_paths(session_channel(p->session));
-    int t = p->time.where, f = p->freq.where;
+    int can, t = p->time.where, f = p->freq.where;
+
+    p->place_why = place_why(p);
+    can = p->place_why == NULL;
 
     if (t == PTIME_DEFAULT)
         t = can && !p->time.timeline ? PTIME_SAMPLED : PTIME_IN_NOOSA;
@@ -82,6 +102,16 @@ void profile_place(struct profile *p)
         f = can ? PFREQ_IN_PROGRAM : PFREQ_IN_NOOSA;
     ptime_place(p, t);
     pfreq_place(p, f);
+}
+
+/* " (why the program does not keep it)" */
+static const char *because(struct profile *p)
+{
+    static char buf[200];
+
+    snprintf(buf, sizeof buf, " (%s)",
+             p->place_why != NULL ? p->place_why : "the program cannot keep it");
+    return buf;
 }
 
 void profile_status(struct profile *p)
@@ -112,9 +142,9 @@ void profile_status(struct profile *p)
                   why != NULL ? why : "");
     else
         sink_sayf(p->say, "frequency profile kept: in noosa, from the records "
-                  "of every enter and leave%s\n",
-                  p->freq.where == PFREQ_IN_NOOSA ? " (as asked)"
-                  : " (the program cannot keep it)");
+                  "of every enter and leave%s%s\n",
+                  p->freq.where == PFREQ_IN_NOOSA ? " (as asked)" : "",
+                  p->freq.where == PFREQ_IN_NOOSA ? "" : because(p));
     if (!profile_enabled(p, PROFILE_TIME))
         ;
     else if (p->time.in_program) {
@@ -139,10 +169,10 @@ void profile_status(struct profile *p)
                       (unsigned long long)p->time.program_unmatched);
     } else {
         sink_sayf(p->say, "time profile kept: in noosa, from the records of "
-                  "every enter and leave%s\n",
+                  "every enter and leave%s%s\n",
                   p->time.where == PTIME_IN_NOOSA ? " (as asked)"
-                  : p->time.timeline ? " (the timeline needs them)"
-                                     : " (the program cannot keep it)");
+                  : p->time.timeline ? " (the timeline needs them)" : "",
+                  p->time.where == PTIME_IN_NOOSA || p->time.timeline ? "" : because(p));
     }
     if (!p->time.in_program || p->time.nmarks > 0)
         sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
