@@ -71,6 +71,30 @@ batch freq-mixed -e 'profile freq on' -e 'profile print off' -e 'set c 0' \
 has freq-mixed '^handled 1000$'
 has freq-mixed '^event tick stack \{\(top level\)\} count 1000$'
 
+# a condition that is never true, a question's count and one of a key
+# with a histogram (the key the string parameter): each answered in the
+# program with noosa's defaults, every tick kept in its thread's trail,
+# and no record crosses for the ticks, their string included
+for way in condition count keyed; do
+    case $way in
+    condition) set -- -e 'break tick if {$i < 0}' -e run ;;
+    count) set -- -e 'question print off' -e 'question add q tick' -e run \
+               -e 'puts "counted [dict get [lindex [question get q] 0] count]"' ;;
+    keyed) set -- -e 'question print off' -e 'question add q tick i -by label -hist' -e run \
+               -e 'set c 0; foreach d [question get q] {incr c [dict get $d count]}; puts "counted $c"' ;;
+    esac
+    batch "$way" "$@" -e 'info program' "$LT" loop 100000 x
+    status "$way" 0
+    expect "$way" "kept (own, threads, shared):" "$(kept "$way")" "100003 1 0"
+    [ "$way" = condition ] || has "$way" '^counted 100000$'
+    s=$(sent "$way")
+    if [ -n "$s" ] && [ "$s" -lt 2000 ]; then
+        echo "ok: $way: $s bytes of records"
+    else
+        fail "$way: ${s:-no} bytes of records written for noosa for 100000 ticks (at most 2000 expected)"
+    fi
+done
+
 # errors last 0: nothing kept
 batch none -e 'errors last 0' -e run -e 'info program' "$LT" loop 1000 x
 expect none "kept (own, threads, shared):" "$(kept none)" "0 0 0"
