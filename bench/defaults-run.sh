@@ -11,8 +11,11 @@
 #     nothing; a breakpoint whose condition is never true; profile time
 #     on; profile freq on; a question counting tick; a question of i by
 #     label with a histogram.  Median of ROUNDS (default 3) interleaved
-#     rounds, in ns a turn and over the unmonitored loop.  Before a time
-#     counts: noosa's answer is checked (the question's count, the
+#     rounds, in ns a turn and over the unmonitored loop: the loop's wall
+#     time, and its thread's CPU time, which other processes of a busy
+#     machine do not swell (the goals are judged on it; the wall time
+#     shows what noosa takes from a program sharing its CPU).  Before a
+#     time counts: noosa's answer is checked (the question's count, the
 #     profile's events).
 # (b) programs built with -finstrument-functions, linked with libdapto:
 #     zlib's minigzip compressing ZLIB_MB MiB (default 16;
@@ -55,7 +58,7 @@ place_prog() { [ "$1" = one ] && echo 0 || echo 1; }
 
 # ---- (a) the loop ----
 
-# loop_run P WAY: one run; prints ns a turn (checked)
+# loop_run P WAY: one run; prints ns a turn (checked), wall and CPU
 loop_run() {
     p=$1 way=$2 f=$work/loop-$2 log=$work/loop-$2.log
     cpu=$(place_prog "$p")
@@ -64,7 +67,7 @@ loop_run() {
     unmonitored)
         LOOP_CPU=$cpu taskset -c 0 "$LOOP" "$N" "$f" >"$log" 2>&1 ||
             die "the loop failed" "$log"
-        sed -n 's/^ns=\([0-9.]*\) .*/\1/p' "$f"
+        sed -n 's/^ns=\([0-9.]*\) cpu=\([0-9.]*\) .*/\1 \2/p' "$f"
         return ;;
     nothing) ;;
     condition) set -- -e 'break tick if {$i < 0}' ;;
@@ -84,7 +87,7 @@ loop_run() {
     freq|question|keyed)
         grep -q "^counted $N\$" "$log" || die "$way: noosa did not count $N ticks" "$log" ;;
     esac
-    sed -n 's/^ns=\([0-9.]*\) .*/\1/p' "$f"
+    sed -n 's/^ns=\([0-9.]*\) cpu=\([0-9.]*\) .*/\1 \2/p' "$f"
 }
 
 loop_ways="unmonitored nothing condition time freq question keyed"
@@ -92,19 +95,21 @@ loop_ways="unmonitored nothing condition time freq question keyed"
 loop_bench() {
     p=$1
     echo "== (a) tick(int i, str label) x $N, $p CPU$( [ "$p" = two ] && echo s): ns a turn, median of $ROUNDS"
-    for w in $loop_ways; do eval "t_$w="; done
+    echo "                                   wall time                      the loop's CPU time"
+    for w in $loop_ways; do eval "t_$w= c_$w="; done
     r=0
     while [ $r -lt "$ROUNDS" ]; do
         r=$((r + 1))
         for w in $loop_ways; do
             v=$(loop_run "$p" "$w")
-            eval "t_$w=\"\$t_$w $v\""
+            eval "t_$w=\"\$t_$w ${v% *}\"; c_$w=\"\$c_$w ${v#* }\""
         done
     done
-    for w in $loop_ways; do eval "m_$w=\$(median \$t_$w)"; done
+    for w in $loop_ways; do eval "m_$w=\$(median \$t_$w); n_$w=\$(median \$c_$w)"; done
     for w in $loop_ways; do
-        eval "m=\$m_$w; all=\$t_$w"
-        awk -v w="$w" -v m="$m" -v a="$m_unmonitored" -v all="$all" 'BEGIN {
+        eval "m=\$m_$w; all=\$t_$w; cm=\$n_$w"
+        awk -v w="$w" -v m="$m" -v a="$m_unmonitored" -v all="$all" \
+            -v cm="$cm" -v ca="$n_unmonitored" 'BEGIN {
             label["unmonitored"] = "unmonitored"
             label["nothing"] = "noosa, asked nothing"
             label["condition"] = "break tick if {$i < 0}"
@@ -113,14 +118,15 @@ loop_bench() {
             label["question"] = "question add q tick"
             label["keyed"] = "question ... i -by label -hist"
             if (w == "unmonitored")
-                printf "  %-32s %8.2f ns              (rounds:%s)\n", label[w], m, all
+                printf "  %-32s %8.2f ns                   %8.2f ns          (wall:%s)\n", label[w], m, cm, all
             else
-                printf "  %-32s %8.2f ns %+8.2f ns %6.1fx (rounds:%s)\n", label[w], m, m - a, m / a, all
+                printf "  %-32s %8.2f ns %+8.2f ns %6.1fx %8.2f ns %+8.2f ns (wall:%s)\n",
+                    label[w], m, m - a, m / a, cm, cm - ca, all
         }'
     done
-    awk -v a="$m_unmonitored" -v d="$m_nothing" -v c="$m_condition" -v q="$m_question" \
-        -v k="$m_keyed" 'BEGIN {
-        printf "  goals: asked nothing <= 3 ns over the loop: %s (%+.2f); a never-true condition <= 5 ns: %s (%+.2f);\n",
+    awk -v a="$n_unmonitored" -v d="$n_nothing" -v c="$n_condition" -v q="$n_question" \
+        -v k="$n_keyed" 'BEGIN {
+        printf "  goals, on the loop'\''s CPU time: asked nothing <= 3 ns over the loop: %s (%+.2f); a never-true condition <= 5 ns: %s (%+.2f);\n",
             (d - a <= 3) ? "met" : "not met", d - a, (c - a <= 5) ? "met" : "not met", c - a
         x = (q - a > 0) ? (k - a) / (q - a) : 0
         printf "         a count <= 10 ns: %s (%+.2f); by a key with a histogram <= 2x a count: %s (%.2fx)\n",
