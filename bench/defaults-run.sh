@@ -212,6 +212,15 @@ open(sys.argv[1], "w").write("%d\n" % int((u.ru_utime + u.ru_stime) * 1e9))
 sys.exit(r)' "$work/cpu" "$@"
 }
 
+# Lua interns a string or two more or fewer from one run to the next with
+# the addresses laid out at random (249 or 250 calls of internshrstr, under
+# noosa and uftrace alike): every run of (b) has them laid out the same,
+# so that the calls noosa counts can be compared with uftrace's run
+NORAND=
+if setarch "$(uname -m)" -R true 2>/dev/null; then
+    NORAND="setarch $(uname -m) -R"
+fi
+
 # prog_run PROGRAM P WAY [tiny]: one run; prints its nanoseconds, wall and
 # CPU (the program's, noosa's or uftrace's, all their processes')
 prog_run() {
@@ -223,21 +232,21 @@ prog_run() {
     bin=$work/$prog-inst
     t0=$(now)
     case $way in
-    plain) cpu_of taskset -c "$cpus" "$work/$prog-plain" $args >"$out" 2>"$log" ;;
-    hooks) cpu_of taskset -c "$cpus" "$bin" $args >"$out" 2>"$log" ;;
-    nothing) cpu_of taskset -c "$cpus" "$NOOSA" -b -n -e "run $args > $out" "$bin" \
+    plain) cpu_of $NORAND taskset -c "$cpus" "$work/$prog-plain" $args >"$out" 2>"$log" ;;
+    hooks) cpu_of $NORAND taskset -c "$cpus" "$bin" $args >"$out" 2>"$log" ;;
+    nothing) cpu_of $NORAND taskset -c "$cpus" "$NOOSA" -b -n -e "run $args > $out" "$bin" \
                  </dev/null >"$log" 2>&1 || die "noosa ($prog, $way) failed" "$log" ;;
     time)
-        cpu_of taskset -c "$cpus" "$NOOSA" -b -n -e 'profile print off' -e 'profile time on' \
+        cpu_of $NORAND taskset -c "$cpus" "$NOOSA" -b -n -e 'profile print off' -e 'profile time on' \
             -e "run $args > $out" \
             -e 'foreach r [profile get time -flat] {puts "F [dict get $r name] [dict get $r calls]"}' \
             -e 'profile' "$bin" </dev/null >"$log" 2>&1 || die "noosa ($prog, $way) failed" "$log" ;;
     freq)
-        cpu_of taskset -c "$cpus" "$NOOSA" -b -n -e 'profile print off' -e 'profile freq on' \
+        cpu_of $NORAND taskset -c "$cpus" "$NOOSA" -b -n -e 'profile print off' -e 'profile freq on' \
             -e "run $args > $out" -e 'profile' "$bin" </dev/null >"$log" 2>&1 ||
             die "noosa ($prog, $way) failed" "$log" ;;
     uftrace) rm -rf "$work/uft.data"
-        cpu_of taskset -c "$cpus" "$UFTRACE" record --no-libcall --no-sched -d "$work/uft.data" \
+        cpu_of $NORAND taskset -c "$cpus" "$UFTRACE" record --no-libcall --no-sched -d "$work/uft.data" \
             "$bin" $args >"$out" 2>"$log" || die "uftrace ($prog) failed" "$log" ;;
     esac
     t1=$(now)
