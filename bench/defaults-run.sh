@@ -320,10 +320,10 @@ prog_bench() {
         printf "  %-28s %9.1f ms %6.3fx unmonitored %+6.1f ns a call\n", "profile freq on", f / 1e6, f / h, (f - h) / c
         if (u != "") {
             printf "  %-28s %9.1f ms %6.3fx unmonitored %+6.1f ns a call\n", "uftrace record", u / 1e6, u / h, (u - h) / c
-            if (t - h > 0)
+            if (t - h > 0 && u - h > 0)
                 printf "  uftrace'\''s overhead / profile time on'\''s: %.2f (goal: at least 5)\n", (u - h) / (t - h)
             else
-                printf "  uftrace'\''s overhead / profile time on'\''s: profile time on'\''s within the noise (%+.1f ms)\n", (t - h) / 1e6
+                printf "  uftrace'\''s overhead / profile time on'\''s: within the noise (%+.1f ms, %+.1f ms)\n", (u - h) / 1e6, (t - h) / 1e6
         }
         printf "  goal: asked nothing within 1.05x of unmonitored: %s (%.3f)\n", (n / h <= 1.05) ? "met" : "not met", n / h
         }'
