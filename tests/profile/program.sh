@@ -221,7 +221,11 @@ TCL
 batch split -x split.tcl "$SPLIT"
 awk '
     $1 == "row" { calls[$2] = $3; self[$2] = $4; total[$2] = $5 }
-    /self time sampled every 1000 us: / { samples = $(NF - 1) }
+    /self time sampled every 1000 us: / {
+        # (the count, whatever the line says after it)
+        match($0, /us: [0-9]+ samples/)
+        samples = substr($0, RSTART + 4, RLENGTH - 12) + 0
+    }
     END {
         ms = 1e6
         bad = ""
