@@ -7,7 +7,8 @@ EXTRA_DIST += fuzz/recording-reader.c fuzz/seeds/recording-reader
 REC_FUZZ_SOURCES = fuzz/recording-reader.c \
 	src/base/xmalloc.c src/core/decode.c src/core/registry.c \
 	src/core/reader.c src/core/clock.c src/core/value.c \
-	src/record/recread.c src/record/export.c
+	src/record/recread.c src/record/recmeta.c src/record/recstream.c \
+	src/record/export.c
 if FUZZING
 noinst_PROGRAMS += fuzz/recording-reader
 FUZZ_TARGETS += fuzz/recording-reader
