@@ -314,7 +314,13 @@ static char *rslurp(const char *path, char **cause)
 int recmeta_read(struct recread *r, const char *path, char **cause)
 {
     const char *dir = r->dir;
+    struct stat st;
 
+    if (stat(path, &st) == 0) {
+        r->meta_size = (uint64_t)st.st_size;
+        r->meta_mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                        (uint64_t)st.st_mtim.tv_nsec;
+    }
     r->metadata = rslurp(path, cause);
     if (r->metadata == NULL)
         return -1;

@@ -31,9 +31,16 @@ void rnote(struct recread *r, const char *fmt, ...)
     va_list ap;
     char *text;
 
+    if (r->mute)
+        return;
     va_start(ap, fmt);
     text = xvasprintf(fmt, ap);
     va_end(ap);
+    if (r->collect) {
+        r->pnotes = xreallocarray(r->pnotes, r->npnotes + 1,
+                                  sizeof *r->pnotes);
+        r->pnotes[r->npnotes++] = xstrdup(text);
+    }
     if (r->opts.note != NULL)
         r->opts.note(r->opts.arg, text);
     free(text);
@@ -42,7 +49,7 @@ void rnote(struct recread *r, const char *fmt, ...)
 /* Find the stream whose event comes next (r->best: the earliest; of
  * equal times, the first stream's), and up to when it stays so
  * (r->last). */
-static void rbest(struct recread *r)
+void recread_best(struct recread *r)
 {
     struct rstream *best = NULL;
 
@@ -65,7 +72,7 @@ static void rbest(struct recread *r)
 }
 
 /* The stream that holds the next event, or NULL at the end. */
-static struct rstream *rpick(struct recread *r)
+struct rstream *recread_pick(struct recread *r)
 {
     struct rstream *s = r->cur;
 
@@ -73,14 +80,14 @@ static struct rstream *rpick(struct recread *r)
         r->cur = NULL;
         recstream_advance(r, s);
         if (!s->have || s->ts > r->last)
-            rbest(r);
+            recread_best(r);
     }
     return r->best;
 }
 
-void recread_rewind(struct recread *r)
+/* Every stream from its start. */
+static void rrewind(struct recread *r)
 {
-    r->aspect_next = 0;
     r->seq = 0;
     r->cur = NULL;
     for (size_t i = 0; i < r->nstreams; i++) {
@@ -90,12 +97,188 @@ void recread_rewind(struct recread *r)
         s->pos = s->end = 0;
         recstream_advance(r, s);
     }
-    rbest(r);
+    recread_best(r);
+}
+
+/* Step over the next N events without giving them, only those at times
+ * before BEFORE (the first at or after it is the next): how many there
+ * were. */
+uint64_t recread_skip(struct recread *r, uint64_t n, uint64_t before)
+{
+    uint64_t done = 0, codes = 0, ts;
+
+    while (done < n) {
+        struct rstream *s = recread_pick(r);
+        uint64_t last;
+
+        if (s == NULL || s->ts >= before)
+            break;
+        r->cur = s; /* what S holds is given */
+        r->seq++;
+        done++;
+        last = r->last < before - 1 ? r->last : before - 1;
+        if (done < n && s->pos < s->end) {
+            uint64_t k = n - done;
+            unsigned int got = recstream_skip_run(
+                r, s, last, k > UINT_MAX ? UINT_MAX : (unsigned int)k, &codes,
+                &ts);
+
+            r->seq += got;
+            done += got;
+        }
+    }
+    return done;
+}
+
+void recread_rewind(struct recread *r)
+{
+    recread_seek(r, 0);
+}
+
+/* The index made again when a packet it called whole was not
+ * (recstream_enter()): the streams cut and checked whole, then indexed;
+ * event numbers may have moved (recread_generation()). */
+static void rreindex(struct recread *r)
+{
+    r->index_stale = 0;
+    r->indexed = 0;
+    for (size_t i = 0; i < r->npnotes; i++)
+        free(r->pnotes[i]);
+    r->npnotes = 0;
+    r->collect = 1;
+    for (size_t i = 1; i < r->nstreams; i++)
+        recstream_packets(r, &r->streams[i]);
+    r->collect = 0;
+    recindex_build(r);
+    if (r->indexed)
+        recindex_save(r);
+    r->generation++;
+}
+
+void recread_seek(struct recread *r, uint64_t seq)
+{
+    if (r->index_stale)
+        rreindex(r);
+    if (r->indexed) {
+        recindex_seek(r, seq);
+        return;
+    }
+    rrewind(r);
+    recread_skip(r, seq, UINT64_MAX);
+}
+
+uint64_t recread_seek_time(struct recread *r, uint64_t ns)
+{
+    uint64_t from = 0;
+
+    if (r->index_stale)
+        rreindex(r);
+    if (r->indexed && r->nsyncs > 0) {
+        /* the last sync point before NS: the first event at NS is after
+         * it (and before the next) */
+        size_t lo = 0, hi = r->nsyncs;
+
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (r->syncs[mid].ts < ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > 0)
+            from = r->syncs[lo - 1].seq;
+    }
+    recread_seek(r, from);
+    if (ns > 0)
+        recread_skip(r, UINT64_MAX, ns);
+    return r->seq;
+}
+
+uint64_t recread_position(const struct recread *r)
+{
+    return r->seq;
+}
+
+uint64_t recread_count(const struct recread *r)
+{
+    return r->indexed ? r->nevents : UINT64_MAX;
+}
+
+uint64_t recread_last_time(const struct recread *r)
+{
+    uint64_t last = 0;
+
+    for (size_t i = 0; r->indexed && i < r->nstreams; i++) {
+        const struct rstream *s = &r->streams[i];
+
+        if (s->npackets > 0 && s->packets[s->npackets - 1].last_ts > last)
+            last = s->packets[s->npackets - 1].last_ts;
+    }
+    return last;
+}
+
+unsigned int recread_generation(const struct recread *r)
+{
+    return r->generation;
+}
+
+int recread_indexed(const struct recread *r)
+{
+    return r->indexed;
+}
+
+uint64_t recread_find(const struct recread *r, uint64_t from, uint64_t to,
+                      uint64_t mask, uint64_t *until)
+{
+    uint64_t every = r->every;
+    size_t j;
+
+    *until = to;
+    if (!r->indexed || from >= to)
+        return from < to ? from : to;
+    for (j = from / every; j < r->nsyncs && j * every < to; j++) {
+        if (r->syncs[j].codes & mask) {
+            uint64_t at = j * every > from ? j * every : from;
+
+            while (j < r->nsyncs && (r->syncs[j].codes & mask) &&
+                   j * every < to)
+                j++;
+            *until = j * every < to ? j * every : to;
+            return at;
+        }
+    }
+    return to;
+}
+
+int recread_find_back(const struct recread *r, uint64_t from, uint64_t to,
+                      uint64_t mask, uint64_t *start, uint64_t *end)
+{
+    uint64_t every = r->every;
+    size_t j;
+
+    if (from >= to)
+        return 0;
+    if (!r->indexed) {
+        *start = from;
+        *end = to;
+        return 1;
+    }
+    for (j = (to - 1) / every + 1; j-- > from / every;) {
+        if (j < r->nsyncs && (r->syncs[j].codes & mask)) {
+            *end = (j + 1) * every < to ? (j + 1) * every : to;
+            while (j > from / every && (r->syncs[j - 1].codes & mask))
+                j--;
+            *start = j * every > from ? j * every : from;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
 {
-    struct rstream *best = rpick(r);
+    struct rstream *best = recread_pick(r);
 
     r->cur = best;
     if (best == NULL)
@@ -105,6 +288,18 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
         *seq = r->seq;
     r->seq++;
     return 1;
+}
+
+uint64_t recread_item_bit(const struct reader_item *it)
+{
+    switch (it->kind) {
+    case READER_EVENT:
+        return reader_code_bit(it->code);
+    case READER_FUNCTION:
+        return reader_code_bit(it->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
+    default:
+        return READER_ITEMS_BIT;
+    }
 }
 
 /* Whether the event S holds is a function's entry or exit that
@@ -169,7 +364,7 @@ unsigned int recread_functions(struct recread *r, struct reader_fn *fns,
 
     if (!r->named || max == 0)
         return 0;
-    s = rpick(r);
+    s = recread_pick(r);
     if (s == NULL || !rfn_is(r, s))
         return 0;
     return rfn_take(r, s, fns, max, seq);
@@ -179,7 +374,7 @@ unsigned int recread_counts(struct recread *r, const unsigned char *counted,
                             unsigned int limit, struct reader_ev *evs,
                             unsigned int max, uint64_t *seq)
 {
-    struct rstream *s = rpick(r);
+    struct rstream *s = recread_pick(r);
     unsigned int n;
 
     if (s == NULL || max == 0 || s->item.kind != READER_EVENT ||
@@ -300,8 +495,17 @@ int recread_open(struct recread **out, const char *dir,
     clock_init(&r->clock, 0);
     r->clock.start_ns = 0;
     r->reader = reader_create(r->reg, &r->clock, 0);
+    /* noosa's own stream is read whole (the definitions); the others are
+     * cut into packets as the index says, else here, every packet
+     * checked */
+    recstream_packets(r, &r->streams[0]);
+    if (r->opts.index == RECREAD_INDEX_NONE || !recindex_load(r)) {
+        r->collect = 1;
+        for (size_t i = 1; i < r->nstreams; i++)
+            recstream_packets(r, &r->streams[i]);
+        r->collect = 0;
+    }
     for (size_t i = 0; i < r->nstreams; i++) {
-        recstream_packets(r, &r->streams[i]);
         if (r->streams[i].discarded > 0) {
             rnote(r, "%s: its %llu earlier events were not kept (a flight "
                   "recording)", r->streams[i].name,
@@ -329,6 +533,11 @@ int recread_open(struct recread **out, const char *dir,
     if (r->lost > 0)
         rnote(r, "the recording says %llu events were lost",
               (unsigned long long)r->lost);
+    if (!r->indexed && r->opts.index == RECREAD_INDEX_BUILD) {
+        recindex_build(r);
+        if (r->indexed)
+            recindex_save(r);
+    }
     recread_rewind(r);
     *out = r;
     return 0;
@@ -359,6 +568,11 @@ void recread_free(struct recread *r)
         free(r->funcs[i].name);
     free(r->funcs);
     free(r->aspects);
+    free(r->aspect_at);
+    free(r->syncs);
+    for (size_t i = 0; i < r->npnotes; i++)
+        free(r->pnotes[i]);
+    free(r->pnotes);
     for (size_t i = 0; i < r->nclasses; i++)
         free(r->classes[i].name);
     free(r->classes);

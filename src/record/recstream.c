@@ -44,6 +44,8 @@ int recstream_map(struct recread *r, struct rstream *s, const char *path)
         return -1;
     }
     s->size = (size_t)st.st_size;
+    s->mtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+               (uint64_t)st.st_mtim.tv_nsec;
     if (s->size > 0) {
         s->map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (s->map == MAP_FAILED) {
@@ -71,6 +73,10 @@ void recstream_packets(struct recread *r, struct rstream *s)
     size_t off = 0, cap = 0;
     uint64_t seq = 0;
 
+    free(s->packets);
+    s->packets = NULL;
+    s->npackets = 0;
+    s->discarded = 0;
     while (off < s->size) {
         const unsigned char *p = s->map + off;
         size_t left = s->size - off;
@@ -125,8 +131,10 @@ void recstream_packets(struct recread *r, struct rstream *s)
             recfile_get64(p + RECFILE_OFF_DISCARDED) > s->discarded)
             s->discarded = recfile_get64(p + RECFILE_OFF_DISCARDED);
         s->packets = xgrow(s->packets, s->npackets, &cap, sizeof *s->packets);
+        memset(&s->packets[s->npackets], 0, sizeof *s->packets);
         s->packets[s->npackets].off = off;
-        s->packets[s->npackets].len = (size_t)len;
+        s->packets[s->npackets].len = (uint32_t)len;
+        s->packets[s->npackets].checked = RPACKET_GOOD;
         s->npackets++;
         off += (size_t)len;
         seq++;
@@ -279,6 +287,9 @@ void recstream_definitions(struct recread *r, struct rstream *s)
                 }
                 r->aspects = xreallocarray(r->aspects, r->naspects + 1,
                                            sizeof *r->aspects);
+                r->aspect_at = xreallocarray(r->aspect_at, r->naspects + 1,
+                                             sizeof *r->aspect_at);
+                r->aspect_at[r->naspects] = pos;
                 r->aspects[r->naspects++] = a;
                 n = nlen + len + 1;
                 break;
@@ -342,6 +353,25 @@ static const char *rname(const struct recread *r, uint32_t id, uint32_t *len)
         return NULL;
     *len = r->names[id].len;
     return r->names[id].text;
+}
+
+/* The aspect the definitions found at byte AT of noosa's stream (where
+ * the event being decoded is: by its place, so that a reader moved
+ * anywhere finds it), or NULL. */
+static struct registry_aspect *raspect_at(const struct recread *r, size_t at)
+{
+    size_t lo = 0, hi = r->naspects;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (r->aspect_at[mid] < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->naspects && r->aspect_at[lo] == at ? r->aspects[lo]
+                                                       : NULL;
 }
 
 /* Decode the event at the cursor of S into s->item: its size, 0 when
@@ -467,12 +497,9 @@ static long rdecode(struct recread *r, struct rstream *s, char **why)
         if (raspect_fields(b, body, &nlen, &len) != 0)
             goto short_body;
         it->code = DAPTO_REC_ASPECT;
-        if (r->aspect_next < r->naspects &&
-            r->aspects[r->aspect_next] != NULL) {
+        it->aspect = raspect_at(r, s->pos);
+        if (it->aspect != NULL)
             it->kind = READER_ASPECT;
-            it->aspect = r->aspects[r->aspect_next];
-        }
-        r->aspect_next++;
         return (long)(RECFILE_EVENT_HEADER + nlen + len + 1);
     }
     case RECFILE_INTERN:
@@ -572,6 +599,70 @@ short_body:
     return -1;
 }
 
+/* Whether packet K of S is one: as the index said (read again now,
+ * since the index may be older than the file). */
+static int rpacket_whole(const struct rstream *s, const struct rpacket *pk)
+{
+    const unsigned char *p;
+
+    if (pk->off > s->size || s->size - pk->off < pk->len ||
+        pk->len < RECFILE_PACKET_HEADER)
+        return 0;
+    p = s->map + pk->off;
+    return recfile_get32(p) == RECFILE_MAGIC &&
+           recfile_get64(p + RECFILE_OFF_PACKET) == (uint64_t)pk->len * 8 &&
+           recfile_get64(p + RECFILE_OFF_CONTENT) == (uint64_t)pk->len * 8 &&
+           recfile_check(p, pk->len) == recfile_get32(p + RECFILE_OFF_CHECK);
+}
+
+/* Packet K of S is to be read: a packet the index gave is checked the
+ * first time (one that is not whole is said and skipped, and the index
+ * made again at the next move), and what is read counts towards letting
+ * the pages read go (recstream_trim()).  -1 when it is not to be read. */
+int recstream_enter(struct recread *r, struct rstream *s, size_t k)
+{
+    struct rpacket *pk = &s->packets[k];
+
+    if (pk->checked == RPACKET_UNCHECKED) {
+        pk->checked = rpacket_whole(s, pk) ? RPACKET_GOOD : RPACKET_BAD;
+        if (pk->checked == RPACKET_BAD) {
+            rnote(r, "%s: the packet at byte %zu is not what the recording's "
+                  "index says (the recording changed since it was indexed): "
+                  "skipped, and the index made again", s->name, pk->off);
+            r->index_stale = 1;
+        }
+    }
+    if (pk->checked == RPACKET_BAD)
+        return -1;
+    if (s->touch_hi == 0 || pk->off < s->touch_lo)
+        s->touch_lo = pk->off;
+    if (pk->off + pk->len > s->touch_hi)
+        s->touch_hi = pk->off + pk->len;
+    r->entered += pk->len;
+    if (r->entered > RECREAD_RESIDENT)
+        recstream_trim(r);
+    return 0;
+}
+
+/* Let go of the pages of the streams read since the last time (the
+ * mapping stays: a page read again is read from the file again), so
+ * that playing a recording of any size holds a bounded part of it in
+ * memory <design#recordings>. */
+void recstream_trim(struct recread *r)
+{
+    long page = sysconf(_SC_PAGESIZE);
+
+    for (size_t i = 0; i < r->nstreams; i++) {
+        struct rstream *s = &r->streams[i];
+        size_t lo = s->touch_lo & ~((size_t)page - 1), hi = s->touch_hi;
+
+        if (s->map != NULL && hi > lo)
+            madvise(s->map + lo, hi - lo, MADV_DONTNEED);
+        s->touch_lo = s->touch_hi = 0;
+    }
+    r->entered = 0;
+}
+
 /* Move S's cursor to its next event to give (s->have), or to its end. */
 void recstream_advance(struct recread *r, struct rstream *s)
 {
@@ -581,13 +672,18 @@ void recstream_advance(struct recread *r, struct rstream *s)
         long n;
 
         if (s->pos >= s->end) {
-            if (s->pi >= s->npackets)
+            size_t k = s->pi;
+
+            if (k >= s->npackets)
                 return;
-            s->pos = s->packets[s->pi].off + RECFILE_PACKET_HEADER;
-            s->end = s->packets[s->pi].off + s->packets[s->pi].len;
             s->pi++;
+            if (recstream_enter(r, s, k) != 0)
+                continue;
+            s->pos = s->packets[k].off + RECFILE_PACKET_HEADER;
+            s->end = s->packets[k].off + s->packets[k].len;
             continue;
         }
+        s->at = s->pos;
         n = rdecode(r, s, &why);
         if (n == -1) {
             rnote(r, "%s: a malformed event at byte %zu (%s): the rest of "
@@ -741,3 +837,87 @@ unsigned int recstream_count_run(struct recread *r, struct rstream *s,
     return n;
 }
 
+
+/* Step over the events of S's packet at its cursor that rdecode() would
+ * give as they are (the program's events, whole, of the recording's
+ * classes; function entries and exits of defined functions), at times up
+ * to LAST that do not go back, at most MAX: how many, their codes' bits
+ * added to *CODES (reader_code_bit(); functions as the built-in enter and
+ * leave they are given as) and the last one's time in *LAST_TS.  What it
+ * does not take is left for rdecode().  The index's pass and moves use
+ * it: what the general path would decode and drop, it reads only. */
+unsigned int recstream_skip_run(struct recread *r, struct rstream *s,
+                                uint64_t last, unsigned int max,
+                                uint64_t *codes, uint64_t *last_ts)
+{
+    enum { SK_PROGRAM, SK_NAMED, SK_FUNCTION } kind = SK_PROGRAM;
+    const unsigned char *p = s->map + s->pos, *end = s->map + s->end;
+    const struct registry_event *e = NULL;
+    unsigned int n = 0, last_id = UINT_MAX;
+    uint64_t bit = 0, bits = 0, prev = s->ts;
+    long fixed = -1;
+
+    while (n < max && (size_t)(end - p) >= RECFILE_EVENT_HEADER) {
+        unsigned int id = recfile_get16(p);
+        uint64_t ts = recfile_get64(p + 2);
+        size_t left = (size_t)(end - p) - RECFILE_EVENT_HEADER;
+        const unsigned char *b = p + RECFILE_EVENT_HEADER;
+        long size;
+
+        if (ts > last || ts < prev)
+            break;
+        if (id != last_id) {
+            if (id <= DAPTO_EVENT_CODE_MAX) {
+                e = registry_event(r->reg, id);
+                if (e == NULL)
+                    break;
+                kind = (id == DAPTO_EV_ENTER || id == DAPTO_EV_LEAVE) &&
+                               e->aspect == r->builtin
+                           ? SK_NAMED
+                           : SK_PROGRAM;
+                fixed = 0;
+                for (unsigned int i = 0; i < e->nparams && fixed >= 0; i++)
+                    fixed = e->params[i].kind == DAPTO_K_INT ? fixed + 4
+                            : e->params[i].kind == DAPTO_K_LONG ||
+                                    e->params[i].kind == DAPTO_K_DOUBLE ||
+                                    e->params[i].kind == DAPTO_K_PTR
+                                ? fixed + 8
+                                : -1;
+                bit = reader_code_bit(id);
+            } else if (id == RECFILE_FNENTER || id == RECFILE_FNLEAVE) {
+                kind = SK_FUNCTION;
+                bit = reader_code_bit(id == RECFILE_FNENTER ? DAPTO_EV_ENTER
+                                                            : DAPTO_EV_LEAVE);
+            } else {
+                break;
+            }
+            last_id = id;
+        }
+        if (kind == SK_NAMED || kind == SK_FUNCTION) {
+            uint32_t k;
+
+            if (left < 4)
+                break;
+            k = recfile_get32(b);
+            if (kind == SK_NAMED ? k >= r->nnames || r->names[k].text == NULL
+                                 : k >= r->nfuncs || r->funcs[k].name == NULL)
+                break;
+            size = 4;
+        } else if (fixed >= 0) {
+            if ((size_t)fixed > left)
+                break;
+            size = fixed;
+        } else if ((size = rcount_body(e, b, left)) < 0) {
+            break;
+        }
+        bits |= bit;
+        prev = ts;
+        p = b + size;
+        n++;
+    }
+    s->pos = (size_t)(p - s->map);
+    *codes |= bits;
+    if (n > 0)
+        *last_ts = prev;
+    return n;
+}

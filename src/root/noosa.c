@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dapto.h"
 #include "decode.h"
 #include "dispatch.h"
@@ -454,23 +455,8 @@ static unsigned int replay_counts(void *arg, struct reader_ev *evs,
 static void replay_seek(void *arg, uint64_t seq)
 {
     struct noosa *n = arg;
-    struct reader_item item;
-    struct reader_fn fns[256];
-    uint64_t i = 0;
 
-    recread_rewind(n->replay);
-    while (i < seq) {
-        unsigned int k = recread_functions(
-            n->replay, fns, seq - i < 256 ? (unsigned int)(seq - i) : 256,
-            NULL);
-
-        if (k > 0)
-            i += k;
-        else if (recread_next(n->replay, &item, NULL))
-            i++;
-        else
-            break;
-    }
+    recread_seek(n->replay, seq);
 }
 
 static struct registry *replay_registry(void *arg)
@@ -520,15 +506,45 @@ static int noosa_replay(struct noosa *n, char **cause)
 
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause)
 {
+    uint64_t count;
+
     if (n->replay == NULL) {
         xcause(cause, "not a recording: only a recording goes back or to "
                "an event");
+        return -1;
+    }
+    count = recread_count(n->replay);
+    if (count != UINT64_MAX && seq >= count) {
+        xcause(cause, "the recording has events 0 to %llu: no event %llu",
+               (unsigned long long)(count - 1), (unsigned long long)seq);
         return -1;
     }
     if (session_seek(n->session, seq, cause) != 0)
         return -1;
     n->stop_next = 1;
     return session_continue(n->session, cause);
+}
+
+int noosa_goto_time(struct noosa *n, int64_t ns, char **cause)
+{
+    uint64_t seq;
+    char at[32], last[32];
+
+    if (n->replay == NULL) {
+        xcause(cause, "not a recording: only a recording goes back or to "
+               "an event");
+        return -1;
+    }
+    seq = recread_seek_time(n->replay, ns > 0 ? (uint64_t)ns : 0);
+    if (seq == recread_count(n->replay)) {
+        clock_format(ns, at, sizeof at);
+        clock_format((int64_t)recread_last_time(n->replay), last,
+                     sizeof last);
+        xcause(cause, "no event at or after %s: the recording's last is at "
+               "%s", at, last);
+        return -1;
+    }
+    return noosa_goto(n, seq, cause);
 }
 
 int noosa_load(struct noosa *n, char *const *argv, char **cause)

@@ -132,6 +132,10 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause);
 /* Go to event number SEQ of the recording being played and stop there
  * (also backwards); -1 with *cause without a recording or past its end. */
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
+/* Go to the first event at or after NS (since the run's start) of the
+ * recording being played and stop there; -1 with *cause without a
+ * recording or when none is. */
+int noosa_goto_time(struct noosa *n, int64_t ns, char **cause);
 /* Attach to process PID, which runs already (noosa -p, attach): it
  * stops, its interface is learnt, and the transcript says where it is.
  * -1 with *cause (every reason is said there) and the program as it

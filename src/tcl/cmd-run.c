@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "clock.h"
 #include "command.h"
 #include "interp.h"
 #include "noosa.h"
@@ -128,17 +129,34 @@ static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
     return go_to(in, tcl, at - 1);
 }
 
-/* goto N */
+/* goto N | goto @TIME */
 static int cmd_goto(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
+    struct interp *in = cd;
+    const char *arg = Tcl_GetString(objv[1]);
     Tcl_WideInt n;
+    int64_t ns;
+    char *cause = NULL;
 
     (void)objc;
+    if (arg[0] == '@') {
+        if (clock_parse(arg + 1, &ns) != 0) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "goto: expected a time with its unit (ns, us, ms, s) after "
+                "@, got \"%s\"", arg + 1));
+            return TCL_ERROR;
+        }
+        breaks_cancel_step(in->breaks);
+        dispatch_flush(in->dispatch);
+        if (noosa_goto_time(in->noosa, ns, &cause) != 0)
+            return fail(tcl, cause);
+        wait_batch(in);
+        return TCL_OK;
+    }
     if (Tcl_GetWideIntFromObj(NULL, objv[1], &n) != TCL_OK || n < 0) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-            "goto: expected an event number, got \"%s\"",
-            Tcl_GetString(objv[1])));
+            "goto: expected an event number or @TIME, got \"%s\"", arg));
         return TCL_ERROR;
     }
     return go_to(cd, tcl, (uint64_t)n);
@@ -310,13 +328,15 @@ static const struct command commands[] = {
     {.name = "goto",
      .min_args = 1,
      .max_args = 1,
-     .usage = "goto N",
-     .summary = "go to event N of a recording",
+     .usage = "goto N|@TIME",
+     .summary = "go to event N of a recording, or to a time",
      .help = "In a recording (noosa --replay), go to event number N (as "
              "noosa dump numbers\n"
-             "them), forwards or backwards, and stop there; the events in "
-             "between are not\n"
-             "handed to anything.",
+             "them), or to the first event at or after TIME since the "
+             "run's start (a number\n"
+             "and its unit: @1.5ms, @200us, @2s), forwards or backwards, "
+             "and stop there;\n"
+             "the events in between are not handed to anything.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_goto},
     {.name = "stop",

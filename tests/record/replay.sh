@@ -136,6 +136,6 @@ has missing.out "noosa: nowhere: No such file or directory"
 replay extra --replay nest "$PT"
 has extra.out "noosa: a recording is played alone: no program, no arguments"
 replay badgoto -e 'goto x' nest
-has badgoto.out 'error: goto: expected an event number, got "x"'
+has badgoto.out 'error: goto: expected an event number or @TIME, got "x"'
 
 finish
