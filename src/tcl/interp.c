@@ -507,6 +507,11 @@ static void set_ev(struct interp *in, const struct reader_item *item)
 
 /* The root's client hooks (noosa.h). */
 
+void interp_interface_changed(struct interp *in)
+{
+    update_interface(in);
+}
+
 static void on_interface(void *arg)
 {
     update_interface(arg);
@@ -612,6 +617,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     in->stacks = n->stacks;
     in->profile = n->profile;
     in->questions = n->questions;
+    in->relations = n->relations;
     in->faults = n->faults;
     in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
@@ -663,6 +669,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
     cmd_question_init(in);
+    cmd_derive_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
     if (commands != NULL)
@@ -712,6 +719,9 @@ void interp_free(struct interp *in)
 
     if (in == NULL)
         return;
+    /* a recording left going is closed while its session can still say
+     * how the program ended (and the session is not freed under it) */
+    cmd_record_end(in);
     /* the program dies with its session, while the consumers the Tcl
      * layer added can still hear of it */
     noosa_end(in->noosa);
