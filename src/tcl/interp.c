@@ -31,6 +31,7 @@
 #include "monitor.h"
 #include "profile.h"
 #include "stacks.h"
+#include "vars.h"
 #include "trace.h"
 #include "value.h"
 #include "xmalloc.h"
@@ -545,7 +546,10 @@ static int on_say_value(void *arg, const struct registry_param *p,
 
 static void on_status(void *arg)
 {
-    interp_update_status(arg);
+    struct interp *in = arg;
+
+    interp_update_status(in);
+    vars_status(in->vars);
 }
 
 static int browsable(const char *type, void *arg)
@@ -641,6 +645,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                      "thread (profile time)");
     in->trace = trace_create(in);
     in->speed = speed_create(in);
+    in->vars = vars_create(in);
 
     memset(&client, 0, sizeof client);
     client.interface = on_interface;
@@ -733,6 +738,7 @@ void interp_free(struct interp *in)
     trace_free(in->trace);
     speed_free(in->speed);
     monitors_free(in->monitors);
+    vars_free(in->vars);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     if (in->pid_obj != NULL)

@@ -78,12 +78,18 @@ struct session {
     unsigned int current;
     int joined; /* (a process's) its hello joins a run */
     pid_t pid;  /* (a process's) */
+    struct ckpts *ckpts; /* <design#checkpoints>, or NULL */
 };
 
 /* The process the session's calls speak of. */
 static struct session *cur(const struct session *s)
 {
     return s->nprocs > 0 ? s->procs[s->current] : (struct session *)s;
+}
+
+struct ckpts *session_checkpoints(const struct session *s)
+{
+    return s->ckpts;
 }
 
 unsigned int session_nprocs(const struct session *s)
