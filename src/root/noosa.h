@@ -36,6 +36,7 @@ struct registry_param;
 struct decode_value;
 struct recread;
 struct ckpts;
+struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -94,6 +95,7 @@ struct noosa {
     struct questions *questions;   /* questions answered in the program */
     struct relations *relations;   /* components tested, derived events */
     struct faults *faults;         /* run-time errors */
+    struct debug *debug;           /* the program's data at a stop */
     int batch;
 
     char *where;                   /* what the program is stopped at */

@@ -11,6 +11,7 @@
 
 #include "breaks.h"
 #include "command.h"
+#include "display.h"
 #include "interp.h"
 #include "noosa.h"
 #include "protocol.h"
@@ -183,16 +184,19 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     static const char *const subs[] = {"events",      "aspects",
                                        "operations",  "breakpoints",
                                        "handlers",    "program",
-                                       "processes",   NULL};
+                                       "processes",   "frame",
+                                       "locals",      "args",
+                                       "display",     NULL};
     enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM,
-           PROCESSES };
+           PROCESSES, FRAME, LOCALS, ARGS, DISPLAY };
     struct interp *in = cd;
     int sub;
 
     if (objc < 2 || objc > 3) {
         Tcl_WrongNumArgs(tcl, 1, objv, "events|aspects|operations|"
                                        "breakpoints|handlers|program|"
-                                       "processes");
+                                       "processes|frame|locals|args|"
+                                       "display");
         return TCL_ERROR;
     }
     if (Tcl_GetIndexFromObj(tcl, objv[1], subs, "subcommand", 0, &sub) !=
@@ -220,6 +224,15 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     case PROCESSES:
         info_processes(in);
         break;
+    case FRAME:
+        return cmd_frame_info(in, "frame");
+    case LOCALS:
+        return cmd_frame_info(in, "locals");
+    case ARGS:
+        return cmd_frame_info(in, "args");
+    case DISPLAY:
+        display_info(in);
+        break;
     }
     return TCL_OK;
 }
@@ -228,10 +241,13 @@ static const struct command commands[] = {
     {.name = "info",
      .max_args = -1,
      .usage = "info events|aspects|operations|breakpoints|handlers|program|"
-              "processes",
+              "processes|frame|locals|args|display",
      .summary = "what noosa knows about the program",
      .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
-            "and what the program's conditions on each event checked and passed).",
+            "and what the program's conditions on each event checked and passed).\n"
+            "info frame, info locals and info args describe the selected frame as gdb\n"
+            "does (typed at the command line: in Tcl code, info frame, info locals and\n"
+            "info args are Tcl's own); info display lists the displays.",
      .complete = COMMAND_COMPLETE_INFO,
      .flags = COMMAND_MERGED,
      .proc = cmd_info},

@@ -173,6 +173,20 @@ const struct command *command_find(struct interp *in, const char *name)
     return slot != NULL ? slot->c : NULL;
 }
 
+const struct command *command_raw(struct interp *in, const char *word,
+                                  size_t len)
+{
+    char name[64];
+    struct command_slot *slot;
+
+    if (len == 0 || len >= sizeof name)
+        return NULL;
+    memcpy(name, word, len);
+    name[len] = '\0';
+    slot = find_slot(in, name);
+    return slot != NULL && (slot->c->flags & COMMAND_RAW) ? slot->c : NULL;
+}
+
 int command_toplevel(struct interp *in, const char *word)
 {
     struct command_slot *slot = find_slot(in, word);

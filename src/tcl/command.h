@@ -38,6 +38,10 @@ enum command_complete {
 #define COMMAND_HIDDEN 0x4 /* left out of help's list and completion */
 #define COMMAND_SCRIPT 0x8 /* help only, for a command Tcl code defines
                             * (::noosa::defhelp): no procedure */
+#define COMMAND_RAW 0x10   /* at the top level, what follows the name is
+                            * an expression in C, taken as typed (no Tcl
+                            * substitution of its [ ] and $), and NAME/FMT
+                            * gives the format (print/x a[i]) */
 
 struct command {
     const char *name;
@@ -72,6 +76,12 @@ const struct command *command_find(struct interp *in, const char *name);
 /* Whether WORD, first word of a top-level command, means noosa's command
  * rather than Tcl's of the same name. */
 int command_toplevel(struct interp *in, const char *word);
+
+/* Whether WORD (or WORD/FMT), first word of a line typed at the top
+ * level, is a command that takes the rest of the line as typed
+ * (COMMAND_RAW): the entry, or NULL. */
+const struct command *command_raw(struct interp *in, const char *word,
+                                  size_t len);
 
 /* The registered entries, in name order, and how many: valid until the
  * next command_register(). */
