@@ -159,8 +159,24 @@ proc ::noosa::vars::save {} {
     return $out
 }
 
+# Put the variables back as SAVED has them, but the user's, which are
+# kept as they are now (the events a move hands over may change them: the
+# play's stop puts them back).
 proc ::noosa::vars::restore {saved} {
     variable user
+    variable pinned
+    if {![info exists pinned]} {
+        set pinned {}
+        foreach v [array names user] {
+            if {[array exists $v]} {
+                lappend pinned $v 1 [array get $v]
+            } elseif {[info exists $v]} {
+                lappend pinned $v 0 [set $v]
+            } else {
+                lappend pinned $v -1 {}
+            }
+        }
+    }
     foreach {v a val} $saved {
         set in($v) {}
     }
@@ -189,8 +205,23 @@ proc ::noosa::vars::restore {saved} {
     }
 }
 
-# The play stopped (or ended): what the variables are now.
+# The play stopped (or ended): the user's variables as they were before a
+# move; what the variables are now.
 proc ::noosa::vars::stopped {} {
+    variable pinned
+    if {[info exists pinned]} {
+        foreach {v a val} $pinned {
+            catch {
+                unset -nocomplain $v
+                if {$a == 1} {
+                    array set $v $val
+                } elseif {$a == 0} {
+                    set $v $val
+                }
+            }
+        }
+        unset pinned
+    }
     variable snap [save]
 }
 

@@ -44,6 +44,8 @@ struct ckpts {
     size_t bytes, budget;
     uint64_t last_ns;   /* when the last one was taken (its end) */
     uint64_t last_cost; /* what taking it cost, ns */
+    uint64_t last_seq;  /* where */
+    uint64_t every;     /* events between them (0: by time) */
 };
 
 struct ckpts *ckpts_create(size_t budget)
@@ -177,6 +179,8 @@ int ckpts_due(const struct ckpts *ck, uint64_t seq)
     for (i = 0; i < ck->n; i++)
         if (ck->list[i].seq == seq)
             return 0;
+    if (ck->every > 0)
+        return seq >= ck->last_seq + ck->every || seq + ck->every <= ck->last_seq;
     now = clock_monotonic_ns();
     wait = ck->last_cost * 20 > CKPTS_SPACING_NS ? ck->last_cost * 20
                                                  : CKPTS_SPACING_NS;
@@ -224,6 +228,17 @@ void ckpts_take(struct ckpts *ck, uint64_t seq)
     ckpts_thin(ck);
     ck->last_ns = clock_monotonic_ns();
     ck->last_cost = ck->last_ns - t0;
+    ck->last_seq = seq;
+}
+
+void ckpts_set_every(struct ckpts *ck, uint64_t events)
+{
+    ck->every = events;
+}
+
+uint64_t ckpts_every(const struct ckpts *ck)
+{
+    return ck->every;
 }
 
 uint64_t ckpts_before(const struct ckpts *ck, uint64_t seq)

@@ -84,6 +84,10 @@ size_t ckpts_count(const struct ckpts *ck);
 size_t ckpts_bytes(const struct ckpts *ck);
 size_t ckpts_budget(const struct ckpts *ck);
 void ckpts_set_budget(struct ckpts *ck, size_t budget);
+/* Take them every EVENTS events instead (0: by play time, the default):
+ * moves whose cost does not depend on the machine's speed, for tests. */
+void ckpts_set_every(struct ckpts *ck, uint64_t events);
+uint64_t ckpts_every(const struct ckpts *ck);
 /* The number of checkpoint I (0: the earliest), for listings. */
 uint64_t ckpts_at(const struct ckpts *ck, size_t i);
 

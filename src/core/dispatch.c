@@ -817,7 +817,8 @@ static void started(struct dispatch *d, const struct reader_item *item,
         struct consumer *c = d->consumers[i];
         void (*hook)(void *, const struct reader_item *);
 
-        if (c->dead || c->more == NULL)
+        /* (a move crossing the start tells only what it tells events) */
+        if (c->dead || c->more == NULL || !TOLD(d, c))
             continue;
         hook = joined ? c->more->joined : c->more->started;
         if (hook != NULL)

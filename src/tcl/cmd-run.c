@@ -277,14 +277,25 @@ static int cmd_replay(ClientData cd, Tcl_Interp *tcl, int objc,
             Tcl_GetString(objv[1])));
         return TCL_ERROR;
     }
-    if (objc == 3) {
+    if (objc >= 3) {
+        Tcl_WideInt every = 0;
+
         if (parse_size(Tcl_GetString(objv[2]), &size) != 0) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
                 "replay checkpoints: expected a size (bytes, or with k, M, "
                 "G), got \"%s\"", Tcl_GetString(objv[2])));
             return TCL_ERROR;
         }
+        if (objc == 4 &&
+            (Tcl_GetWideIntFromObj(NULL, objv[3], &every) != TCL_OK ||
+             every < 0)) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "replay checkpoints: expected a number of events, got \"%s\"",
+                Tcl_GetString(objv[3])));
+            return TCL_ERROR;
+        }
         ckpts_set_budget(ck, size);
+        ckpts_set_every(ck, (uint64_t)every);
         return TCL_OK;
     }
     if (objc == 1) {
@@ -303,8 +314,15 @@ static int cmd_replay(ClientData cd, Tcl_Interp *tcl, int objc,
                     pos.indexed ? "yes (moves read only what they need)"
                                 : "none (moves read from the start)");
     }
-    interp_sayf(in, "Checkpoints: %zu, %zu bytes (at most %zu kept).\n",
-                pos.checkpoints, pos.checkpoint_bytes, ckpts_budget(ck));
+    if (ckpts_every(ck) > 0)
+        interp_sayf(in, "Checkpoints: %zu, %zu bytes (at most %zu kept), "
+                    "taken every %llu events.\n", pos.checkpoints,
+                    pos.checkpoint_bytes, ckpts_budget(ck),
+                    (unsigned long long)ckpts_every(ck));
+    else
+        interp_sayf(in, "Checkpoints: %zu, %zu bytes (at most %zu kept), "
+                    "taken every 10 ms of play.\n", pos.checkpoints,
+                    pos.checkpoint_bytes, ckpts_budget(ck));
     return TCL_OK;
 }
 
@@ -521,8 +539,8 @@ static const struct command commands[] = {
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_goto},
     {.name = "replay",
-     .max_args = 2,
-     .usage = "replay ?checkpoints ?SIZE??",
+     .max_args = 3,
+     .usage = "replay ?checkpoints ?SIZE ?EVERY???",
      .summary = "where the play of a recording stands; its checkpoints",
      .help = "Where the play of a recording stands (event N of M, its time), "
              "whether its\n"
@@ -530,7 +548,10 @@ static const struct command commands[] = {
              "keeps them\n"
              "within SIZE bytes (64M, 1G; 0: only the start, so that a move "
              "back plays\n"
-             "from there): every other one is let go when they grow past it.",
+             "from there): every other one is let go when they grow past it. "
+             "With EVERY,\n"
+             "one is taken every EVERY events instead of every 10 ms of "
+             "play (0).",
      .proc = cmd_replay},
     {.name = "stop",
      .usage = "stop",

@@ -467,6 +467,15 @@ void interp_update_status(struct interp *in)
     Tcl_SetVar2Ex(in->tcl, "n", "pid", Tcl_NewIntObj(session_pid(in->session)),
                   TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
+    /* <design#replay>: the number of the event a replay stands at */
+    if (session_replaying(in->session) &&
+        session_state(in->session) == SESSION_STOPPED)
+        Tcl_SetVar2Ex(in->tcl, "n", "event",
+                      Tcl_NewWideIntObj(
+                          (Tcl_WideInt)session_position(in->session)),
+                      TCL_GLOBAL_ONLY);
+    else
+        Tcl_SetVar2(in->tcl, "n", "event", "", TCL_GLOBAL_ONLY);
 }
 
 /* n(processes), made when it is read: the pids of the run's processes,

@@ -16,6 +16,8 @@
 #                   runtimes, a program scribbling on its buffer
 #   replay-screen.sh  a recording played in the screen (tmux)
 #   profiles.sh     the profiles of a recording played are the live run's
+#   moves.sh        moves keep every state as a play from the start makes
+#                   it: checkpoints, reverse-continue, reverse-step, step N
 #   index.sh        the index: made, kept, used; stale, corrupt, newer;
 #                   moves against reading from the start (rec-moves)
 #
@@ -24,7 +26,8 @@
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
 	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
 	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh \
-	tests/record/profiles.sh tests/record/buffers.sh tests/record/index.sh
+	tests/record/profiles.sh tests/record/buffers.sh tests/record/index.sh \
+	tests/record/moves.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto \
 	tests/record/threads.awk
