@@ -332,6 +332,12 @@ static const char *ipackets_bad(const struct rstream *s,
     return NULL;
 }
 
+/* What becomes of an index that does not hold. */
+static const char *iwhat(const struct recread *r)
+{
+    return r->opts.index == RECREAD_INDEX_BUILD ? "made again" : "not used";
+}
+
 int recindex_load(struct recread *r)
 {
     char *path = xasprintf("%s/%s", r->dir, RECFILE_INDEX);
@@ -348,8 +354,8 @@ int recindex_load(struct recread *r)
     free(path);
     if (p == NULL) {
         if (err != ENOENT)
-            rnote(r, "%s: its index (%s) cannot be read (%s): made again",
-                  r->dir, RECFILE_INDEX, strerror(err));
+            rnote(r, "%s: its index (%s) cannot be read (%s): %s", r->dir,
+                  RECFILE_INDEX, strerror(err), iwhat(r));
         return 0;
     }
     h = p;
@@ -556,10 +562,10 @@ int recindex_load(struct recread *r)
 bad:
     if (stale != NULL)
         rnote(r, "%s: its index (%s) is older than the recording (%s "
-              "changed): made again", r->dir, RECFILE_INDEX, stale);
+              "changed): %s", r->dir, RECFILE_INDEX, stale, iwhat(r));
     else
-        rnote(r, "%s: its index (%s) %s: made again", r->dir, RECFILE_INDEX,
-              why);
+        rnote(r, "%s: its index (%s) %s: %s", r->dir, RECFILE_INDEX, why,
+              iwhat(r));
     free(p);
     return 0;
 }

@@ -123,7 +123,12 @@ has changed.out "(event 10)"
 has changed2.err "is corrupt: skipped"
 cp -p orig.stream "$f"
 
-# noosa dump makes no index, and reads what --from asks with one
+# noosa dump makes no index, and reads what --from asks with one; one
+# that does not hold it says it does not use
+touch thr/thread_*
+"$NOOSA" dump --from 5 --to 6 thr >dumpstale.out 2>&1
+has dumpstale.out "its index (.noosa_index) is older than the recording (thread_"
+has dumpstale.out "changed): not used"
 rm -f thr/.noosa_index
 "$NOOSA" dump --from 200000 --to 200010 thr >dump1.out 2>&1
 [ ! -e thr/.noosa_index ] || fail "noosa dump made an index"

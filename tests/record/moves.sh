@@ -120,6 +120,57 @@ for n in 25003 20003 5001 "$rs"; do
         fail "moves with the first checkpoint only differ at $n"
 done
 
+# several threads: each its own stack and time, the index's stretches
+# over several streams
+record thr "$PT" threads 3 3000
+"$NOOSA" dump thr >thr.dump
+cat >tsetup.tcl <<'TCL'
+profile time on
+profile freq on
+profile print off
+set ::ticks 0
+handler add tick count {incr ::ticks}
+proc state {} {
+    puts "== at $::n(event)"
+    puts "ticks=$::ticks"
+    profile show time
+    profile show freq
+    puts "== end"
+}
+TCL
+ticks=$(awk '$4 == "tick" { print $1 }' thr.dump)
+a=$(echo "$ticks" | sed -n '7000p')
+b=$(echo "$ticks" | sed -n '2000p')
+c=$(echo "$ticks" | sed -n '8500p')
+cat >tmoves.tcl <<TCL
+replay checkpoints 64M 3000
+goto $a
+state
+goto $b
+state
+goto $c
+state
+reverse-step
+state
+TCL
+replay tmoves -x tsetup.tcl -x tmoves.tcl thr
+grep -q "warning" tmoves.out && fail "threads: $(grep warning tmoves.out | head -3)"
+rs=$(awk -v c="$c" '$1 < c && $4 == "tick" { n = $1 } END { print n }' thr.dump)
+for n in "$a" "$b" "$c" "$rs"; do
+    set -- $(awk -v n="$n" '$1 == n { print $2, $3; exit }' thr.dump)
+    cat >tref.tcl <<TCL
+break tick if {\$n_time == $1 && \$n_thread == ${2#thread=}}
+run
+while {\$::n(event) != $n} { ::noosa::cmd::continue }
+state
+TCL
+    replay "tref$n" -x tsetup.tcl -x tref.tcl thr
+    block "tref$n.out" "$n"
+    block tmoves.out "$n"
+    diff -u "tref$n.out.$n" "tmoves.out.$n" >/dev/null ||
+        fail "threads: the state at event $n is not a play's: $(diff "tref$n.out.$n" "tmoves.out.$n" | head -20)"
+done
+
 # reverse-continue: the last stop of breakpoint 1 (every 3rd other) before
 # event 20003, as a straight play has it; then before the first: none
 awk '$4 == "other" { k++; if (k % 3 == 0) print $1 }' nest.dump >stops
