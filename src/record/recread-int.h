@@ -186,7 +186,7 @@ struct rsync {
 /* Recordings of at least this many bytes are said to be indexed. */
 #define RECINDEX_SAY (256u << 20)
 /* Bytes of the streams read before the pages read are let go. */
-#define RECREAD_RESIDENT (64u << 20)
+#define RECREAD_RESIDENT (256u << 20)
 
 /* recread.c */
 void rnote(struct recread *r, const char *fmt, ...)
