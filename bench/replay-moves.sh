@@ -29,8 +29,9 @@
 # opening and the first four moves too, and the ratio to this one.
 #
 # The recordings go to BENCH_DIR (default /tmp: 14 bytes an event, 2.8
-# GB for 200 M events); KEEP=1 keeps them.  Everything runs pinned to CPU
-# (default 1).
+# GB for 200 M events); KEEP=1 keeps them.  STATED=no and PLAY=no leave
+# those parts out (for a recording of 1e9 events, 14 GB).  Everything runs
+# pinned to CPU (default 1).
 set -e
 B=${top_builddir:-.}
 NOOSA=$(cd "$(dirname "$B/src/noosa")" && pwd)/noosa
@@ -112,10 +113,12 @@ moves() {
     done
 }
 
-# opening NOOSA REC: ms of wall time to open REC
+# opening NOOSA REC: ms of wall time to open REC (and in $W/hwm, the
+# peak resident set, KB)
 opening() {
     t0=$(now)
-    run "$1" -e 'puts opened' "$2" >/dev/null 2>&1
+    run "$1" -e 'set f [open /proc/self/status]; regexp {VmHWM:\s+([0-9]+)} [read $f] -> kb; puts "H $kb"' \
+        "$2" 2>/dev/null | sed -n 's/^H //p' >"$W/hwm"
     t1=$(now)
     echo $(((t1 - t0) / 1000)) | awk '{ printf "%.1f\n", $1 / 1000 }'
 }
@@ -152,6 +155,7 @@ for n in $SIZES; do
     rec=$W/r$n
     rm -f "$rec/.noosa_index"
     first=$(opening "$NOOSA" "$rec")
+    fhwm=$(awk '{ printf "%.0f", $1 / 1024 }' "$W/hwm")
     : >"$W/open"
     : >"$W/open.base"
     r=0
@@ -160,13 +164,16 @@ for n in $SIZES; do
         [ -z "$BASE" ] || opening "$BASE" "$rec" >>"$W/open.base"
         r=$((r + 1))
     done
-    printf '  %11d events: first %9.1f, with the index %7.1f (median of %d)' \
-        "$n" "$first" "$(median "$W/open")" "$ROUNDS"
+    printf '  %11d events: first %9.1f (peak %s MB, index %s KB), with the index %7.1f (median of %d, peak %s MB)' \
+        "$n" "$first" "$fhwm" "$(du -k "$rec/.noosa_index" | cut -f1)" \
+        "$(median "$W/open")" "$ROUNDS" "$(awk '{ printf "%.0f", $1 / 1024 }' "$W/hwm")"
     [ -z "$BASE" ] || printf ', base %.1f' "$(median "$W/open.base")"
     echo
 done
 
-for how in plain stated; do
+hows=plain
+[ "${STATED:-yes}" = no ] || hows="plain stated"
+for how in $hows; do
     if [ $how = plain ]; then
         echo "== moves with \`break mark', ms of wall time inside noosa, median of $ROUNDS"
         setup=""
@@ -209,6 +216,7 @@ for how in plain stated; do
     fi
 done
 
+[ "${PLAY:-yes}" = no ] && exit 0
 echo "== a whole play into both profiles: Mevents/s by CPU time (median of $ROUNDS), peak MB"
 for n in $SIZES; do
     rec=$W/r$n

@@ -489,6 +489,19 @@ int session_find_back(struct session *s, uint64_t before, uint64_t mask,
 
     if (s->source.next == NULL)
         return 0;
+    if (before > 0) {
+        /* the item just before, most often the one (a step back) */
+        struct reader_item item;
+        uint64_t at;
+
+        s->source.seek(s->source.arg, before - 1);
+        if (s->source.next(s->source.arg, &item, &at) && at == before - 1 &&
+            pred(arg, &item)) {
+            *seq = at;
+            s->source.seek(s->source.arg, s->next);
+            return 1;
+        }
+    }
     while (to > 0 && !found) {
         struct reader_item item;
         uint64_t at;

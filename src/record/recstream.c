@@ -70,8 +70,9 @@ static size_t rresync(const struct rstream *s, size_t from)
 /* Cut the stream into packets, with a note for each that is not whole. */
 void recstream_packets(struct recread *r, struct rstream *s)
 {
-    size_t off = 0, cap = 0;
+    size_t off = 0, cap = 0, let_go = 0;
     uint64_t seq = 0;
+    long page = sysconf(_SC_PAGESIZE);
 
     free(s->packets);
     s->packets = NULL;
@@ -82,6 +83,14 @@ void recstream_packets(struct recread *r, struct rstream *s)
         size_t left = s->size - off;
         uint64_t bits, cbits, len;
 
+        if (off - let_go > RECREAD_RESIDENT) {
+            /* what was checked is not kept (a recording of any length is
+             * cut in bounded memory) */
+            size_t to = off & ~((size_t)page - 1);
+
+            madvise(s->map + let_go, to - let_go, MADV_DONTNEED);
+            let_go = to;
+        }
         if (left < RECFILE_PACKET_HEADER ||
             recfile_get32(p) != RECFILE_MAGIC) {
             size_t next;

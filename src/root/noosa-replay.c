@@ -266,17 +266,26 @@ static int back_from(struct noosa *n, const char *what, uint64_t *before,
     return -1;
 }
 
+/* Whether IT is an event of the program. */
+static int an_event(void *arg, const struct reader_item *it)
+{
+    (void)arg;
+    return it->kind == READER_EVENT && it->event != NULL;
+}
+
 int noosa_step_back(struct noosa *n, char **cause)
 {
-    uint64_t before;
+    uint64_t before, seq;
 
     if (back_from(n, "step back", &before, cause) != 0)
         return -1;
-    if (before == 0) {
+    if (!session_find_back(n->session, before, READER_ALL_CODES &
+                                                   ~READER_ITEMS_BIT,
+                           an_event, NULL, &seq)) {
         xcause(cause, "step back: at the first event already");
         return -1;
     }
-    return session_goto(n->session, before - 1, cause);
+    return session_goto(n->session, seq, cause);
 }
 
 /* Whether IT is an event that step stops at (a visible one). */

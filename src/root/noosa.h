@@ -148,7 +148,7 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause);
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
 /* Go to the first event at or after NS since the run's start. */
 int noosa_goto_time(struct noosa *n, int64_t ns, char **cause);
-/* Go to the item before the one stopped at (gdb's reverse-stepi). */
+/* Go to the event before the one stopped at (gdb's reverse-stepi). */
 int noosa_step_back(struct noosa *n, char **cause);
 /* Go back to the last visible event before the one stopped at (the one
  * step would have stopped at: gdb's reverse-step). */

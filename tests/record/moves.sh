@@ -266,6 +266,10 @@ has bad.out 'step: expected a count or "back", got "x"'
 has bad.out 'continue: expected a count of at least 1, got "0"'
 has bad.out 'replay checkpoints: expected a size (bytes, or with k, M, G), got "x"'
 has bad.out "No stop before event"
+replay first -e 'goto 0' -e 'step back' -e 'reverse-step' nest
+has first.out "Stopped at init (event 2)"
+has first.out "step back: at the first event already"
+has first.out "reverse-step: no visible event before event 2"
 replay badlive -e 'reverse-continue' -e 'replay' "$PT" nest 1
 has badlive.out "not a recording: only a recording goes back or to an event"
 has badlive.out "replay: not a recording (noosa --replay DIR plays one)"
