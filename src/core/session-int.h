@@ -101,6 +101,7 @@ struct session {
     int searching;   /* reverse: noting the stops asked before GOAL */
     uint64_t found;  /* 1 + the last such event, 0 none */
     uint64_t from;   /* where that quiet play began */
+    uint64_t origin; /* the event the search began from */
     int direct;    /* session_direct() is on */
     int counting;  /* session_counting() is on */
     /* the program's terminal set by session_set_tty(), or -1 and NULL:

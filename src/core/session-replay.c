@@ -200,7 +200,7 @@ static void replay_searched(struct session *s)
     if (s->from == 0) {
         s->searching = 0;
         message(s, "No stop before event %llu: back at the first event.",
-                (unsigned long long)s->goal);
+                (unsigned long long)s->origin);
         s->stop_at = 0;
         replay_from_best(s, 0);
         return;
@@ -473,6 +473,7 @@ int session_reverse(struct session *s, uint64_t before, char **cause)
     s->stop_at = UINT64_MAX;
     s->searching = 1;
     s->from = before;
+    s->origin = before;
     if (s->ckpts != NULL && ckpts_count(s->ckpts) == 0 && s->valid &&
         s->next == 0)
         ckpts_take(s->ckpts, 0);

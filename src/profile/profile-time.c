@@ -253,12 +253,10 @@ void ptime_free(struct profile *p)
     psampler_free(p);
 }
 
-void ptime_reset(struct profile *p)
+/* Forget every thread's times and the timeline. */
+static void ptime_clear(struct ptime *t)
 {
-    struct ptime *t = &p->time;
-    size_t i;
-
-    for (i = 0; i < t->nthreads; i++) {
+    for (size_t i = 0; i < t->nthreads; i++) {
         free(t->threads[i].self);
         free(t->threads[i].calls);
     }
@@ -266,7 +264,12 @@ void ptime_reset(struct profile *p)
     t->last = 0;
     blocks_drop(t);
     t->marks_dropped = 0;
-    dispatch_forget(p->dispatch, t->c);
+}
+
+void ptime_reset(struct profile *p)
+{
+    ptime_clear(&p->time);
+    dispatch_forget(p->dispatch, p->time.c);
 }
 
 /* <design#checkpoints> The time profile saved: its threads' times and
@@ -321,14 +324,7 @@ static void time_restore(void *arg, const void *saved)
     struct ptime *t = &p->time;
     const struct saved_time *s = saved;
 
-    for (size_t i = 0; i < t->nthreads; i++) {
-        free(t->threads[i].self);
-        free(t->threads[i].calls);
-    }
-    t->nthreads = 0;
-    t->last = 0;
-    blocks_drop(t);
-    t->marks_dropped = 0;
+    ptime_clear(t);
     if (s == NULL)
         return;
     for (size_t i = 0; i < s->nthreads; i++) {

@@ -59,21 +59,21 @@ block() {
     [ -s "$1.$2" ] || fail "$1: no state at event $2"
 }
 
-# reference N: a play from the start stopped at event N by a breakpoint
-# on its time and thread (continuing past breakpoint 1's stops)
+# reference N [REC SETUP]: a play of REC (nest) from the start stopped at
+# event N by a breakpoint on its time and thread (continuing past the
+# other stops), with SETUP (setup.tcl): the state there in refN.out.N
 reference() {
     n=$1
-    set -- $(awk -v n="$n" '$1 == n { print $2, $3, $4; exit }' nest.dump)
-    t=$1
-    tid=${2#thread=}
-    ev=$3
+    rec=${2:-nest}
+    setup=${3:-setup.tcl}
+    set -- $(awk -v n="$n" '$1 == n { print $2, $3, $4; exit }' "$rec.dump")
     cat >ref.tcl <<TCL
-break $ev if {\$n_time == $t && \$n_thread == $tid}
+break $3 if {\$n_time == $1 && \$n_thread == ${2#thread=}}
 run
 while {\$::n(event) != $n} { ::noosa::cmd::continue }
 state
 TCL
-    replay "ref$n" -x setup.tcl -x ref.tcl nest
+    replay "ref$n" -x "$setup" -x ref.tcl "$rec"
     block "ref$n.out" "$n"
 }
 
@@ -157,18 +157,10 @@ replay tmoves -x tsetup.tcl -x tmoves.tcl thr
 grep -q "warning" tmoves.out && fail "threads: $(grep warning tmoves.out | head -3)"
 rs=$(awk -v c="$c" '$1 < c && $4 == "tick" { n = $1 } END { print n }' thr.dump)
 for n in "$a" "$b" "$c" "$rs"; do
-    set -- $(awk -v n="$n" '$1 == n { print $2, $3; exit }' thr.dump)
-    cat >tref.tcl <<TCL
-break tick if {\$n_time == $1 && \$n_thread == ${2#thread=}}
-run
-while {\$::n(event) != $n} { ::noosa::cmd::continue }
-state
-TCL
-    replay "tref$n" -x tsetup.tcl -x tref.tcl thr
-    block "tref$n.out" "$n"
+    reference "$n" thr tsetup.tcl
     block tmoves.out "$n"
-    diff -u "tref$n.out.$n" "tmoves.out.$n" >/dev/null ||
-        fail "threads: the state at event $n is not a play's: $(diff "tref$n.out.$n" "tmoves.out.$n" | head -20)"
+    diff -u "ref$n.out.$n" "tmoves.out.$n" >/dev/null ||
+        fail "threads: the state at event $n is not a play's: $(diff "ref$n.out.$n" "tmoves.out.$n" | head -20)"
 done
 
 # reverse-continue: the last stop of breakpoint 1 (every 3rd other) before
