@@ -73,7 +73,7 @@ proc ::noosa::needs_stop {body {seen {}}} {
     return 0
 }
 
-set ::noosa::info_subcommands {events aspects operations breakpoints handlers program processes display}
+set ::noosa::info_subcommands {events aspects operations breakpoints handlers program processes display probes}
 
 proc ::noosa::info_unknown {ensemble sub args} {
     set tcl {}

@@ -41,6 +41,10 @@ int64_t clock_ns(const struct clock *c, uint64_t raw);
 
 uint64_t clock_monotonic_ns(void);
 
+/* A timestamp of C's kind (a TSC reading, or CLOCK_MONOTONIC ns) now,
+ * as the program writes them. */
+uint64_t clock_raw(const struct clock *c);
+
 /* A duration as people write it: a number and its unit (ns, us, ms, s;
  * "1.5ms", "200 us"): 0 with *NS, or -1 when TEXT is not one. */
 int clock_parse(const char *text, int64_t *ns);

@@ -153,6 +153,23 @@ static void info_program(struct interp *in)
                     (unsigned long long)channel_lost(ch));
 }
 
+/* The probes of the current process <design#probes>, as gdb's `info
+ * probes' lists them, with their arguments and whether they are on. */
+static void info_probes(struct interp *in)
+{
+    char *text = session_probes_text(in->session);
+
+    if (text == NULL) {
+        interp_say(in, session_state(in->session) == SESSION_IDLE &&
+                               session_registry(in->session) == NULL
+                           ? "No probes: the program has not run yet.\n"
+                           : "The program has no USDT probes.\n");
+        return;
+    }
+    interp_say(in, text);
+    free(text);
+}
+
 /* The processes of the run, the current one (whose events the program's
  * commands speak of) marked with a star. */
 static void info_processes(struct interp *in)
@@ -186,9 +203,10 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
                                        "handlers",    "program",
                                        "processes",   "frame",
                                        "locals",      "args",
-                                       "display",     NULL};
+                                       "display",     "probes",
+                                       NULL};
     enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM,
-           PROCESSES, FRAME, LOCALS, ARGS, DISPLAY };
+           PROCESSES, FRAME, LOCALS, ARGS, DISPLAY, PROBES };
     struct interp *in = cd;
     int sub;
 
@@ -196,7 +214,7 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
         Tcl_WrongNumArgs(tcl, 1, objv, "events|aspects|operations|"
                                        "breakpoints|handlers|program|"
                                        "processes|frame|locals|args|"
-                                       "display");
+                                       "display|probes");
         return TCL_ERROR;
     }
     if (Tcl_GetIndexFromObj(tcl, objv[1], subs, "subcommand", 0, &sub) !=
@@ -233,6 +251,9 @@ static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
     case DISPLAY:
         display_info(in);
         break;
+    case PROBES:
+        info_probes(in);
+        break;
     }
     return TCL_OK;
 }
@@ -241,13 +262,14 @@ static const struct command commands[] = {
     {.name = "info",
      .max_args = -1,
      .usage = "info events|aspects|operations|breakpoints|handlers|program|"
-              "processes|frame|locals|args|display",
+              "processes|frame|locals|args|display|probes",
      .summary = "what noosa knows about the program",
      .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
             "and what the program's conditions on each event checked and passed).\n"
             "info frame, info locals and info args describe the selected frame as gdb\n"
             "does (typed at the command line: in Tcl code, info frame, info locals and\n"
-            "info args are Tcl's own); info display lists the displays.",
+            "info args are Tcl's own); info display lists the displays; info probes\n"
+            "the program's USDT probes, where, their semaphores and arguments.",
      .complete = COMMAND_COMPLETE_INFO,
      .flags = COMMAND_MERGED,
      .proc = cmd_info},
