@@ -22,12 +22,19 @@
 #include "registry.h"
 #include "xmalloc.h"
 
+/* What the reader says of the file (a packet not whole, an index made
+ * again) is said once, when it is first read, so it is said even in a
+ * move's quiet part (<design#checkpoints>), which mutes only what the
+ * consumers say again. */
 static void replay_note(void *arg, const char *text)
 {
     struct noosa *n = arg;
+    int muted = n->sink.muted;
 
+    n->sink.muted = 0;
     sink_fresh_line(&n->sink);
     sink_sayf(&n->sink, "note: %s\n", text);
+    n->sink.muted = muted;
 }
 
 /* The recording's items; a function's entry or exit becomes the built-in

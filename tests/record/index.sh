@@ -117,6 +117,31 @@ f=$(ls -S thr/thread_* | head -1)
 cp -p "$f" orig.stream
 printf 'XXXXXXXX' | dd of="$f" bs=1 seek=100000 conv=notrunc 2>/dev/null
 touch -r orig.stream "$f"
+# (a move reads only what it needs: a packet in the middle changed, going
+# near the end with nothing wanting the events between does not read it,
+# so says nothing of it; the index holds)
+# (of its events 23400 to 28000, in no stretch a far move reads)
+cp -p thr/.noosa_index good.idx
+cp -p orig.stream "$f"
+printf 'XXXXXXXX' | dd of="$f" bs=1 seek=330000 conv=notrunc 2>/dev/null
+touch -r orig.stream "$f"
+"$NOOSA" --batch -n -e 'goto 290000' -e 'goto 290002' thr >far.out 2>&1
+has far.out "(event 290000)"
+has far.out "(event 290002)"
+grep -q "is not what the recording's index says\|corrupt" far.out &&
+    fail "a move read the packets before it: $(cat far.out)"
+cmp -s thr/.noosa_index good.idx || fail "a far move made the index again"
+cp -p orig.stream "$f"
+printf 'XXXXXXXX' | dd of="$f" bs=1 seek=100000 conv=notrunc 2>/dev/null
+touch -r orig.stream "$f"
+# (what the reader says is said during a move's quiet part too: the
+# profile wants every event, so the move reads that packet to hand its
+# events on)
+"$NOOSA" --batch -n -e 'profile freq on' -e 'profile print off' \
+    -e 'goto 290000' thr >far2.out 2>&1
+has far2.out "the packet at byte 65536 is not what the recording's index says"
+has far2.out "(event 290000)"
+cp -p good.idx thr/.noosa_index
 "$NOOSA" --batch -n -e run -e 'goto 10' -e 'goto 1000' thr >changed.out 2>&1
 has changed.out "the packet at byte 65536 is not what the recording's index says (the recording changed since it was indexed): skipped, and the index made again"
 has changed.out "is corrupt: skipped"
