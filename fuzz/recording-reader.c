@@ -28,6 +28,9 @@
  * (or to events spread over a long input) and past the last, each must
  * give the event read one by one there; and again with the recording
  * opened anew, its index read from where the first opening kept it.
+ * Then that index with a byte changed and its check made right again
+ * (an index this noosa did not make): whether it is used or made again,
+ * every move must still give the event read one by one.
  */
 #include "config.h"
 
@@ -335,6 +338,52 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
     saying = NULL;
 }
 
+/* The kept index with byte AT (of the part its check covers) changed by
+ * X and its check made right: opened with it, the recording reads and
+ * moves as W says, whatever the index then holds. */
+static void check_changed_index(const struct said *w, size_t at,
+                                unsigned int x)
+{
+    struct recread_opts o = {note, NULL, RECREAD_INDEX_BUILD};
+    unsigned char *idx;
+    char path[512], *cause = NULL;
+    struct recread *r;
+    struct said again;
+    size_t len;
+    uint64_t h;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, RECFILE_INDEX);
+    if ((f = fopen(path, "rb")) == NULL)
+        abort();
+    fseek(f, 0, SEEK_END);
+    len = (size_t)ftell(f);
+    rewind(f);
+    idx = malloc(len + 1);
+    if (len < 16 || fread(idx, 1, len, f) != len)
+        abort();
+    fclose(f);
+    idx[at % (len - 8)] ^= (unsigned char)(x != 0 ? x : 1);
+    h = recfile_hash(idx, len - 8);
+    for (int i = 0; i < 8; i++)
+        idx[len - 8 + i] = (unsigned char)(h >> (8 * i));
+    put(RECFILE_INDEX, idx, len);
+    free(idx);
+    if (recread_open(&r, dir, &o, &cause) != 0) {
+        fprintf(stderr, "recording-reader: an index changed at %zu: %s\n",
+                at % (len - 8), cause);
+        abort();
+    }
+    memset(&again, 0, sizeof again);
+    read_all(r, &again, 0, 0);
+    if (again.nev != w->nev)
+        abort();
+    check_moves(r, w);
+    free(again.text);
+    free(again.ev);
+    recread_free(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char meta[] =
@@ -425,6 +474,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_moves(r, &ways[0]);
         free(again.text);
         free(again.ev);
+        for (int i = 0; i < 2; i++) {
+            static size_t at = 0;
+
+            at += 8191;
+            check_changed_index(&ways[0], at, (unsigned int)(at >> 13));
+        }
     }
     for (int i = 0; i < 4; i++) {
         free(ways[i].text);

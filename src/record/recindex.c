@@ -573,9 +573,11 @@ bad:
 /* Moving. */
 
 /* Put S (the I-th stream) at its first event at or after sync point Y in
- * the order of the merge (time, then stream). */
-static void iposition(struct recread *r, struct rstream *s, size_t i,
-                      const struct rsync *y)
+ * the order of the merge (time, then stream).  -1 when Y's own stream
+ * has no event of Y's time where Y says (an index whose check holds but
+ * whose sync point does not: not one this noosa made as it is). */
+static int iposition(struct recread *r, struct rstream *s, size_t i,
+                     const struct rsync *y)
 {
     s->have = 0;
     s->pos = s->end = 0;
@@ -583,12 +585,19 @@ static void iposition(struct recread *r, struct rstream *s, size_t i,
         const struct rpacket *pk = &s->packets[y->packet];
 
         s->pi = y->packet + 1;
-        if (recstream_enter(r, s, y->packet) == 0) {
-            s->pos = y->at;
-            s->end = pk->off + pk->len;
-        }
+        if (recstream_enter(r, s, y->packet) != 0)
+            return 0; /* (said, and the index made again) */
+        s->pos = y->at;
+        s->end = pk->off + pk->len;
+        /* (what a wrong place would make it say of the packet is the
+         * index's fault, said as such) */
+        r->mute++;
         recstream_advance(r, s);
-        return;
+        r->mute--;
+        return s->have && s->at == y->at && s->ts == y->ts &&
+                       s->pi == y->packet + 1
+                   ? 0
+                   : -1;
     }
     {
         /* an earlier stream's events of the same time come before Y's,
@@ -610,6 +619,7 @@ static void iposition(struct recread *r, struct rstream *s, size_t i,
             recstream_advance(r, s);
         while (s->have && (strict ? s->ts <= y->ts : s->ts < y->ts));
     }
+    return 0;
 }
 
 void recindex_seek(struct recread *r, uint64_t seq)
@@ -631,7 +641,13 @@ void recindex_seek(struct recread *r, uint64_t seq)
     }
     y = &r->syncs[seq / r->every];
     for (size_t i = 0; i < r->nstreams; i++)
-        iposition(r, &r->streams[i], i, y);
+        if (iposition(r, &r->streams[i], i, y) != 0) {
+            rnote(r, "%s: its index (%s) does not hold (sync point %zu is "
+                  "not where it says): made again", r->dir, RECFILE_INDEX,
+                  (size_t)(seq / r->every));
+            r->index_stale = 1;
+            return;
+        }
     r->seq = y->seq;
     recread_best(r);
     recread_skip(r, seq - y->seq, UINT64_MAX);

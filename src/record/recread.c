@@ -161,7 +161,18 @@ void recread_seek(struct recread *r, uint64_t seq)
         rreindex(r);
     if (r->indexed) {
         recindex_seek(r, seq);
-        return;
+        if (!r->index_stale)
+            return;
+        /* its sync point did not hold (said): made again, and the move
+         * made with that one; read from the start if that fails too */
+        rreindex(r);
+        if (r->indexed) {
+            recindex_seek(r, seq);
+            if (!r->index_stale)
+                return;
+        }
+        r->index_stale = 0;
+        r->indexed = 0;
     }
     rrewind(r);
     recread_skip(r, seq, UINT64_MAX);
@@ -189,7 +200,13 @@ uint64_t recread_seek_time(struct recread *r, uint64_t ns)
         if (lo > 0)
             from = r->syncs[lo - 1].seq;
     }
-    recread_seek(r, from);
+    {
+        unsigned int gen = r->generation;
+
+        recread_seek(r, from);
+        if (r->generation != gen)
+            return recread_seek_time(r, ns); /* (numbered again) */
+    }
     if (ns > 0)
         recread_skip(r, UINT64_MAX, ns);
     return r->seq;

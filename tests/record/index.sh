@@ -4,10 +4,12 @@
 # first opening and kept beside the recording, used by later openings;
 # every move by number and by time gives what reading from the start
 # gives (rec-moves), over several threads and many sync points; an index
-# that is stale, corrupt, cut short, of a newer noosa, or that cannot be
-# kept, is said and made again (or kept in memory), never trusted; a
-# packet that changed under its index is said, skipped, and the index
-# made again; noosa dump makes none and uses one; babeltrace2 ignores it.
+# that is stale, corrupt, cut short, of a newer noosa, whose sync point
+# is wrong under a right check, or that cannot be kept, is said and made
+# again (or kept in memory), never trusted; a packet that changed under
+# its index is said (in a move's quiet part too), skipped, and the index
+# made again; a far move does not read the packets between; noosa dump
+# makes none and uses one; babeltrace2 ignores it.
 
 . "${srcdir:-.}/tests/record/lib.sh"
 MOVES=$abs_top_builddir/tests/record/rec-moves
@@ -69,9 +71,9 @@ echo "not an index" >thr/.noosa_index
 has notidx.err "its index (.noosa_index) is not an index: made again"
 cmp -s thr/.noosa_index good.idx || fail "the index made again differs"
 
-# a newer noosa's index (major 9, its check right): used by none, left
-# alone, this noosa's kept in memory
-python3 - thr/.noosa_index <<'PY'
+# idx.py FILE major N | sync J DELTA: the index FILE with its major set
+# to N, or sync point J's offset moved by DELTA, its check made right
+cat >idx.py <<'PY'
 import struct, sys
 M = (1 << 64) - 1
 def h(b):
@@ -86,12 +88,32 @@ def h(b):
         x = ((x ^ c) * 0xc4ceb9fe1a85ec53) & M
         x ^= x >> 31
     return x
-p = sys.argv[1]
+p, what = sys.argv[1], sys.argv[2]
 b = bytearray(open(p, 'rb').read())
-struct.pack_into('<H', b, 8, 9)
+if what == 'major':
+    struct.pack_into('<H', b, 8, int(sys.argv[3]))
+else:
+    nstreams, = struct.unpack_from('<I', b, 24)
+    npackets, = struct.unpack_from('<Q', b, 48)
+    at = 80 + nstreams * 72 + npackets * 32 + int(sys.argv[3]) * 40 + 16
+    off, = struct.unpack_from('<Q', b, at)
+    struct.pack_into('<Q', b, at, off + int(sys.argv[4]))
 struct.pack_into('<Q', b, len(b) - 8, h(bytes(b[:-8])))
 open(p, 'wb').write(b)
 PY
+
+# a sync point moved, the check right (not as this noosa makes them):
+# said when a move uses it, the index made again, every move right
+cp good.idx thr/.noosa_index
+python3 idx.py thr/.noosa_index sync 5 1
+"$MOVES" thr 997 >sync.out 2>sync.err || fail "sync: $(cat sync.err)"
+has sync.err "its index (.noosa_index) does not hold (sync point 5 is not where it says): made again"
+[ "$(wc -l <sync.err)" = 1 ] || fail "sync: more said: $(cat sync.err)"
+cmp -s thr/.noosa_index good.idx || fail "the index made again after a sync point differs"
+
+# a newer noosa's index (major 9, its check right): used by none, left
+# alone, this noosa's kept in memory
+python3 idx.py thr/.noosa_index major 9
 cp thr/.noosa_index newer.idx
 "$MOVES" thr 997 >newer.out 2>newer.err || fail "newer: $(cat newer.err)"
 has newer.err "its index (.noosa_index) is of a newer noosa (index 9.0, this one makes 1.0): this one makes its own, kept in memory"
