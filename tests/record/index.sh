@@ -21,7 +21,7 @@ record thr "$PT" threads 4 25000
 [ ! -e thr/.noosa_index ] || fail "noosa record made an index"
 
 # moves: every 7th event, and those around each sync point
-"$MOVES" thr 7 >moves.out 2>moves.err || fail "moves: $(cat moves.err)"
+timeout 120 "$MOVES" thr 7 >moves.out 2>moves.err || fail "moves: $(cat moves.err)"
 grep -qE '^[0-9]+ events, [0-9]+ moves, indexed$' moves.out ||
     fail "moves: $(cat moves.out)"
 [ -f thr/.noosa_index ] || fail "the index is not kept beside the recording"
@@ -29,27 +29,27 @@ grep -qE '^[0-9]+ events, [0-9]+ moves, indexed$' moves.out ||
 cp thr/.noosa_index good.idx
 
 # a second opening reads it (and says nothing)
-"$MOVES" thr 101 >moves2.out 2>moves2.err || fail "moves2: $(cat moves2.err)"
+timeout 120 "$MOVES" thr 101 >moves2.out 2>moves2.err || fail "moves2: $(cat moves2.err)"
 [ ! -s moves2.err ] || fail "second opening said: $(cat moves2.err)"
 cmp -s thr/.noosa_index good.idx || fail "the index was made again"
 
 # the same moves through noosa: goto by number and by time (the first
 # event at or after the time of event 123456: it, or one of the same
 # time before it)
-"$NOOSA" dump thr >thr.dump
+timeout 120 "$NOOSA" dump thr >thr.dump
 t=$(awk '$1 == 123456 { print $2 }' thr.dump)
 at=$(awk -v t="$t" '$1 ~ /^[0-9]+$/ && $2 + 0 >= t + 0 { print $1; exit }' thr.dump)
-"$NOOSA" --batch -n -e 'goto 123456' -e "goto @${t}ns" -e 'goto 3' thr \
+timeout 120 "$NOOSA" --batch -n -e 'goto 123456' -e "goto @${t}ns" -e 'goto 3' thr \
     >goto.out 2>&1
 has goto.out "(event 123456)"
 has goto.out "(event $at)"
 
 # stale: a stream written again (same size, new time)
 touch thr/thread_*
-"$MOVES" thr 997 >stale.out 2>stale.err || fail "stale: $(cat stale.err)"
+timeout 120 "$MOVES" thr 997 >stale.out 2>stale.err || fail "stale: $(cat stale.err)"
 has stale.err "its index (.noosa_index) is older than the recording (thread_"
 has stale.err "changed): made again"
-"$MOVES" thr 997 >/dev/null 2>stale2.err
+timeout 120 "$MOVES" thr 997 >/dev/null 2>stale2.err
 [ ! -s stale2.err ] || fail "stale, made again: $(cat stale2.err)"
 
 # corrupt: a byte changed; cut short; not an index at all
@@ -61,13 +61,13 @@ b = bytearray(open(p, 'rb').read())
 b[200] ^= 0x40
 open(p, 'wb').write(b)
 PY
-"$MOVES" thr 997 >/dev/null 2>corrupt.err || fail "corrupt: $(cat corrupt.err)"
+timeout 120 "$MOVES" thr 997 >/dev/null 2>corrupt.err || fail "corrupt: $(cat corrupt.err)"
 has corrupt.err "its index (.noosa_index) is corrupt (its check fails): made again"
 head -c 100 good.idx >thr/.noosa_index
-"$MOVES" thr 997 >/dev/null 2>cut.err || fail "cut: $(cat cut.err)"
+timeout 120 "$MOVES" thr 997 >/dev/null 2>cut.err || fail "cut: $(cat cut.err)"
 has cut.err "its index (.noosa_index) is corrupt (its check fails): made again"
 echo "not an index" >thr/.noosa_index
-"$MOVES" thr 997 >/dev/null 2>notidx.err || fail "notidx: $(cat notidx.err)"
+timeout 120 "$MOVES" thr 997 >/dev/null 2>notidx.err || fail "notidx: $(cat notidx.err)"
 has notidx.err "its index (.noosa_index) is not an index: made again"
 cmp -s thr/.noosa_index good.idx || fail "the index made again differs"
 
@@ -106,7 +106,7 @@ PY
 # said when a move uses it, the index made again, every move right
 cp good.idx thr/.noosa_index
 python3 idx.py thr/.noosa_index sync 5 1
-"$MOVES" thr 997 >sync.out 2>sync.err || fail "sync: $(cat sync.err)"
+timeout 120 "$MOVES" thr 997 >sync.out 2>sync.err || fail "sync: $(cat sync.err)"
 has sync.err "its index (.noosa_index) does not hold (sync point 5 is not where it says): made again"
 [ "$(wc -l <sync.err)" = 1 ] || fail "sync: more said: $(cat sync.err)"
 cmp -s thr/.noosa_index good.idx || fail "the index made again after a sync point differs"
@@ -115,7 +115,7 @@ cmp -s thr/.noosa_index good.idx || fail "the index made again after a sync poin
 # alone, this noosa's kept in memory
 python3 idx.py thr/.noosa_index major 9
 cp thr/.noosa_index newer.idx
-"$MOVES" thr 997 >newer.out 2>newer.err || fail "newer: $(cat newer.err)"
+timeout 120 "$MOVES" thr 997 >newer.out 2>newer.err || fail "newer: $(cat newer.err)"
 has newer.err "its index (.noosa_index) is of a newer noosa (index 9.0, this one makes 1.0): this one makes its own, kept in memory"
 has newer.out ", indexed"
 cmp -s thr/.noosa_index newer.idx || fail "a newer noosa's index was replaced"
@@ -124,7 +124,7 @@ cmp -s thr/.noosa_index newer.idx || fail "a newer noosa's index was replaced"
 # memory, the moves right
 rm -f thr/.noosa_index
 mkdir thr/.noosa_index
-"$MOVES" thr 997 >nokeep.out 2>nokeep.err || fail "nokeep: $(cat nokeep.err)"
+timeout 120 "$MOVES" thr 997 >nokeep.out 2>nokeep.err || fail "nokeep: $(cat nokeep.err)"
 has nokeep.err "the index cannot be kept beside the recording ("
 has nokeep.err "): it is made again at each opening"
 has nokeep.out ", indexed"
@@ -134,7 +134,7 @@ rmdir thr/.noosa_index
 # bytes as they were): said when read, skipped, the index made again at
 # the next move; the events numbered again agree with a reading from the
 # start
-"$MOVES" thr 997 >/dev/null 2>&1
+timeout 120 "$MOVES" thr 997 >/dev/null 2>&1
 f=$(ls -S thr/thread_* | head -1)
 cp -p "$f" orig.stream
 printf 'XXXXXXXX' | dd of="$f" bs=1 seek=100000 conv=notrunc 2>/dev/null
@@ -147,7 +147,7 @@ cp -p thr/.noosa_index good.idx
 cp -p orig.stream "$f"
 printf 'XXXXXXXX' | dd of="$f" bs=1 seek=330000 conv=notrunc 2>/dev/null
 touch -r orig.stream "$f"
-"$NOOSA" --batch -n -e 'goto 290000' -e 'goto 290002' thr >far.out 2>&1
+timeout 120 "$NOOSA" --batch -n -e 'goto 290000' -e 'goto 290002' thr >far.out 2>&1
 has far.out "(event 290000)"
 has far.out "(event 290002)"
 grep -q "is not what the recording's index says\|corrupt" far.out &&
@@ -159,31 +159,47 @@ touch -r orig.stream "$f"
 # (what the reader says is said during a move's quiet part too: the
 # profile wants every event, so the move reads that packet to hand its
 # events on)
-"$NOOSA" --batch -n -e 'profile freq on' -e 'profile print off' \
+timeout 120 "$NOOSA" --batch -n -e 'profile freq on' -e 'profile print off' \
     -e 'goto 290000' thr >far2.out 2>&1
 has far2.out "the packet at byte 65536 is not what the recording's index says"
 has far2.out "(event 290000)"
 cp -p good.idx thr/.noosa_index
-"$NOOSA" --batch -n -e run -e 'goto 10' -e 'goto 1000' thr >changed.out 2>&1
+timeout 120 "$NOOSA" --batch -n -e run -e 'goto 10' -e 'goto 1000' thr >changed.out 2>&1
 has changed.out "the packet at byte 65536 is not what the recording's index says (the recording changed since it was indexed): skipped, and the index made again"
 has changed.out "is corrupt: skipped"
 has changed.out "(event 10)"
-"$MOVES" thr 997 >changed2.out 2>changed2.err ||
+timeout 120 "$MOVES" thr 997 >changed2.out 2>changed2.err ||
     fail "changed, made again: $(cat changed2.err)"
 has changed2.err "is corrupt: skipped"
+cp -p orig.stream "$f"
+
+# a stream cut short under its index (a copy written over, a disk
+# full): the index said older and made again, the cut said, the moves
+# right (every command under a timeout: none may hang)
+rm -f thr/.noosa_index
+timeout 120 "$MOVES" thr 997 >/dev/null 2>&1
+cp -p "$f" orig.stream
+truncate -s 500000 "$f"
+timeout 120 "$MOVES" thr 997 >cutrec.out 2>cutrec.err ||
+    fail "a stream cut short: $(cat cutrec.err)"
+has cutrec.err "its index (.noosa_index) is older than the recording ("
+has cutrec.err "cut short: the last packet (at byte 458752) has 41248 of its 65536 bytes; its events are lost"
+timeout 120 "$NOOSA" --batch -n -e 'goto 1000000' -e 'goto 100' thr >cutrec2.out 2>&1
+has cutrec2.out "(event 100)"
+has cutrec2.out "cut short: the last packet (at byte 458752)"
 cp -p orig.stream "$f"
 
 # noosa dump makes no index, and reads what --from asks with one; one
 # that does not hold it says it does not use
 touch thr/thread_*
-"$NOOSA" dump --from 5 --to 6 thr >dumpstale.out 2>&1
+timeout 120 "$NOOSA" dump --from 5 --to 6 thr >dumpstale.out 2>&1
 has dumpstale.out "its index (.noosa_index) is older than the recording (thread_"
 has dumpstale.out "changed): not used"
 rm -f thr/.noosa_index
-"$NOOSA" dump --from 200000 --to 200010 thr >dump1.out 2>&1
+timeout 120 "$NOOSA" dump --from 200000 --to 200010 thr >dump1.out 2>&1
 [ ! -e thr/.noosa_index ] || fail "noosa dump made an index"
-"$MOVES" thr 997 >/dev/null 2>&1
-"$NOOSA" dump --from 200000 --to 200010 thr >dump2.out 2>&1
+timeout 120 "$MOVES" thr 997 >/dev/null 2>&1
+timeout 120 "$NOOSA" dump --from 200000 --to 200010 thr >dump2.out 2>&1
 cmp -s dump1.out dump2.out || fail "dump --from with the index differs"
 [ "$(grep -c '^2000[01][0-9] ' dump2.out)" = 11 ] || fail "dump --from: $(cat dump2.out)"
 
