@@ -7,7 +7,8 @@
 # and frequency profiles, a handler's variable, a handler -within a
 # component (noosa's stacks), a breakpoint's hits and its hit counting
 # are those of a play stopped at the same event by a breakpoint, with
-# no "does not match" warning; a variable set at the prompt is the
+# no "does not match" warning; a move back plays from the nearest
+# checkpoint, not from the start; a variable set at the prompt is the
 # user's; a profile turned on during the play; reverse-continue finds
 # the last stop as a straight play would (hit counting included), and
 # says when there is none; step N and continue N, in a live run too;
@@ -119,6 +120,30 @@ for n in 25003 20003 5001 "$rs"; do
     diff -u "moves.out.$n" "moves0.out.$n" >/dev/null ||
         fail "moves with the first checkpoint only differ at $n"
 done
+
+# a move back starts from the nearest checkpoint, not the start: a
+# handler writing to a file (what a checkpoint cannot undo) is run again
+# only for the ticks from the checkpoint before the move's event; and
+# with only the first checkpoint, for every tick before it
+for every in 2000 0; do
+    [ "$every" = 0 ] && budget=0 || budget="64M $every"
+    cat >near.tcl <<TCL
+replay checkpoints $budget
+set ::f [open near$every.log w]
+handler add tick log {puts \$::f \$::n(event)}
+goto 29000
+puts \$::f moved
+step back
+close \$::f
+TCL
+    replay "near$every" -x near.tcl nest
+    awk '$0 == "moved" { on = 1; next } on { n++ } END { print n + 0 }' \
+        "near$every.log" >"near$every.n"
+done
+[ "$(cat near2000.n)" -gt 0 ] && [ "$(cat near2000.n)" -le 400 ] ||
+    fail "step back with checkpoints every 2000 events ran the handler again $(cat near2000.n) times"
+[ "$(cat near0.n)" -gt 5000 ] ||
+    fail "step back with the first checkpoint only ran the handler again $(cat near0.n) times"
 
 # several threads: each its own stack and time, the index's stretches
 # over several streams
