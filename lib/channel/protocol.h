@@ -254,7 +254,8 @@ struct dapto_record {
  * Probes handled in the program <protocol#probes>: the monitor writes,
  * in an area the runtime mapped for it (dapto_probe_area), a site's
  * description next to its trampoline, which calls
- * dapto_probe_hit(site, regs) with the registers it saved.  An argument
+ * dapto_probe_hit_gp(site, regs) with the registers it saved (the
+ * general ones and the flags: the runtime touches no other).  An argument
  * is where the probe's note says (enum usdt_arg_kind's CONST 1, REG 2,
  * MEM 3; registers as numbered below), read as VKIND (enum dapto_kind:
  * INT, LONG, PTR, DOUBLE, or STR for a pointer to a string).

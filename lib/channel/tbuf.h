@@ -121,7 +121,7 @@ static inline void tbuf_publish(const struct tbuf_area *a,
     /* <protocol#tbuf>: a sleeping monitor is woken once a quarter */
     if (__builtin_expect(((pos ^ end) & ~(a->sub - 1)) != 0, 0) &&
         __atomic_load_n(&a->hdr->consumer_sleeping, __ATOMIC_RELAXED) != 0)
-        tbuf_wake_sleeper(a);
+        CHANNEL_OUT_OF_LINE(tbuf_wake_sleeper)(a);
 }
 
 /*
@@ -145,7 +145,7 @@ static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
 
     if (__builtin_expect(pos + size > p->limit || off + size > a->size ||
                              size > a->max, 0))
-        return tbuf_put_slow(a, p, rec);
+        return CHANNEL_OUT_OF_LINE(tbuf_put_slow)(a, p, rec);
     dst = p->data + off;
 #ifdef TBUF_PREFETCH
     __builtin_prefetch(p->data + ((off + TBUF_PREFETCH) & a->mask), 1, 3);

@@ -39,7 +39,7 @@ static inline int rt_record(struct dapto_record *rec)
         return tbuf_put(&runtime.tb, &rt_tb.p, rec);
     if (DAPTO_LIKELY(runtime.tb_epoch == RT_TB_NONE))
         return ring_put_inline(&runtime.ring, rec);
-    return rt_record_slow(rec);
+    return CHANNEL_OUT_OF_LINE(rt_record_slow)(rec);
 }
 
 #endif /* NOOSA_RTBUF_H */

@@ -497,7 +497,6 @@ struct probes {
     struct parea *areas;
     unsigned int nareas;
     uint64_t states;
-    unsigned int xsave;
 };
 
 static const Dwfl_Callbacks probes_callbacks = {
@@ -1181,14 +1180,15 @@ static int inprog_ready(struct probes *p)
     if (p->inprog >= 0 || !p->runtime)
         return p->inprog > 0;
     p->area_fn = any_symbol(p, "dapto_probe_area");
-    p->hit_fn = any_symbol(p, "dapto_probe_hit");
+    /* (_gp: it touches no register but the general ones and the flags,
+     * which is all the trampoline saves) */
+    p->hit_fn = any_symbol(p, "dapto_probe_hit_gp");
     if (p->area_fn == 0 || p->hit_fn == 0) {
         p->inprog = 0;
         p->no_inprog = "the program's runtime cannot handle probes "
-                       "(it has no dapto_probe_hit)";
+                       "(it has no dapto_probe_hit_gp)";
         return 0;
     }
-    p->xsave = patch_xsave_size();
     p->inprog = 1;
     return 1;
 }
@@ -1335,8 +1335,7 @@ static int site_patch(struct probes *p, struct psite *s, const char **why)
     if (slot == 0)
         return -1;
     s->tramp = slot;
-    n = patch_trampoline(tramp, slot, slot + PATCH_TRAMP_MAX, p->hit_fn, &pl,
-                         p->xsave);
+    n = patch_trampoline(tramp, slot, slot + PATCH_TRAMP_MAX, p->hit_fn, &pl);
     site_desc(p, s, &d);
     patch_jump(jump, &pl, slot);
     if (target_write_code(p->t, slot + PATCH_TRAMP_MAX, &d, sizeof d,
