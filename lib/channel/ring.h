@@ -99,13 +99,19 @@ void ring_wake_sleeper(struct ring *r);
 #ifndef CHANNEL_OUT_OF_LINE
 #define CHANNEL_OUT_OF_LINE(f) f
 #endif
+/* ... and what they are declared with besides static inline: nothing,
+ * unless the includer says otherwise (probe-hit.c: not under
+ * AddressSanitizer, like its own functions, so that they inline there). */
+#ifndef CHANNEL_INLINE_ATTR
+#define CHANNEL_INLINE_ATTR
+#endif
 
 /* Copy a record of BYTES bytes (SIZE rounded up to 8) from SRC to DST but
  * its first word (the commit word, the writer's to store last): whole
  * words, the last one keeping only the value bytes so that the padding is
  * zero.  Little and big endian alike: the mask is built in memory order.
  * SRC must be readable up to SIZE. */
-static inline void record_copy_words(unsigned char *dst,
+CHANNEL_INLINE_ATTR static inline void record_copy_words(unsigned char *dst,
                                      const unsigned char *src, uint64_t bytes,
                                      uint64_t size)
 {
@@ -129,7 +135,7 @@ static inline void record_copy_words(unsigned char *dst,
 /* ring_put(), inline for the runtime's event path.  REC must be 8-byte
  * aligned and readable up to its size rounded up to 8 (an aligned word
  * never crosses a page); the bytes past its values are written as zero. */
-static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec)
+CHANNEL_INLINE_ATTR static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec)
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
     uint64_t size = (bytes + 7) & ~(uint64_t)7;

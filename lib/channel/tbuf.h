@@ -112,7 +112,7 @@ int tbuf_put_slow(const struct tbuf_area *a, struct tbuf_prod *p,
 void tbuf_wake_sleeper(const struct tbuf_area *a);
 
 /* Owner: publish that the buffer holds records up to END (from POS). */
-static inline void tbuf_publish(const struct tbuf_area *a,
+CHANNEL_INLINE_ATTR static inline void tbuf_publish(const struct tbuf_area *a,
                                 struct tbuf_prod *p, uint64_t pos,
                                 uint64_t end)
 {
@@ -133,7 +133,7 @@ static inline void tbuf_publish(const struct tbuf_area *a,
  * none is lost.  Returns 0, or -1 when the record was not written (counted
  * in the buffer's lost).
  */
-static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
+CHANNEL_INLINE_ATTR static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
                            const struct dapto_record *rec)
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;

@@ -46,6 +46,13 @@ static void vs_tbuf_wake_sleeper(const struct tbuf_area *a);
 static int vs_rt_record_slow(struct dapto_record *rec);
 #define CHANNEL_OUT_OF_LINE(f) vs_##f
 
+/* Not under AddressSanitizer (its build): it would move locals whose
+ * address is taken to a heap frame of its own, by a call to its runtime,
+ * which may use any register; and the hit reads the program's memory
+ * where the note says, which is not ASan's to judge. */
+#define HIT_NOASAN __attribute__((no_sanitize_address))
+#define CHANNEL_INLINE_ATTR HIT_NOASAN
+
 #include "dapto.h"
 #include "protocol.h"
 #include "rtbuf.h"
@@ -152,7 +159,7 @@ static void cpuid(unsigned int leaf, unsigned int sub, unsigned int r[4])
 /* The save area's size and instruction for this machine, once: the
  * size of every component XCR0 enables (CPUID 0xd.0 ebx: the standard
  * form's, which the compacted one never exceeds). */
-static void vsave_init(void)
+HIT_NOASAN static void vsave_init(void)
 {
     unsigned int r[4], how = RT_VSAVE_FXSAVE, size = 576;
 
@@ -264,8 +271,9 @@ static uint64_t reg(const struct dapto_probe_site *s, const uint64_t *regs,
 }
 
 /* Argument A's bits, sign-extended to 64 when it is signed and smaller. */
-static uint64_t value(const struct dapto_probe_site *s, const uint64_t *regs,
-                      const struct dapto_probe_arg *a)
+HIT_NOASAN static uint64_t value(const struct dapto_probe_site *s,
+                                 const uint64_t *regs,
+                                 const struct dapto_probe_arg *a)
 {
     uint64_t v = 0;
 
@@ -352,7 +360,7 @@ static const char *unreadable(char *buf, uint64_t addr)
  * most PROBE_STR_MAX bytes, "(null)" for NULL, "<unreadable 0xADDR>"
  * when its first bytes cannot be read (as noosa reads it under ptrace,
  * src/core/probes.c), cut with DAPTO_K_TRUNC where O has no more room. */
-static void put_string(struct dapto_out *o, uint64_t addr)
+HIT_NOASAN static void put_string(struct dapto_out *o, uint64_t addr)
 {
     static const char null[] = "(null)";
     char bad[32];
@@ -429,8 +437,8 @@ uint64_t rt_probe_float_bits(uint32_t w)
     return sign | (uint64_t)(exp - 127 + 1023) << 52 | man << 29;
 }
 
-DAPTO_API void dapto_probe_hit_gp(const struct dapto_probe_site *s,
-                                  const uint64_t *regs)
+HIT_NOASAN DAPTO_API void dapto_probe_hit_gp(const struct dapto_probe_site *s,
+                                             const uint64_t *regs)
 {
     union {
         struct dapto_record rec;

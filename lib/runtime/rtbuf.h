@@ -33,7 +33,7 @@ int rt_record_slow(struct dapto_record *rec);
  * for the monitor: 0, or -1 when it could not be (counted lost).  Both
  * common ways inline: the thread's buffer, and the ring when the monitor
  * offered none (a monitor with stops). */
-static inline int rt_record(struct dapto_record *rec)
+CHANNEL_INLINE_ATTR static inline int rt_record(struct dapto_record *rec)
 {
     if (DAPTO_LIKELY(rt_tb.epoch == runtime.tb_epoch))
         return tbuf_put(&runtime.tb, &rt_tb.p, rec);
