@@ -297,6 +297,20 @@ struct dapto_probe_site {
     struct dapto_probe_arg arg[DAPTO_PROBE_ARGS];
 };
 
+/*
+ * The monitor's breakpoints <protocol#probes>: before it writes a
+ * breakpoint instruction in a program whose runtime has the table
+ * dapto_probe_traps, the monitor writes there the breakpoint's address
+ * (low 56 bits) and what the instruction it replaced was (high 8 bits:
+ * a nop of that many bytes, or DAPTO_PROBE_TRAP_RET for a ret), once an
+ * address, in the first free entry (0), and never clears it.  A program
+ * whose monitor was killed while attached goes on past such a breakpoint
+ * as if the instruction were there (the runtime's SIGTRAP handler).
+ */
+#define DAPTO_PROBE_TRAPS 256
+#define DAPTO_PROBE_TRAP_SHIFT 56
+#define DAPTO_PROBE_TRAP_RET 0xff
+
 #define DAPTO_REC_FIRST 0xff00
 #define DAPTO_REC_HELLO 0xff00   /* INT pid, INT ring mode; first record */
 #define DAPTO_REC_ASPECT 0xff01  /* INT offset, INT length into the interface area */

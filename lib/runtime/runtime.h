@@ -178,6 +178,13 @@ enum { RT_VSAVE_FXSAVE, RT_VSAVE_XSAVE, RT_VSAVE_XSAVEC };
  * register there). */
 uint64_t rt_probe_float_bits(uint32_t w);
 
+/* The monitor's breakpoints, which it lists before it writes them, and
+ * the SIGTRAP handler that carries out at one of them the instruction it
+ * replaced once the monitor is gone (installed when a monitor attaches;
+ * once).  In probe-trap.c <protocol#probes>. */
+DAPTO_API extern volatile uint64_t dapto_probe_traps[DAPTO_PROBE_TRAPS];
+void rt_trap_install(void);
+
 /* This thread's id (gettid, cached). */
 uint32_t rt_gettid(void);
 

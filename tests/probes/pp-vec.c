@@ -8,6 +8,7 @@
  * change any of them.
  *
  *     pp-vec [N [clobber]]
+ *     pp-vec lines
  *
  * The loop and its probe are one assembler function (vec_run), so that
  * no compiled code runs between the registers' loads and their stores.
@@ -40,6 +41,25 @@ enum { V_CLOBBER = 1, V_AVX512 = 2, V_AVX = 4 };
 
 void vec_run(long n, const unsigned char *in, unsigned char *out,
              long flags);
+void stay_hit(long n);
+
+/* `pp-vec lines': "ready", then for each line read, the probe vec:stay
+ * hit with its number and "got LINE"; "done" at the end. */
+static int lines(void)
+{
+    char line[256];
+    long n = 0;
+
+    printf("ready\n");
+    fflush(stdout);
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        stay_hit(++n);
+        printf("got %s", line);
+        fflush(stdout);
+    }
+    printf("done\n");
+    return 0;
+}
 
 /* clang-format off */
 __asm__(
@@ -168,6 +188,31 @@ __asm__(
     "ret\n"
     ".cfi_endproc\n"
     ".size vec_run, .-vec_run\n"
+    /* stay_hit(n): a probe whose site stays under ptrace (a call right
+     * after its nop cannot be moved) */
+    ".globl stay_hit\n"
+    ".type stay_hit, @function\n"
+    "stay_hit:\n"
+    ".cfi_startproc\n"
+    "995: nop\n"
+    ".pushsection .note.stapsdt,\"\",\"note\"\n"
+    ".balign 4\n"
+    ".4byte 997f-996f, 999f-998f, 3\n"
+    "996: .asciz \"stapsdt\"\n"
+    "997: .balign 4\n"
+    "998: .8byte 995b\n"
+    ".8byte _.stapsdt.base\n"
+    ".8byte 0\n"
+    ".asciz \"vec\"\n"
+    ".asciz \"stay\"\n"
+    ".asciz \"-8@%rdi\"\n"
+    "999: .balign 4\n"
+    ".popsection\n"
+    "call stay_next\n"
+    "ret\n"
+    ".cfi_endproc\n"
+    ".size stay_hit, .-stay_hit\n"
+    "stay_next: ret\n"
     ".ifndef _.stapsdt.base\n"
     ".pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n"
     ".weak _.stapsdt.base\n"
@@ -198,6 +243,8 @@ int main(int argc, char **argv)
     uint16_t fcw = 0x0c7f;   /* toward zero, single precision */
     const char *what;
 
+    if (argc > 1 && strcmp(argv[1], "lines") == 0)
+        return lines();
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) {
         flags |= V_AVX512;
