@@ -17,10 +17,12 @@ include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk
 include bench/processes.mk
+include bench/defaults.mk
 include bench/probe.mk
 
 bench: $(BENCH_TARGETS)
 .PHONY: bench
 include bench/record.mk
 include bench/replay.mk
+include bench/dap.mk
 include bench/debug.mk

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -115,4 +116,42 @@ int64_t clock_ns(const struct clock *c, uint64_t raw)
         return (int64_t)(raw - c->start_ns);
     return (int64_t)(c->ref_ns - c->start_ns) +
            (int64_t)((double)(int64_t)(raw - c->ref_tsc) * c->ns_per_tick);
+}
+
+int clock_parse(const char *text, int64_t *ns)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    char *end;
+    double v = strtod(text, &end);
+
+    if (end == text || v < 0 || v != v)
+        return -1;
+    while (*end == ' ')
+        end++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) == 0) {
+            if (v * units[i].scale > 9.2e18)
+                return -1;
+            *ns = (int64_t)(v * units[i].scale + 0.5);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void clock_format(int64_t ns, char *buf, size_t size)
+{
+    double a = ns < 0 ? -(double)ns : (double)ns;
+
+    if (a >= 1e9)
+        snprintf(buf, size, "%.6f s", (double)ns / 1e9);
+    else if (a >= 1e6)
+        snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+    else if (a >= 1e3)
+        snprintf(buf, size, "%.3f us", (double)ns / 1e3);
+    else
+        snprintf(buf, size, "%lld ns", (long long)ns);
 }

@@ -45,4 +45,10 @@ uint64_t clock_monotonic_ns(void);
  * as the program writes them. */
 uint64_t clock_raw(const struct clock *c);
 
+/* A duration as people write it: a number and its unit (ns, us, ms, s;
+ * "1.5ms", "200 us"): 0 with *NS, or -1 when TEXT is not one. */
+int clock_parse(const char *text, int64_t *ns);
+/* NS as people read it ("1.234567 s", "12.500 ms", "830 ns") into BUF. */
+void clock_format(int64_t ns, char *buf, size_t size);
+
 #endif /* NOOSA_CLOCK_H */

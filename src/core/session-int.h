@@ -60,8 +60,6 @@ struct sproc {
     struct target_event end; /* then how (status, signo) */
     int done;             /* it ended, with STATUS or killed by SIGNO */
     int status, signo;
-    int fault_pending;    /* a fault came while another was stopped at */
-    struct target_event fault;
     /* its USDT probes <design#probes> (NULL: none looked for), and the
      * threads that hit a breakpoint and wait to be told, in order */
     struct probes *probes;
@@ -69,6 +67,11 @@ struct sproc {
     unsigned int nbpq, abpq;
     int hello;            /* a hello was handed on (the runtime's, or
                              one for probes alone) */
+    /* faults that came while the run was stopped, oldest first: each
+     * thread waits at its fault, told as a stop of its own when the run
+     * goes on (one stop at a time <design#processes>) */
+    struct target_event *held;
+    unsigned int nheld, aheld;
 };
 
 struct session {
@@ -99,6 +102,23 @@ struct session {
 
     struct session_source source; /* next != NULL: a recording */
     uint64_t seq;  /* the number of the last item of the source given */
+    /* <design#checkpoints> a replay's moves (session-replay.c) */
+    struct ckpts *ckpts;
+    uint64_t next;   /* the number of the next item the source gives */
+    int valid;       /* the consumers' state is that at NEXT */
+    unsigned int generation; /* of the source's numbers */
+    uint64_t stop_at; /* a move stops at the first event from it on
+                         (UINT64_MAX: none) */
+    int arrived;     /* the item being handed is that one */
+    int quiet;       /* handing the events before GOAL to the
+                        consumers that keep a state, nothing said */
+    uint64_t goal;
+    uint64_t until;  /* the stretch that may hold what they want ends */
+    uint64_t mask;   /* what they want (reader_code_bit()) */
+    int searching;   /* reverse: noting the stops asked before GOAL */
+    uint64_t found;  /* 1 + the last such event, 0 none */
+    uint64_t from;   /* where that quiet play began */
+    uint64_t origin; /* the event the search began from */
     int direct;    /* session_direct() is on */
     int counting;  /* session_counting() is on */
     /* the program's terminal set by session_set_tty(), or -1 and NULL:
@@ -119,6 +139,7 @@ struct session {
     int multi;      /* more than one process was monitored in this run */
     int hush;       /* state changes are steps: not told (changed()) */
     int detaching;  /* detach_proc(): an end is taken at once */
+    int taking;     /* pending() tells what came while stopped */
     int described;  /* the one process is the describe pass's (kept for
                        its registry, not one of a run) */
     struct probe_hints *hints; /* names and kinds of probes' arguments */
@@ -159,6 +180,8 @@ void forget_target(struct session *s);
 void procs_free(struct session *s);
 void proc_note(struct session *s, pid_t pid, pid_t parent, const char *fate);
 void procs_begin(struct session *s, struct target *t, struct channel *ch);
+void hold_fault(struct sproc *p, const struct target_event *ev, int first);
+int take_held(struct sproc *p, struct target_event *ev);
 void save_state(const struct session *s, struct session_saved *v);
 void restore_state(struct session *s, const struct session_saved *v);
 
@@ -169,8 +192,10 @@ void unwatch(struct session *s);
 void unwatch_all(struct session *s);
 void on_channel(int fd, short revents, void *arg);
 void on_target_event(struct session *s, const struct target_event *ev);
+int fault_stop(struct session *s, const struct target_event *ev);
 void stop_over(struct session *s);
 void pending_ends(struct session *s);
+void pending(struct session *s);
 
 /* session-run.c */
 void discard(struct session *s);
@@ -196,6 +221,7 @@ void probes_pending(struct session *s);
 int probes_owned(const struct session *s, unsigned int code);
 
 /* session-replay.c */
+void replay_init(struct session *s);
 int replay_run(struct session *s);
 void replay_stop(struct session *s, enum session_why why);
 void replay_ended(struct session *s, int killed);

@@ -50,6 +50,7 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = default_state;
+    copts.trail_events = s->opts.trail_events;
     if (channel_create(&ch, &copts, cause) != 0)
         return -1;
     env[0] = (char *)channel_env(ch);
@@ -270,24 +271,6 @@ static int continue_stopped(struct session *s, char **cause)
     return rc;
 }
 
-/* What came while a process was stopped at is taken now that they all
- * go on: ends first, then the first fault (a stop again). */
-static void pending(struct session *s)
-{
-    pending_ends(s);
-    for (unsigned int i = 0; i < s->nprocs; i++) {
-        struct sproc *p = s->procs[i];
-
-        if (!p->fault_pending || s->state != SESSION_RUNNING)
-            continue;
-        p->fault_pending = 0;
-        select_proc(s, p);
-        if (s->target != NULL && target_alive(s->target))
-            on_target_event(s, &p->fault);
-    }
-    select_focus(s);
-}
-
 /* session_continue() in a run of several processes <design#processes>:
  * the process stopped at goes on, and every other one stopped. */
 static int continue_all(struct session *s, char **cause)
@@ -380,8 +363,6 @@ int session_convert(struct session *s, char **cause)
     s->state = SESSION_RUNNING;
     s->stop_proc = NULL;
     changed(s);
-    if (s->nprocs > 1)
-        pending(s);
     return 0;
 }
 

@@ -163,8 +163,10 @@ int target_poll(struct target *t, struct target_event *ev);
 
 /* Whether T may have something to collect although target_fd() is not
  * readable: the descriptor is every target's, and a wake-up that another
- * target took (its target_poll() or target_wait()) may have been for T.
- * A caller with several targets polls those behind before it sleeps. */
+ * target took (its target_poll() or target_wait()) may have been for T;
+ * or T has collected events already that no one took (target_interrupt()
+ * and the like collect what is pending, an end too).  A caller polls the
+ * targets behind before it sleeps. */
 int target_behind(const struct target *t);
 
 /* Wait up to TIMEOUT_MS (-1: no limit) for an event: 1 with *ev, 0 on

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "dapto.h"
 #include "dispatch.h"
 #include "dispatch.h"
@@ -104,21 +105,28 @@ static void started(void *arg, const struct reader_item *item)
     (void)item;
     if (p->freq.limit > 0)
         memset(p->freq.evname, 0xff, p->freq.limit * sizeof *p->freq.evname);
-    if (p->freq.in_program) {
-        /* a new run: the program's tree is defined again */
+    /* a new run: kept where it can be now; the program's tree is defined
+     * again, its paths stand for nothing yet */
+    pprogram_started(p);
+    profile_place(p);
+    if (p->freq.in_program)
         dispatch_changed(p->dispatch);
-    }
 }
 
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct profile *p = arg;
 
-    /* <protocol#cct>: the calls of functions counted in the program when
-     * asked for and it can (nothing else is then counted); the records
-     * otherwise */
-    if (p->freq.in_program && ptime_program(p, NULL))
-        return pprogram_event(ev) ? DAPTO_STATE_PROFILE : 0;
+    /* <protocol#cct>: the calls of functions and components, and the
+     * visible events, counted in the program's trees when it can (a
+     * runtime before protocol 1.0.6 counts no event there: only calls);
+     * the records of every enter and leave otherwise */
+    if (p->freq.in_program && ptime_program(p, NULL)) {
+        if (pprogram_event(ev))
+            return DAPTO_STATE_PROFILE;
+        return ev->visible && channel_paths(session_channel(p->session)) ? DAPTO_STATE_PROFILE
+                                                                         : 0;
+    }
     return ev->visible ? DAPTO_STATE_RECORD : 0;
 }
 
@@ -126,6 +134,7 @@ static void deliver(void *arg, struct dispatch_event *de)
 {
     struct profile *p = arg;
 
+    /* (counted in the program's trees when kept there) */
     if (!de->event->visible || p->freq.in_program)
         return;
     count(&p->freq, stacks_context(p->st, de->item->tid),
@@ -170,11 +179,88 @@ static const struct consumer_hooks freq_more = {
     .counts = counts,
 };
 
+/* <design#checkpoints> The frequency profile saved: its counts and the
+ * calls by node. */
+struct saved_freq {
+    struct fcount *slots;
+    size_t mask, n;
+    uint64_t *calls;
+    size_t ncalls;
+    uint64_t total;
+};
+
+static void *freq_save(void *arg, size_t *bytes)
+{
+    struct profile *p = arg;
+    const struct pfreq *f = &p->freq;
+    struct saved_freq *s = xcalloc(1, sizeof *s);
+
+    s->mask = f->mask;
+    s->n = f->n;
+    s->total = f->total;
+    s->slots = xreallocarray(NULL, f->mask + 1, sizeof *s->slots);
+    memcpy(s->slots, f->slots, (f->mask + 1) * sizeof *s->slots);
+    s->ncalls = f->ncalls;
+    if (f->ncalls > 0) {
+        s->calls = xreallocarray(NULL, f->ncalls, sizeof *s->calls);
+        memcpy(s->calls, f->calls, f->ncalls * sizeof *s->calls);
+    }
+    *bytes = sizeof *s + (f->mask + 1) * sizeof *s->slots +
+             f->ncalls * sizeof *s->calls;
+    return s;
+}
+
+static void freq_restore(void *arg, const void *saved)
+{
+    struct profile *p = arg;
+    struct pfreq *f = &p->freq;
+    const struct saved_freq *s = saved;
+
+    if (s == NULL) {
+        memset(f->slots, 0, (f->mask + 1) * sizeof *f->slots);
+        f->n = 0;
+        f->total = 0;
+        if (f->calls != NULL)
+            memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+        return;
+    }
+    free(f->slots);
+    f->mask = s->mask;
+    f->n = s->n;
+    f->total = s->total;
+    f->slots = xreallocarray(NULL, s->mask + 1, sizeof *f->slots);
+    memcpy(f->slots, s->slots, (s->mask + 1) * sizeof *f->slots);
+    free(f->calls);
+    f->calls = NULL;
+    f->ncalls = s->ncalls;
+    if (s->ncalls > 0) {
+        f->calls = xreallocarray(NULL, s->ncalls, sizeof *f->calls);
+        memcpy(f->calls, s->calls, s->ncalls * sizeof *f->calls);
+    }
+}
+
+static void freq_release(void *arg, void *saved)
+{
+    struct saved_freq *s = saved;
+
+    (void)arg;
+    free(s->slots);
+    free(s->calls);
+    free(s);
+}
+
+static const struct ckpt_ops freq_state = {
+    .save = freq_save,
+    .restore = freq_restore,
+    .release = freq_release,
+};
+
 static const struct consumer_ops freq_ops = {
     .name = "frequency-profile",
     .want = want,
     .deliver = deliver,
     .notice = notice,
+    .state = &freq_state,
 };
 
 void pfreq_init(struct profile *p)
@@ -183,6 +269,7 @@ void pfreq_init(struct profile *p)
 
     f->mask = 1023;
     f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
+    f->where = PFREQ_DEFAULT;
     f->c = dispatch_add(p->dispatch, &freq_ops, p);
     dispatch_set_hooks(p->dispatch, f->c, &freq_more);
     /* off until asked for */
@@ -206,6 +293,7 @@ void pfreq_reset(struct profile *p)
     f->total = 0;
     if (f->calls != NULL)
         memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+    dispatch_forget(p->dispatch, f->c);
 }
 
 /* Make the calls cover NODE. */
@@ -244,17 +332,22 @@ void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n)
     f->calls[node] += n;
 }
 
-int pfreq_set_in_program(struct profile *p, int on)
+void pfreq_add_event(struct profile *p, uint32_t node, const struct registry_event *ev,
+                     uint64_t n)
+{
+    count(&p->freq, node, event_name(p, ev), n);
+}
+
+void pfreq_place(struct profile *p, int in)
 {
     int enabled = dispatch_enabled(p->freq.c);
 
-    if (on == p->freq.in_program)
-        return 0;
-    p->freq.in_program = on;
+    if (in == p->freq.in_program)
+        return;
+    p->freq.in_program = in;
     /* the stacks as the new place wants them */
     notice(p, enabled);
     dispatch_changed(p->dispatch);
-    return 0;
 }
 
 uint64_t pfreq_calls(const struct profile *p, uint32_t node)

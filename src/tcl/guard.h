@@ -35,6 +35,11 @@ struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
                            uint32_t count);
 void guard_free(struct guard *g);
 
+/* Whether hit number H (1, 2, ...) of a condition fires with hit
+ * counting EVERY, AFTER and COUNT, as the program counts
+ * <protocol#filter>: for those who count hits themselves. */
+int guard_fires(uint32_t every, uint32_t after, uint32_t count, uint64_t h);
+
 /* Whether NAME, the word after -within or -outside (WHAT says whose), can
  * be a component: TCL_OK, or TCL_ERROR with the reason in TCL. */
 int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name);
@@ -55,6 +60,12 @@ const char *guard_within_words(const struct guard *g);
 Tcl_Obj *guard_cond(const struct guard *g);
 /* "every N after M count K", or "" without hit counting (static). */
 const char *guard_counting(const struct guard *g);
+
+/* The times G held in noosa, for its hit counting (every, after,
+ * count), and the same set back: a replay's checkpoints keep it
+ * (<design#checkpoints>). */
+uint64_t guard_hits(const struct guard *g);
+void guard_set_hits(struct guard *g, uint64_t hits);
 
 /* Whether G wants every event, whatever happens: no condition and no
  * hit counting. */

@@ -12,23 +12,29 @@
 # their tables at each thread's stop, a forked child followed from its
 # fork on while its siblings are created, four forked workers all
 # monitored at once (follow-fork both) each stopping once while the
-# others run on, a handler reading each of 8 threads' events from the
-# emitting thread's frame (unwound under ptrace while the others run),
-# 16 threads recorded by noosa record through a small ring
+# others run on, threads faulting in recovery points while breakpoints
+# stop others (each fault converted as a stop of its own), a handler
+# reading each of 8 threads' events from the emitting thread's frame
+# (unwound under ptrace while the others run), 16 threads recorded by
+# noosa record through a small ring
 # (each thread's events whole and in its order in the recording), the
 # same through the threads' own buffers with threads ending and others
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
 # them one by one; eight threads hitting a USDT probe, under ptrace and
-# handled in the program, every hit told.  RUNS (default 100) runs of each shape on
-# each placement; the first failure's output is shown.  Not part of
-# `make check`; .ci/run runs
-# it with fewer RUNS.
+# handled in the program, every hit told; 200 threads keeping their last
+# events in their own trails while a signal handler keeps more inside
+# them, then a fault; a debug adapter's session continued from stop to
+# stop while pauses race the stops (tests/dap/stress.py) and the stops it
+# goes on from by itself (tests/dap/pause.py).  RUNS (default 100) runs of
+# each shape on each placement; the first failure's output is shown.  Not
+# part of `make check`; .ci/run runs it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
 
 RUNS=${RUNS:-100}
 PT=$abs_top_builddir/tests/profile/pt
 LOOP=$abs_top_builddir/bench/monitor-loop
+REL=$abs_top_builddir/tests/relate/rel
 ncpu=$(nproc)
 placements="one"
 [ "$ncpu" -ge 2 ] && placements="one two"
@@ -208,6 +214,30 @@ for p in $placements; do
             show "$name"
         fi
 
+        # 3 threads converting their faults (4 each) while breakpoints
+        # stop them (5 each): each stop told alone, the stop at the
+        # breakpoint never taken over by a fault (tests/errors/meanwhile.sh)
+        name=faults-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'errors convert' \
+            -e 'set stops 0' -e 'break done if {$id % 6 == 0}' -e run \
+            -e 'while {$n(status) eq "stopped"} {incr stops; puts "== go on"; cont}' \
+            -e 'puts "stops $stops"' "$REL" walk 30 "$i" 3 try \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^stops 15$' "$WORK/$name.out" &&
+            [ "$(grep -c '^Program received SIGSEGV' "$WORK/$name.out")" = 12 ] &&
+            [ "$(grep -c '^Converted (errors convert)' "$WORK/$name.out")" = 12 ] &&
+            ! awk '/^Stopped at breakpoint/ { s = 1; next } /^== / { s = 0 }
+                s && /^Program received/ { bad = 1 } END { exit !bad }' \
+                "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # 16 threads recorded through a small lossless ring: every
         # worker's events whole and in its own order in the recording
         name=record-$p-$i
@@ -288,6 +318,28 @@ for p in $placements; do
             show "$name"
         fi
 
+        # threads keeping their last events in their own trails, waves
+        # of them taking the trails of ended ones, a signal handler
+        # keeping more inside them, then a fault (tests/load/trails.sh)
+        name=trails-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'errors last 1000' \
+            -e run "$LT" trails 200 2000 16 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        awk -v FIRST=184 -v N=2000 -v WHOLE=0 \
+            -f "$abs_top_srcdir/tests/load/trails.awk" "$WORK/$name.out" \
+            >>"$WORK/$name.out"
+        if [ "$(cat "$WORK/$name.rc")" = 1 ] &&
+            grep -q '^trails: 200 threads' "$WORK/$name.out" &&
+            grep -Eq '^trails threads [0-9]+ last-wave [1-9][0-9]* gaps 0 bad 0$' \
+                "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -322,11 +374,32 @@ for p in $placements; do
                 show "$name"
             fi
         done
+
+        # the debug adapter's stops and continues, pauses racing them
+        # (tests/dap/stress.py), and pauses racing the stops it goes on
+        # from by itself (tests/dap/pause.py): the whole session on CPU
+        # 0, or on two
+        name=dap-$p-$i
+        cpus=0
+        [ "$p" = two ] && cpus=0,1
+        if DAP_SEED=$i WORK="$WORK" abs_top_builddir="$abs_top_builddir" \
+            taskset -c $cpus timeout -k 5 120 "${PYTHON3:-python3}" \
+            "$abs_top_srcdir/tests/dap/stress.py" >"$WORK/$name.out" 2>&1 &&
+            DAP_SEED=$i abs_top_srcdir="$abs_top_srcdir" \
+            abs_top_builddir="$abs_top_builddir" \
+            taskset -c $cpus timeout -k 5 120 "${PYTHON3:-python3}" \
+            "$abs_top_srcdir/tests/dap/pause.py" >>"$WORK/$name.out" 2>&1; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".* "$WORK"/stress-*.log
+        else
+            fail "$name"
+            tail -40 "$WORK/$name.out"
+        fi
     done
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((13 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((16 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish
