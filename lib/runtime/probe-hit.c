@@ -506,14 +506,15 @@ HIT_NOASAN DAPTO_API void dapto_probe_hit_gp(const struct dapto_probe_site *s,
     u.rec.len = (uint32_t)(o.p - u.b - DAPTO_RECORD_HEADER);
     u.rec.time = runtime.tsc ? __rdtsc()
                              : (uint64_t)vsave_out(RT_OUT_CLOCK, 0, 0, 0);
-    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
+    if (DAPTO_LIKELY(RT_RING_ONLY(st) && !(st & DAPTO_STATE_TRAIL))) {
         rt_busy = 1;
         rt_record(&u.rec);
         rt_busy = 0;
         return;
     }
-    /* a stop, the trail: the whole event path, with the vector state
-     * saved (a stop may run the program's operations) */
+    /* a stop, the trail (the thread's own <protocol#ttrail>, out of
+     * line): the whole event path, with the vector state saved (a stop
+     * may run the program's operations) */
     vsave_out(RT_OUT_DELIVER, U(&u.rec), st, 0);
 }
 
