@@ -7,13 +7,13 @@
  * hit, under ptrace or handled in the program <design#probes>, must not
  * change any of them.
  *
- *     pp-vec [N [clobber]]
+ *     pp-vec [N [clobber|fault]]
  *     pp-vec lines
  *
  * The loop and its probe are one assembler function (vec_run), so that
  * no compiled code runs between the registers' loads and their stores.
  * `clobber' changes %xmm3 after the loop: the program must then say so
- * (the comparison works).  The probe's arguments: the hits left (-8@),
+ * (the comparison works); `fault' ends it with SIGSEGV after the hits.  The probe's arguments: the hits left (-8@),
  * a float and a double, and four pointers to read as strings (one to a
  * string, one unreadable, NULL, one to a string of 600 bytes).  Prints
  * "vec N hits, registers kept" or what changed, and exits 0 or 1.
@@ -235,6 +235,7 @@ int main(int argc, char **argv)
     static char longer[601];
     long n = argc > 1 ? atol(argv[1]) : 1000;
     int clobber = argc > 2 && strcmp(argv[2], "clobber") == 0;
+    int fault = argc > 2 && strcmp(argv[2], "fault") == 0;
     long flags = clobber ? V_CLOBBER : 0;
     unsigned int vregs = 16, vbytes = 16, kregs = 0, bad = 0;
     float f = 1.5f;
@@ -322,6 +323,8 @@ int main(int argc, char **argv)
             bad++;
         }
     }
+    if (fault)
+        *(volatile int *)(uintptr_t)(n & 0) = 1; /* SIGSEGV, after the hits */
     if (bad != 0)
         return 1;
     printf("vec %ld hits, registers kept (%s, st0, MXCSR, FCW, DF)\n", n, what);

@@ -11,7 +11,8 @@
 # the clock without a TSC, an overwriting ring (the whole event path), a
 # stop at a breakpoint with a condition.  The arguments (a float, a
 # double, strings: one, an unreadable pointer, NULL, one longer than
-# what is read) are the same both ways.  The comparison itself works:
+# what is read) are the same both ways, and the thread's trail keeps the
+# hits (the last events before a fault).  The comparison itself works:
 # pp-vec-rt `clobber' changes a register and must say so.
 
 . "${srcdir:-.}/tests/probes/lib.sh"
@@ -95,6 +96,12 @@ kept stop 4
 has stop 'Stopped at breakpoint 1 for event "hit": left=2'
 [ "$(grep -c 'Stopped at' stop.out)" = 1 ] ||
     fail "stop: not one stop: $(cat stop.out)"
+
+# the thread's own trail keeps the hits handled in the program: the
+# last events before a fault after them
+batch trail -e 'errors last 100' -e 'trace on ^hit$' -e run "$VRT" 3 fault
+[ "$(grep -cE '^  hit arg1=[123] ' trail.out)" = 3 ] ||
+    fail "trail: not the 3 hits before the fault: $(cat trail.out)"
 
 [ "$failures" = 0 ] || exit 1
 echo "vecregs.sh: every check passed"
