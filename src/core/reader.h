@@ -133,9 +133,8 @@ static inline uint64_t reader_code_bit(unsigned int code)
     return UINT64_C(1) << (code % 63);
 }
 
-/* The clock's conversion of timestamps, copied for a batch of records
- * (the rate is refined only between batches): the same nanoseconds as
- * clock_ns(), without a call. */
+/* The clock's conversion of timestamps, copied for a batch of records:
+ * the same nanoseconds as clock_ns(), without a call. */
 struct reader_time {
     int tsc;
     uint64_t ref;  /* TSC: the reference reading; else the start in ns */
