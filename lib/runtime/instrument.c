@@ -10,8 +10,10 @@
  * A hook writes a DAPTO_REC_FNENTER or DAPTO_REC_FNLEAVE record (the
  * function's address and the call site) when the state of the built-in
  * event enter (for entries) or leave (for exits) is on; the monitor turns
- * addresses into names.  Function records never stop the program: a stop
- * asked for on enter or leave records them instead.  Off, a hook costs
+ * addresses into names.  A function record stops the program as an event
+ * does, where a breakpoint (or a handler that needs a stop) asks for it
+ * on enter or leave; conditions, which read the function's name, are then
+ * noosa's to evaluate.  Off, a hook costs
  * a call, one load and one predictable branch.  Like the rest of the event
  * path it allocates nothing, uses no stdio, is async-signal-safe and keeps
  * errno.
@@ -27,6 +29,7 @@
 
 #include "dapto.h"
 #include "rtbuf.h"
+#include "rtfilter.h"
 #include "runtime.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -65,13 +68,13 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
     /* <protocol#filter>: conditions on enter and leave read the name,
      * which a function record does not carry (it has two addresses, the
      * name is noosa's to find): noosa decides for it, so it goes there
-     * unfiltered */
+     * unfiltered, and waits where a clause (a breakpoint's) might want it
+     * to */
     if (st & DAPTO_STATE_FILTER)
-        st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD;
+        st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD |
+             rtfilter_bits(code == DAPTO_REC_FNENTER ? DAPTO_EV_ENTER
+                                                     : DAPTO_EV_LEAVE);
     u.rec.time = rt_now();
-    /* never stop: a stop is for events (and operations a user runs) */
-    if (st & DAPTO_STATE_STOP)
-        st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
     if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
         /* the common case: straight into the thread's buffer or the
          * ring (the monitor keeps what the trail would) */

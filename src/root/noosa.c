@@ -78,9 +78,19 @@ static int on_item(void *arg, const struct reader_item *item)
 {
     struct noosa *n = arg;
     char *where = NULL;
+    struct reader_item fn;
     int keep;
 
     n->item_seq++;
+    if (item->kind == READER_FUNCTION && item->stop >= 0) {
+        /* a function entry or exit the program waits at, for a
+         * breakpoint: told and stopped at as the event it is */
+        const struct reader_item *ev =
+            dispatch_function_item(n->dispatch, item, &fn);
+
+        if (ev != NULL)
+            item = ev;
+    }
     if (n->stop_next && item->kind == READER_EVENT) {
         /* goto: stop here whatever the consumers say */
         n->stop_next = 0;

@@ -19,6 +19,7 @@
 #include "guard.h"
 #include "interp.h"
 #include "protocol.h"
+#include "symnames.h"
 #include "xmalloc.h"
 
 /* Bytes of one compiled condition; a filter holds several. */
@@ -300,6 +301,18 @@ int guard_holds(struct guard *g, struct interp *in,
     return fires(g, ++g->hits);
 }
 
+/* Whether EV is the built-in enter or leave and the run has had function
+ * records, whose names only noosa knows <protocol#filter>. */
+static int function_event(struct interp *in, const struct registry_event *ev)
+{
+    size_t excluded;
+
+    return (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE) &&
+           ev->aspect != NULL && ev->aspect->event_base == 0 &&
+           strcmp(ev->aspect->name, "dapto") == 0 &&
+           symnames_count(dispatch_symnames(in->dispatch), &excluded) > 0;
+}
+
 char *guard_where(struct guard *g, struct interp *in,
                   const struct consumer *c, unsigned int tag,
                   const struct registry_event *ev)
@@ -316,9 +329,14 @@ char *guard_where(struct guard *g, struct interp *in,
         return xasprintf("in noosa: %s", p->why);
     if (dispatch_clause_counts(in->dispatch, c, ev, tag, &checked,
                                &passed) == 0)
-        return xasprintf("in the program: %llu checked, %llu passed",
+        return xasprintf("in the program: %llu checked, %llu passed%s",
                          (unsigned long long)checked,
-                         (unsigned long long)passed);
+                         (unsigned long long)passed,
+                         function_event(in, ev)
+                             ? "; in noosa for function entries and exits "
+                               "(-finstrument-functions), which carry an "
+                               "address, not a name"
+                             : "");
     if (!dispatch_filters(in->dispatch, &why)) {
         if (session_state(in->session) == SESSION_IDLE)
             return xstrdup("in the program, once it runs");
