@@ -739,7 +739,9 @@ static const struct command commands[] = {
             "n_send or n_break, or was added with -stop); others run while the program\n"
             "goes on.  CONDITION is a Tcl expression over the same variables, as for\n"
             "break: evaluated in the program itself where its shape allows (see\n"
-            "conditions), otherwise in noosa; handler list says where.",
+            "conditions), otherwise in noosa; handler list says where.  A handler\n"
+            "that returns -code break skips the event's other handlers; an error\n"
+            "or any other code is reported and skips them too.",
      .complete = COMMAND_COMPLETE_HANDLER,
      .proc = cmd_handler},
     {.name = "n_install_handler",

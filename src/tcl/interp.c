@@ -378,15 +378,25 @@ int interp_run_for(struct interp *in, const char *what, const char *name,
     in->running_handler = name;
     rc = interp_apply(in, lambda, de->item);
     in->running_handler = NULL;
-    if (rc == TCL_ERROR)
+    if (rc == TCL_ERROR) {
         interp_error(in, "in %s \"%s\" for event \"%s\": %s", what, name,
                      de->event->name, Tcl_GetStringResult(in->tcl));
-    else if (in->break_called && !de->stop)
+    } else if (rc != TCL_OK && rc != TCL_BREAK && rc != TCL_CONTINUE) {
+        /* return -code 99 means nothing here: say so, as for an error */
+        interp_error(in, "in %s \"%s\" for event \"%s\": it returned code "
+                     "%d; a %s returns normally, with an error, or with "
+                     "-code break to skip the event's other %ss", what, name,
+                     de->event->name, rc, what, what);
+        rc = TCL_ERROR;
+    }
+    if (rc != TCL_ERROR && in->break_called && !de->stop)
         dispatch_stop(de, xasprintf("%s \"%s\" for event \"%s\"", what,
                                     name, de->event->name));
     in->break_called = 0;
     Tcl_ResetResult(in->tcl);
-    return rc == TCL_ERROR ? TCL_ERROR : TCL_OK;
+    /* as a script bound to an event in Tk: break skips the rest of the
+     * event's code, continue ends this code only */
+    return rc == TCL_CONTINUE ? TCL_OK : rc;
 }
 
 /* {NAME DOC NAME DOC ...} for N parameters, as in the .db files. */

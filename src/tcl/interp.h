@@ -148,7 +148,10 @@ int interp_apply(struct interp *in, Tcl_Obj *lambda,
  * (WHAT is "handler" or "monitor"): n_send in it names NAME, an error is
  * reported and returned (TCL_ERROR: the event's other code is skipped),
  * and a call of n_break in it stops the program at DE, for the first such
- * code of the delivery (dispatch_stop). */
+ * code of the delivery (dispatch_stop).  As for a script bound to an event
+ * in Tk, return -code break returns TCL_BREAK (the event's other code is
+ * skipped, quietly) and -code continue TCL_OK; any other code is reported
+ * as an error. */
 int interp_run_for(struct interp *in, const char *what, const char *name,
                    Tcl_Obj *lambda, struct dispatch_event *de);
 
