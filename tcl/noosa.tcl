@@ -73,7 +73,18 @@ proc ::noosa::needs_stop {body {seen {}}} {
     return 0
 }
 
-set ::noosa::info_subcommands {events aspects operations breakpoints handlers program processes}
+# noosa's info subcommands (entries "info SUB" of the command tables)
+# that Tcl's own info lacks, added to Tcl's info for scripts: inside
+# procedures and handlers, info is Tcl's (info exists, info locals, ...),
+# and noosa's whole info is ::noosa::cmd::info; at the prompt, info is
+# noosa's (interp_script).
+set ::noosa::info_subcommands {}
+foreach c [::noosa::commands] {
+    if {[dict get $c kind] eq "subcommand" && [string match "info *" [dict get $c name]]} {
+        lappend ::noosa::info_subcommands [lindex [dict get $c name] 1]
+    }
+}
+unset c
 
 proc ::noosa::info_unknown {ensemble sub args} {
     set tcl {}
@@ -97,13 +108,16 @@ proc ::noosa::info_unknown {ensemble sub args} {
         [join [lsort $tcl] {, }]"
 }
 
-# info events|aspects|operations|breakpoints|handlers|program, added to
-# Tcl's own info; an unknown subcommand lists noosa's first.
 apply {{} {
     set map [namespace ensemble configure ::info -map]
+    set added {}
     foreach sub $::noosa::info_subcommands {
-        dict set map $sub [list ::noosa::cmd::info $sub]
+        if {![dict exists $map $sub]} {
+            dict set map $sub [list ::noosa::cmd::info $sub]
+            lappend added $sub
+        }
     }
+    set ::noosa::info_subcommands $added
     namespace ensemble configure ::info -map $map \
         -unknown ::noosa::info_unknown
 }}

@@ -281,6 +281,20 @@ static void cand_tcl(const char *script, int index)
     Tcl_ResetResult(tcl);
 }
 
+/* The elements of the Tcl list L (a new object, freed here). */
+static void cand_list(Tcl_Obj *l)
+{
+    Tcl_Obj **v;
+    int n, i;
+
+    Tcl_IncrRefCount(l);
+    if (Tcl_ListObjGetElements(NULL, l, &n, &v) == TCL_OK) {
+        for (i = 0; i < n; i++)
+            cand_add(Tcl_GetString(v[i]));
+    }
+    Tcl_DecrRefCount(l);
+}
+
 static void cand_events(void)
 {
     struct registry *reg = session_registry(rl_screen->in->session);
@@ -368,7 +382,7 @@ static void cand_commands(void)
     const struct command *const *all = command_all(rl_screen->in, &n);
 
     for (i = 0; i < n; i++) {
-        if (all[i]->flags & COMMAND_HIDDEN)
+        if (command_unlisted(all[i]) || command_is_sub(all[i]))
             continue;
         cand_add(all[i]->name);
         for (j = 0; all[i]->aliases != NULL && all[i]->aliases[j] != NULL;
@@ -399,6 +413,9 @@ static int cand_handler(const char *const *w, int word)
     return 1;
 }
 
+static int cand_entry(const struct command *c, const char *const *w,
+                      int word);
+
 /* Candidates for word WORD (0 for the command) after the words W: the
  * commands, or what the command's entry says its arguments are; 0 for
  * file names. */
@@ -414,6 +431,26 @@ static int candidates(const char *const *w, int word)
     c = command_find(rl_screen->in, w[0]);
     if (c == NULL)
         return 0;
+    return cand_entry(c, w, word);
+}
+
+/* Candidates for word WORD of the command of entry C, whose words are W
+ * (W[0] its own). */
+static int cand_entry(const struct command *c, const char *const *w,
+                      int word)
+{
+    if (c->complete == COMMAND_COMPLETE_SUBCOMMAND && word >= 2) {
+        /* the subcommand's own arguments */
+        char *name = xasprintf("%s %s", c->name, w[1]);
+        const struct command *sub = command_find(rl_screen->in, name);
+
+        free(name);
+        return sub != NULL && !command_unlisted(sub)
+                   ? cand_entry(sub, w + 1, word - 1)
+                   : 1;
+    }
+    if (c->max_args == 0)
+        return 1;
     switch (c->complete) {
     case COMMAND_COMPLETE_FILE:
         return 0;
@@ -436,10 +473,9 @@ static int candidates(const char *const *w, int word)
         return 1;
     case COMMAND_COMPLETE_HANDLER:
         return cand_handler(w, word);
-    case COMMAND_COMPLETE_INFO:
+    case COMMAND_COMPLETE_SUBCOMMAND:
         if (word == 1)
-            cand_tcl("dict keys [namespace ensemble configure ::info -map]",
-                     -1);
+            cand_list(command_subwords(rl_screen->in, c->name));
         return 1;
     case COMMAND_COMPLETE_SCREEN:
         if (word == 1)

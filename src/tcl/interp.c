@@ -678,6 +678,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);
+    cmd_gdb_init(in);
 
     in->datadir = find_datadir();
     in->libdir = xasprintf("%s/tcl", in->datadir);

@@ -177,6 +177,9 @@ void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
+/* gdb's words noosa has no command for (cmd-gdb.c): last, so that an
+ * entry that works replaces one of them whichever comes first. */
+void cmd_gdb_init(struct interp *in);
 /* The screen's commands, bind and screen, which exist without it: in
  * batch mode screen says there is none (screen-cmd.c). */
 void screen_cmd_register(struct interp *in);

@@ -10,14 +10,15 @@
 # kept inside procedures; the screen command in batch mode.
 . "$srcdir/tests/noosa/lib.sh"
 
-# Every command ::noosa::commands lists, but the hidden ones, has a line
+# Every command ::noosa::commands lists, but the hidden ones and the
+# subcommands (help info lists info's), has a line
 # "  SYNOPSIS-OR-NAME ...  SUMMARY" in help's list; so have two commands
 # given help by defhelp.
 cat >help-all.tcl <<'EOF2'
 ::noosa::defhelp frob {frob ?HOW?} {frobnicate the program} {Frobnicate it.}
 ::noosa::defhelp long {long AAAAAAAAAA BBBBBBBBBB CCCCCCCCCC DDDDDDDDDD} {it is long} {.}
 foreach c [::noosa::commands] {
-    if {![dict get $c hidden]} {
+    if {![dict get $c hidden] && [dict get $c kind] ne "subcommand"} {
         puts "[dict get $c name]\t[dict get $c summary]"
     }
 }

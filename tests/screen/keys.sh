@@ -4,7 +4,8 @@
 # keys.sh - keys and the command line: bindings made by -e commands at
 # start and by `bind` (with their help in the F1 window and in `help`), a
 # bad key name refused, Alt keys, tab completion of commands, events,
-# operations, handler names and file names, search in the transcript
+# operations, handler names, info's subcommands (noosa's alone) and file
+# names, search in the transcript
 # (/ n N ?, wrapping, not found), vi editing, C-c clearing the line,
 # history kept between runs (~/.noosa_history,
 # $XDG_STATE_HOME/noosa/history), colours and NO_COLOR.
@@ -93,6 +94,23 @@ cmd 'handler add printed my_handler {}'
 type_text 'handler disable printed my_h'
 keys Tab
 wait_row 28 "(noosa) handler disable printed my_handler"
+keys C-c
+# info: noosa's subcommands only (not Tcl's info exists, nor gdb's words
+# that only say what to use instead), then a subcommand's own arguments
+type_text 'info '
+keys Tab Tab
+wait_for "aspects      breakpoints  events       handlers"
+if screen_text | grep -A3 '^aspects  ' |
+    grep -E -q '(^| )(exists|locals|commands|frame|tclversion)( |$)'; then
+    fail "Tab after info lists Tcl's subcommands or gdb's words"
+fi
+keys C-c
+type_text 'info han'
+keys Tab
+wait_row 28 "(noosa) info handlers"
+type_text 'binding_m'
+keys Tab
+wait_row 28 "(noosa) info handlers binding_made"
 keys C-c
 
 # search: 100 numbered lines, then / forward (from the top of the screen,
