@@ -303,6 +303,12 @@ static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
     return 0;
 }
 
+/* Whether EV is the event named ARG (NAME or ASPECT.NAME). */
+static int named(void *arg, const struct registry_event *ev)
+{
+    return registry_event_named(ev, arg);
+}
+
 /* break EVENT ?if COND...? ?every N? ?after N? ?count N? */
 static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
                      Tcl_Obj *const objv[])
@@ -348,10 +354,13 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
         cond = Tcl_ConcatObj(n - 3, objv + 3);
     }
     if (cond != NULL) {
-        /* reject a condition that is not an expression now, not at the
-         * first hit */
+        /* reject a condition that is not an expression, or that reads a
+         * variable the event does not give, now, not at the first hit */
         Tcl_IncrRefCount(cond);
-        if (guard_check(tcl, cond) != TCL_OK) {
+        if (guard_check(tcl, cond) != TCL_OK ||
+            guard_check_reads(tcl, "break", cond,
+                              session_registry(b->in->session), named,
+                              (void *)event, 1) != TCL_OK) {
             Tcl_DecrRefCount(cond);
             return TCL_ERROR;
         }
@@ -485,6 +494,7 @@ static const struct command commands[] = {
             "the program itself, without a stop; anything else in noosa.\n"
             "\"info breakpoints\" says where each condition runs.",
      .complete = COMMAND_COMPLETE_EVENT,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_break},
     {.name = "conditions",
      .min_args = 0,

@@ -421,6 +421,7 @@ static const struct command commands[] = {
             "Events whose key finds no room, durations whose start was not seen and\n"
             "groups read while their thread was updating them are counted and shown.",
      .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_question},
     {0}};
 

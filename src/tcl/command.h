@@ -37,6 +37,10 @@ enum command_complete {
 #define COMMAND_HIDDEN 0x4 /* left out of help's list and completion */
 #define COMMAND_SCRIPT 0x8 /* help only, for a command Tcl code defines
                             * (::noosa::defhelp): no procedure */
+#define COMMAND_CONDITION 0x10 /* takes a condition after "if" or "-if":
+                                * at the prompt, one left unbraced is
+                                * refused where Tcl would substitute it
+                                * wrongly (interp_script) */
 
 /* An entry named "PARENT SUB" (two words) is a subcommand of PARENT: no
  * Tcl command of its own; PARENT's procedure hands it its words through

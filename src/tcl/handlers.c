@@ -275,6 +275,12 @@ void handlers_free(struct handlers *hs)
     free(hs);
 }
 
+/* Whether EV is the event named ARG (NAME or ASPECT.NAME). */
+static int named(void *arg, const struct registry_event *ev)
+{
+    return registry_event_named(ev, arg);
+}
+
 /* Check that EVENT names an event of the program, when its interface is
  * known. */
 static int check_event(struct handlers *hs, const char *event)
@@ -558,7 +564,11 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         }
         if (check_event(hs, Tcl_GetString(objv[2])) != TCL_OK)
             return TCL_ERROR;
-        if (cond != NULL && guard_check(tcl, cond) != TCL_OK)
+        if (cond != NULL &&
+            (guard_check(tcl, cond) != TCL_OK ||
+             guard_check_reads(tcl, "handler add", cond,
+                               session_registry(in->session), named,
+                               Tcl_GetString(objv[2]), 1) != TCL_OK))
             return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,
                 mode, objv[4], cond)->pid = pid;
@@ -743,6 +753,7 @@ static const struct command commands[] = {
             "that returns -code break skips the event's other handlers; an error\n"
             "or any other code is reported and skips them too.",
      .complete = COMMAND_COMPLETE_HANDLER,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_handler},
     {.name = "n_install_handler",
      .min_args = 1,

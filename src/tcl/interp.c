@@ -758,6 +758,126 @@ static int line_at(const char *script, size_t off, int first)
     return first;
 }
 
+/* Whether some event of the program's interface has a parameter NAME
+ * (LEN bytes). */
+static int some_param(struct interp *in, const char *name, int len)
+{
+    struct registry *reg = session_registry(in->session);
+    unsigned int i, j, k;
+
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        for (j = 0; j < a->nevents; j++) {
+            for (k = 0; k < a->events[j].nparams; k++) {
+                if ((int)strlen(a->events[j].params[k].name) == len &&
+                    memcmp(a->events[j].params[k].name, name,
+                           (size_t)len) == 0)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether the global variable NAME exists (an array too). */
+static int var_exists(struct interp *in, const char *name)
+{
+    Tcl_Obj *cmd[3];
+    int yes = 0, i;
+
+    cmd[0] = Tcl_NewStringObj("::info", -1);
+    cmd[1] = Tcl_NewStringObj("exists", -1);
+    cmd[2] = Tcl_ObjPrintf("::%s", name);
+    for (i = 0; i < 3; i++)
+        Tcl_IncrRefCount(cmd[i]);
+    if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK ||
+        Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(in->tcl), &yes) !=
+            TCL_OK)
+        yes = 0;
+    for (i = 0; i < 3; i++)
+        Tcl_DecrRefCount(cmd[i]);
+    Tcl_ResetResult(in->tcl);
+    return yes;
+}
+
+/* For a command whose entry takes a condition after "if" or "-if"
+ * (COMMAND_CONDITION), typed at the top level as PARSE: refuse a
+ * condition left unbraced whose variables Tcl would substitute as the
+ * command is read (break e if $count > 3) where that cannot be meant:
+ * the variable does not exist, or an event has a parameter of that name.
+ * (One that exists and names no parameter holds the condition, as in
+ * break e if $cond.)  TCL_ERROR with the braced command to type. */
+static int check_braced(struct interp *in, const Tcl_Parse *parse)
+{
+    static const char *const ends[] = {"every", "after", "count", "-pid",
+                                       "-stop", "-nostop", NULL};
+    const Tcl_Token *t = parse->tokenPtr, *w, *first = NULL, *last = NULL;
+    const char *bad = NULL, *end;
+    int i, j, in_cond = 0, badlen = 0, quoted;
+    Tcl_Obj *msg;
+
+    for (i = 0; i < parse->numWords; i++, t += 1 + t->numComponents) {
+        w = t + 1;
+        if (t->type == TCL_TOKEN_SIMPLE_WORD) {
+            const char *const *e;
+
+            if ((w->size == 2 && memcmp(w->start, "if", 2) == 0) ||
+                (w->size == 3 && memcmp(w->start, "-if", 3) == 0)) {
+                in_cond = 1;
+                continue;
+            }
+            for (e = ends; in_cond && *e != NULL; e++) {
+                if ((int)strlen(*e) == w->size &&
+                    memcmp(*e, w->start, (size_t)w->size) == 0)
+                    in_cond = 0;
+            }
+        }
+        if (!in_cond)
+            continue;
+        if (first == NULL)
+            first = t;
+        last = t;
+        for (j = 0; bad == NULL && j < t->numComponents; j++) {
+            const Tcl_Token *v = &w[j], *n = v + 1;
+            Tcl_DString name;
+
+            if (v->type != TCL_TOKEN_VARIABLE || n->type != TCL_TOKEN_TEXT ||
+                memchr(n->start, ':', (size_t)n->size) != NULL)
+                continue;
+            Tcl_DStringInit(&name);
+            Tcl_DStringAppend(&name, n->start, n->size);
+            if (!var_exists(in, Tcl_DStringValue(&name)) ||
+                some_param(in, n->start, n->size)) {
+                bad = n->start;
+                badlen = n->size;
+            }
+            Tcl_DStringFree(&name);
+        }
+    }
+    if (bad == NULL)
+        return TCL_OK;
+    end = parse->commandStart + parse->commandSize;
+    while (end > last->start + last->size &&
+           strchr(" \t\n\r;", end[-1]) != NULL)
+        end--;
+    /* "$n > 1" in quotes: its text braced */
+    quoted = first == last && first->start[0] == '"' && first->size >= 2;
+    msg = Tcl_ObjPrintf("%.*s: brace the condition, as in: %.*s{%.*s}%.*s "
+                        "(without braces Tcl substitutes $%.*s as the "
+                        "command is read, not at each event)",
+                        parse->tokenPtr[1].size, parse->tokenPtr[1].start,
+                        (int)(first->start - parse->commandStart),
+                        parse->commandStart,
+                        (int)(last->start + last->size - first->start) -
+                            2 * quoted,
+                        first->start + quoted,
+                        (int)(end - (last->start + last->size)),
+                        last->start + last->size, badlen, bad);
+    Tcl_SetObjResult(in->tcl, msg);
+    return TCL_ERROR;
+}
+
 /* Evaluate one command (TEXT, LEN bytes) whose first word is WORD (or
  * NULL when it is not a plain word). */
 static int eval_command(struct interp *in, const char *text, int len,
@@ -818,7 +938,15 @@ int interp_script(struct interp *in, const char *script, const char *file,
             w = word;
         }
         if (parse.numWords > 0) {
-            rc = eval_command(in, parse.commandStart, parse.commandSize, w);
+            const struct command *c = w != NULL ? command_find(in, w) : NULL;
+
+            if (c != NULL && (c->flags & COMMAND_CONDITION))
+                rc = check_braced(in, &parse);
+            else
+                rc = TCL_OK;
+            if (rc == TCL_OK)
+                rc = eval_command(in, parse.commandStart, parse.commandSize,
+                                  w);
             if (rc == TCL_ERROR) {
                 int line = line_at(script,
                                    (size_t)(parse.commandStart - script),

@@ -47,25 +47,31 @@ struct trace {
 /* The tag of the trace's clause: it has one per event. */
 #define TRACE_TAG 0
 
-/* Whether the filter matches EV. */
-static int matches(struct trace *t, const struct registry_event *ev)
+/* Whether the regular expression FILTER (NULL: any) matches EV. */
+static int filter_matches(void *filter, const struct registry_event *ev)
 {
     Tcl_Obj *name;
     int rc;
 
-    if (t->filter == NULL)
+    if (filter == NULL)
         return 1;
     name = Tcl_NewStringObj(ev->name, -1);
     Tcl_IncrRefCount(name);
-    rc = Tcl_RegExpMatchObj(NULL, name, t->filter);
+    rc = Tcl_RegExpMatchObj(NULL, name, filter);
     Tcl_DecrRefCount(name);
     if (rc == 0 && ev->aspect != NULL) {
         name = Tcl_ObjPrintf("%s.%s", ev->aspect->name, ev->name);
         Tcl_IncrRefCount(name);
-        rc = Tcl_RegExpMatchObj(NULL, name, t->filter);
+        rc = Tcl_RegExpMatchObj(NULL, name, filter);
         Tcl_DecrRefCount(name);
     }
     return rc == 1;
+}
+
+/* Whether the trace's filter matches EV. */
+static int matches(struct trace *t, const struct registry_event *ev)
+{
+    return filter_matches(t->filter, ev);
 }
 
 /* Whether the trace shows EV (when its condition holds). */
@@ -287,6 +293,14 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
                                                 Tcl_GetStringResult(tcl)));
             return TCL_ERROR;
         }
+    }
+    /* a condition no traced event gives the variables of would hide
+     * them all */
+    if (guard_check_reads(tcl, "trace", cond, session_registry(t->in->session),
+                          filter_matches, objc == 3 ? objv[2] : NULL, 0) !=
+        TCL_OK)
+        return TCL_ERROR;
+    if (objc == 3) {
         if (t->filter != NULL)
             Tcl_DecrRefCount(t->filter);
         t->filter = Tcl_DuplicateObj(objv[2]);
@@ -344,6 +358,7 @@ static const struct command commands[] = {
             "own trace command keeps its meaning inside procedures (noosa's is\n"
             "::noosa::cmd::trace there).",
      .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_trace},
     {0}};
 

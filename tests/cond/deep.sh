@@ -10,8 +10,8 @@
 # The conditions are built by Tcl in the run (an argument of 60 KB is
 # more than a command line may hold): NOTS holds for i == 7, ORS for i
 # == 3 and i == 11.
-nots='set nots "[string repeat ! 60000](\$i == 7)"; list'
-ors='set ors "[join [lrepeat 60000 {$i == 3}] { || }] || \$i == 11"; list'
+nots='set nots "[string repeat ! 60000](\$i == 7)"; ::list'
+ors='set ors "[join [lrepeat 60000 {$i == 3}] { || }] || \$i == 11"; ::list'
 
 batch break -e "$nots" -e 'break sample if $nots' -e run \
     -e 'info breakpoints' -e continue "$CV" samples 20 1

@@ -61,7 +61,8 @@ batch step -n -x step.tcl "$NT" ticks 2
 check step
 
 # A condition that fails when evaluated stops the program and says why;
-# malformed breakpoints are refused when they are set.
+# malformed breakpoints, and a condition reading a variable the event
+# does not give, are refused when they are set.
 cat >bp-bad.tcl <<'EOF2'
 break nosuch
 break nt.nosuch
@@ -70,6 +71,7 @@ break tick when {$n > 1}
 break tick if {$n >}
 break tick if {[string length $text}
 break tick if {$nosuch > 1}
+break tick if {[nosuch_command] > 1}
 run > bp-bad-prog.out
 delete 9
 delete x
