@@ -17,7 +17,8 @@
 # same through the threads' own buffers with threads ending and others
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
-# them one by one.  RUNS (default 100) runs of each shape on
+# them one by one; then recordings whose writer is killed at random
+# moments, STRESS_KILL_RUNS (20) of each kind (tests/record/killed.sh).  RUNS (default 100) runs of each shape on
 # each placement; the first failure's output is shown.  Not part of
 # `make check`; .ci/run runs
 # it with fewer RUNS.
@@ -284,5 +285,16 @@ for p in $placements; do
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
     echo "$p CPU: $ok of $((11 * RUNS - skipped)) runs passed$note"
 done
+# recordings whose writer is killed at random moments
+# (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)
+if env KILL_RUNS=${STRESS_KILL_RUNS:-20} srcdir="$abs_top_srcdir" \
+    top_builddir="$abs_top_builddir" abs_top_srcdir="$abs_top_srcdir" \
+    abs_top_builddir="$abs_top_builddir" \
+    sh "$abs_top_srcdir/tests/record/killed.sh" >"$WORK/killed.out" 2>&1; then
+    echo "killed recordings: $(tail -2 "$WORK/killed.out" | head -1)"
+else
+    fail "killed recordings"
+    tail -40 "$WORK/killed.out"
+fi
 echo "stress: $(($(date +%s) - start)) s"
 finish
