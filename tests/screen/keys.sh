@@ -191,6 +191,10 @@ NOOSA_ENV="XDG_STATE_HOME='$work/state'"
 start 100 30 "$calc" "$examples/demo.calc"
 wait_for "(noosa)"
 cmd 'set in_xdg 1'
+# help screen names every window screen window takes (it left out
+# questions)
+cmd 'catch {screen window a b} m; n_say "[expr {[string first [string range $m [string first ? $m] end-1] [dict get [lsearch -inline -index 1 [::noosa::commands] screen] help]] >= 0 ? "help names every window" : "help misses a window"}]\n"'
+wait_for "help names every window"
 keys F10
 wait_exit
 grep -qxF 'set in_xdg 1' "$work/state/noosa/history" ||
