@@ -24,6 +24,7 @@ struct command_slot {
     ClientData cd;
     int toplevel;
     struct command *owned;
+    struct commands *reg;
 };
 
 /* Set by command_register(), freed by command_free(). */
@@ -31,6 +32,7 @@ struct commands {
     struct command_slot **slots; /* in name order */
     size_t n;
     const struct command **all; /* the entries of slots, for command_all */
+    unsigned int running; /* commands running now, one inside another */
 };
 
 static struct commands *registry(struct interp *in)
@@ -40,12 +42,29 @@ static struct commands *registry(struct interp *in)
     return in->commands;
 }
 
+/* An error of command NAME says which command it is: its message in
+ * TCL's result gets "NAME: " in front unless it names it already (or is
+ * Tcl's own "wrong # args"). */
+static void name_error(Tcl_Interp *tcl, const char *name)
+{
+    const char *msg = Tcl_GetStringResult(tcl);
+    size_t len = strlen(name), first = strcspn(name, " ");
+
+    if ((strncmp(msg, name, len) == 0 && msg[len] == ':') ||
+        (strncmp(msg, name, first) == 0 &&
+         (msg[first] == ':' || msg[first] == ' ')) ||
+        strncmp(msg, "wrong # args", 12) == 0)
+        return;
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s", name, msg));
+}
+
 /* Check the argument count, then run the entry's procedure (or say
  * what to use instead). */
 static int run_slot(struct command_slot *slot, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
     const struct command *c = slot->c;
+    int rc;
 
     if (c->proc == NULL) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s", c->name,
@@ -60,7 +79,14 @@ static int run_slot(struct command_slot *slot, Tcl_Interp *tcl, int objc,
                                             c->usage));
         return TCL_ERROR;
     }
-    return c->proc(slot->cd, tcl, objc, objv);
+    slot->reg->running++;
+    rc = c->proc(slot->cd, tcl, objc, objv);
+    slot->reg->running--;
+    /* (the command typed names it; one it ran inside does not) */
+    if (rc == TCL_ERROR && !(c->flags & COMMAND_API) &&
+        slot->reg->running == 0)
+        name_error(tcl, c->name);
+    return rc;
 }
 
 static int dispatch(ClientData cd, Tcl_Interp *tcl, int objc,
@@ -101,6 +127,7 @@ static void order(struct commands *r)
 
 static void add_slot(struct commands *r, struct command_slot *slot)
 {
+    slot->reg = r;
     r->slots = xreallocarray(r->slots, r->n + 1, sizeof *r->slots);
     r->slots[r->n++] = slot;
     order(r);

@@ -155,7 +155,7 @@ batch bad -e 'catch {question add x nosuch} m; puts "1: $m"' \
     -e 'catch {question get x} m; puts "14: $m"' \
     "$CV" samples 10 "$seed"
 status bad 0
-has bad '^1: no event "nosuch"'
+has bad '^1: question: no event "nosuch"'
 has bad '^2: question x: event sample has no parameter nosuch'
 has bad '^3: question x: cannot sum s: it is str'
 has bad '^4: question x: cannot group by d: it is double'
@@ -165,7 +165,7 @@ has bad '^7: question: bad -keys "3": should be a power of two'
 has bad '^8: question: -hist needs a value'
 has bad '^9: question: unknown option "-bogus"'
 has bad '^10: question x exists already'
-has bad '^11: no question "y"'
+has bad '^11: question: no question "y"'
 has bad '^12: question: unknown subcommand "frob"'
 has bad '^13: question x has no answer yet'
 has bad '^14: question x has no answer yet'

@@ -391,7 +391,7 @@ status exec 0
 has exec 'tick i="0" label="before the exec"'
 count exec 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
 has exec '^  [0-9]+ +- +let go at the exec, unmonitored$'
-has exec '^kill: 1 the program is not running$'
+has exec '^kill: 1 kill: the program is not running$'
 count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 

@@ -7,7 +7,8 @@
 # counts checked from a command's entry; ::noosa::defhelp adding the help
 # of a command defined in Tcl (listed, shown, replaced, refused for
 # noosa's own); the global names and aliases; Tcl's break and continue
-# kept inside procedures; the screen command in batch mode.
+# kept inside procedures; the screen command in batch mode; errors that
+# name the command typed.
 . "$srcdir/tests/noosa/lib.sh"
 
 # Every command ::noosa::commands lists, but the hidden ones and the
@@ -94,5 +95,28 @@ screen focus next
 EOF2
 batch commands -n -x commands.tcl
 check commands
+
+# An error names the command typed (by its name, for an alias), once,
+# however deep inside it the error came from; kill, continue and the
+# like said "the program is not running" alone.
+batch named -n -e kill -e k -e cont -e c -e stop -e detach -e 'goto 3' \
+    -e 'profile show freq -sort up' -e 'info events -x' "$NT"
+for line in 'kill: the program is not running' \
+    'continue: the program is not running' 'stop: the program is not running' \
+    'detach: the program is not running' 'goto: not a recording' \
+    'profile: bad sort key "up"' \
+    'info events: expected -v, got "-x"'; do
+    if grep -q -F -e "error: $line" named.out named.err; then
+        echo "ok: named: $line"
+    else
+        fail "named: no \"error: $line\""
+    fi
+done
+if [ "$(grep -c '^error: kill: the program is not running$' named.out)" = 2 ] &&
+    [ "$(grep -c '^error: continue: the program is not running$' named.out)" = 2 ]; then
+    echo "ok: aliases name their command"
+else
+    fail "aliases: $(cat named.out)"
+fi
 
 finish

@@ -128,7 +128,7 @@ grep -qE ' 17  place$' qprof.out || fail "queens: 17 calls of place"
 
 # bad uses
 replay nogo -e 'goto 3' -e 'step back' "$PT" states 1
-has nogo.out "error: not a recording: only a recording goes back or to an event"
+has nogo.out "error: goto: not a recording: only a recording goes back or to an event"
 has nogo.out "error: step back: only a recording goes back (noosa --replay)"
 replay missing --replay nowhere
 [ "$(cat missing.rc)" = 1 ] || fail "missing: status 1"

@@ -25,7 +25,7 @@ cmd 'bind F11 {screen message "F11 too"}'
 keys F11
 wait_for "F11 too"
 cmd 'bind F99 x'
-wait_for 'error: unknown key "F99"'
+wait_for 'error: bind: unknown key "F99"'
 cmd 'bind C-c'
 wait_for "screen interrupt"
 # F1: the keys as bound now, and the commands

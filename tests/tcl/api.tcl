@@ -21,6 +21,21 @@ proc said {script} {
     return $::said
 }
 set n(aspects) {dapto tree}
+# The command tables' entries, as noosa's ::noosa::commands gives them:
+# info's subcommands, one of them a name Tcl's info has (frame), and a
+# gdb word that only says what to use instead.
+namespace eval ::noosa {}
+proc ::noosa::commands {} {
+    set out {}
+    foreach {name kind} {
+        {info events} subcommand {info breakpoints} subcommand
+        {info program} subcommand {info frame} subcommand
+        {info locals} instead info command
+    } {
+        lappend out [dict create name $name kind $kind]
+    }
+    return $out
+}
 source [file join $env(abs_top_srcdir) tcl noosa.tcl]
 
 # --- n_hextodec ---------------------------------------------------------
@@ -183,8 +198,10 @@ test needs_stop-6 {n_say_val TYPE is followed to the browser's n_TYPE_say} -setu
 test names-3 {info gains noosa's subcommands and keeps Tcl's} -body {
     set map [namespace ensemble configure ::info -map]
     list [dict get $map events] [dict get $map breakpoints] [dict get $map program] \
-        [info exists ::n(aspects)] [llength [info procs n_hextodec]]
-} -result {{::noosa::cmd::info events} {::noosa::cmd::info breakpoints} {::noosa::cmd::info program} 1 1}
+        [info exists ::n(aspects)] [llength [info procs n_hextodec]] \
+        [dict get $map frame] [dict exists $map locals] \
+        [string equal [info locals] ""] $::noosa::info_subcommands
+} -result {{::noosa::cmd::info events} {::noosa::cmd::info breakpoints} {::noosa::cmd::info program} 1 1 ::tcl::info::frame 1 1 {events breakpoints program}}
 
 set failed $::tcltest::numTests(Failed)
 cleanupTests
