@@ -344,14 +344,24 @@ int dump_main(int argc, char **argv)
         return 1;
     }
     if (chrome != NULL || perfetto != NULL) {
+        uint64_t n = 0;
         int rc = 0;
 
-        if (chrome != NULL && export_recording(r, EXPORT_CHROME, chrome,
-                                               &cause) != 0)
-            rc = 1;
-        if (rc == 0 && perfetto != NULL &&
-            export_recording(r, EXPORT_PERFETTO, perfetto, &cause) != 0)
-            rc = 1;
+        if (chrome != NULL) {
+            if (export_recording(r, EXPORT_CHROME, chrome, &n, &cause) != 0)
+                rc = 1;
+            else
+                printf("Wrote %llu events to %s (Chrome trace JSON).\n",
+                       (unsigned long long)n, chrome);
+        }
+        if (rc == 0 && perfetto != NULL) {
+            if (export_recording(r, EXPORT_PERFETTO, perfetto, &n, &cause) !=
+                0)
+                rc = 1;
+            else
+                printf("Wrote %llu events to %s (Perfetto trace).\n",
+                       (unsigned long long)n, perfetto);
+        }
         if (rc != 0) {
             fprintf(stderr, "noosa: %s\n", cause);
             free(cause);

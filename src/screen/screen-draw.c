@@ -185,7 +185,7 @@ static void state_text(struct screen *s, char *buf, size_t size)
             else
                 snprintf(buf, size, "exited with status %d", status);
         } else {
-            snprintf(buf, size, "not running");
+            interp_idle_state(in, buf, size);
         }
         break;
     case SESSION_RUNNING:

@@ -252,14 +252,21 @@ static void answer(struct screen *s, const struct ui_key *k)
     free(s->ask_text);
     s->ask_text = NULL;
     s->dirty = 1;
-    if (!yes)
+    if (!yes) {
+        if (what == SCREEN_ASK_CONFIRM)
+            screen_message(s, 0, "Not confirmed: nothing done.");
         return;
+    }
     switch (what) {
     case SCREEN_ASK_QUIT:
         s->quit = 1;
         break;
     case SCREEN_ASK_REMOVE_HANDLER:
         screen_handlers_remove(s);
+        break;
+    case SCREEN_ASK_CONFIRM:
+        if (s->ask_script != NULL)
+            screen_command(s, s->ask_script, 0);
         break;
     case SCREEN_ASK_NONE:
         break;

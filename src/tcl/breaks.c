@@ -433,6 +433,18 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
 
     if (colon != NULL)
         what = colon + 1;
+    if (objc == 1 && b->n > 0 && strcmp(what, "delete") == 0) {
+        /* every breakpoint: typed at the screen's prompt, asked first,
+         * as gdb does */
+        char *q = xasprintf("Delete all %u breakpoints?", b->n);
+        int asked = interp_confirm(b->in, q, "::noosa::cmd::delete");
+
+        free(q);
+        if (asked) {
+            free(chosen);
+            return TCL_OK;
+        }
+    }
     if (select_bps(b, tcl, what, objc, objv, chosen) != 0) {
         free(chosen);
         return TCL_ERROR;
@@ -511,7 +523,8 @@ static const struct command commands[] = {
      .max_args = -1,
      .usage = "delete ?N ...?",
      .summary = "delete breakpoints",
-     .help = "Delete breakpoints N ... (all of them without arguments).",
+     .help = "Delete breakpoints N ... (all of them without arguments; typed in the\n"
+            "screen, that asks first).",
      .complete = COMMAND_COMPLETE_BREAKPOINT,
      .proc = cmd_bp_change},
     {.name = "enable",

@@ -133,7 +133,10 @@ static void info_program(struct interp *in)
             else
                 interp_sayf(in, "State: exited with status %d\n", status);
         } else {
-            interp_say(in, "State: not running\n");
+            char state[96];
+
+            interp_idle_state(in, state, sizeof state);
+            interp_sayf(in, "State: %s\n", state);
         }
         break;
     case SESSION_RUNNING:

@@ -218,6 +218,7 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
     pid_t thread = 0;
     char *cause = NULL;
     FILE *f;
+    long size;
     int i, rc, chrome;
 
     if (objc < 2)
@@ -263,6 +264,7 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
         rc = profile_export_chrome(p, f, &cause);
     else
         rc = profile_export_folded(p, f, metric, thread, &cause);
+    size = ftell(f);
     if (fclose(f) != 0 && rc == 0) {
         xcause(&cause, "cannot write %s: %s", path, strerror(errno));
         rc = -1;
@@ -273,6 +275,12 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
         free(cause);
         return TCL_ERROR;
     }
+    /* (printed at the prompt) */
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("Wrote %s (%s, %ld bytes).", path,
+                                        chrome ? "the timeline as Chrome "
+                                                 "trace JSON"
+                                               : "folded stacks",
+                                        size));
     return TCL_OK;
 }
 

@@ -315,10 +315,17 @@ static int export(struct interp *in, const char *name, const char *path)
         rc = -1;
         e = errno;
     }
-    question_answer_free(&a);
-    if (rc != 0)
+    if (rc != 0) {
+        question_answer_free(&a);
         return fail(tcl, Tcl_ObjPrintf("question export: cannot write %s: %s", path,
                                        strerror(e)));
+    }
+    /* (printed at the prompt) */
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("Wrote question %s to %s (CSV, %lu "
+                                        "row%s).", name, path,
+                                        (unsigned long)a.nrows,
+                                        a.nrows == 1 ? "" : "s"));
+    question_answer_free(&a);
     return TCL_OK;
 }
 

@@ -202,12 +202,18 @@ static int cmd_detach(ClientData cd, Tcl_Interp *tcl, int objc,
 {
     struct interp *in = cd;
     char *cause = NULL;
+    pid_t pid = session_process(in->session, 0) != NULL
+                    ? session_process(in->session, 0)->pid
+                    : session_pid(in->session);
 
     (void)objc;
     (void)objv;
     breaks_cancel_step(in->breaks);
     if (session_detach(in->session, &cause) != 0)
         return fail(tcl, cause);
+    /* it goes on: the state says so until the next run */
+    in->detached = pid;
+    interp_update_status(in);
     return TCL_OK;
 }
 

@@ -399,8 +399,8 @@ static struct handler *lookup(struct handlers *hs, Tcl_Interp *tcl,
 }
 
 /* Write the handlers of HE to F as n_install_handler lines (with a sixth
- * element, the condition, for those that have one). */
-static void save_event(FILE *f, struct hevent *he)
+ * element, the condition, for those that have one); how many. */
+static unsigned int save_event(FILE *f, struct hevent *he)
 {
     unsigned int i;
 
@@ -420,6 +420,7 @@ static void save_event(FILE *f, struct hevent *he)
         fprintf(f, "n_install_handler %s\n", Tcl_GetString(outer));
         Tcl_DecrRefCount(outer);
     }
+    return he->n;
 }
 
 static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
@@ -427,7 +428,7 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
 {
     char *tmp = xasprintf("%s.tmp", path);
     FILE *f = fopen(tmp, "w");
-    unsigned int i;
+    unsigned int i, n = 0;
 
     if (f == NULL) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot write %s: %s", path,
@@ -437,7 +438,7 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
     }
     for (i = 0; i < hs->nevents; i++) {
         if (event == NULL || strcmp(hs->events[i].event, event) == 0)
-            save_event(f, &hs->events[i]);
+            n += save_event(f, &hs->events[i]);
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot write %s: %s", path,
@@ -447,6 +448,8 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
         return TCL_ERROR;
     }
     free(tmp);
+    interp_sayf(hs->in, "Saved %u handler%s to %s.\n", n, n == 1 ? "" : "s",
+                path);
     return TCL_OK;
 }
 

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -550,7 +551,33 @@ static int on_say_value(void *arg, const struct registry_param *p,
 
 static void on_status(void *arg)
 {
-    interp_update_status(arg);
+    struct interp *in = arg;
+
+    /* a new run: the program detached before is not this one */
+    if (session_state(in->session) != SESSION_IDLE)
+        in->detached = 0;
+    interp_update_status(in);
+}
+
+int interp_confirm(struct interp *in, const char *question,
+                   const char *script)
+{
+    if (!in->typed || in->confirm == NULL)
+        return 0;
+    in->confirm(in->confirm_arg, question, script);
+    return 1;
+}
+
+void interp_idle_state(struct interp *in, char *buf, size_t size)
+{
+    if (in->detached <= 0)
+        snprintf(buf, size, "not running");
+    else if (kill(in->detached, 0) == 0 || errno == EPERM)
+        snprintf(buf, size, "detached: process %d goes on unmonitored",
+                 (int)in->detached);
+    else
+        snprintf(buf, size, "detached: process %d has ended since",
+                 (int)in->detached);
 }
 
 static int browsable(const char *type, void *arg)

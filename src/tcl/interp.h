@@ -65,9 +65,32 @@ struct interp {
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
 
-    int startup_pending;
-    int conditions_in_noosa; /* "conditions noosa": none in the program */ /* the start-up files are still to be read */
+    int startup_pending;     /* the start-up files are still to be read */
+    int conditions_in_noosa; /* "conditions noosa": none in the program */
+    /* The program detach let go, running on unmonitored, until the next
+     * run or attach (0: none): what the state of an idle session is. */
+    pid_t detached;
+    /* A command is being evaluated as typed at the screen's prompt (so
+     * it may ask before it does something drastic, interp_confirm). */
+    int typed;
+    /* The screen's way to ask a question typed commands raise: ask
+     * QUESTION, and evaluate SCRIPT if the answer is yes.  NULL: no one
+     * to ask (batch mode, scripts). */
+    void (*confirm)(void *arg, const char *question, const char *script);
+    void *confirm_arg;
 };
+
+/* For a command that would do something drastic that the user may not
+ * mean (delete every breakpoint): when it was typed at the screen's
+ * prompt, ask QUESTION and evaluate SCRIPT (which does it) on yes, and
+ * return 1 (the command then does nothing now); otherwise 0: do it. */
+int interp_confirm(struct interp *in, const char *question,
+                   const char *script);
+
+/* What the idle session's program is, for the status line and info
+ * program: "not running", or "detached: process N goes on unmonitored"
+ * (or "has ended" since), in BUF. */
+void interp_idle_state(struct interp *in, char *buf, size_t size);
 
 /* Create the Tcl layer over N: the Tcl library and browsers.  Unless
  * opts->no_init, the start-up files are read by interp_load(), once the

@@ -120,6 +120,7 @@ status life 0
 has life '^before 50[01]$'
 has life '^reset 0$'
 has life '^after 49[89]$|^after 500$'
+has life "^Wrote question c to $WORK/c.csv \\(CSV, 1 row\\)\\.$"
 count life 0 '^question c: count'
 count life 0 '^n +n of sample'
 if [ "$(head -1 "$WORK/c.csv")" = count ] && grep -q '^49[89]$\|^500$' "$WORK/c.csv"; then

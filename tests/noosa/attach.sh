@@ -4,8 +4,9 @@
 # attach PID) and detaching from it, through `noosa --batch`.  nt in its
 # `lines` mode reads its standard input from a FIFO that this script
 # writes, so it is blocked in read(2) whenever noosa attaches:
-#  - attach, stop at a breakpoint, open the value it carries, detach; the
-#    program then finishes with its own output and status 0;
+#  - attach, stop at a breakpoint, open the value it carries, detach
+#    (info program then says the program goes on, detached: it said "not
+#    running"); the program then finishes with its own output and status 0;
 #  - attach and detach twice in a row, then the program goes on;
 #  - attach at the prompt, and detach refused for a program noosa started;
 #  - each reason not to attach, with its message: no such process, no
@@ -68,6 +69,7 @@ values
 open 1
 detach
 n_say "status $n(status)\n"
+info program
 EOF2
 timeout 60 "$NOOSA" --batch -n -B "$TESTS_SRC/browsers" -x one.tcl -p $prog \
     >"$WORK/one.out" 2>"$WORK/one.err" &
