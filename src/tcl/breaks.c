@@ -128,19 +128,29 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
     }
 }
 
+/* Whether step stops at EV: a visible event of the program's own
+ * interface, not the runtime's (init, finit), so that step with nothing
+ * run stops at the program's first event. */
+static int steps_to(const struct registry_event *ev)
+{
+    return ev->visible &&
+           !(ev->aspect != NULL && ev->aspect->event_base == 0 &&
+             strcmp(ev->aspect->name, "dapto") == 0);
+}
+
 static unsigned char step_want(void *arg, const struct registry_event *ev)
 {
     struct breaks *b = arg;
 
-    return b->stepping && ev->visible ? DAPTO_STATE_RECORD | DAPTO_STATE_STOP
-                                      : 0;
+    return b->stepping && steps_to(ev) ? DAPTO_STATE_RECORD | DAPTO_STATE_STOP
+                                       : 0;
 }
 
 static void step_deliver(void *arg, struct dispatch_event *de)
 {
     struct breaks *b = arg;
 
-    if (!b->stepping || !de->event->visible)
+    if (!b->stepping || !steps_to(de->event))
         return;
     breaks_cancel_step(b);
     if (!de->stop)

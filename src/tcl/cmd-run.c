@@ -305,12 +305,13 @@ static const struct command commands[] = {
      .max_args = 1,
      .usage = "step ?back?",
      .summary = "go on to the next visible event",
-     .help = "Go on to the next visible event (marked * in its interface) "
-             "and stop there\n"
-             "(alias: s). Without a running program, start it and stop at "
-             "its first\n"
-             "visible event. In a recording, step back goes to the event "
-             "before.",
+     .help = "Go on to the next visible event of the program's interface "
+             "(marked *;\n"
+             "not the runtime's init and finit) and stop there (alias: s). "
+             "Without a\n"
+             "running program, start it and stop at its first such event. "
+             "In a\n"
+             "recording, step back goes to the event before.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_step},
     {.name = "goto",

@@ -40,8 +40,9 @@ step 6
 step 7
 step 8"
 
-# step: event by event (quiet is not visible) to the end; then, with no
-# program, it starts one and stops at its first visible event.
+# step: event by event (quiet is not visible, nor is the runtime's finit
+# a step) to the end; then, with no program, it starts one and stops at
+# the program's first visible event (it stopped in the runtime's init).
 cat >step.tcl <<'EOF2'
 break dapto.init
 run > step-prog.out
