@@ -448,7 +448,11 @@ static const struct command commands[] = {
             "Times are in seconds; self time is spent in the component itself, total\n"
             "time includes the components it called (counted once under recursion in\n"
             "the flat view).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "freq on off reset show get in", "time on off reset show get in",
+         "show freq time", "get freq time", "export folded chrome",
+         "timeline", "threads", "print on off", NULL},
      .proc = cmd_profile},
     {0}};
 

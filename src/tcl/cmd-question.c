@@ -427,7 +427,10 @@ static const struct command commands[] = {
             "                                 (default on)\n"
             "Events whose key finds no room, durations whose start was not seen and\n"
             "groups read while their thread was updating them are counted and shown.",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "add", "list", "show", "get", "export", "reset", "delete",
+         "print on off", NULL},
      .flags = COMMAND_CONDITION,
      .proc = cmd_question},
     {0}};

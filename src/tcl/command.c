@@ -279,7 +279,10 @@ Tcl_Obj *command_subwords(struct interp *in, const char *parent)
                 p->c->subcommands[i] != NULL;
          i++)
         Tcl_ListObjAppendElement(NULL, out,
-                                 Tcl_NewStringObj(p->c->subcommands[i], -1));
+                                 Tcl_NewStringObj(p->c->subcommands[i],
+                                                  (int)strcspn(
+                                                      p->c->subcommands[i],
+                                                      " ")));
     return out;
 }
 

@@ -62,8 +62,10 @@ struct command {
     int flags;                  /* COMMAND_API, COMMAND_HIDDEN, ... */
     Tcl_ObjCmdProc *proc;
     const char *instead;        /* without proc: what to use instead */
-    const char *const *subcommands; /* NULL-terminated words its first
-                                     * argument completes to, or NULL */
+    /* NULL-terminated, or NULL: "SUB ARG ..." for each subcommand SUB
+     * handled by the procedure itself, what its first argument completes
+     * to: words, @files, @events or @monitors (for the screen). */
+    const char *const *subcommands;
 };
 
 /* Register the commands of TABLE (ending with an entry whose name is

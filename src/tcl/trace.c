@@ -357,7 +357,8 @@ static const struct command commands[] = {
             "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"
             "own trace command keeps its meaning inside procedures (noosa's is\n"
             "::noosa::cmd::trace there).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){"on @events -if", "off", NULL},
      .flags = COMMAND_CONDITION,
      .proc = cmd_trace},
     {0}};

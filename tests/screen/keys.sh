@@ -4,8 +4,9 @@
 # keys.sh - keys and the command line: bindings made by -e commands at
 # start and by `bind` (with their help in the F1 window and in `help`), a
 # bad key name refused, Alt keys, tab completion of commands, events,
-# operations, handler names, info's subcommands (noosa's alone) and file
-# names, search in the transcript
+# operations, handler names, info's subcommands (noosa's alone), other
+# commands' subcommands, a condition's variables and file names, search
+# in the transcript
 # (/ n N ?, wrapping, not found), vi editing, C-c clearing the line,
 # history kept between runs (~/.noosa_history,
 # $XDG_STATE_HOME/noosa/history), colours and NO_COLOR.
@@ -111,6 +112,44 @@ wait_row 28 "(noosa) info handlers"
 type_text 'binding_m'
 keys Tab
 wait_row 28 "(noosa) info handlers binding_made"
+keys C-c
+# the subcommands of profile, question, record, trace, errors (they
+# completed to nothing), a subcommand's words, and a condition's
+# variables: the event's parameters
+type_text 'profile '
+keys Tab Tab
+wait_for "export    freq      get       print     show      threads   time      timeline"
+keys C-c
+type_text 'profile fr'
+keys Tab
+wait_row 28 "(noosa) profile freq"
+type_text 'of'
+keys Tab
+wait_row 28 "(noosa) profile freq off"
+keys C-c
+type_text 'question sh'
+keys Tab
+wait_row 28 "(noosa) question show"
+keys C-c
+type_text 'record sto'
+keys Tab
+wait_row 28 "(noosa) record stop"
+keys C-c
+type_text 'trace of'
+keys Tab
+wait_row 28 "(noosa) trace off"
+keys C-c
+type_text 'errors te'
+keys Tab
+wait_row 28 "(noosa) errors terminate"
+keys C-c
+type_text 'break binding_made if {$i'
+keys Tab
+wait_row 28 '(noosa) break binding_made if {$idn'
+keys C-c
+type_text 'handler add binding_made h {} -if {$'
+keys Tab Tab
+wait_for '$env       $idn       $n_ename   $n_pid     $n_thread  $n_time    $v'
 keys C-c
 
 # search: 100 numbered lines, then / forward (from the top of the screen,
