@@ -498,12 +498,12 @@ static void draw_output(struct screen *s)
     screen_draw_title(s, &s->lay.output_title, title, focused);
     if (s->lay.transcript.h > 0 && !ui_tview_at_end(&s->tv)) {
         /* on the transcript's lower edge: there is more below */
-        const char *more = " transcript: more below (End) ";
+        const char *more = " transcript: more below (End, PageDown) ";
         int w = (int)strlen(more), room;
 
         room = s->lay.output_title.w - 2 - (2 + (int)strlen(title) + 1);
         if (w > room) {
-            more = " more below (End) ";
+            more = " more below (End, PageDown) ";
             w = (int)strlen(more);
         }
         if (w <= room)

@@ -214,6 +214,13 @@ static void command_key(struct screen *s, const struct ui_key *k)
         ui_tview_page(&s->tv, k->code == KEY_PPAGE ? -1 : 1);
         return;
     }
+    if (k->fn && !k->meta && k->code == KEY_END &&
+        line[point] == '\0') {
+        /* the cursor has nowhere further to go: End is the transcript's
+         * ("more below (End)") */
+        ui_tview_end(&s->tv);
+        return;
+    }
     if (!k->meta && ((!k->fn && k->code == '\t') ||
                      (k->fn && k->code == KEY_BTAB)) &&
         *line == '\0' && Tcl_DStringLength(&s->pending) == 0 &&

@@ -45,13 +45,20 @@ done
 keys Escape
 wait_gone "Keys (bind KEY SCRIPT"
 cmd 'help'
-# a long output shows its start; End shows the rest
-wait_for "more below (End)"
-keys F6 End
+# a long output shows its start; End shows the rest, typed at the
+# command line as the hint says (it only moved the cursor there)
+wait_for "more below (End, PageDown)"
+keys End
 wait_for "Keys (F1 shows them all; bind rebinds them):"
 wait_for "  F8       a test key"
-wait_gone "more below (End)"
-keys Escape
+wait_gone "more below (End"
+# End in the middle of a line typed moves the cursor, as ever
+type_text 'abc'
+keys Left Left End
+type_text 'd'
+wait_row 28 "(noosa) abcd"
+keys C-c
+keys F6 Escape
 wait_for "F1:help"
 
 # completion: commands, events, operations, files; what a command's
@@ -155,7 +162,7 @@ keys C-c
 # search: 100 numbered lines, then / forward (from the top of the screen,
 # wrapping round), n again, N back, ? backward, and a pattern not there
 cmd 'for {set i 0} {$i < 100} {incr i} {n_say "number $i\n"}'
-wait_for "more below (End)"
+wait_for "more below (End, PageDown)"
 keys F6 End
 wait_for "number 99"
 wait_for "Esc back"
