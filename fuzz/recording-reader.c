@@ -356,10 +356,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ways[i].ev);
     }
     snprintf(out, sizeof out, "%s/export.json", dir);
-    if (export_recording(r, EXPORT_CHROME, out, &cause) != 0)
+    if (export_recording(r, EXPORT_CHROME, out, NULL, &cause) != 0)
         free(cause);
     snprintf(out, sizeof out, "%s/export.pb", dir);
-    if (export_recording(r, EXPORT_PERFETTO, out, &cause) != 0)
+    if (export_recording(r, EXPORT_PERFETTO, out, NULL, &cause) != 0)
         free(cause);
     recread_free(r);
     return 0;
