@@ -84,7 +84,7 @@ bind F2 {screen window handlers} {open or close the handlers window}
 bind F3 {screen window breakpoints} {open or close the breakpoints window}
 bind F4 {screen toggle-break} {set or delete a breakpoint on the chosen event (in the handlers window, else the one stopped at)}
 bind F5 {::noosa::screen::go} {run the program, or continue it when stopped}
-bind F6 {screen focus next} {move to the next pane (command line, transcript, output, window)}
+bind F6 {screen focus next} {move to the next pane (command line, output, transcript, window)}
 bind S-F6 {screen focus prev} {move to the previous pane}
 bind F7 {::noosa::cmd::step} {step to the next visible event}
 bind F9 {::noosa::cmd::kill} {kill the program (noosa stays)}

@@ -259,10 +259,18 @@ static void draw_status(struct screen *s)
                  nbreaks == 1 ? "" : "s");
         Tcl_DStringAppend(&rest, num, -1);
     }
+    /* where the keys go, when not to the command line */
     if (s->focus == UI_PANE_OUTPUT) {
-        /* keys go to the program: say how to get them back */
-        Tcl_DStringAppend(&rest, "  " SCREEN_OUTPUT_LEAVE_NAME
-                                 ": back to noosa", -1);
+        /* to the program: say how to get them back */
+        Tcl_DStringAppend(&rest, "  keys: the program, "
+                                 SCREEN_OUTPUT_LEAVE_NAME ": back to noosa",
+                          -1);
+    } else if (s->focus == UI_PANE_TRANSCRIPT) {
+        Tcl_DStringAppend(&rest, "  keys: the transcript, Esc: back", -1);
+    } else if (s->focus == UI_PANE_WINDOW && s->window != NULL) {
+        snprintf(num, sizeof num, "  keys: the %s window, Esc: back",
+                 s->window->name);
+        Tcl_DStringAppend(&rest, num, -1);
     }
 
     attrset(looks[SCREEN_LOOK_STATUS]);

@@ -58,7 +58,6 @@ keys Left Left End
 type_text 'd'
 wait_row 28 "(noosa) abcd"
 keys C-c
-keys F6 Escape
 wait_for "F1:help"
 
 # completion: commands, events, operations, files; what a command's
@@ -163,7 +162,7 @@ keys C-c
 # wrapping round), n again, N back, ? backward, and a pattern not there
 cmd 'for {set i 0} {$i < 100} {incr i} {n_say "number $i\n"}'
 wait_for "more below (End, PageDown)"
-keys F6 End
+keys F6 F6 End
 wait_for "number 99"
 wait_for "Esc back"
 keys /

@@ -16,7 +16,7 @@ cmd 'for {set i 0} {$i < 100} {incr i} {n_say "number $i\n"}'
 # its start, as far as it was kept
 wait_line "number 40"
 wait_for "more below (End, PageDown)"
-keys F6 End
+keys F6 F6 End
 wait_line "number 99"
 wait_gone "more below (End"
 # only the last 60 lines are kept
@@ -40,7 +40,7 @@ keys F5
 wait_row 0 "running"
 keys PageUp
 wait_for "more below (End, PageDown)"
-keys F6
+keys Escape F6
 wait_for "Output: keys go to"
 # (calc reads all of its input, then runs it)
 type_text 'print 1;'
