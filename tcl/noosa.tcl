@@ -11,10 +11,13 @@ namespace eval ::noosa {}
 # --- Noosa's API ---------------------------------------------------------
 
 # Print VALUE of TYPE through n_TYPE_say when a browser defines it, else
-# as TYPE:VALUE (browsable when n_TYPE_open exists).
+# as TYPE:0xHEX, as pointers are shown (browsable when n_TYPE_open
+# exists); VALUE is the pointer in decimal, as Tcl code gets it.
 proc n_say_val {type value} {
     if {[info commands ::n_${type}_say] ne ""} {
         n_${type}_say $value
+    } elseif {[regexp {^[0-9]+$} $value]} {
+        n_say "$type:0x[n_dectohex $value]"
     } else {
         n_say "$type:$value"
     }

@@ -35,9 +35,7 @@ void noosa_set_where(struct noosa *n, char *where)
     n->where = where;
 }
 
-/* Say PARAM=VALUE for each parameter of the event ITEM; values of the
- * program's own types through the client, so that they are browsable. */
-static void say_params(struct noosa *n, const struct reader_item *item)
+void noosa_say_params(struct noosa *n, const struct reader_item *item)
 {
     const struct registry_event *e = item->event;
     unsigned int i;
@@ -54,10 +52,16 @@ static void say_params(struct noosa *n, const struct reader_item *item)
         } else {
             char *text = value_text(v);
 
-            sink_say(&n->sink, text);
+            /* (a string that reads like a value is not one) */
+            transcript_append_plain(n->transcript, text, strlen(text));
             free(text);
         }
     }
+}
+
+static void say_params(struct noosa *n, const struct reader_item *item)
+{
+    noosa_say_params(n, item);
 }
 
 static void interface_changed(struct noosa *n)

@@ -446,7 +446,8 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
     if (objc == 1 && b->n > 0 && strcmp(what, "delete") == 0) {
         /* every breakpoint: typed at the screen's prompt, asked first,
          * as gdb does */
-        char *q = xasprintf("Delete all %u breakpoints?", b->n);
+        char *q = b->n == 1 ? xstrdup("Delete the breakpoint?")
+                            : xasprintf("Delete all %u breakpoints?", b->n);
         int asked = interp_confirm(b->in, q, "::noosa::cmd::delete");
 
         free(q);

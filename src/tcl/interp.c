@@ -533,12 +533,17 @@ static void on_stopped_at(void *arg, const struct reader_item *item)
 static int on_say_value(void *arg, const struct registry_param *p,
                         const struct decode_value *v)
 {
-    struct interp *in = arg;
+    return interp_say_val(arg, p->type, v);
+}
+
+int interp_say_val(struct interp *in, const char *type,
+                   const struct decode_value *v)
+{
     Tcl_Obj *cmd[3];
     int ok;
 
     cmd[0] = Tcl_NewStringObj("n_say_val", -1);
-    cmd[1] = Tcl_NewStringObj(p->type, -1);
+    cmd[1] = Tcl_NewStringObj(type, -1);
     cmd[2] = interp_value(v);
     for (int k = 0; k < 3; k++)
         Tcl_IncrRefCount(cmd[k]);

@@ -160,6 +160,12 @@ Tcl_Obj *interp_params(const struct registry_event *e);
  * making anything (lambdas are checked so at every event). */
 int interp_params_match(Tcl_Obj *params, const struct registry_event *e);
 
+/* Say V, a value of the program's own type TYPE, as n_say_val does
+ * (through the type's browser, else TYPE:0xHEX): 1, or 0 when that
+ * failed. */
+int interp_say_val(struct interp *in, const char *type,
+                   const struct decode_value *v);
+
 /* Call LAMBDA (an apply lambda with interp_params() as its parameters)
  * with the values of the event ITEM being delivered.  Handler code runs
  * in its own procedure scope; the event's values are its arguments, so

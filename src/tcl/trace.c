@@ -32,8 +32,8 @@
 #include "guard.h"
 #include "interp.h"
 #include "monitor.h"
+#include "noosa.h"
 #include "trace.h"
-#include "value.h"
 #include "xmalloc.h"
 
 struct trace {
@@ -132,7 +132,6 @@ static void deliver(void *arg, struct dispatch_event *de)
     struct interp *in = t->in;
     const struct reader_item *item = de->item;
     const struct registry_event *e = de->event;
-    unsigned int i;
     int yes;
 
     if (t->guard != NULL && (yes = guard_holds(t->guard, in, de)) <= 0) {
@@ -150,40 +149,8 @@ static void deliver(void *arg, struct dispatch_event *de)
         /* <design#processes>: whose */
         interp_sayf(in, "[%d] ", (int)session_pid(in->session));
     say_plain(in, e->name);
-    for (i = 0; i < item->nvalues && i < e->nparams; i++) {
-        const struct registry_param *p = &e->params[i];
-        const struct decode_value *v = &item->values[i];
-        char *text;
-
-        interp_sayf(in, " %s=", p->name);
-        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN) {
-            Tcl_Obj *cmd[3];
-            int k;
-
-            cmd[0] = Tcl_NewStringObj("n_say_val", -1);
-            cmd[1] = Tcl_NewStringObj(p->type, -1);
-            cmd[2] = interp_value(v);
-            for (k = 0; k < 3; k++)
-                Tcl_IncrRefCount(cmd[k]);
-            interp_say(in, "\"");
-            if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK)
-                interp_say(in, "?");
-            interp_say(in, "\"");
-            for (k = 0; k < 3; k++)
-                Tcl_DecrRefCount(cmd[k]);
-            Tcl_ResetResult(in->tcl);
-            continue;
-        }
-        text = value_text(v);
-        if (v->kind == DAPTO_K_STR) {
-            say_plain(in, text);
-        } else {
-            say_plain(in, "\"");
-            say_plain(in, text);
-            say_plain(in, "\"");
-        }
-        free(text);
-    }
+    /* as a stop line says them */
+    noosa_say_params(in->noosa, item);
     if (item->truncated)
         say_plain(in, " (truncated)");
     interp_say(in, "\n");
@@ -346,7 +313,7 @@ static const struct command commands[] = {
      .summary = "show every event as it happens",
      .help = "Show every event (or those whose name, NAME or ASPECT.NAME, matches the\n"
             "Tcl regular expression REGEX) in the transcript with its parameters:\n"
-            "  EVENT param=\"value\" ...\n"
+            "  EVENT param=VALUE ... (values as in a stop line)\n"
             "Events that do not match are not emitted by the program for the trace.\n"
             "With -if, only the events where CONDITION, a Tcl expression over the\n"
             "event's parameters (and n_ename, n_time, n_thread, n_pid) as for break,\n"

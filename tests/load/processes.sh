@@ -38,7 +38,7 @@ batch daemon -e 'follow-fork parent' -e 'trace on' -e run \
 status daemon 0
 count daemon 1 '^Process [0-9]+ created process [0-9]+, which is not followed\.$'
 has daemon '^daemon: started$'
-has daemon 'tick i="1" label="after the fork"'
+has daemon 'tick i=1 label="after the fork"'
 count daemon 0 'in the (child|daemon)'
 has daemon '^Program exited with status 0\.$'
 # the daemon writes its file two seconds after it started
@@ -97,7 +97,7 @@ rm -f "$WORK/daemon.flag"
 batch follow-chain -e 'follow-fork child' -e 'trace on' -e run \
     -e 'info processes' "$LT" daemon 1 "$WORK/daemon.flag"
 status follow-chain 0
-has follow-chain 'tick i="0" label="before the fork"'
+has follow-chain 'tick i=0 label="before the fork"'
 count follow-chain 1 'label="in the child"'
 count follow-chain 10 'label="in the daemon"'
 count follow-chain 1 '^Process [0-9]+ created process [0-9]+ and exited: following the child\.$'
@@ -173,7 +173,7 @@ count both-question 3 '^  worker [0-2] +1000$'
 # The trace says which process each event is of, once there are two.
 batch both-trace -e 'trace on' -e run "$LT" workers 2 3
 status both-trace 0
-count both-trace 6 '^\[[0-9]+\] tick i="[0-2]" label="worker [01]"$'
+count both-trace 6 '^\[[0-9]+\] tick i=[0-2] label="worker [01]"$'
 count both-trace 2 '^\[[0-9]+\] forked pid='
 
 # A breakpoint given -pid stops that process only: stopped in the first
@@ -255,7 +255,7 @@ count end-live 3 '^Process [0-9]+ was killed by SIGKILL\.$'
 rm -f "$WORK/daemon.flag"
 batch both-daemon -e 'trace on' -e run "$LT" daemon 1 "$WORK/daemon.flag"
 status both-daemon 0
-count both-daemon 10 '^\[[0-9]+\] tick i="[0-9]+" label="in the daemon"$'
+count both-daemon 10 '^\[[0-9]+\] tick i=[0-9]+ label="in the daemon"$'
 count both-daemon 1 'label="in the child"$'
 count both-daemon 3 '^Process [0-9]+ exited with status 0\.$'
 if [ "$(cat "$WORK/daemon.flag" 2>/dev/null)" = alive ] &&
@@ -302,8 +302,8 @@ fi
 batch both-exec -e 'trace on' -e run "$LT" fork-exec "$LT" loop 3 after
 status both-exec 0
 count both-exec 1 '^Process [0-9]+ executed .*/lt: monitoring it with its interface\.$'
-count both-exec 3 '^\[[0-9]+\] tick i="[0-2]" label="after"$'
-has both-exec '^\[[0-9]+\] tick i="0" label="after the child"$'
+count both-exec 3 '^\[[0-9]+\] tick i=[0-2] label="after"$'
+has both-exec '^\[[0-9]+\] tick i=0 label="after the child"$'
 has both-exec '^fork-exec: status 0$'
 has both-exec '^loop: 3 ticks$'
 
@@ -353,7 +353,7 @@ wait $!
 status both-exec-other 0
 count both-exec-other 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
 has both-exec-other '^fork-exec: status 3$'
-has both-exec-other '^\[[0-9]+\] tick i="0" label="after the child"$'
+has both-exec-other '^\[[0-9]+\] tick i=0 label="after the child"$'
 has both-exec-other '^Program exited with status 0\.$'
 has both-exec-other '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$'
 has both-exec-other '^  [0-9]+ +- +exited$'
@@ -388,7 +388,7 @@ batch exec -e 'trace on' -e run -e 'info processes' \
     -e 'puts "kill: [catch kill msg] $msg"' \
     "$LT" exec /bin/sh -c "$LETGO" letgo "$WORK/le"
 status exec 0
-has exec 'tick i="0" label="before the exec"'
+has exec 'tick i=0 label="before the exec"'
 count exec 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
 has exec '^  [0-9]+ +- +let go at the exec, unmonitored$'
 has exec '^kill: 1 kill: the program is not running$'
@@ -428,10 +428,10 @@ untraced kill-letgo "$WORK/lg"
 batch exec-monitored -e 'trace on' -e run -e 'info processes' \
     "$LT" exec "$LT" loop 3 after
 status exec-monitored 0
-has exec-monitored 'tick i="0" label="before the exec"'
+has exec-monitored 'tick i=0 label="before the exec"'
 count exec-monitored 1 '^Process [0-9]+ executed .*/lt: monitoring it with its interface\.$'
 count exec-monitored 2 '^init pid='
-count exec-monitored 3 'tick i="[012]" label="after"'
+count exec-monitored 3 'tick i=[012] label="after"'
 has exec-monitored '^loop: 3 ticks$'
 has exec-monitored '^Program exited with status 0\.$'
 

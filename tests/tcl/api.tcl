@@ -100,9 +100,10 @@ foreach {i bad} {1 {} 2 -1 3 abc 4 1.5 5 0x10 6 { 5} 7 +5 8 1e3} {
 
 # --- n_say_val ----------------------------------------------------------
 
-test say_val-1 {without n_TYPE_say: TYPE:VALUE} -body {
-    said {n_say_val Thing 42}
-} -result {Thing:42}
+test say_val-1 {without n_TYPE_say: TYPE:0xHEX, as pointers are shown} -body {
+    list [said {n_say_val Thing 42}] [said {n_say_val Thing 0}] \
+        [said {n_say_val Thing 18446744073709551615}] [said {n_say_val Thing ?}]
+} -result {Thing:0x2a Thing:0x0 Thing:0xffffffffffffffff Thing:?}
 
 test say_val-2 {with n_TYPE_say: the browser prints it} -setup {
     proc n_Thing_say {v} { n_say "Thing:0x[n_dectohex $v]" }
@@ -130,7 +131,7 @@ test say_val-5 {an n_TYPE_open alone does not change how it is said} -setup {
     said {n_say_val Thing 7}
 } -cleanup {
     rename n_Thing_open {}
-} -result {Thing:7}
+} -result {Thing:0x7}
 
 # --- n_provided ---------------------------------------------------------
 
