@@ -11,7 +11,10 @@ src_libnoosa_la_SOURCES += \
 	src/core/symbols.c src/core/symbols.h \
 	src/core/symnames.c src/core/symnames.h \
 	src/core/loop.c src/core/loop.h \
-	src/core/session.c src/core/session.h \
+	src/core/session.c src/core/session.h src/core/session-int.h \
+	src/core/session-procs.c src/core/session-watch.c \
+	src/core/session-run.c src/core/session-attach.c \
+	src/core/session-follow.c src/core/session-replay.c \
 	src/core/dispatch.c src/core/dispatch.h \
 	src/core/cond.c src/core/cond.h
 EXTRA_DIST += src/core/README

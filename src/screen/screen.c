@@ -709,7 +709,7 @@ struct screen *screen_create(const struct noosa_opts *o, FILE *out,
     nopts.session.fd_in = nopts.session.fd_out = nopts.session.fd_err =
         s->pty_slave;
     s->noosa = noosa_create(s->loop, &nopts);
-    s->in = interp_create(s->noosa, &nopts, cause);
+    s->in = interp_create(s->noosa, &nopts, screen_cmd_register, cause);
     if (s->in == NULL)
         goto fail;
     ui_tview_src_transcript(&src, s->in->transcript);

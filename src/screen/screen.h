@@ -341,6 +341,10 @@ void screen_edit_key(struct screen *s, const struct ui_key *k);
 void screen_edit_close(struct screen *s);
 
 /* screen-cmd.c */
+/* Register the screen's commands, bind and screen, which exist without
+ * it (in batch mode screen says there is none): every front end hands
+ * this to interp_create(). */
+void screen_cmd_register(struct interp *in);
 /* The subcommands of `screen` (for completion). */
 extern const char *const screen_cmd_subs[];
 /* The `screen` command and the screen's part of the Tcl library. */

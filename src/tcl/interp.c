@@ -638,6 +638,7 @@ int interp_pid(struct interp *in, const char *what, Tcl_Obj *obj,
 }
 
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
+                             void (*commands)(struct interp *in),
                              char **cause)
 {
     struct interp *in = xcalloc(1, sizeof *in);
@@ -706,7 +707,8 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     cmd_question_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
-    screen_cmd_register(in);
+    if (commands != NULL)
+        commands(in);
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);

@@ -96,9 +96,13 @@ void interp_idle_state(struct interp *in, char *buf, size_t size);
  * opts->no_init, the start-up files are read by interp_load(), once the
  * program's interface is known, or before the first command evaluated
  * without a program.  Problems with start-up files are reported in the
- * transcript and do not stop noosa.  Returns NULL with *cause when the
- * Tcl library cannot be loaded. */
+ * transcript and do not stop noosa.  COMMANDS (may be NULL) registers the
+ * front end's own commands among the others, before the Tcl library
+ * (which may use them) is read: the front end is above this layer, which
+ * never calls into it otherwise.  Returns NULL with *cause when the Tcl
+ * library cannot be loaded. */
 struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
+                             void (*commands)(struct interp *in),
                              char **cause);
 void interp_free(struct interp *in);
 
@@ -209,8 +213,5 @@ void cmd_record_init(struct interp *in);
 /* gdb's words noosa has no command for (cmd-gdb.c): last, so that an
  * entry that works replaces one of them whichever comes first. */
 void cmd_gdb_init(struct interp *in);
-/* The screen's commands, bind and screen, which exist without it: in
- * batch mode screen says there is none (screen-cmd.c). */
-void screen_cmd_register(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */

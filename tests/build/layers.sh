@@ -4,8 +4,11 @@
 # their READMEs draw: every folder of lib/ and src/ has a README whose
 # "May include:" line names the folders its files may include from, each
 # quoted #include is resolved to the folder that holds the header, and a
-# header taken from a folder not on the list is an error.  The lists
-# themselves must make a graph without a cycle.
+# header taken from a folder not on the list is an error; so is a call
+# (or a use of a variable) from a folder's code to a function defined in
+# a folder not on its list, read from the built objects' symbols, which a
+# declaration in the wrong header would hide from the first check.  The
+# lists themselves must make a graph without a cycle.
 set -u
 top=${abs_top_srcdir:-${top_srcdir:-.}}
 cd "$top" || exit 1
@@ -61,6 +64,95 @@ for d in $folders; do
     done
 done
 
+# Each call (and each use of a variable) across folders, checked against
+# the caller's list the same way: an include can be avoided with a
+# declaration in the wrong header, a call cannot.  The built objects say
+# what each source uses (nm's undefined symbols) and defines (its global
+# ones); an object counts for the folder of its source, found by the
+# object's name (TARGET-NAME.o or NAME.o, in the folder or its .libs), so
+# that objects of sources moved away are not read.
+build=${abs_top_builddir:-$top}
+objects=$(for d in $folders; do
+    [ -d "$build/$d" ] || continue
+    find "$build/$d" -maxdepth 2 -name '*.o' | while read -r o; do
+        n=$(basename "$o" .o)
+        if [ -f "$d/$n.c" ]; then
+            echo "$d $d/$n.c $o"
+        elif [ -f "$d/${n#*-}.c" ]; then
+            echo "$d $d/${n#*-}.c $o"
+        fi
+    done
+done)
+nobjects=$(echo "$objects" | grep -c .)
+if [ "$nobjects" -lt 100 ]; then
+    echo "layers: only $nobjects objects found under $build: is the tree built?"
+    status=1
+fi
+# FOLDER SOURCE OBJECT lines, then nm's OBJECT: SYMBOL TYPE ... lines:
+# for each undefined symbol of a source, the sources that define it, and
+# an error unless one is in the same folder or one its README allows.
+calls=0
+for d in $folders; do
+    echo "$d $(allowed "$d" | tr '\n' ' ')"
+done > "${TMPDIR:-/tmp}/layers.$$.allowed"
+echo "$objects" | awk '{print $3}' | xargs nm -A -P 2>/dev/null |
+    awk -v objects="$objects" -v allowfile="${TMPDIR:-/tmp}/layers.$$.allowed" '
+    BEGIN {
+        n = split(objects, lines, "\n")
+        for (i = 1; i <= n; i++) {
+            split(lines[i], f, " ")
+            folder[f[3] ":"] = f[1]
+            source[f[3] ":"] = f[2]
+        }
+        while ((getline line < allowfile) > 0) {
+            k = split(line, w, " ")
+            for (j = 2; j <= k; j++)
+                ok[w[1] " " w[j]] = 1
+        }
+    }
+    !($1 in folder) { next }
+    $3 == "U" {
+        use[++nuse] = folder[$1] " " source[$1] " " $2
+        next
+    }
+    $3 ~ /^[BCDGRSTVW]$/ {
+        if (!(($2 SUBSEP folder[$1]) in seen)) {
+            seen[$2, folder[$1]] = 1
+            def[$2] = def[$2] " " folder[$1] "=" source[$1]
+        }
+    }
+    END {
+        for (i = 1; i <= nuse; i++) {
+            split(use[i], u, " ")
+            if (!(u[3] in def))
+                continue # the C library, Tcl, curses ...
+            calls++
+            k = split(def[u[3]], ds, " ")
+            good = 0
+            for (j = 1; j <= k; j++) {
+                split(ds[j], p, "=")
+                if (p[1] == u[1] || ((u[1] " " p[1]) in ok))
+                    good = 1
+            }
+            if (!good && !((u[2] " " u[3]) in said)) {
+                said[u[2] " " u[3]] = 1
+                split(ds[1], p, "=")
+                printf "layers: %s calls %s, defined in %s, which %s/README does not allow\n", u[2], u[3], p[2], u[1]
+            }
+        }
+        print "calls " calls
+    }' > "${TMPDIR:-/tmp}/layers.$$.calls"
+calls=$(sed -n 's/^calls //p' "${TMPDIR:-/tmp}/layers.$$.calls")
+if grep -q '^layers:' "${TMPDIR:-/tmp}/layers.$$.calls"; then
+    grep '^layers:' "${TMPDIR:-/tmp}/layers.$$.calls"
+    status=1
+fi
+rm -f "${TMPDIR:-/tmp}/layers.$$.allowed" "${TMPDIR:-/tmp}/layers.$$.calls"
+if [ "${calls:-0}" -lt 100 ]; then
+    echo "layers: only ${calls:-0} calls across sources checked: the objects were not read"
+    status=1
+fi
+
 # The lists form no cycle: repeatedly remove folders all of whose allowed
 # folders are already removed.
 left=$folders
@@ -91,5 +183,5 @@ if [ "$checked" -lt 100 ]; then
     echo "layers: only $checked includes checked: the tree was not found"
     status=1
 fi
-[ $status = 0 ] && echo "layers: $checked includes in $(echo $folders | wc -w) folders keep to their READMEs"
+[ $status = 0 ] && echo "layers: $checked includes and $calls calls in $(echo $folders | wc -w) folders keep to their READMEs"
 exit $status

@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "interp.h"
 #include "loop.h"
+#include "screen.h"
 #include "xmalloc.h"
 
 struct batch {
@@ -105,7 +106,7 @@ int batch_main(const struct noosa_opts *o)
     memset(&b, 0, sizeof b);
     nopts.batch = 1;
     n = noosa_create(loop, &nopts);
-    b.in = interp_create(n, &nopts, &cause);
+    b.in = interp_create(n, &nopts, screen_cmd_register, &cause);
     if (b.in == NULL) {
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);

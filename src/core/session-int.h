@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session-int.h - what the files of the session share: the session's
+ * state, the processes of its run, and the functions each file gives the
+ * others.  Not for anyone else; see session.h.
+ *
+ * The session is in files by role <design#session>:
+ *
+ *   session.c         the session itself: created and freed, the program
+ *                     and terminal it runs with, what it says, and items
+ *                     handed to its hooks (drain, deliver)
+ *   session-procs.c   the processes of a run: the table, the current one
+ *   session-watch.c   the program followed in the loop: channels read, the
+ *                     targets' stops, faults, forks, execs and ends
+ *   session-run.c     run control: start (and the describe pass),
+ *                     continue, convert, interrupt, kill; redirections
+ *   session-attach.c  attach and detach (its quiet-period tries), and the
+ *                     programs let go, reaped as they end
+ *   session-follow.c  a fork's child or an exec's image followed, or let go
+ *   session-replay.c  a recording played as the program
+ */
+#ifndef NOOSA_SESSION_INT_H
+#define NOOSA_SESSION_INT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "session.h"
+
+/* Items taken from the channel in one turn of the loop, and function
+ * records taken by the direct path (much cheaper) at most meanwhile. */
+#define SESSION_BATCH 4096
+#define SESSION_DIRECT_BATCH 65536
+/* Attaching to a running program <protocol#attach>, or to a process
+ * followed: how long its threads may take to stop. */
+#define SESSION_ATTACH_STOP_MS 5000
+
+/*
+ * A process of the run <design#processes>.  The current process's target,
+ * channel, told_status and attach_end live in struct session itself while
+ * it is current, and here while it is not: select_proc() swaps them.  So
+ * everything that speaks of "the program" (operations, states, filters,
+ * detach) speaks of the current process, and a run of one process never
+ * swaps anything.  Processes stay until the next run (an ended one keeps
+ * its channel for its registry).
+ */
+struct sproc {
+    struct session_process info; /* pid, parent, fate */
+    struct target *target;
+    struct channel *channel;
+    int told_status;
+    uint64_t attach_end;
+    int joined;           /* it joined a run under way (not its first) */
+    int end_pending;      /* it ended while another one was stopped at */
+    struct target_event end; /* then how (status, signo) */
+    int done;             /* it ended, with STATUS or killed by SIGNO */
+    int status, signo;
+    int fault_pending;    /* a fault came while another was stopped at */
+    struct target_event fault;
+};
+
+struct session {
+    struct loop *loop;
+    struct session_hooks hooks;
+    struct session_opts opts;
+    char **argv;
+
+    /* the current process (see struct sproc) */
+    struct target *target;
+    struct channel *channel; /* of the current or last run, or describe */
+    enum session_state state;
+    enum session_why why;
+    int stop;      /* mailbox the program is stopped at (AT_EVENT) */
+    int dispatching; /* mailbox of the event being handed to the hook */
+    struct target_event fault;
+    int watching;  /* descriptors are in the loop */
+    int reading;   /* the channel is read (not stopped at an event) */
+    int told_status; /* channel status already reported for this run */
+    int told_none;   /* "no monitoring interface" said (once a session) */
+
+    int ended;
+    int end_status;
+    int end_signo;
+    int killed;    /* the last run ended by session_kill() */
+
+    struct session_source source; /* next != NULL: a recording */
+    uint64_t seq;  /* the number of the last item of the source given */
+    int direct;    /* session_direct() is on */
+    int counting;  /* session_counting() is on */
+    /* the program's terminal set by session_set_tty(), or -1 and NULL:
+     * changed only by that call, between runs or during one (for the
+     * next) */
+    int tty_fd;
+    char *tty_path;
+    /* a program attached to while it ran (session_attach) */
+    int attaching;       /* calls in it are under way: never keep a stop */
+    uint64_t attach_end; /* its runtime's dapto_attach_end */
+    /* processes the program creates <protocol#fork> */
+    enum session_follow follow;
+    int following;  /* moving from a parent to its child */
+    struct sproc **procs; /* of this run, oldest first */
+    unsigned int nprocs, aprocs;
+    struct sproc *cur;       /* whose target and channel are above */
+    struct sproc *stop_proc; /* the one stopped at (AT_EVENT, FAULT) */
+    int multi;      /* more than one process was monitored in this run */
+    int hush;       /* state changes are steps: not told (changed()) */
+    int detaching;  /* detach_proc(): an end is taken at once */
+    int described;  /* the one process is the describe pass's (kept for
+                       its registry, not one of a run) */
+};
+
+/* What the session is doing, kept while it attaches to a new process
+ * and given back after (the run goes on as it was). */
+struct session_saved {
+    enum session_state state;
+    enum session_why why;
+    int stop, reading;
+    struct sproc *stop_proc;
+    struct target_event fault;
+};
+
+/* session.c */
+void message(struct session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void changed(struct session *s);
+void tell_status(struct session *s);
+void no_interface(struct session *s);
+int deliver(struct session *s, const struct reader_item *item);
+int drain(struct session *s, unsigned int max);
+
+/* session-procs.c */
+struct target *ptarget(const struct session *s, const struct sproc *p);
+struct channel *pchannel(const struct session *s, const struct sproc *p);
+int plive(const struct session *s, const struct sproc *p);
+void select_proc(struct session *s, struct sproc *p);
+struct sproc *proc_new(struct session *s, pid_t pid, pid_t parent,
+                       const char *fate);
+unsigned int live_others(const struct session *s, const struct sproc *p);
+void select_focus(struct session *s);
+void forget_target(struct session *s);
+void procs_free(struct session *s);
+void proc_note(struct session *s, pid_t pid, pid_t parent, const char *fate);
+void procs_begin(struct session *s, struct target *t, struct channel *ch);
+void save_state(const struct session *s, struct session_saved *v);
+void restore_state(struct session *s, const struct session_saved *v);
+
+/* session-watch.c */
+void watch(struct session *s);
+void watch_channels(struct session *s, int on);
+void unwatch(struct session *s);
+void unwatch_all(struct session *s);
+void on_channel(int fd, short revents, void *arg);
+void on_target_event(struct session *s, const struct target_event *ev);
+void stop_over(struct session *s);
+void pending_ends(struct session *s);
+
+/* session-run.c */
+void discard(struct session *s);
+int all_stopped(const struct session *s);
+
+/* session-attach.c */
+int attach_runtime(struct session *s, pid_t pid, char **cause);
+int detach_proc(struct session *s, int say);
+void let_target_go(struct session *s);
+void report_loose(struct session *s);
+void watch_loose(struct session *s);
+
+/* session-follow.c */
+void follow_fork(struct session *s, const struct target_event *ev);
+void follow_exec(struct session *s);
+
+/* session-replay.c */
+int replay_run(struct session *s);
+void replay_stop(struct session *s, enum session_why why);
+void replay_ended(struct session *s, int killed);
+
+#endif /* NOOSA_SESSION_INT_H */

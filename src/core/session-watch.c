@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session-watch.c - the program followed through the front end's loop:
+ * the descriptors and the loop's hook the session adds while a program
+ * runs, each process's channel read a batch a turn, and what the targets
+ * say (a fault, an interrupt, a fork, an exec, the end of a process)
+ * turned into the session's state.  A stop at an event is deliver()'s
+ * (session.c); going on again is session-run.c's.
+ */
+#include "config.h"
+
+#include <poll.h>
+
+#include "loop.h"
+#include "session-int.h"
+
+/* Take every record of the current process now, also while another
+ * process is stopped at (none of them can then stop it: one stop at a
+ * time). */
+static void drain_now(struct session *s)
+{
+    int reading = s->reading, attaching = s->attaching;
+
+    s->reading = 1;
+    if (s->state == SESSION_STOPPED && s->stop_proc != s->cur)
+        s->attaching = 1;
+    /* (bounded runs: the records left are taken too) */
+    do
+        drain(s, 0);
+    while (s->reading && s->channel != NULL && channel_more(s->channel));
+    s->reading = reading;
+    s->attaching = attaching;
+}
+
+/* Say that process PID ended (in a run of several processes). */
+static void say_end(struct session *s, pid_t pid, int status, int signo)
+{
+    char sig[32];
+
+    if (signo != 0)
+        message(s, "Process %d was killed by %s.", (int)pid,
+                target_signal_name(signo, sig, sizeof sig));
+    else
+        message(s, "Process %d exited with status %d.", (int)pid, status);
+}
+
+/* The process stopped at is gone (ended, let go): the stop is over and
+ * the other processes go on being read. */
+void stop_over(struct session *s)
+{
+    s->stop_proc = NULL;
+    s->stop = -1;
+    s->state = SESSION_RUNNING;
+    s->reading = 1;
+    watch_channels(s, 1);
+    changed(s);
+}
+
+/* The current process ended while others are live: every record it
+ * wrote is delivered, and the run goes on. */
+static void proc_ended(struct session *s, int status, int signo)
+{
+    struct sproc *p = s->cur;
+
+    drain_now(s);
+    no_interface(s);
+    unwatch(s);
+    p->done = 1;
+    p->status = status;
+    p->signo = signo;
+    p->info.fate = signo != 0 ? "killed" : "exited";
+    forget_target(s);
+    say_end(s, p->info.pid, status, signo);
+    if (s->stop_proc == p)
+        stop_over(s); /* it was stopped at: the others go on being read */
+}
+
+/* Processes that ended while another was stopped at are told now. */
+void pending_ends(struct session *s)
+{
+    struct sproc *me = s->cur;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct sproc *p = s->procs[i];
+
+        if (p == me || !p->end_pending)
+            continue;
+        p->end_pending = 0;
+        select_proc(s, p);
+        proc_ended(s, p->end.status, p->end.signo);
+    }
+    select_proc(s, me);
+}
+
+/* The current process ended (exit STATUS, or killed by SIGNO): the run
+ * ends with the last one. */
+static void ended(struct session *s, int status, int signo)
+{
+    struct sproc *first = s->procs[0];
+
+    if (live_others(s, s->cur) > 0) {
+        proc_ended(s, status, signo);
+        return;
+    }
+    pending_ends(s);
+    s->reading = 1;
+    /* the program is gone: everything it wrote is in the ring, and the
+     * channel hands it over in bounded runs */
+    do
+        drain(s, 0);
+    while (s->reading && s->channel != NULL && channel_more(s->channel));
+    no_interface(s);
+    unwatch_all(s);
+    s->state = SESSION_IDLE;
+    s->stop = -1;
+    s->stop_proc = NULL;
+    s->ended = 1;
+    s->cur->done = 1;
+    s->cur->status = status;
+    s->cur->signo = signo;
+    if (s->multi) {
+        say_end(s, s->cur->info.pid, status, signo);
+        /* the program's end is its first process's, when it was seen */
+        if (first != s->cur && first->done) {
+            status = first->status;
+            signo = first->signo;
+        }
+    }
+    s->end_status = status;
+    s->end_signo = signo;
+    if (s->target != NULL)
+        proc_note(s, target_pid(s->target), 0,
+                  s->cur->signo != 0 ? "killed" : "exited");
+    forget_target(s);
+    changed(s);
+}
+
+void on_target_event(struct session *s, const struct target_event *ev)
+{
+    switch (ev->kind) {
+    case TARGET_EV_EXITED:
+    case TARGET_EV_KILLED:
+        if (s->state == SESSION_STOPPED && s->stop_proc != s->cur &&
+            !s->detaching && live_others(s, s->cur) > 0) {
+            /* nothing is delivered while a process is stopped at: its
+             * records and its end are told when the others go on */
+            s->cur->end_pending = 1;
+            s->cur->end = *ev;
+            s->cur->end.status = ev->kind == TARGET_EV_EXITED ? ev->status
+                                                              : 0;
+            s->cur->end.signo = ev->kind == TARGET_EV_KILLED ? ev->signo : 0;
+            break;
+        }
+        if (ev->kind == TARGET_EV_EXITED)
+            ended(s, ev->status, 0);
+        else
+            ended(s, 0, ev->signo);
+        break;
+    case TARGET_EV_FAULT:
+        if (s->state == SESSION_STOPPED && s->stop_proc != NULL &&
+            s->stop_proc != s->cur) {
+            /* one stop at a time: this one is taken when the process
+             * stopped at goes on (its thread waits at the fault) */
+            s->cur->fault_pending = 1;
+            s->cur->fault = *ev;
+            break;
+        }
+        drain(s, 0);
+        s->state = SESSION_STOPPED;
+        s->why = SESSION_FAULT;
+        s->fault = *ev;
+        s->stop_proc = s->cur;
+        changed(s);
+        break;
+    case TARGET_EV_INTERRUPTED:
+        drain(s, 0);
+        if (s->state == SESSION_STOPPED &&
+            (s->why == SESSION_AT_EVENT || s->why == SESSION_FAULT))
+            break; /* still stopped there; the others are too now */
+        if (s->nprocs > 1 &&
+            ((s->state == SESSION_STOPPED &&
+              s->why == SESSION_INTERRUPTED) || !all_stopped(s)))
+            break; /* said once, when every process is */
+        s->state = SESSION_STOPPED;
+        s->why = SESSION_INTERRUPTED;
+        changed(s);
+        break;
+    case TARGET_EV_BREAK:
+        /* only the describe pass sets breakpoints */
+        break;
+    case TARGET_EV_FORK:
+        follow_fork(s, ev);
+        break;
+    case TARGET_EV_EXEC:
+        /* what the old image wrote comes first; its channel is gone
+         * with it (and its state bytes: none may be written now) */
+        if (s->nprocs > 1)
+            drain_now(s);
+        else
+            drain(s, 0);
+        if (s->channel != NULL)
+            channel_forget(s->channel);
+        if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT &&
+            (s->stop_proc == NULL || s->stop_proc == s->cur)) {
+            /* the thread that waited there is gone with the old image */
+            s->state = SESSION_RUNNING;
+            s->stop = -1;
+            s->stop_proc = NULL;
+            if (s->nprocs > 1) {
+                s->reading = 1;
+                watch_channels(s, 1);
+            }
+            changed(s);
+        }
+        follow_exec(s);
+        break;
+    }
+}
+
+/* What every process's target has to say (the descriptor is theirs
+ * together: each looks). */
+static void poll_targets(struct session *s)
+{
+    struct target_event ev;
+
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        if (ptarget(s, s->procs[i]) == NULL)
+            continue;
+        select_proc(s, s->procs[i]);
+        while (s->target != NULL && target_poll(s->target, &ev))
+            on_target_event(s, &ev);
+    }
+    select_focus(s);
+}
+
+static void on_target(int fd, short revents, void *arg)
+{
+    struct session *s = arg;
+    struct target_event ev;
+
+    (void)fd;
+    (void)revents;
+    if (s->nprocs <= 1) {
+        while (s->target != NULL && target_poll(s->target, &ev))
+            on_target_event(s, &ev);
+    } else {
+        poll_targets(s);
+    }
+    report_loose(s);
+}
+
+/* Whether a process's target has something to collect that another's
+ * poll announced (the descriptor is every target's). */
+static int targets_behind(const struct session *s)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct target *t = ptarget(s, s->procs[i]);
+
+        if (t != NULL && target_behind(t))
+            return 1;
+    }
+    return 0;
+}
+
+void on_channel(int fd, short revents, void *arg)
+{
+    /* The eventfd only wakes the loop; the finish hook reads. */
+    (void)fd;
+    (void)revents;
+    (void)arg;
+}
+
+/* Whether process P's channel is read (it is live and monitored). */
+static int preading(const struct session *s, const struct sproc *p)
+{
+    struct channel *ch = pchannel(s, p);
+
+    return ch != NULL && plive(s, p) && channel_status(ch) != CHANNEL_GONE;
+}
+
+static int prepare(void *arg)
+{
+    struct session *s = arg;
+    int n = 0;
+
+    if (s->nprocs > 1 && targets_behind(s))
+        return 0; /* (finish() looks) */
+    if (s->nprocs > 1 && s->reading && s->state == SESSION_RUNNING) {
+        /* several channels: sleep only when none has anything */
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            struct channel *ch = pchannel(s, s->procs[i]);
+
+            if (!preading(s, s->procs[i]))
+                continue;
+            n++;
+            if (!channel_sleep_prepare(ch))
+                return 0;
+        }
+        if (n > 0)
+            return 100;
+    }
+    if (s->channel == NULL || !s->reading || s->state != SESSION_RUNNING)
+        return -1;
+    /* A program that emits events flat out fills the ring again within
+     * microseconds: spinning that long spares it a wake-up call and us a
+     * sleep.  The timeout is a backstop for a wake-up lost to the race
+     * the protocol allows <protocol#wake>. */
+    if (channel_spin(s->channel))
+        return 0;
+    return channel_sleep_prepare(s->channel) ? 100 : 0;
+}
+
+static void finish(void *arg)
+{
+    struct session *s = arg;
+
+    if (s->nprocs > 1) {
+        if (targets_behind(s))
+            poll_targets(s);
+        /* a batch from each process in turn, while none stops */
+        for (unsigned int i = 0; i < s->nprocs; i++) {
+            if (pchannel(s, s->procs[i]) == NULL)
+                continue;
+            select_proc(s, s->procs[i]);
+            channel_sleep_finish(s->channel);
+            if (s->state == SESSION_RUNNING && preading(s, s->cur))
+                drain(s, SESSION_BATCH);
+        }
+        select_focus(s);
+        return;
+    }
+    if (s->channel == NULL)
+        return;
+    channel_sleep_finish(s->channel);
+    if (s->state == SESSION_RUNNING)
+        drain(s, SESSION_BATCH);
+}
+
+/* Watch the current process's channel too (the first process: the
+ * target and the loop's hook as well). */
+void watch(struct session *s)
+{
+    if (s->watching) {
+        if (s->channel != NULL && s->reading)
+            loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
+        return;
+    }
+    loop_add(s->loop, target_fd(s->target), POLLIN, on_target, s);
+    loop_add(s->loop, channel_fd(s->channel), POLLIN, on_channel, s);
+    loop_add_hook(s->loop, prepare, finish, s);
+    s->watching = 1;
+}
+
+/* Watch every channel read, or none (a process is stopped at). */
+void watch_channels(struct session *s, int on)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        struct channel *ch = pchannel(s, s->procs[i]);
+
+        if (ch == NULL)
+            continue;
+        if (on && preading(s, s->procs[i]))
+            loop_add(s->loop, channel_fd(ch), POLLIN, on_channel, s);
+        else if (!on)
+            loop_remove(s->loop, channel_fd(ch));
+    }
+    if (s->nprocs == 0 && s->channel != NULL && !on)
+        loop_remove(s->loop, channel_fd(s->channel));
+}
+
+/* Stop watching the current process (every one when it is the last). */
+void unwatch(struct session *s)
+{
+    if (!s->watching)
+        return;
+    if (live_others(s, s->cur) > 0) {
+        if (s->channel != NULL)
+            loop_remove(s->loop, channel_fd(s->channel));
+        return;
+    }
+    unwatch_all(s);
+}
+
+void unwatch_all(struct session *s)
+{
+    if (!s->watching)
+        return;
+    loop_remove(s->loop, target_fd(NULL));
+    watch_channels(s, 0);
+    loop_remove_hook(s->loop, s);
+    s->watching = 0;
+    watch_loose(s);
+}
