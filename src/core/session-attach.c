@@ -574,6 +574,8 @@ static int detach_all(struct session *s, char **cause)
 
 int session_detach(struct session *s, char **cause)
 {
+    if (ending_refused(s, cause) != 0)
+        return -1;
     if (s->nprocs > 1)
         return detach_all(s, cause);
     if (s->target == NULL || !target_alive(s->target)) {

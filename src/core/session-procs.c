@@ -162,6 +162,7 @@ void procs_begin(struct session *s, struct target *t, struct channel *ch)
     s->target = t;
     s->channel = ch;
     target_keep_children(t, s->follow != SESSION_FOLLOW_PARENT);
+    target_hold_forks(t, s->follow == SESSION_FOLLOW_CHILD);
 }
 
 void save_state(const struct session *s, struct session_saved *v)

@@ -13,6 +13,7 @@
 
 #include "loop.h"
 #include "session-int.h"
+#include "xmalloc.h"
 
 /* Take every record of the current process now, also while another
  * process is stopped at (none of them can then stop it: one stop at a
@@ -20,14 +21,18 @@
 static void drain_now(struct session *s)
 {
     int reading = s->reading, attaching = s->attaching;
+    pid_t ending = s->ending;
 
     s->reading = 1;
     if (s->state == SESSION_STOPPED && s->stop_proc != s->cur)
         s->attaching = 1;
-    /* (bounded runs: the records left are taken too) */
+    /* (bounded runs: the records left are taken too; a handler told of
+     * them cannot act on the process, which is gone) */
+    s->ending = s->cur != NULL ? s->cur->info.pid : -1;
     do
         drain(s, 0);
     while (s->reading && s->channel != NULL && channel_more(s->channel));
+    s->ending = ending;
     s->reading = reading;
     s->attaching = attaching;
 }
@@ -92,6 +97,19 @@ void pending_ends(struct session *s)
     select_proc(s, me);
 }
 
+int ending_refused(const struct session *s, char **cause)
+{
+    if (s->ending == 0)
+        return 0;
+    if (s->ending > 0)
+        xcause(cause, "process %d has ended: these are its last events, "
+               "told after its end", (int)s->ending);
+    else
+        xcause(cause, "the program has ended: these are its last events, "
+               "told after its end");
+    return -1;
+}
+
 /* The current process ended (exit STATUS, or killed by SIGNO): the run
  * ends with the last one. */
 static void ended(struct session *s, int status, int signo)
@@ -105,10 +123,13 @@ static void ended(struct session *s, int status, int signo)
     pending_ends(s);
     s->reading = 1;
     /* the program is gone: everything it wrote is in the ring, and the
-     * channel hands it over in bounded runs */
+     * channel hands it over in bounded runs; a handler told of those
+     * events cannot act on the program any more (ending_refused) */
+    s->ending = s->cur != NULL ? s->cur->info.pid : -1;
     do
         drain(s, 0);
     while (s->reading && s->channel != NULL && channel_more(s->channel));
+    s->ending = 0;
     no_interface(s);
     unwatch_all(s);
     s->state = SESSION_IDLE;
@@ -283,7 +304,7 @@ static int prepare(void *arg)
     struct session *s = arg;
     int n = 0;
 
-    if (s->nprocs > 1 && targets_behind(s))
+    if (targets_behind(s))
         return 0; /* (finish() looks) */
     if (s->nprocs > 1 && s->reading && s->state == SESSION_RUNNING) {
         /* several channels: sleep only when none has anything */
@@ -328,6 +349,13 @@ static void finish(void *arg)
         }
         select_focus(s);
         return;
+    }
+    /* what a target collected before anything woke the loop for it (an
+     * interrupt that found the program ended) */
+    if (targets_behind(s)) {
+        on_target(-1, 0, s);
+        if (!s->watching)
+            return;
     }
     if (s->channel == NULL)
         return;

@@ -25,9 +25,32 @@ static int fail(Tcl_Interp *tcl, char *cause)
     return TCL_ERROR;
 }
 
+/* Whether an event is being told to Tcl code (a handler, a monitor, a
+ * condition): commands it runs must not wait for the program, whose
+ * event is being delivered (a loop inside that delivery would deliver
+ * the next events inside it), nor start or attach to another one under
+ * it. */
+static int delivering(const struct interp *in)
+{
+    return in->noosa->item != NULL || in->running_handler != NULL;
+}
+
+/* TCL_ERROR: command WHAT may not run while an event is delivered; INSTEAD
+ * says what to do. */
+static int not_delivering(struct interp *in, Tcl_Interp *tcl,
+                          const char *what, const char *instead)
+{
+    if (!delivering(in))
+        return TCL_OK;
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: not while an event is being "
+                                        "delivered (in a handler or a "
+                                        "monitor): %s", what, instead));
+    return TCL_ERROR;
+}
+
 static void wait_batch(struct interp *in)
 {
-    if (in->batch)
+    if (in->batch && !delivering(in))
         session_wait(in->session);
 }
 
@@ -36,10 +59,14 @@ static int cmd_run(ClientData cd, Tcl_Interp *tcl, int objc,
                    Tcl_Obj *const objv[])
 {
     struct interp *in = cd;
-    char **args = xcalloc((size_t)objc, sizeof *args);
+    char **args;
     char *cause = NULL;
     int fds[3], i, rc;
 
+    if (not_delivering(in, tcl, "run", "kill ends the program; run it "
+                       "again at the prompt") != TCL_OK)
+        return TCL_ERROR;
+    args = xcalloc((size_t)objc, sizeof *args);
     for (i = 1; i < objc; i++)
         args[i - 1] = Tcl_GetString(objv[i]);
     args[objc - 1] = NULL;
@@ -154,7 +181,7 @@ static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
     (void)objv;
     if (session_interrupt(in->session, &cause) != 0)
         return fail(tcl, cause);
-    if (in->batch) {
+    if (in->batch && !delivering(in)) {
         while (session_state(in->session) == SESSION_RUNNING)
             loop_once(in->loop, -1);
     }
@@ -190,6 +217,8 @@ static int cmd_attach(ClientData cd, Tcl_Interp *tcl, int objc,
             Tcl_GetString(objv[1])));
         return TCL_ERROR;
     }
+    if (not_delivering(in, tcl, "attach", "attach at the prompt") != TCL_OK)
+        return TCL_ERROR;
     breaks_cancel_step(in->breaks);
     dispatch_flush(in->dispatch);
     if (noosa_attach(in->noosa, (pid_t)pid, &cause) != 0)
@@ -208,6 +237,9 @@ static int cmd_detach(ClientData cd, Tcl_Interp *tcl, int objc,
 
     (void)objc;
     (void)objv;
+    if (not_delivering(in, tcl, "detach", "n_break stops the program at "
+                       "the event, and detach then lets it go") != TCL_OK)
+        return TCL_ERROR;
     breaks_cancel_step(in->breaks);
     if (session_detach(in->session, &cause) != 0)
         return fail(tcl, cause);

@@ -14,7 +14,8 @@
 # on outlives noosa and does its work).  With follow-fork child, noosa
 # lets the parent go on unmonitored and monitors the child: every event of
 # the child is seen, through a chain of forks too, and breakpoints stop
-# it; a child made by vfork is never followed.  A program that executes
+# it, while nothing the parent emits after its fork is told; a child
+# made by vfork is never followed.  A program that executes
 # another linked with libdapto is monitored on with the new interface;
 # one that executes another program is let go at the exec: untraced
 # (TracerPid 0), it outlives noosa and kill, finishes with its own output
@@ -118,6 +119,21 @@ child=$(sed -n 's/^Process [0-9]* created process \([0-9]*\): following it.*/\1/
     "$WORK/follow-break.out")
 has follow-break "State: stopped at breakpoint 1 for event \"tick\", pid ${child:-none}\$"
 later follow-break '^workers: 2 ended$'
+
+# The parent let go emits nothing monitored after its fork: none of the
+# 1000 ticks it emits at once after it reaches a handler or stops at a
+# breakpoint (they did: fork() returned before noosa took the fork, and
+# the parent's events until it was let go were told, its breakpoint
+# stopping after "goes on unmonitored"); the child's are all told.
+batch follow-after -e 'follow-fork child' -e 'set p 0; set c 0' \
+    -e 'handler add tick h {if {$label eq "parent"} {incr ::p} else {incr ::c}}' \
+    -e 'break tick if {$label eq "parent" && $i == 500}' -e run \
+    -e 'puts "parent $p child $c"' -e 'info processes' "$LT" fork-loop 1000
+status follow-after 0
+count follow-after 0 '^Stopped at '
+has follow-after '^parent 0 child 1000$'
+has follow-after 'let go, unmonitored \(its child followed\)$'
+later follow-after '^fork-loop: status 0$'
 
 # vfork: never followed, said so; the program goes on monitored.
 batch follow-vfork -e 'follow-fork child' -e 'trace on' -e run "$LT" vfork
