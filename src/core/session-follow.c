@@ -262,6 +262,39 @@ static void exec_let_go(struct session *s, const char *path, const char *why)
     changed(s);
 }
 
+int follow_exec_inherits(struct session *s)
+{
+    const char *p;
+    struct symbols *sym;
+    uint64_t fn;
+    char *why = NULL;
+    pid_t pid;
+    int runtime;
+
+    if (s->target == NULL || s->channel == NULL || s->nprocs > 1 ||
+        target_is_attached(s->target) || s->source.next != NULL ||
+        channel_status(s->channel) != CHANNEL_WAITING)
+        return 0;
+    /* the old image never wrote into the channel, and DAPTO_CHANNEL and
+     * its descriptors (not close-on-exec until a runtime makes them so)
+     * are still the process's: a runtime in the new image takes them */
+    pid = session_pid(s);
+    sym = symbols_open(pid, NULL);
+    runtime = sym != NULL &&
+              symbols_address(sym, "dapto_attach_open", &fn, NULL) == 0;
+    symbols_free(sym);
+    if (!runtime)
+        return 0;
+    p = target_exec_path(s->target);
+    message(s, "Process %d executed %s: monitoring it with its interface.",
+            (int)pid, p != NULL ? p : "another program");
+    if (target_continue(s->target, &why) != 0) {
+        message(s, "cannot resume process %d: %s", (int)pid, why);
+        free(why);
+    }
+    return 1;
+}
+
 /* TARGET_EV_EXEC (the program waits at the exec): a new image linked
  * with libdapto is run to its main and attached to there, as to a
  * running program <protocol#exec>; another is let go (exec_let_go). */

@@ -173,6 +173,11 @@ void watch_loose(struct session *s);
 /* session-follow.c */
 void follow_fork(struct session *s, const struct target_event *ev);
 void follow_exec(struct session *s);
+/* At an exec of the process noosa started whose channel no runtime has
+ * taken yet: when the new image is linked with libdapto, it goes on, to
+ * take that channel from its environment as a program started would, and
+ * 1; otherwise 0 (follow_exec() then). */
+int follow_exec_inherits(struct session *s);
 
 /* session-replay.c */
 int replay_run(struct session *s);

@@ -213,6 +213,11 @@ void on_target_event(struct session *s, const struct target_event *ev)
         follow_fork(s, ev);
         break;
     case TARGET_EV_EXEC:
+        /* a program that never took the channel it was started with (no
+         * runtime: env, a shell) hands it on to the new image, which
+         * takes it as at a start <protocol#activate> */
+        if (follow_exec_inherits(s))
+            break;
         /* what the old image wrote comes first; its channel is gone
          * with it (and its state bytes: none may be written now) */
         if (s->nprocs > 1)

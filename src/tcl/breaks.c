@@ -355,8 +355,7 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
-    if (session_registry(b->in->session) != NULL &&
-        interp_event(b->in, event) == NULL)
+    if (interp_interface(b->in) != NULL && interp_event(b->in, event) == NULL)
         return TCL_ERROR;
     if (n == 4) {
         cond = objv[3];
@@ -368,8 +367,8 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
          * variable the event does not give, now, not at the first hit */
         Tcl_IncrRefCount(cond);
         if (guard_check(tcl, cond) != TCL_OK ||
-            guard_check_reads(tcl, "break", cond,
-                              session_registry(b->in->session), named,
+            guard_check_reads(tcl, "break", cond, interp_interface(b->in),
+                              named,
                               (void *)event, 1) != TCL_OK) {
             Tcl_DecrRefCount(cond);
             return TCL_ERROR;
@@ -393,6 +392,9 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
                 *counting != '\0' ? " " : "", counting);
     if (pid != 0)
         interp_sayf(b->in, " in process %d", (int)pid);
+    if (interp_interface(b->in) == NULL)
+        interp_say(b->in, " (pending: the program's interface is not known "
+                          "yet)");
     interp_say(b->in, "\n");
     return TCL_OK;
 }

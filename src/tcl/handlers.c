@@ -285,7 +285,7 @@ static int named(void *arg, const struct registry_event *ev)
  * known. */
 static int check_event(struct handlers *hs, const char *event)
 {
-    if (session_registry(hs->in->session) == NULL)
+    if (interp_interface(hs->in) == NULL)
         return TCL_OK;
     return interp_event(hs->in, event) != NULL ? TCL_OK : TCL_ERROR;
 }
@@ -570,7 +570,7 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         if (cond != NULL &&
             (guard_check(tcl, cond) != TCL_OK ||
              guard_check_reads(tcl, "handler add", cond,
-                               session_registry(in->session), named,
+                               interp_interface(in), named,
                                Tcl_GetString(objv[2]), 1) != TCL_OK))
             return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,

@@ -595,6 +595,13 @@ static int browsable(const char *type, void *arg)
     return Tcl_GetCommandInfo(in->tcl, name, &info);
 }
 
+struct registry *interp_interface(struct interp *in)
+{
+    struct registry *reg = session_registry(in->session);
+
+    return reg != NULL && registry_naspects(reg) > 0 ? reg : NULL;
+}
+
 const struct registry_event *interp_event(struct interp *in, const char *name)
 {
     struct registry *reg = session_registry(in->session);

@@ -191,6 +191,11 @@ int interp_run_for(struct interp *in, const char *what, const char *name,
 /* Refresh n(status), n(pid), n(where). */
 void interp_update_status(struct interp *in);
 
+/* The program's interface when noosa knows one (an aspect at least), or
+ * NULL: not yet, or a program without a runtime, which may execute one
+ * that has (names are then taken as they are, for later). */
+struct registry *interp_interface(struct interp *in);
+
 /* Events by name in the current interface: NULL and a message in the
  * interpreter when unknown. */
 const struct registry_event *interp_event(struct interp *in,

@@ -263,7 +263,7 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     /* a condition no traced event gives the variables of would hide
      * them all */
-    if (guard_check_reads(tcl, "trace", cond, session_registry(t->in->session),
+    if (guard_check_reads(tcl, "trace", cond, interp_interface(t->in),
                           filter_matches, objc == 3 ? objv[2] : NULL, 0) !=
         TCL_OK)
         return TCL_ERROR;

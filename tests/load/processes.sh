@@ -135,6 +135,27 @@ has follow-after '^parent 0 child 1000$'
 has follow-after 'let go, unmonitored \(its child followed\)$'
 later follow-after '^fork-loop: status 0$'
 
+# A program without a runtime (env) that executes one linked with
+# libdapto hands it the channel it was started with: the new image is
+# monitored with its interface, and a breakpoint set before (pending,
+# while no interface is known) stops there.  It was let go at the exec
+# ("no monitoring interface"), its runtime then waited 10 s for an
+# acknowledgement of each aspect, and break refused the event.
+ENV=$(command -v env)
+batch env-exec -e 'break tick if {$i == 1}' -e run -e 'info processes' \
+    -e continue "$ENV" "$LT" loop 3 x
+status env-exec 0
+has env-exec '^Breakpoint 1 on event tick if \$i == 1 \(pending: the program.s interface is not known yet\)$'
+has env-exec "executed $LT: monitoring it with its interface\\.\$"
+count env-exec 1 '^Stopped at breakpoint 1 for event "tick": i=1 label="x"$'
+has env-exec '^loop: 3 ticks$'
+has env-exec '^Program exited with status 0\.$'
+count env-exec 0 'let go|did not acknowledge'
+# one without a runtime either is let go at the exec, as before
+batch env-plain -e run "$ENV" "$abs_top_builddir/tests/noosa/plain"
+status env-plain 0
+has env-plain 'which has no monitoring interface: let go, it goes on unmonitored\.$'
+
 # vfork: never followed, said so; the program goes on monitored.
 batch follow-vfork -e 'follow-fork child' -e 'trace on' -e run "$LT" vfork
 status follow-vfork 0
