@@ -119,6 +119,62 @@ int session_attach(struct session *s, pid_t pid, char **cause)
     return attach_runtime(s, pid, cause);
 }
 
+static unsigned int detach_busy(struct session *s, char **where, pid_t *busy,
+                                unsigned int max);
+static int detach_stop(struct session *s);
+static int detach_quiet(struct session *s);
+
+/* The runtime of process PID (s->target, stopped) still had the channel
+ * of a monitor that is gone, and has let it go (dapto_attach_open said
+ * -ESTALE <protocol#attach>): the program runs a moment, as at a detach,
+ * until no thread is inside the runtime (one may be using that region),
+ * then it gives the channel back (FN_END, dapto_attach_end), called in
+ * *TID, a thread found outside it.  0, or -1 with *CAUSE. */
+static int release_stale(struct session *s, pid_t pid, uint64_t fn_end,
+                         pid_t *tid, char **cause)
+{
+    pid_t busy[64];
+    unsigned int nbusy = 0;
+    char *where = NULL;
+    uint64_t ret;
+
+    for (int k = 0;; k++) {
+        int stopped;
+
+        if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
+            /* (as detach_program: the threads inside alone, at times) */
+            for (unsigned int b = 0; b < nbusy; b++)
+                target_resume_thread(s->target, busy[b], NULL);
+        } else {
+            target_continue(s->target, NULL);
+        }
+        stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
+        if (s->target == NULL || !target_alive(s->target)) {
+            xcause(cause, "process %d ended", (int)pid);
+            free(where);
+            return -1;
+        }
+        nbusy = stopped ? detach_busy(s, &where, busy, 64) : 0;
+        if (stopped && nbusy == 0 &&
+            (*tid = target_main_thread(s->target)) != 0)
+            break;
+        if (k == SESSION_DETACH_TRIES) {
+            xcause(cause, "process %d still has the channel of a noosa that "
+                   "is gone, and a thread stays inside its runtime (%s): "
+                   "attach again later", (int)pid,
+                   where != NULL ? where : "no thread could be stopped");
+            free(where);
+            return -1;
+        }
+    }
+    free(where);
+    if (attach_call(s, *tid, fn_end, 0, 0, 0, 0, &ret, cause) != 0)
+        return -1;
+    message(s, "Process %d still had the channel of a noosa that is gone: "
+            "it gave it back.", (int)pid);
+    return 0;
+}
+
 /* The runtime of process PID (s->target, stopped) makes a channel that
  * noosa fills in, and attaches to it <protocol#attach>.  On failure the
  * target is let go and freed. */
@@ -168,6 +224,13 @@ int attach_runtime(struct session *s, pid_t pid, char **cause)
      * copies, fill in the region, and the program attaches to it */
     if (attach_call(s, tid, fn_open, 0, 0, 0, 0, &ret, cause) != 0)
         goto fail_symbols;
+    if ((int64_t)ret == -ESTALE) {
+        /* the channel of a noosa that died attached: given back, then
+         * asked again */
+        if (release_stale(s, pid, fn_end, &tid, cause) != 0 ||
+            attach_call(s, tid, fn_open, 0, 0, 0, 0, &ret, cause) != 0)
+            goto fail_symbols;
+    }
     if ((int64_t)ret < 0) {
         if ((int64_t)ret == -EBUSY)
             xcause(cause, "process %d is monitored already (its runtime "

@@ -20,6 +20,7 @@
 # period (make check-stress); a thread of SCHED_IDLE among seven spinning
 # on its CPU does it at once ("idle"): detach now lets every other try
 # only the threads inside the runtime go on.
+# noosa killed while attached, then another attaching, time after time.
 # ATTACH_CYCLES (default 3) attaches; make check-stress runs more.
 . "$srcdir/tests/load/lib.sh"
 
@@ -139,6 +140,60 @@ else
     fail "self: the program: status $rc"
     cat "$WORK/self-prog.out"
 fi
+# noosa killed (SIGKILL) at a random moment while attached and counting
+# the events of eight threads flat out, then another attached: the
+# runtime has let go of the channel of the one killed (its waits found it
+# gone, or the next attach tells it), and gives it back once no thread is
+# inside it, so the next attach works (it was refused for ever,
+# "monitored already"); the program runs on through all of it and ends
+# normally.
+rm -f "$WORK/stop-killed"
+"$LT" busy 8 "$WORK/stop-killed" >"$WORK/killed-prog.out" 2>&1 &
+prog=$!
+i=0
+while ! grep -q started "$WORK/killed-prog.out" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && break
+    sleep 0.05
+done
+seed=${ATTACH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "killed: seed $seed (ATTACH_SEED=$seed repeats this run)"
+k=0
+while [ $k -lt "$CYCLES" ]; do
+    k=$((k + 1))
+    seed=$(((seed * 1103515245 + 12345) % 2147483648))
+    delay=$(printf '0.%02d' $((5 + (seed / 65536) % 45)))
+    "$NOOSA" --batch -n -p $prog -e 'set c 0' \
+        -e 'handler add tock count {global c; incr c; if {$c % 5000 == 0} {n_break}}' \
+        -e 'while 1 continue' </dev/null >"$WORK/killed-$k.first" 2>&1 &
+    first=$!
+    sleep "$delay"
+    kill -9 $first
+    wait $first 2>/dev/null
+    name=killed-$k
+    batch "$name" -p $prog -e 'set c 0' \
+        -e 'handler add tock count {global c; incr c; if {$c == 4000} {n_break}}' \
+        -e continue -e 'puts "count $c $n(status)"' -e detach
+    status "$name" 0
+    has "$name" '^count 4000 stopped$'
+    has "$name" '^Detached from process'
+    if grep -q 'stays inside\|monitored already' "$WORK/$name.out" "$WORK/$name.err"; then
+        fail "$name (killed after $delay s): $(grep 'stays inside\|monitored already' "$WORK/$name.out" "$WORK/$name.err")"
+    fi
+done
+if grep -q dapto-channel "/proc/$prog/maps"; then
+    fail "killed: a channel is left in the program"
+fi
+touch "$WORK/stop-killed"
+wait $prog
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^busy: 8 threads$' "$WORK/killed-prog.out"; then
+    echo "ok: killed: the program went on and ended"
+else
+    fail "killed: the program: status $rc"
+    cat "$WORK/killed-prog.out"
+fi
+
 # (three times as many: the race it found, a thread stopped inside
 # clone3 at the moment of the interrupt, was seen once in some 10 cycles)
 CYCLES=$((CYCLES * 3))

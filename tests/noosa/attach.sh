@@ -15,7 +15,9 @@
 #    noosa, and, as root, another user's program and a program that may
 #    not be traced (undumpable);
 #  - noosa killed with SIGKILL while attached, with a breakpoint set: the
-#    program goes on unmonitored, neither stopped nor killed.
+#    program goes on unmonitored, neither stopped nor killed; another
+#    noosa then attaches to it (the runtime gives back the channel of the
+#    one killed) and detaches, and nothing of either is left in it.
 . "$srcdir/tests/noosa/lib.sh"
 OLD=$abs_top_builddir/tests/noosa/old-runtime
 PLAIN=$abs_top_builddir/tests/noosa/plain
@@ -23,6 +25,7 @@ PLAIN=$abs_top_builddir/tests/noosa/plain
 # Process numbers and the C library's frames change from run to run.
 norm_attach() {
     sed -e 's/process [0-9][0-9]*/process PID/g' \
+        -e 's/Process [0-9][0-9]*/Process PID/g' \
         -e 's/stopped in [^,]*, called from/stopped in LIBC, called from/' \
         "$WORK/$1.out" >"$WORK/$1.tmp" && mv "$WORK/$1.tmp" "$WORK/$1.out"
     sed -e 's/process [0-9][0-9]*/process PID/g' \
@@ -213,8 +216,8 @@ start killed "$NT" lines
 exec 3>killed.in
 wait_for killed.prog ready
 mkfifo killed.cmd
-timeout 60 "$NOOSA" --batch -n -p $prog <killed.cmd >"$WORK/killed.out" \
-    2>&1 &
+# (noosa itself, not a timeout wrapping it: it is what is killed)
+"$NOOSA" --batch -n -p $prog <killed.cmd >"$WORK/killed.out" 2>&1 &
 noosa=$!
 exec 4>killed.cmd
 echo "break cell_made" >&4
@@ -224,13 +227,32 @@ kill -9 $noosa
 wait $noosa 2>/dev/null
 exec 4>&-
 echo one >&3
+# another noosa attaches to it (it was refused: the runtime kept the
+# channel of the one killed, "monitored already"), stops at the next line,
+# detaches; nothing of either is left in it
+timeout 60 "$NOOSA" --batch -n -p $prog -e 'break cell_made' -e continue \
+    -e 'n_say "again at $n(where)\n"' -e detach >"$WORK/killed-again.out" \
+    2>"$WORK/killed-again.err" &
+noosa=$!
+wait_for "$WORK/killed-again.out" Attached
 echo two >&3
+wait $noosa
+echo $? >"$WORK/killed-again.rc"
+norm_attach killed-again
+check killed-again
+if grep -q dapto-channel "/proc/$prog/maps"; then
+    fail "a channel is left in the program: $(grep dapto-channel "/proc/$prog/maps")"
+else
+    echo "ok: no channel left in the program"
+fi
+echo three >&3
 exec 3>&-
 wait $prog
 echo "status $?" >>killed.prog
 same killed-prog killed.prog "ready
 got one
 got two
+got three
 done
 status 0"
 
