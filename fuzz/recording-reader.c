@@ -37,6 +37,26 @@
 #include "recfile.h"
 #include "recread.h"
 
+/* recread_skip() <design#event-numbers>: past N events of the T there
+ * are, the next event given is event N + 1; past more than T, T. */
+static void check_skip(struct recread *r)
+{
+    struct reader_item it;
+    uint64_t total = recread_skip(r, UINT64_MAX), n, seq;
+
+    for (n = 0; n <= total + 1; n += total / 3 + 1) {
+        if (recread_skip(r, n) != (n < total ? n : total))
+            abort();
+        while (n < total && recread_next(r, &it, &seq)) {
+            if (it.kind == READER_EVENT || it.kind == READER_FUNCTION) {
+                if (seq != n + 1)
+                    abort();
+                break;
+            }
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *dir;
@@ -222,11 +242,12 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
             n = recread_functions(r, fns,
                                   max > 0 ? (unsigned int)max
                                           : maxes[turn++ % 6], &first);
+        /* <design#event-numbers>: events alone, from 1 */
         if (n > 0) {
-            if (first != count)
+            if (first != count + 1)
                 abort();
             for (unsigned int i = 0; i < n; i++) {
-                say_fn(w, count++, fns[i].enter, fns[i].tid, fns[i].ns,
+                say_fn(w, ++count, fns[i].enter, fns[i].tid, fns[i].ns,
                        fns[i].name);
                 give(w, fns[i].tid, fns[i].ns);
             }
@@ -236,11 +257,11 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
             n = recread_counts(r, counted, sizeof counted, evs,
                                maxes[turn++ % 6], &first);
         if (n > 0) {
-            if (first != count)
+            if (first != count + 1)
                 abort();
             for (unsigned int i = 0; i < n; i++) {
                 say(w, "%llu kind %d code %u %d %lld\n",
-                    (unsigned long long)count++, (int)READER_EVENT,
+                    (unsigned long long)++count, (int)READER_EVENT,
                     evs[i].event->code, (int)evs[i].tid,
                     (long long)evs[i].ns);
                 give(w, evs[i].tid, evs[i].ns);
@@ -249,9 +270,10 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
         }
         if (!recread_next(r, &it, &seq))
             break;
+        if (it.kind == READER_EVENT || it.kind == READER_FUNCTION)
+            count++;
         if (seq != count)
             abort();
-        count++;
         give(w, it.tid, it.ns);
         if (it.kind == READER_FUNCTION) {
             uint32_t len;
@@ -355,6 +377,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ways[i].text);
         free(ways[i].ev);
     }
+    check_skip(r);
     snprintf(out, sizeof out, "%s/export.json", dir);
     if (export_recording(r, EXPORT_CHROME, out, NULL, &cause) != 0)
         free(cause);

@@ -201,8 +201,12 @@ int session_seek(struct session *s, uint64_t seq, char **cause)
         replay_watch(s, 1);
     }
     s->source.seek(s->source.arg, seq);
-    s->seq = seq;
-    if (s->state != SESSION_STOPPED)
+    s->seq = seq > 0 ? seq - 1 : 0; /* (the event before it was given) */
+    if (s->state != SESSION_STOPPED) {
+        /* a step of goto, not a pause to tell */
+        s->hush++;
         replay_stop(s, SESSION_INTERRUPTED);
+        s->hush--;
+    }
     return 0;
 }

@@ -274,8 +274,11 @@ static int continue_all(struct session *s, char **cause)
 int session_continue(struct session *s, char **cause)
 {
     if (s->state != SESSION_STOPPED) {
-        xcause(cause, s->state == SESSION_RUNNING
-                          ? "the program is already running"
+        xcause(cause, s->state == SESSION_RUNNING ? "the program is already "
+                                                    "running"
+                      : s->source.next != NULL
+                          ? "the recording is not being played (run plays "
+                            "it)"
                           : "the program is not running");
         return -1;
     }
@@ -341,9 +344,11 @@ int session_interrupt(struct session *s, char **cause)
     if (ending_refused(s, cause) != 0)
         return -1;
     if (s->state != SESSION_RUNNING) {
-        xcause(cause, s->state == SESSION_IDLE ? "the program is not running"
-                                               : "the program is already "
-                                                 "stopped");
+        xcause(cause, s->state != SESSION_IDLE ? "the program is already "
+                                                 "stopped"
+                      : s->source.next != NULL ? "the recording is not being "
+                                                 "played (run plays it)"
+                                               : "the program is not running");
         return -1;
     }
     if (s->source.next != NULL) {
@@ -378,7 +383,9 @@ int session_kill(struct session *s, char **cause)
     }
     if (s->state == SESSION_IDLE ||
         (s->target == NULL && live_others(s, NULL) == 0)) {
-        xcause(cause, "the program is not running");
+        xcause(cause, s->source.next != NULL ? "the recording is not being "
+                                               "played (run plays it)"
+                                             : "the program is not running");
         return -1;
     }
     s->killed = 1;

@@ -129,7 +129,7 @@ struct recread {
     struct rstream *cur;
     struct rstream *best;
     uint64_t last;
-    uint64_t seq;
+    uint64_t seq; /* events given so far: the last one's number */
 };
 
 static void rnote(struct recread *r, const char *fmt, ...)
@@ -1048,10 +1048,30 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
     if (best == NULL)
         return 0;
     *item = best->item;
+    /* <design#event-numbers>: events alone are numbered, from 1 */
+    if (item->kind == READER_EVENT || item->kind == READER_FUNCTION)
+        r->seq++;
     if (seq != NULL)
         *seq = r->seq;
-    r->seq++;
     return 1;
+}
+
+uint64_t recread_skip(struct recread *r, uint64_t n)
+{
+    struct reader_item item;
+    struct reader_fn fns[256];
+
+    recread_rewind(r);
+    while (r->seq < n) {
+        uint64_t left = n - r->seq;
+
+        /* function records in runs, when they come next (no item each) */
+        if (recread_functions(r, fns, left < 256 ? (unsigned int)left : 256,
+                              NULL) == 0 &&
+            !recread_next(r, &item, NULL))
+            break;
+    }
+    return r->seq;
 }
 
 /* Whether the event S holds is a function's entry or exit that
@@ -1146,7 +1166,7 @@ static __attribute__((noinline)) unsigned int rfn_take(struct recread *r,
 
     rfn_item(r, s, &fns[0]);
     if (seq != NULL)
-        *seq = r->seq;
+        *seq = r->seq + 1;
     r->cur = s; /* what S holds is given */
     n = 1 + rfn_run(r, s, r->last, fns + 1, max - 1);
     r->seq += n;
@@ -1269,7 +1289,7 @@ unsigned int recread_counts(struct recread *r, const unsigned char *counted,
     evs[0].ns = s->item.ns;
     evs[0].tid = s->tid;
     if (seq != NULL)
-        *seq = r->seq;
+        *seq = r->seq + 1;
     r->cur = s; /* what S holds is given */
     /* (the run ends with its packet, as rfn_take()'s) */
     n = 1 + rcount_run(r, s, counted, limit, evs + 1, max - 1);

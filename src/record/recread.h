@@ -62,10 +62,23 @@ const char *recread_function(const struct recread *r, uint64_t addr);
  * it is a function's entry or exit (cheaper than by its address). */
 const char *recread_item_function(const struct recread *r, uint32_t *len);
 
-/* The next event in time order: 1 with *item (valid until the next call;
+/* Event numbers <design#event-numbers>: the events of a recording, and
+ * they alone (the program's events and function entries and exits, not
+ * the hello, aspects, names or losses), are numbered 1, 2, 3 ... in the
+ * order recread_next() gives them (time order across threads).  noosa
+ * dump prints these numbers, goto N and the stop lines of a replay use
+ * them; this reader is the one place that counts them. */
+
+/* The next item in time order: 1 with *item (valid until the next call;
  * events of the program, functions, hello, aspects, losses), 0 at the
- * end.  *seq counts events from 0 (its number for goto). */
+ * end.  *seq: an event's number; for another item, the number of the
+ * event before it (0: none). */
 int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq);
+
+/* Back to the start, then past the first N events (so that the next one
+ * given is event N + 1): how many were there (< N: the recording has no
+ * more). */
+uint64_t recread_skip(struct recread *r, uint64_t n);
 
 /* The entries and exits of functions that come next, without items:
  * -finstrument-functions records and the built-in enter and leave, each

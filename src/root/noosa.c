@@ -101,8 +101,9 @@ static int on_item(void *arg, const struct reader_item *item)
         n->item = item;
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
+        /* (worded as a step's stop) */
         if (!keep)
-            where = xstrdup(item->event->name);
+            where = xasprintf("event \"%s\"", item->event->name);
         noosa_set_where(n, where);
         stopped_at(n, item);
         sink_fresh_line(&n->sink);
@@ -194,7 +195,7 @@ static void on_state(void *arg)
 {
     struct noosa *n = arg;
     enum session_state state = session_state(n->session);
-    int status, signo;
+    int status, signo, ended;
     char sig[32];
 
     if (state == SESSION_IDLE) {
@@ -202,11 +203,24 @@ static void on_state(void *arg)
         symbols_free(n->inside_sym);
         n->inside_sym = NULL;
     }
-    if (state == SESSION_IDLE && session_ended(n->session, &status, &signo) &&
+    if (state == SESSION_IDLE &&
+        (ended = session_ended(n->session, &status, &signo)) != 0 &&
         !session_following(n->session)) {
         noosa_set_where(n, NULL);
         sink_fresh_line(&n->sink);
-        if (signo != 0)
+        if (n->replay != NULL && ended == 2)
+            /* a recording: its program lived and ended long ago */
+            sink_sayf(&n->sink, "The play of the recording ended at event "
+                      "%llu.\n",
+                      (unsigned long long)session_position(n->session));
+        else if (n->replay != NULL && signo != 0)
+            sink_sayf(&n->sink, "End of the recording: the program was "
+                      "killed by %s.\n",
+                      target_signal_name(signo, sig, sizeof sig));
+        else if (n->replay != NULL)
+            sink_sayf(&n->sink, "End of the recording: the program exited "
+                      "with status %d.\n", status);
+        else if (signo != 0)
             sink_sayf(&n->sink, "Program killed by %s.\n",
                       target_signal_name(signo, sig, sizeof sig));
         else
@@ -220,6 +234,15 @@ static void on_state(void *arg)
             /* the report, and the error policy (which may convert the
              * error or end the program before this returns) */
             fault_stopped(n->faults, f);
+        } else if (session_why(n->session) == SESSION_INTERRUPTED &&
+                   n->replay != NULL) {
+            /* stop while a recording plays */
+            noosa_set_where(n, xasprintf(
+                "a pause after event %llu",
+                (unsigned long long)session_position(n->session)));
+            sink_fresh_line(&n->sink);
+            sink_sayf(&n->sink, "The play is paused after event %llu.\n",
+                      (unsigned long long)session_position(n->session));
         } else if (session_why(n->session) == SESSION_INTERRUPTED &&
                    !n->attaching && !session_following(n->session)) {
             noosa_set_where(n, xstrdup("interrupt"));
@@ -465,26 +488,13 @@ static unsigned int replay_counts(void *arg, struct reader_ev *evs,
     return recread_counts(n->replay, counted, limit, evs, max, seq);
 }
 
+/* The play goes on from event SEQ <design#event-numbers> (from the start
+ * for 0 or 1). */
 static void replay_seek(void *arg, uint64_t seq)
 {
     struct noosa *n = arg;
-    struct reader_item item;
-    struct reader_fn fns[256];
-    uint64_t i = 0;
 
-    recread_rewind(n->replay);
-    while (i < seq) {
-        unsigned int k = recread_functions(
-            n->replay, fns, seq - i < 256 ? (unsigned int)(seq - i) : 256,
-            NULL);
-
-        if (k > 0)
-            i += k;
-        else if (recread_next(n->replay, &item, NULL))
-            i++;
-        else
-            break;
-    }
+    recread_skip(n->replay, seq > 0 ? seq - 1 : 0);
 }
 
 static struct registry *replay_registry(void *arg)
@@ -534,9 +544,26 @@ static int noosa_replay(struct noosa *n, char **cause)
 
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause)
 {
+    uint64_t have;
+
     if (n->replay == NULL) {
         xcause(cause, "not a recording: only a recording goes back or to "
                "an event");
+        return -1;
+    }
+    if (seq == 0) {
+        xcause(cause, "events are numbered from 1 (as noosa dump numbers "
+               "them)");
+        return -1;
+    }
+    /* past the end: said, and the play stays where it is */
+    have = recread_skip(n->replay, seq);
+    if (have < seq) {
+        recread_skip(n->replay, session_position(n->session));
+        xcause(cause, "the recording has %llu event%s (numbered 1 to %llu, "
+               "as noosa dump numbers them): no event %llu",
+               (unsigned long long)have, have == 1 ? "" : "s",
+               (unsigned long long)have, (unsigned long long)seq);
         return -1;
     }
     if (session_seek(n->session, seq, cause) != 0)

@@ -178,7 +178,14 @@ static void state_text(struct screen *s, char *buf, size_t size)
 
     switch (session_state(in->session)) {
     case SESSION_IDLE:
-        if (session_ended(in->session, &status, &signo)) {
+        if (session_replaying(in->session) &&
+            session_ended(in->session, &status, &signo) == 2) {
+            snprintf(buf, size, "play ended at event %llu",
+                     (unsigned long long)session_position(in->session));
+        } else if (session_replaying(in->session) &&
+                   session_ended(in->session, &status, &signo)) {
+            snprintf(buf, size, "played to the end");
+        } else if (session_ended(in->session, &status, &signo)) {
             if (signo != 0)
                 snprintf(buf, size, "killed by %s",
                          target_signal_name(signo, sig, sizeof sig));
@@ -189,7 +196,8 @@ static void state_text(struct screen *s, char *buf, size_t size)
         }
         break;
     case SESSION_RUNNING:
-        snprintf(buf, size, "running");
+        snprintf(buf, size, session_replaying(in->session) ? "playing"
+                                                            : "running");
         break;
     case SESSION_STOPPED:
         snprintf(buf, size, "stopped at %s",

@@ -126,7 +126,21 @@ static void info_program(struct interp *in)
     interp_say(in, "\n");
     switch (session_state(in->session)) {
     case SESSION_IDLE:
-        if (session_ended(in->session, &status, &signo)) {
+        if (session_replaying(in->session) &&
+            session_ended(in->session, &status, &signo) == 2) {
+            interp_sayf(in, "State: the play of the recording ended at "
+                        "event %llu\n",
+                        (unsigned long long)session_position(in->session));
+        } else if (session_replaying(in->session) &&
+                   session_ended(in->session, &status, &signo)) {
+            if (signo != 0)
+                interp_sayf(in, "State: the recording played to its end "
+                            "(the program was killed by %s)\n",
+                            target_signal_name(signo, sig, sizeof sig));
+            else
+                interp_sayf(in, "State: the recording played to its end "
+                            "(the program exited with status %d)\n", status);
+        } else if (session_ended(in->session, &status, &signo)) {
             if (signo != 0)
                 interp_sayf(in, "State: killed by %s\n",
                             target_signal_name(signo, sig, sizeof sig));

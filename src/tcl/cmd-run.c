@@ -147,7 +147,7 @@ static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     at = session_position(in->session);
     if (!session_replaying(in->session) ||
-        session_state(in->session) != SESSION_STOPPED || at == 0)
+        session_state(in->session) != SESSION_STOPPED || at <= 1)
         return fail(tcl, xstrdup(
             !session_replaying(in->session)
                 ? "step back: only a recording goes back (noosa --replay)"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # replay-screen.sh - a recording played in the screen (noosa DIR in a
 # real terminal, through tests/screen/lib.sh): the recording said, run to
-# a breakpoint, step back, goto, send refused, the end of the play on the
-# status line, quit.
+# a breakpoint, step back, goto (noosa dump's numbers, from 1), send
+# refused, the end of the recording on the status line, quit.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -16,16 +16,17 @@ wait_for "(noosa)"
 cmd 'break other'
 wait_for "Breakpoint 1 on event other"
 cmd 'run'
-wait_for 'Stopped at breakpoint 1 for event "other" (event 9): n=0'
+wait_for 'Stopped at breakpoint 1 for event "other" (event 7): n=0'
 cmd 'step back'
-wait_for 'Stopped at tick (event 8): n=0'
-cmd 'goto 20'
-wait_for 'Stopped at leave (event 20): name="b"'
+wait_for 'Stopped at event "tick" (event 6): n=0'
+cmd 'goto 18'
+wait_for 'Stopped at event "leave" (event 18): name="b"'
 cmd 'send tick_count'
 wait_for "send: not available in a recording: the program is not live"
 cmd 'delete 1'
 cmd 'continue'
-wait_for "Program exited with status 0."
+wait_for "End of the recording: the program exited with status 0."
+wait_row 0 "played to the end"
 cmd 'quit'
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"
