@@ -12,6 +12,7 @@ include bench/profile.mk
 include bench/front.mk
 include bench/cond.mk
 include bench/question.mk
+include bench/relate.mk
 include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk

@@ -69,6 +69,8 @@ extern "C" {
 #define DAPTO_STATE_FILTER 0x08 /* first ask the event's filter (monitor's) */
 #define DAPTO_STATE_PROFILE 0x10 /* enter/leave of functions: count them in
                                     the program's own call tree (monitor's) */
+#define DAPTO_STATE_STACK 0x20  /* enter/leave: keep the thread's component
+                                   stack in the program (monitor's) */
 
 typedef volatile unsigned char dapto_state_t;
 

@@ -310,6 +310,16 @@ static int check_program(struct checker *k, const unsigned char *p, uint32_t n,
         case DAPTO_FOP_TID:
             want = T_INT;
             goto push;
+        case DAPTO_FOP_WITHIN:
+            /* <protocol#relate> */
+            if (pc + 1 > n)
+                return fail(k, (int)at, "an operand runs past the program");
+            if (p[pc] >= DAPTO_REL_COMPS)
+                return fail(k, (int)at, "component %u, not below %d",
+                            (unsigned int)p[pc], DAPTO_REL_COMPS);
+            pc++;
+            want = T_INT;
+            goto push;
         case DAPTO_FOP_CONST:
         case DAPTO_FOP_CONSTD:
             if (pc + 8 > n)
@@ -419,8 +429,19 @@ int filter_check(const void *filter, size_t len, const unsigned char *kinds,
         memcpy(&cl, f + sizeof fh + i * sizeof cl, sizeof cl);
         if (cl.bits & ~bits)
             return fail(&k, -1, "unknown state bits 0x%x", (unsigned int)cl.bits);
-        if (cl.flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART))
+        if (cl.flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART |
+                         DAPTO_CL_PART | DAPTO_CL_WINDOW))
             return fail(&k, -1, "unknown flags 0x%x", (unsigned int)cl.flags);
+        if ((cl.flags & DAPTO_CL_PART) &&
+            (cl.flags != DAPTO_CL_PART || cl.bits != 0 || cl.every > DAPTO_REL_DERIVED ||
+             (cl.count != DAPTO_REL_PART_A && cl.count != DAPTO_REL_PART_B)))
+            return fail(&k, -1, "a part's clause with state bits, other flags, "
+                                "derived event %u or part %u",
+                        (unsigned int)cl.every, (unsigned int)cl.count);
+        if ((cl.flags & DAPTO_CL_WINDOW) &&
+            (cl.flags != DAPTO_CL_WINDOW || cl.bits != 0 || cl.count > 1))
+            return fail(&k, -1, "a window's clause with state bits, other flags "
+                                "or count %u", (unsigned int)cl.count);
         if ((cl.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) &&
             ((cl.flags & DAPTO_CL_HITS) || cl.bits != 0 ||
              (cl.flags & DAPTO_CL_QUESTION && cl.flags & DAPTO_CL_QSTART) ||

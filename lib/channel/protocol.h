@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 4
+#define DAPTO_PROTO_MINOR 5
 
 /* The minor from which a runtime can be attached to while it runs
  * <protocol#attach>. */
@@ -29,6 +29,11 @@
 /* The minor from which a thread may write its records into a buffer of its
  * own <protocol#tbuf>. */
 #define DAPTO_TBUF_MINOR 4
+
+/* The minor from which the program keeps its threads' component stacks
+ * and derived events for the monitor <protocol#relate>, and questions
+ * have a measurement window <protocol#question>. */
+#define DAPTO_RELATE_MINOR 5
 
 /* Environment variable that lets a monitor attach to the program under
  * Yama's ptrace_scope 1: "any", or the pid of the one process allowed
@@ -106,7 +111,11 @@ struct dapto_region {
     /* Address of the runtime's function that ends the operation a thread
      * runs, `void interrupt(void)` <protocol#stop> (minor 1). */
     uint64_t rt_interrupt;
-    uint64_t rt_reserved[4];
+    /* Where the program mapped the region (minor 5; 0 from an older
+     * runtime): the address of the derived events' state bytes in the
+     * program <protocol#relate>. */
+    uint64_t rt_region;
+    uint64_t rt_reserved[3];
 
     /* Thread buffers <protocol#tbuf> (minor 4; 0 without them: these
      * bytes were padding before).  Geometry: set once by the monitor,
@@ -119,7 +128,12 @@ struct dapto_region {
     uint32_t monitor_cpu; /* the monitor, when it spins for records */
     uint32_t program_cpu; /* a thread of the program, when it spins for
                            * the monitor's answer or for room */
-    uint32_t tb_pad[3];
+    /* The relations area <protocol#relate> (minor 5; 0 without it: these
+     * bytes were padding before).  Geometry: set once by the monitor,
+     * read-only after. */
+    uint32_t rel_off;
+    uint32_t rel_size;
+    uint32_t tb_pad;
 
     /* Producers: next free byte position in the ring (monotonic). */
     _Alignas(64) uint64_t head;
@@ -307,6 +321,15 @@ struct dapto_filter {
  * of its durations (QSTART).  Never with DAPTO_CL_HITS. */
 #define DAPTO_CL_QUESTION 0x2
 #define DAPTO_CL_QSTART 0x4
+/* A clause of a part of a derived event <protocol#relate> (minor 5): when
+ * it fires it adds no state bit (bits is 0) but hands the event to
+ * derived event `every` - 1 as its part `count` (DAPTO_REL_PART_A or
+ * _B).  Never with DAPTO_CL_HITS. */
+#define DAPTO_CL_PART 0x8
+/* A clause of the questions' measurement window <protocol#question>
+ * (minor 5): when it fires it opens the window (`count` 1) or closes it
+ * (`count` 0), and adds no state bit. */
+#define DAPTO_CL_WINDOW 0x10
 
 struct dapto_clause {
     uint8_t bits;        /* DAPTO_STATE_{TRAIL,RECORD,STOP} when it fires */
@@ -339,6 +362,10 @@ enum dapto_filter_op {
     DAPTO_FOP_CONST = 0x05,  /* i64: push an integer */
     DAPTO_FOP_CONSTD = 0x06, /* f64: push a double */
     DAPTO_FOP_CONSTS = 0x07, /* u16 n, n bytes: push a string */
+    DAPTO_FOP_WITHIN = 0x08, /* u8 c: push 1 when component c of the
+                                relations area has a frame on the thread's
+                                component stack, else 0 <protocol#relate>
+                                (minor 5) */
     DAPTO_FOP_CMPI = 0x10,   /* + DAPTO_FCMP_*: signed integers */
     DAPTO_FOP_CMPU = 0x18,   /* + DAPTO_FCMP_*: unsigned integers (pointers) */
     DAPTO_FOP_CMPD = 0x20,   /* + DAPTO_FCMP_*: doubles */
@@ -380,7 +407,11 @@ struct dapto_question_area {
     uint32_t slot_size;  /* bytes, a multiple of 64 */
     uint32_t defs_off;   /* from the area's start */
     uint32_t tabs_off;
-    uint32_t pad[11];
+    /* The measurement window (minor 5): non-zero while it is closed, when
+     * question clauses count nothing.  Written by the monitor, and by a
+     * thread whose event fires a DAPTO_CL_WINDOW clause. */
+    uint32_t closed;
+    uint32_t pad[10];
     _Alignas(64) uint32_t next; /* slots handed out (monotonic) */
     uint32_t pad1;
     uint64_t no_slot;    /* question events of threads without a slot */
@@ -471,6 +502,147 @@ struct dapto_qentry {
     uint64_t count;
     uint64_t sum;       /* int64_t, or a double's bits (QV_DOUBLE) */
     uint64_t min, max;  /* likewise */
+};
+
+/*
+ * Relations <protocol#relate> (minor 5): the components whose frames on a
+ * thread's component stack filters test (DAPTO_FOP_WITHIN), the
+ * definitions and state bytes of derived events, and a slot per thread
+ * where the thread keeps its component stack and what its pending
+ * executions hold.  The monitor lays the area out, then writes
+ * components, function addresses and definitions under `gen`; a thread
+ * writes only its own slot and the header's `next` and `no_slot`.  The
+ * runtime trusts nothing of it: every index is checked or masked before
+ * use.
+ */
+#define DAPTO_REL_COMPS 64       /* components */
+#define DAPTO_REL_NAME 120       /* bytes of a component's name, its NUL
+                                    included */
+#define DAPTO_REL_FNS 1024       /* function addresses, a power of two */
+#define DAPTO_REL_PROBES 16      /* probes of a lookup among them */
+#define DAPTO_REL_DERIVED 32     /* derived events */
+/* Derived event i has code DAPTO_DERIVED_BASE + i: a runtime of minor 5
+ * never gives an aspect's event one of these codes, which lie below the
+ * monitor's filter directory <protocol#filter>. */
+#define DAPTO_DERIVED_BASE 2016
+#define DAPTO_REL_DEPTH 1024     /* frames a thread's stack keeps */
+#define DAPTO_REL_PENDING 120    /* executions a thread keeps data for */
+#define DAPTO_REL_DATA 256       /* bytes of a part's values kept */
+#define DAPTO_REL_NONE 0xff      /* no component */
+#define DAPTO_REL_PART_A 1       /* the count of a part's clause */
+#define DAPTO_REL_PART_B 2
+
+/* A component: a name, matched by named components (enter and leave)
+ * with that text and by the functions whose addresses the monitor lists
+ * for it. */
+struct dapto_rel_comp {
+    uint32_t len; /* bytes of name without its NUL; 0: no component */
+    uint32_t pad;
+    char name[DAPTO_REL_NAME];
+};
+
+/* A function's address and its component: an open-addressing table of
+ * DAPTO_REL_FNS entries, from slot (addr * 0x9e3779b97f4a7c15) >> 54,
+ * at most DAPTO_REL_PROBES probes; addr 0: free. */
+struct dapto_rel_fn {
+    uint64_t addr;
+    uint32_t comp;
+    uint32_t pad;
+};
+
+enum dapto_rel_kind {
+    DAPTO_REL_NOKIND = 0,
+    DAPTO_REL_CONTAINS = 1, /* an execution of component a during which
+                               b happened */
+    DAPTO_REL_CALLS = 2,    /* ... during which b happened directly in it */
+    DAPTO_REL_BEFORE = 3    /* a b preceded by an a (in the same c) */
+};
+
+/* A derived event's definition, 32 bytes.  A part that is not a
+ * component (DAPTO_REL_NONE) is an event, handed over by its clauses
+ * (DAPTO_CL_PART). */
+struct dapto_rel_def {
+    uint8_t kind; /* enum dapto_rel_kind; 0: none */
+    uint8_t a, b, c;
+    uint16_t checked;  /* counters <protocol#counters>: completions looked */
+    uint16_t recorded; /* at, and derived events emitted */
+    uint64_t mult;     /* ns = ticks * mult >> 32 */
+    uint64_t pad[2];
+};
+
+struct dapto_rel_area {
+    uint32_t nthreads;  /* slots at tabs_off */
+    uint32_t slot_size; /* bytes, a multiple of 64 */
+    uint32_t tabs_off;
+    uint32_t comps_off; /* DAPTO_REL_COMPS components */
+    uint32_t fns_off;   /* DAPTO_REL_FNS function addresses */
+    uint32_t defs_off;  /* DAPTO_REL_DERIVED definitions */
+    /* Odd while the monitor writes components, addresses or definitions,
+     * even (never 0) after: a thread whose copies are of another gen
+     * takes them again. */
+    uint32_t gen;
+    /* Bumped by the monitor whenever it asks for the stacks again
+     * (DAPTO_STATE_STACK) after a time without: a slot of another epoch
+     * holds a stack that missed enters and leaves, and starts empty. */
+    uint32_t epoch;
+    uint32_t pad[8];
+    uint8_t state[DAPTO_REL_DERIVED]; /* the derived events' state bytes */
+    _Alignas(64) uint32_t next; /* slots handed out (monotonic) */
+    uint32_t pad1;
+    uint64_t no_slot;   /* enters and leaves of threads without a slot */
+};
+
+/* A frame of a thread's component stack. */
+struct dapto_rel_frame {
+    uint64_t key;  /* the name's address, or the function's */
+    uint8_t fn;    /* 1: a function */
+    uint8_t comp;  /* its component, DAPTO_REL_NONE */
+    uint16_t pad0;
+    uint32_t pad1;
+};
+
+/* What a thread keeps for a pending execution of a derived event's part:
+ * an A of `contains` or `calls` (its start, the B's seen before it, its
+ * first B's values), a C of `before` (its last A's time and values), or
+ * the last A of a `before` without C. */
+struct dapto_rel_pend {
+    uint8_t def;
+    uint8_t has;       /* data held */
+    uint16_t len;      /* bytes of it */
+    uint32_t frame;    /* the frame whose execution it is */
+    uint64_t t0;       /* A's start, or the A's time */
+    uint64_t n0;       /* contains: B's of the thread at A's start;
+                          calls: B's directly in it so far */
+    uint64_t pad;
+    unsigned char data[DAPTO_REL_DATA]; /* values as in a record */
+};
+
+/* A thread's slot; written by that thread alone. */
+struct dapto_rel_thread {
+    uint32_t tid;
+    uint32_t epoch;  /* the area's epoch the stack is of */
+    uint32_t gen;    /* the area's gen the copies below are of; 0: none */
+    uint32_t depth;  /* frames on the stack (may pass DAPTO_REL_DEPTH) */
+    uint64_t mask;   /* components with a frame on the stack */
+    uint32_t npend;  /* pending executions kept */
+    uint32_t busy;   /* inside an update (a signal handler's events wait) */
+    uint64_t deep;   /* frames pushed beyond DAPTO_REL_DEPTH, not kept */
+    uint64_t lost;   /* executions without room for what they keep */
+    uint64_t nb[DAPTO_REL_DERIVED]; /* contains: B's so far */
+    uint16_t count[DAPTO_REL_COMPS]; /* frames of each component */
+    /* the copies of the definitions, and what each component is a part
+     * of (a bit a definition) */
+    struct dapto_rel_def defs[DAPTO_REL_DERIVED];
+    uint32_t a_of[DAPTO_REL_COMPS], b_of[DAPTO_REL_COMPS], c_of[DAPTO_REL_COMPS];
+    /* named components' components, by the name's address (of gen) */
+    struct {
+        uint64_t key;
+        uint32_t gen;
+        uint32_t comp;
+    } names[64];
+    struct dapto_rel_pend last[DAPTO_REL_DERIVED]; /* before without C */
+    struct dapto_rel_frame frame[DAPTO_REL_DEPTH];
+    struct dapto_rel_pend pend[DAPTO_REL_PENDING];
 };
 
 /* Mailbox states <protocol#stop>. */

@@ -238,3 +238,14 @@ int qarea_entry(const struct qarea *qa, unsigned int index, uint32_t slot,
         *torn = 1;
     return ((const struct dapto_qentry *)buf)->hash != 0;
 }
+
+void qarea_window(struct qarea *qa, int closed)
+{
+    __atomic_store_n(&head(qa)->closed, closed ? 1u : 0u, __ATOMIC_RELAXED);
+    qa->window_set = 1;
+}
+
+int qarea_window_closed(const struct qarea *qa)
+{
+    return __atomic_load_n(&head(qa)->closed, __ATOMIC_RELAXED) != 0;
+}

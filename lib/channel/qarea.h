@@ -34,6 +34,9 @@ struct qarea {
     uint32_t epoch;        /* the last epoch given */
     /* what was written for each question: its definition (epoch 0: none) */
     struct dapto_question def[DAPTO_Q_MAX];
+    /* the measurement window was written since the monitor last chose
+     * one (the program may open and close it since) */
+    int window_set;
 };
 
 /* Lay out the question area of region R (header, empty definitions,
@@ -59,6 +62,11 @@ void qarea_reset(struct qarea *qa, unsigned int index);
 
 /* Question INDEX is gone; its room may be given again. */
 void qarea_undefine(struct qarea *qa, unsigned int index);
+
+/* Close (CLOSED) or open the measurement window <protocol#question>;
+ * whether it is closed now. */
+void qarea_window(struct qarea *qa, int closed);
+int qarea_window_closed(const struct qarea *qa);
 
 /* Slots handed to threads so far (at most nthreads), and the question
  * events of threads that found none. */

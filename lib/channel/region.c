@@ -41,6 +41,7 @@ void region_geom_default(struct region_geom *g)
     g->filt_size = REGION_DEFAULT_FILTER;
     g->cnt_slots = REGION_DEFAULT_CNT;
     g->q_size = REGION_DEFAULT_QUESTION;
+    g->rel_size = REGION_DEFAULT_RELATE;
 }
 
 /* Bytes of the counter area of G. */
@@ -76,6 +77,10 @@ static const char *geom_sizes(const struct region_geom *g)
         return "filter area size is not 0 or a multiple of 8 from 256 to 2^24";
     if (g->cnt_slots > REGION_CNT_MAX)
         return "counter slots are more than 4096";
+    if (g->rel_size != 0 &&
+        (g->rel_size < REGION_RELATE_MIN || g->rel_size > REGION_RELATE_MAX ||
+         g->rel_size % 64 != 0))
+        return "relations area size is not 0 or a multiple of 64 from 98304 to 2^30";
     if (g->q_size != 0 &&
         (g->q_size < REGION_QUESTION_MIN || g->q_size > REGION_QUESTION_MAX ||
          g->q_size % 64 != 0))
@@ -117,6 +122,8 @@ int region_geom_layout(struct region_geom *g, const char **cause)
     off = align_up(off + g->q_size, PAGE);
     g->tb_off = g->tb_count != 0 ? (uint32_t)off : 0;
     off = align_up(off + region_tbuf_bytes(g), PAGE);
+    g->rel_off = g->rel_size != 0 ? (uint32_t)off : 0;
+    off = align_up(off + g->rel_size, PAGE);
     if (off > UINT32_MAX) {
         *cause = "region would be larger than 4 GiB";
         errno = EINVAL;
@@ -148,11 +155,13 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h)
     g->tb_off = __atomic_load_n(&h->tb_off, __ATOMIC_RELAXED);
     g->tb_count = __atomic_load_n(&h->tb_count, __ATOMIC_RELAXED);
     g->tb_size = __atomic_load_n(&h->tb_size, __ATOMIC_RELAXED);
+    g->rel_off = __atomic_load_n(&h->rel_off, __ATOMIC_RELAXED);
+    g->rel_size = __atomic_load_n(&h->rel_size, __ATOMIC_RELAXED);
 }
 
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 {
-    uint64_t lo[8], hi[8];
+    uint64_t lo[9], hi[9];
     const char *why;
     int i, j, n = 4;
 
@@ -163,7 +172,7 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->ring_off % 8 != 0 || g->iface_off % 8 != 0 ||
         g->trail_off % 8 != 0 || g->mbox_off % 8 != 0 ||
         g->filt_off % 8 != 0 || g->cnt_off % 8 != 0 || g->q_off % 64 != 0 ||
-        (g->tb_count != 0 && g->tb_off % PAGE != 0))
+        (g->tb_count != 0 && g->tb_off % PAGE != 0) || g->rel_off % 64 != 0)
         return "an area is not 8-byte aligned";
     lo[0] = g->ring_off;
     hi[0] = lo[0] + g->ring_size;
@@ -189,6 +198,10 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->tb_count != 0) {
         lo[n] = g->tb_off;
         hi[n++] = (uint64_t)g->tb_off + region_tbuf_bytes(g);
+    }
+    if (g->rel_size != 0) {
+        lo[n] = g->rel_off;
+        hi[n++] = (uint64_t)g->rel_off + g->rel_size;
     }
     for (i = 0; i < n; i++) {
         if (lo[i] < sizeof(struct dapto_region) || hi[i] > g->size)
@@ -283,6 +296,8 @@ int region_adopt(struct region *r, const struct region_geom *g, int memfd,
     h->tb_off = geom.tb_off;
     h->tb_count = geom.tb_count;
     h->tb_size = geom.tb_size;
+    h->rel_off = geom.rel_off;
+    h->rel_size = geom.rel_size;
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;

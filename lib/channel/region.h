@@ -45,6 +45,8 @@ struct region_geom {
     uint32_t tb_count;    /* 0: none (the monitor did not offer them, or
                              speaks a minor below 4) */
     uint32_t tb_size;     /* bytes of one buffer, a power of two */
+    uint32_t rel_off;     /* relations area <protocol#relate>; 0 with rel_size 0 */
+    uint32_t rel_size;    /* 0: none (a monitor of minor < 5) */
 };
 
 #define REGION_RING_MIN 4096u
@@ -60,6 +62,9 @@ struct region_geom {
 #define REGION_TBUF_MIN 4096u       /* bytes of a thread buffer */
 #define REGION_TBUF_MAX (1u << 26)
 #define REGION_TBUF_COUNT_MAX 1024u
+#define REGION_RELATE_MIN (32768u + 65536u) /* bytes, when there is a
+                                               relations area: one slot */
+#define REGION_RELATE_MAX (1u << 30)
 
 /* Defaults of region_geom_default(). */
 #define REGION_DEFAULT_RING (1u << 20)
@@ -71,6 +76,8 @@ struct region_geom {
 /* 64 threads' tables of 2 MiB, after a page of definitions; pages the
  * program never touches cost nothing. */
 #define REGION_DEFAULT_QUESTION (4096u + (128u << 20))
+/* 64 threads' component stacks of 64 KiB, after the definitions. */
+#define REGION_DEFAULT_RELATE (32768u + (64u << 16))
 
 /* A mapped region and its two descriptors. */
 struct region {
@@ -82,14 +89,15 @@ struct region {
 };
 
 /* Fill G with the default sizes (ring, interface area, trail, mailboxes,
- * filter area, counter slots, question area; no thread buffers) and flags
- * 0; offsets and size are left 0 for region_geom_layout(). */
+ * filter area, counter slots, question area, relations area; no thread
+ * buffers) and flags 0; offsets and size are left 0 for
+ * region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size; flags
- * kept): set the offsets and the total size.  A filter, counter, question
- * or thread buffer area of size 0 gets offset 0.  Returns 0,
+ * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size, rel_size;
+ * flags kept): set the offsets and the total size.  A filter, counter,
+ * question, thread buffer or relations area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 

@@ -110,7 +110,8 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
 {
     const struct dapto_aspect *a = o->aspect;
     struct dapto_record *rec;
-    unsigned int st = v & RTF_VERDICT_STATE & ~(unsigned int)DAPTO_STATE_PROFILE;
+    unsigned int st = v & RTF_VERDICT_STATE &
+                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK);
 
     if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
@@ -154,11 +155,10 @@ void dapto_event_end_as(struct dapto_out *o, unsigned int v)
     event_end(o, v);
 }
 
-/* enter/leave: NAME by its intern id when it has one <protocol#intern>. */
-static void emit_name(unsigned int ev, const char *name)
+/* enter/leave in state ST (the program's stack done): NAME by its
+ * intern id when it has one <protocol#intern>. */
+static void emit_name_as(unsigned int ev, const char *name, unsigned int st)
 {
-    /* <protocol#cct>: the program's call tree is of functions only */
-    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_PROFILE;
     uint32_t id;
 
     if (st == 0 || !rt_is_attached())
@@ -200,6 +200,21 @@ static void emit_name(unsigned int ev, const char *name)
     }
 }
 
+/* enter/leave: the thread's component stack first when the program keeps
+ * it <protocol#relate> (an enter is inside its component, a leave no
+ * longer), then the event. */
+static void emit_name(unsigned int ev, const char *name)
+{
+    /* <protocol#cct>: the program's call tree is of functions only */
+    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_PROFILE;
+
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_STACK)) {
+        rt_rel_name(ev == DAPTO_EV_ENTER, name);
+        st &= ~(unsigned int)DAPTO_STATE_STACK;
+    }
+    emit_name_as(ev, name, st);
+}
+
 void dapto_emit_enter(const char *name)
 {
     emit_name(DAPTO_EV_ENTER, name);
@@ -220,4 +235,38 @@ void dapto_emit_stopped(const char *locale, int error)
         DAPTO_RESULT_INT(error);
         DAPTO_EVENT_END();
     }
+}
+
+void rt_rel_emit(const struct rtrel_env *e, struct dapto_record *rec, unsigned int def)
+{
+    const struct dapto_rel_area *h = (const struct dapto_rel_area *)(const void *)e->area;
+    unsigned int st;
+
+    if (def >= DAPTO_REL_DERIVED || !rt_is_attached())
+        return;
+    st = __atomic_load_n(&h->state[def], __ATOMIC_RELAXED) &
+         (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP | DAPTO_STATE_FILTER);
+    if (st == 0)
+        return;
+    rec->code = (uint16_t)(DAPTO_DERIVED_BASE + def);
+    rec->tid = rt_thread();
+    rec->aux = 0;
+    if (st & DAPTO_STATE_FILTER) {
+        /* <protocol#filter>: questions and conditions on it */
+        st = rtfilter_event(rec, rec->code, st);
+        if (st == 0)
+            return;
+    }
+    event_deliver(rec, st);
+}
+
+void rt_rel_unwound(const struct dapto_rel_frame *f)
+{
+    if (f->fn) {
+        rt_fn_unwound((void *)(uintptr_t)f->key);
+        return;
+    }
+    emit_name_as(DAPTO_EV_LEAVE, (const char *)(uintptr_t)f->key,
+                 dapto_builtin_state[DAPTO_EV_LEAVE] &
+                     ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK));
 }

@@ -109,6 +109,13 @@ static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int ent
 static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter,
                                                       uint16_t code, void *fn, void *site)
 {
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_STACK)) {
+        /* <protocol#relate>: the thread's component stack first */
+        rt_rel_fn(enter, fn);
+        st &= ~(unsigned int)DAPTO_STATE_STACK;
+        if (st == 0)
+            return;
+    }
     if (DAPTO_LIKELY(st == DAPTO_STATE_PROFILE)) {
         /* (rtq_function finds a detached runtime's area gone) */
         if (DAPTO_LIKELY(rt_tid != 0))
@@ -136,4 +143,15 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
     if (DAPTO_LIKELY(st == 0))
         return;
     hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
+}
+
+/* The exit of FN, which the runtime popped from the thread's component
+ * stack at a recovery point <protocol#relate>: counted and recorded as
+ * the hook would have. */
+NOINSTR void rt_fn_unwound(void *fn)
+{
+    unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE] & ~(unsigned int)DAPTO_STATE_STACK;
+
+    if (st != 0)
+        hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
 }

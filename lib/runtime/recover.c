@@ -145,6 +145,8 @@ void dapto_recover_push(struct dapto_recovery *rp, const char *file,
     rp->depth = ++depth;
     top = rp;
     slot_sync();
+    /* <protocol#relate>: the component stack to come back to */
+    rt_rel_try(rp->depth);
     errno = saved;
 }
 
@@ -198,6 +200,9 @@ static void recover_resume(int signo, uint64_t addr)
     rp->addr = (void *)(uintptr_t)addr;
     rp->state = RP_FAILED;
     slot_sync();
+    /* <protocol#relate>: the components entered inside the block are
+     * left (with their leaves), as the frames that held them are */
+    rt_rel_resume(rp->depth);
     pthread_sigmask(SIG_SETMASK, (const sigset_t *)(const void *)rp->mask,
                     NULL);
     longjmp(rp->env, 1);

@@ -24,6 +24,7 @@
 #include "dapto.h"
 #include "intern.h"
 #include "rtfilter.h"
+#include "rtrelate.h"
 #include "runtime.h"
 
 /* The thread's counter slot; NULL until it first counts, and reset in a
@@ -509,6 +510,48 @@ compare_arg(const struct run *r, const struct cmp_arg *d)
                       a == d->value);
 }
 
+/* The prefix of a clause of -within or -outside <protocol#relate>:
+ * `WITHIN c, [NOT,]` then `END` (ALONE: the clause is that alone) or
+ * `JF 12` and a comparison (decode_cmp).  Returns the comparison's
+ * offset in PC (N bytes), or 0 when PC is not of these shapes. */
+static inline __attribute__((always_inline)) uint32_t
+decode_within(const unsigned char *pc, uint32_t n, unsigned int *c, unsigned int *neg,
+              int *alone)
+{
+    uint32_t k = 2;
+
+    if (n < 3 || pc[0] != DAPTO_FOP_WITHIN || pc[1] >= DAPTO_REL_COMPS)
+        return 0;
+    *c = pc[1];
+    *neg = pc[2] == DAPTO_FOP_NOT;
+    k += *neg;
+    if (k + 1 == n && pc[k] == DAPTO_FOP_END) {
+        *alone = 1;
+        return k;
+    }
+    if (k + 3 + 13 == n && pc[k] == DAPTO_FOP_JF && pc[k + 1] == 12 && pc[k + 2] == 0) {
+        *alone = 0;
+        return k + 3;
+    }
+    return 0;
+}
+
+/* Whether the thread's components MASK hold for -within (or, NEG,
+ * -outside) component C. */
+static inline int within_holds(uint64_t mask, unsigned int c, unsigned int neg)
+{
+    return (int)(((mask >> c) & 1) ^ neg);
+}
+
+/* The components on the thread's stack, as ENV (or, NULL, the
+ * runtime) finds them. */
+static uint64_t within_mask(const struct rtfilter_env *env)
+{
+    if (env == NULL)
+        return rt_rel_mask();
+    return env->within != NULL ? env->within() : 0;
+}
+
 /* The program that always holds: `CONST 1, END`. */
 static const unsigned char always_prog[] = {DAPTO_FOP_CONST, 1, 0, 0, 0, 0, 0, 0, 0,
                                             DAPTO_FOP_END};
@@ -544,6 +587,16 @@ static int run_program(const struct run *r, const unsigned char *pc,
                 return 0;
             st[sp].type = T_INT;
             st[sp++].u.i = r->env->tid;
+            break;
+        case DAPTO_FOP_WITHIN:
+            /* <protocol#relate>: a component on the thread's stack */
+            if (pc == end || sp == DAPTO_FILTER_STACK)
+                return 0;
+            st[sp].type = T_INT;
+            st[sp++].u.i = *pc < DAPTO_REL_COMPS && r->env->within != NULL
+                               ? (int64_t)((r->env->within() >> *pc) & 1)
+                               : 0;
+            pc++;
             break;
         case DAPTO_FOP_CONST:
         case DAPTO_FOP_CONSTD:
@@ -733,7 +786,8 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
         struct run r = *rv;
         unsigned int qi = ce->cl.c.every - 1u;
 
-        if (held && q != NULL) {
+        if (held && q != NULL &&
+            (ce->cl.c.flags != DAPTO_CL_QUESTION || rtq_open(q))) {
             if (tid == 0)
                 tid = rt_thread();
             bump(ce->cpassed, ce->atomic);
@@ -749,6 +803,21 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
             }
         }
         /* as the filter read from the area says (eval_read) */
+        return eval_done(&env, out, 0, ce->passed, flags);
+    }
+    if (ce->part) {
+        /* <protocol#relate>: handed to the derived event, sent nowhere */
+        void (*part)(unsigned int, unsigned int, rtq_arg_fn, const void *) =
+            outer != NULL ? outer->part : rt_rel_part;
+        struct run r = *rv;
+
+        if (held && part != NULL) {
+            bump(ce->cpassed, ce->atomic);
+            env.tid = tid != 0 ? tid : rt_thread();
+            env.istr = outer != NULL ? outer->istr : istr_name;
+            r.env = &env;
+            part(ce->cl.c.every - 1u, ce->cl.c.count, question_arg, &r);
+        }
         return eval_done(&env, out, 0, ce->passed, flags);
     }
     if (held && hit_fires(&env, &ce->cl.c)) {
@@ -783,6 +852,8 @@ eval_cached(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
     r.args = NULL;
     held = ce->always ||
            (arg_int(&r, arg, &a) == 0 && (((uint64_t)a - lo <= span) ^ neg));
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((within_mask(outer) & ce->wbit) != 0) ^ ce->wneg;
     if (DAPTO_LIKELY(!held && uncond == 0))
         return 0;
     return cached_rest(shared, mine, ce, held, flags, outer, tid, &r);
@@ -804,6 +875,8 @@ eval_cached_args(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached 
     bump(c0, atomic);
     bump(c1, atomic);
     held = amode == 0 ? (((uint64_t)args[ce->arg].i - lo <= span) ^ neg) : amode == 1;
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((within_mask(outer) & ce->wbit) != 0) ^ ce->wneg;
     if (DAPTO_LIKELY(!held && uncond == 0))
         return 0;
     r.vals = r.vend = NULL;
@@ -849,7 +922,8 @@ static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
 static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *ce,
                        uint32_t code, uint32_t off, uint32_t gen,
                        const union fhead *fh, const union fclause *cl,
-                       const struct cmp_arg *d, int always)
+                       const struct cmp_arg *d, int always, uint64_t wbit,
+                       unsigned int wneg)
 {
     uint64_t v = (uint64_t)d->value, lo, hi;
     int sgn = d->op - DAPTO_FOP_CMPI <= DAPTO_FCMP_GE, empty = 0;
@@ -893,7 +967,10 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
     ce->lo = lo;
     ce->span = hi - lo;
     ce->always = (uint8_t)(always != 0);
+    ce->wbit = wbit;
+    ce->wneg = (uint8_t)(wneg != 0);
     ce->question = (cl->c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0;
+    ce->part = (cl->c.flags & DAPTO_CL_PART) != 0;
     ce->off = off;
     ce->gen = gen;
     ce->uncond = (uint8_t)(fh->h.uncond & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD |
@@ -930,7 +1007,9 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
     uint32_t ncodes, off, fsize, i, gen = 0;
     unsigned int out, fired = 0;
     const unsigned char *p;
-    int held, fast = 0, always = 0;
+    int held, fast = 0, always = 0, walone = 0;
+    unsigned int wc = 0, wneg = 0;
+    uint32_t wrest = 0;
 
     ncodes = __atomic_load_n(&fa->ncodes, __ATOMIC_RELAXED);
     if (code >= ncodes || code >= (env->size - 8) / 4)
@@ -962,21 +1041,49 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
         if ((uint32_t)cl.c.prog_off + cl.c.prog_len > fsize)
             continue;
         p = f + cl.c.prog_off;
-        if (decode_cmp(p, cl.c.prog_len, &d) == 0) {
-            held = compare_arg(&r, &d);
+        wc = wneg = 0;
+        wrest = decode_within(p, cl.c.prog_len, &wc, &wneg, &walone);
+        if (wrest != 0 && walone) {
+            /* -within or -outside alone */
+            held = within_holds(within_mask(env), wc, wneg);
+            always = 1;
             fast = fh.h.nclauses == 1;
-        } else if (cl.c.prog_len == sizeof always_prog &&
+        } else if (decode_cmp(p + wrest, cl.c.prog_len - wrest, &d) == 0) {
+            held = (wrest == 0 || within_holds(within_mask(env), wc, wneg)) &&
+                   compare_arg(&r, &d);
+            fast = fh.h.nclauses == 1;
+        } else if (wrest == 0 && cl.c.prog_len == sizeof always_prog &&
                    memcmp(p, always_prog, sizeof always_prog) == 0) {
             /* a clause without a condition (a question's) */
             held = 1;
             always = 1;
             fast = fh.h.nclauses == 1;
         } else {
+            wrest = 0;
             held = run_program(&r, p, p + cl.c.prog_len);
         }
+        if (cl.c.flags & DAPTO_CL_PART) {
+            /* <protocol#relate>: the event is a part of a derived event */
+            if (held && env->part != NULL && cl.c.every >= 1) {
+                count(env, cl.c.passed);
+                env->part(cl.c.every - 1u, cl.c.count, question_arg, &r);
+            }
+            continue;
+        }
+        if (cl.c.flags & DAPTO_CL_WINDOW) {
+            /* <protocol#question>: the measurement window */
+            fast = 0;
+            if (held && env->q != NULL) {
+                count(env, cl.c.passed);
+                rtq_window(env->q, cl.c.count != 0);
+            }
+            continue;
+        }
         if (cl.c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) {
-            /* <protocol#question>: counted in the program, sent nowhere */
-            if (held && env->q != NULL && cl.c.every >= 1) {
+            /* <protocol#question>: counted in the program, sent nowhere
+             * (while the window is open) */
+            if (held && env->q != NULL && cl.c.every >= 1 &&
+                (cl.c.flags != DAPTO_CL_QUESTION || rtq_open(env->q))) {
                 count(env, cl.c.passed);
                 rtq_fire(env->q, cl.c.every - 1u, cl.c.flags, env->tid,
                          question_arg, &r);
@@ -994,7 +1101,8 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
          * the next events of CODE */
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
         if (__atomic_load_n(&fa->gen, __ATOMIC_RELAXED) == gen)
-            cache_keep(env, ce, code, off, gen, &fh, &cl, &d, always);
+            cache_keep(env, ce, code, off, gen, &fh, &cl, &d, always,
+                       wrest != 0 ? 1ull << wc : 0, wneg);
     }
     return eval_done(env, out, fired, fh.h.passed, flags);
 
@@ -1150,6 +1258,8 @@ static void event_env(struct rtfilter_env *env, uint32_t tid, int cached)
     env->istr = istr_name;
     env->cache = cached ? &rt_ft.c : NULL;
     env->q = runtime.q.area != NULL ? &runtime.q : NULL;
+    env->within = rt_rel_mask;
+    env->part = rt_rel_part;
 }
 
 /* A new attach <protocol#attach>: forget the calling thread's slot and
@@ -1326,17 +1436,66 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
 
     held = ce->amode == 0 ? ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg
                           : ce->amode == 1;
-    if (!held || ce->qh.epoch_at == NULL || !rtq_hot_count(&ce->qh, args)) {
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
+    fp = ce->fpassed;
+    if (!held) {
+        /* as args_fired() would say of it, without its call */
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_ft.busy = 0;
+        bump(c0, atomic);
+        bump(c1, atomic);
+        if (out == 0)
+            return 0;
+        bump(fp, atomic);
+        return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+    }
+    if (ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) || !rtq_hot_count(&ce->qh, args)) {
         bump(c0, atomic);
         bump(c1, atomic);
         return args_fired(ce, ev, args, held);
     }
-    fp = ce->fpassed;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     bump(c0, atomic);
     bump(c1, atomic);
     bump(cp, atomic);
+    if (out == 0)
+        return 0;
+    bump(fp, atomic);
+    return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
+}
+
+/* dapto_event_filter() for kept filter CE of a part's clause
+ * <protocol#relate>: the event handed to its derived event when the
+ * clause holds, with the thread's cache let go first (the derived events
+ * it completes are filtered with it). */
+static __attribute__((noinline)) unsigned int
+args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
+          const union dapto_arg *args)
+{
+    uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp = ce->fpassed;
+    unsigned int out = ce->uncond, def = ce->cl.c.every - 1u, role = ce->cl.c.count;
+    int atomic = ce->atomic, held;
+    struct run r;
+
+    held = ce->amode == 0 ? ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg
+                          : ce->amode == 1;
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_ft.busy = 0;
+    bump(c0, atomic);
+    bump(c1, atomic);
+    if (held) {
+        bump(cp, atomic);
+        r.vals = r.vend = NULL;
+        r.args = args;
+        r.params = ev->params;
+        r.nargs = ev->nparams;
+        r.env = NULL; /* (arguments are never interned) */
+        rt_rel_part(def, role, question_arg, &r);
+    }
     if (out == 0)
         return 0;
     bump(fp, atomic);
@@ -1362,7 +1521,7 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
         return 0;
     ev = &a->events[index];
     code = a->event_base + index;
-    st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+    st &= ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK);
     if (DAPTO_UNLIKELY(fa == NULL || rt_ft.busy ||
                        rt_ft.epoch != __atomic_load_n(&runtime.epoch, __ATOMIC_ACQUIRE)))
         return args_slow(ev, code, args, st);
@@ -1384,12 +1543,16 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     }
     if (ce->question)
         return args_question(ce, ev, args);
+    if (ce->part)
+        return args_part(ce, ev, args);
     /* the clause, read before the counters are written (they might alias
      * it for all the compiler knows) */
     if (DAPTO_LIKELY(ce->amode == 0))
         held = ((uint64_t)args[ce->arg].i - ce->lo <= ce->span) ^ ce->neg;
     else
         held = ce->amode == 1;
+    if (DAPTO_UNLIKELY(ce->wbit != 0) && held)
+        held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
     if (DAPTO_LIKELY(!held)) {
         uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *fp = ce->fpassed;
         unsigned int out = ce->uncond;
@@ -1410,6 +1573,16 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     bump(ce->checked[0], ce->atomic);
     bump(ce->checked[1], ce->atomic);
     return args_fired(ce, ev, args, held > 0);
+}
+
+void rtfilter_count(unsigned int id)
+{
+    struct rtfilter_env env;
+
+    if (runtime.cnt == NULL || id >= DAPTO_CNT_PER_SLOT)
+        return;
+    event_env(&env, 0, 0);
+    count(&env, id);
 }
 
 void rtfilter_fork_child(void)

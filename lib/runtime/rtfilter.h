@@ -42,9 +42,15 @@ struct rtfilter_cached {
     uint8_t atomic; /* 1: the slot counted in is slot 0, shared */
     uint8_t always; /* the clause has no condition (a question's) */
     uint8_t question; /* the clause counts into a question <protocol#question> */
+    uint8_t part;     /* the clause hands the event to a derived event
+                         <protocol#relate> */
     /* On HOT's arguments: 0 compare argument ARG, 1 the clause holds
      * always, 2 never (the parameter compared is not an integer). */
     uint8_t amode;
+    /* -within / -outside <protocol#relate>: the clause holds only when
+     * (the thread's components & wbit) != 0, xor wneg; wbit 0: always */
+    uint8_t wneg;
+    uint64_t wbit;
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
     uint64_t lo, span;
     /* the filter's and the clause's "checked" in the slot, or SINK */
@@ -87,6 +93,11 @@ struct rtfilter_env {
     /* Questions <protocol#question>: where a question's clause counts;
      * NULL: its clauses do nothing. */
     const struct rtq_env *q;
+    /* Relations <protocol#relate>: the components on the thread's stack
+     * (what DAPTO_FOP_WITHIN reads; NULL: none), and where a part's
+     * clause hands its event (NULL: nowhere). */
+    uint64_t (*within)(void);
+    void (*part)(unsigned int def, unsigned int role, rtq_arg_fn arg, const void *ctx);
 };
 
 /* Evaluate the filter of event CODE on the record values VALS (LEN bytes,
@@ -145,6 +156,10 @@ unsigned int rtfilter_bits(uint32_t code);
  * count).  Returns the state to deliver REC with; sets REC's flags. */
 unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
                             unsigned int st);
+
+/* Add 1 to counter ID in the calling thread's counter slot (taken at its
+ * first count) <protocol#counters>. */
+void rtfilter_count(unsigned int id);
 
 /* Forget the calling thread's cached filters: in a forked child. */
 void rtfilter_fork_child(void);

@@ -34,6 +34,14 @@
 /* The thread's slot <protocol#question>; reset in a forked child. */
 static RT_QTLS __thread unsigned char *rt_qslot;
 
+void rtq_window(const struct rtq_env *env, int open)
+{
+    struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
+
+    if (h != NULL && env->size >= sizeof *h)
+        __atomic_store_n(&h->closed, open ? 0u : 1u, __ATOMIC_RELAXED);
+}
+
 void rtq_fork_child(void)
 {
     rt_qslot = NULL;

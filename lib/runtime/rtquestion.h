@@ -96,6 +96,21 @@ struct rtq_hot {
 int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
                  const struct dapto_param *params, unsigned int n, struct rtq_hot *h);
 
+/* Whether the measurement window of ENV's area is open: questions count
+ * <protocol#question>. */
+static inline int rtq_open(const struct rtq_env *env)
+{
+    const struct dapto_question_area *h =
+        (const struct dapto_question_area *)(const void *)env->area;
+
+    return h == NULL || env->size < sizeof *h ||
+           __atomic_load_n(&h->closed, __ATOMIC_RELAXED) == 0;
+}
+
+/* Open (OPEN) or close the measurement window of ENV's area: a
+ * DAPTO_CL_WINDOW clause fired. */
+void rtq_window(const struct rtq_env *env, int open);
+
 /* The histogram bucket of integer V <protocol#question>. */
 unsigned int rtq_bucket(int64_t v);
 

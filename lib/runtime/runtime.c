@@ -119,6 +119,11 @@ static int aspect_add(struct dapto_aspect *a)
     pthread_mutex_lock(&reg_lock);
     if (registered(a))
         goto done;
+    /* <protocol#relate>: the derived events' codes are never an
+     * aspect's */
+    if (next_event < DAPTO_DERIVED_BASE + DAPTO_REL_DERIVED &&
+        next_event + a->nevents > DAPTO_DERIVED_BASE)
+        next_event = DAPTO_DERIVED_BASE + DAPTO_REL_DERIVED;
     if (next_event + a->nevents > DAPTO_EVENT_CODE_MAX + 1u ||
         next_op + a->nops > UINT32_MAX / 2) {
         rtlog_error("aspect %s: too many events; not registered", a->name);
@@ -276,6 +281,19 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
             runtime.q.now = rt_now_fn;
             runtime.q.epoch = &runtime.epoch;
         }
+        /* <protocol#relate>: with a monitor of minor 5 */
+        runtime.rel.area = NULL;
+        if (g->rel_size != 0 &&
+            __atomic_load_n(&h->id.minor, __ATOMIC_RELAXED) >= DAPTO_RELATE_MINOR) {
+            runtime.rel.now = rt_now_fn;
+            runtime.rel.emit = rt_rel_emit;
+            runtime.rel.count = rtfilter_count;
+            runtime.rel.unwound = rt_rel_unwound;
+            if (rtrel_env_init(&runtime.rel, (unsigned char *)h + g->rel_off,
+                               g->rel_size) != 0)
+                rtlog_error("DAPTO_CHANNEL: bad relations area; components "
+                            "and derived events are not kept");
+        }
     }
     ring_init(&runtime.ring, &runtime.region);
     if (runtime.monitor != 0)
@@ -303,6 +321,8 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
 #endif
     h->rt_ns0 = mono_ns();
     h->rt_interrupt = (uint64_t)(uintptr_t)stop_interrupt;
+    /* <protocol#relate>: where the derived events' states are */
+    h->rt_region = (uint64_t)(uintptr_t)h;
     __atomic_store_n(&runtime.attached, 1, __ATOMIC_RELEASE);
     memset(&hello, 0, sizeof hello);
     dapto_event_begin(&o, buf, sizeof buf, NULL, 0);
@@ -354,6 +374,7 @@ void rt_release(void)
     runtime.filt = NULL;
     runtime.cnt = NULL;
     runtime.q.area = NULL;
+    runtime.rel.area = NULL;
     runtime.monitor = 0;
     region_unmap(&runtime.region);
     close(runtime.region.memfd);
@@ -371,6 +392,7 @@ static void fork_child(void)
     rt_cnt = NULL;
     memset(&rt_tb, 0, sizeof rt_tb);
     rtfilter_fork_child();
+    rt_rel_fork_child();
     if (rt_is_attached()) {
         rt_release();
         pthread_mutex_init(&reg_lock, NULL);

@@ -18,6 +18,7 @@
 #include "region.h"
 #include "ring.h"
 #include "rtquestion.h"
+#include "rtrelate.h"
 #include "tbuf.h"
 #include "trail.h"
 
@@ -63,6 +64,9 @@ struct runtime {
     /* The question area <protocol#question>; area NULL without one
      * (minor below 3).  Set at attach, read-only after. */
     struct rtq_env q;
+    /* The relations area <protocol#relate>; area NULL without one (minor
+     * below 5).  Set at attach, read-only after. */
+    struct rtrel_env rel;
     /* The monitor that attached to the running program <protocol#attach>
      * (its pid), 0 for one that started it.  Set at attach, cleared at
      * release. */
@@ -178,5 +182,13 @@ void event_deliver(struct dapto_record *rec, unsigned int st);
 /* Write a runtime record (HELLO, ASPECT, INTERN) to the ring, whatever
  * any state says.  Returns 0, or -1 when it could not be written. */
 int event_post(struct dapto_record *rec);
+
+/* Relations <protocol#relate>, in event.c: deliver derived event DEF's
+ * record REC as its state (in the relations area) says; the leave of
+ * frame F, which the runtime popped at a recovery point, as the program
+ * would have made it (a function's in instrument.c). */
+void rt_rel_emit(const struct rtrel_env *e, struct dapto_record *rec, unsigned int def);
+void rt_rel_unwound(const struct dapto_rel_frame *f);
+void rt_fn_unwound(void *fn);
 
 #endif /* NOOSA_RUNTIME_H */

@@ -31,6 +31,7 @@
 #include "filter.h"
 #include "futex.h"
 #include "qarea.h"
+#include "relarea.h"
 #include "dapto.h"
 #include "mailbox.h"
 #include "protocol.h"
@@ -115,6 +116,11 @@ struct channel {
     struct qarea qarea;
     const char *no_questions;
 
+    /* relations <protocol#relate>: the area as noosa fills it, or why
+     * there is none */
+    struct relarea relarea;
+    const char *no_relations;
+
     /* thread buffers <protocol#tbuf>: the area (count 0: none), noosa's
      * end of each buffer, where the next look starts, what was taken from
      * them, and when their owners were last looked for */
@@ -195,6 +201,8 @@ int channel_adopt(struct channel **out, const struct channel_opts *opts,
         ch->no_filters = "the channel has no room for conditions";
     if (qarea_init(&ch->qarea, &ch->region, &why) != 0)
         ch->no_questions = why;
+    if (relarea_init(&ch->relarea, &ch->region, &why) != 0)
+        ch->no_relations = why;
     *out = ch;
     return 0;
 }
@@ -297,6 +305,32 @@ struct qarea *channel_questions(struct channel *ch, const char **why)
     if (why != NULL)
         *why = no;
     return no == NULL ? &ch->qarea : NULL;
+}
+
+struct relarea *channel_relations(struct channel *ch, const char **why)
+{
+    struct dapto_region_id id;
+    const char *no = ch->no_relations;
+
+    if (no == NULL)
+        channel_filters(ch, &no);
+    if (no == NULL && region_runtime_id(&ch->region, &id) &&
+        (id.rt_minor < DAPTO_RELATE_MINOR ||
+         __atomic_load_n(&ch->region.hdr->rt_region, __ATOMIC_ACQUIRE) == 0))
+        no = "the program's runtime is older than components and derived "
+             "events in the program (protocol 1.0.5)";
+    if (why != NULL)
+        *why = no;
+    return no == NULL ? &ch->relarea : NULL;
+}
+
+uint64_t channel_relation_state(const struct channel *ch, unsigned int index)
+{
+    uint64_t base = __atomic_load_n(&ch->region.hdr->rt_region, __ATOMIC_ACQUIRE);
+
+    if (base == 0 || index >= DAPTO_REL_DERIVED)
+        return 0;
+    return base + ch->region.geom.rel_off + relarea_state_off(index);
 }
 
 uint64_t channel_start(const struct channel *ch)

@@ -215,6 +215,14 @@ void channel_clear_filter(struct channel *ch, unsigned int code);
  * *why (static) when the program cannot answer questions (no area, not
  * attached, an older runtime, no longer monitored). */
 struct qarea *channel_questions(struct channel *ch, const char **why);
+/* The relations area of the program <protocol#relate>, or NULL with *why
+ * (static) when the program cannot keep component stacks and derived
+ * events (no area, not attached, an older runtime, no longer
+ * monitored). */
+struct relarea *channel_relations(struct channel *ch, const char **why);
+/* Where derived event INDEX's state byte is in the program (0: the
+ * runtime has not said where the region is). */
+uint64_t channel_relation_state(const struct channel *ch, unsigned int index);
 
 /* The start of the run (CLOCK_MONOTONIC ns) that items' times count
  * from: the channel's making, or START_NS set before the first item, so

@@ -653,7 +653,11 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
     }
     total = sizeof f + n * sizeof dc;
     for (i = 0; i < n; i++) {
-        int question = (cl[i].flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0;
+        /* <protocol#question> <protocol#relate>: clauses that count,
+         * mark, hand the event to a derived event or move the window */
+        int question = (cl[i].flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART |
+                                       DAPTO_CL_PART | DAPTO_CL_WINDOW)) != 0;
+        uint32_t emax = (cl[i].flags & DAPTO_CL_PART) ? DAPTO_REL_DERIVED : DAPTO_Q_MAX;
 
         /* <protocol#question>: a question's clause counts, and sets no bit */
         if ((cl[i].bits & ~states) != 0 || (cl[i].bits == 0) != question) {
@@ -661,9 +665,10 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
                    cl[i].bits);
             return -1;
         }
-        if ((cl[i].flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART)) != 0 ||
+        if ((cl[i].flags & ~(DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART |
+                             DAPTO_CL_PART | DAPTO_CL_WINDOW)) != 0 ||
             ((cl[i].flags & DAPTO_CL_HITS) && (cl[i].every == 0 || question)) ||
-            (question && (cl[i].every == 0 || cl[i].every > DAPTO_Q_MAX))) {
+            (question && (cl[i].every == 0 || cl[i].every > emax))) {
             xcause(cause, "clause %u: bad hit counting", i);
             return -1;
         }
@@ -698,7 +703,8 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
         dc.checked = cl[i].checked;
         dc.passed = cl[i].passed;
         dc.hits = cl[i].hits;
-        dc.every = cl[i].flags & (DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART)
+        dc.every = cl[i].flags & (DAPTO_CL_HITS | DAPTO_CL_QUESTION | DAPTO_CL_QSTART |
+                                  DAPTO_CL_PART)
                        ? cl[i].every : 1;
         dc.after = cl[i].after;
         dc.count = cl[i].count;
@@ -707,4 +713,31 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
         at += cl[i].prog_len;
     }
     return (int)total;
+}
+
+int cond_within(unsigned int comp, int neg, const unsigned char *prog, size_t len,
+                unsigned char *out, size_t size)
+{
+    size_t n = 0;
+    uint16_t off;
+
+    if (comp >= DAPTO_REL_COMPS || size < 4)
+        return -1;
+    out[n++] = DAPTO_FOP_WITHIN;
+    out[n++] = (unsigned char)comp;
+    if (neg)
+        out[n++] = DAPTO_FOP_NOT;
+    if (prog == NULL || len == 0) {
+        out[n++] = DAPTO_FOP_END;
+        return (int)n;
+    }
+    /* <protocol#filter>: JF keeps the false on the stack for END */
+    if (prog[len - 1] != DAPTO_FOP_END || len - 1 > 0xffff || n + 3 + len > size)
+        return -1;
+    off = (uint16_t)(len - 1);
+    out[n++] = DAPTO_FOP_JF;
+    memcpy(out + n, &off, 2);
+    n += 2;
+    memcpy(out + n, prog, len);
+    return (int)(n + len);
 }

@@ -98,4 +98,14 @@ int cond_filter(uint8_t uncond, uint16_t checked, uint16_t passed,
                 const struct cond_clause *cl, unsigned int n,
                 unsigned char *out, size_t size, char **cause);
 
+/*
+ * A clause of -within component COMP (or, NEG, -outside it)
+ * <protocol#relate>: `WITHIN COMP, [NOT,]` then the condition PROG (LEN
+ * bytes, ending with END; NULL: none) under `JF`, as `&&` compiles, into
+ * at most SIZE bytes at OUT.  Returns its length, or -1 when it does not
+ * fit.
+ */
+int cond_within(unsigned int comp, int neg, const unsigned char *prog, size_t len,
+                unsigned char *out, size_t size);
+
 #endif /* NOOSA_COND_H */

@@ -447,6 +447,11 @@ static uint16_t counter_id(struct dispatch *d)
     return (uint16_t)d->t.next_counter++;
 }
 
+uint16_t dispatch_counter(struct dispatch *d)
+{
+    return counter_id(d);
+}
+
 /* The counters of event CODE's filter, made on first use. */
 static struct evcount *event_counters(struct dispatch *d, unsigned int code)
 {
@@ -600,7 +605,8 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
                 /* <protocol#question>: counted there, no state bits */
                 fc[p->slot].bits = 0;
                 fc[p->slot].flags = cl[j].qflags &
-                                    (DAPTO_CL_QUESTION | DAPTO_CL_QSTART);
+                                    (DAPTO_CL_QUESTION | DAPTO_CL_QSTART |
+                                     DAPTO_CL_PART | DAPTO_CL_WINDOW);
                 fc[p->slot].every = cl[j].question + 1u;
             }
             fc[p->slot].after = cl[j].after;

@@ -54,7 +54,10 @@ struct dispatch_clause {
     uint32_t count;
     /* A question's clause <protocol#question>: DAPTO_CL_QUESTION or
      * DAPTO_CL_QSTART (bits then 0, no hit counting), and the question's
-     * index in the program's question area. */
+     * index in the program's question area; or a part's of a derived
+     * event, DAPTO_CL_PART, with the derived event's index in QUESTION
+     * and the part in COUNT <protocol#relate>; or the window's,
+     * DAPTO_CL_WINDOW, opening it with COUNT 1. */
     unsigned char qflags;
     unsigned int question;
 };
@@ -229,6 +232,11 @@ int dispatch_clause_counts(const struct dispatch *d, const struct consumer *c,
 int dispatch_event_counts(const struct dispatch *d,
                           const struct registry_event *ev, uint64_t *checked,
                           uint64_t *passed);
+
+/* A counter of the current process's counter area for a consumer's own
+ * use in this run <protocol#counters>, or DAPTO_CNT_NONE when none is
+ * left. */
+uint16_t dispatch_counter(struct dispatch *d);
 
 /* The state written for event EV in the current run. */
 unsigned char dispatch_state(const struct dispatch *d,

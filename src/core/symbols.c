@@ -143,6 +143,48 @@ static int symbols_find_in(Dwfl_Module *mod, void **userdata,
     return DWARF_CB_OK;
 }
 
+struct symbols_all {
+    const char *name;
+    uint64_t *addrs;
+    unsigned int max, n;
+};
+
+static int symbols_all_in(Dwfl_Module *mod, void **userdata, const char *modname,
+                          Dwarf_Addr start, void *arg)
+{
+    struct symbols_all *f = arg;
+    int n = dwfl_module_getsymtab(mod);
+
+    (void)userdata;
+    (void)modname;
+    (void)start;
+    for (int i = 1; i < n && f->n < f->max; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL,
+                                                   NULL, NULL);
+        unsigned int j;
+
+        if (name == NULL || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+            sym.st_shndx == SHN_UNDEF || strcmp(name, f->name) != 0)
+            continue;
+        for (j = 0; j < f->n && f->addrs[j] != addr; j++)
+            ;
+        if (j == f->n)
+            f->addrs[f->n++] = addr;
+    }
+    return DWARF_CB_OK;
+}
+
+unsigned int symbols_addresses(struct symbols *s, const char *name, uint64_t *addrs,
+                               unsigned int max)
+{
+    struct symbols_all f = {.name = name, .addrs = addrs, .max = max};
+
+    dwfl_getmodules(s->dwfl, symbols_all_in, &f, 0);
+    return f.n;
+}
+
 int symbols_address(struct symbols *s, const char *name, uint64_t *addr,
                     char **cause)
 {

@@ -38,4 +38,10 @@ int symbols_lookup(struct symbols *s, uint64_t addr,
 int symbols_address(struct symbols *s, const char *name, uint64_t *addr,
                     char **cause);
 
+/* The addresses of every function named NAME (static functions of
+ * several files, and in several modules): at most MAX into ADDRS, and
+ * how many. */
+unsigned int symbols_addresses(struct symbols *s, const char *name, uint64_t *addrs,
+                               unsigned int max);
+
 #endif /* NOOSA_SYMBOLS_H */

@@ -8,5 +8,6 @@ src_libnoosa_la_SOURCES += \
 	src/profile/profile-view.c src/profile/profile-export.c \
 	src/profile/profile-program.c \
 	src/profile/question.c src/profile/question.h \
-	src/profile/question-view.c
+	src/profile/question-view.c \
+	src/profile/relate.c src/profile/relate.h
 EXTRA_DIST += src/profile/README

@@ -136,6 +136,13 @@ char *question_format(const struct question_answer *a, const char *name,
     fprintf(f, "  %" PRIu64 " events counted by the program in %" PRIu32 " thread%s%s\n",
             total, a->threads, a->threads == 1 ? "" : "s",
             a->final ? " (the run has ended)" : "");
+    /* SmartMonitor's "checked N, recorded M" */
+    if (a->has_counts)
+        fprintf(f, "  checked %" PRIu64 ", recorded %" PRIu64 "\n", a->checked,
+                a->recorded);
+    if (a->has_derived)
+        fprintf(f, "  derived event: checked %" PRIu64 ", recorded %" PRIu64 "\n",
+                a->dchecked, a->drecorded);
     if (limit != 0 && n > limit)
         n = limit;
     if (a->nrows > 0) {

@@ -12,10 +12,12 @@
 #include <string.h>
 
 #include "channel.h"
+#include "cond.h"
 #include "dapto.h"
 #include "protocol.h"
 #include "qarea.h"
 #include "question.h"
+#include "relate.h"
 #include "xmalloc.h"
 
 /* A clause program that always holds: the start of a duration, or a
@@ -34,6 +36,13 @@ struct question {
     unsigned char *prog;         /* NULL: always */
     size_t prog_len;
     unsigned int index;          /* in the question area */
+    /* -within or -outside <design#relations>: the component (NULL:
+     * none), the clause made with it for the current process, and why
+     * the program cannot answer it there (static; NULL: it can) */
+    char *within;
+    int outside;
+    unsigned char *wprog;
+    const char *within_why;
 
     /* resolved against the interface of the process it was last
      * published to (each process's question area holds its own copy, its
@@ -54,6 +63,10 @@ struct questions {
     struct question *q[QUESTION_MAX];
     unsigned int n;
     int no_print; /* do not print the answers at the end */
+    struct relations *rel;
+    /* the measurement window, and its events */
+    enum question_window window;
+    char *win_from, *win_to;
 };
 
 static struct question *find(const struct questions *qs, const char *name)
@@ -287,7 +300,70 @@ static unsigned char q_want(void *arg, const struct registry_event *ev)
         if (registry_event_named(ev, q->on) || starts_at(q, ev))
             return DAPTO_STATE_FILTER;
     }
+    if (qs->window == QUESTION_WINDOW_EVENTS &&
+        (registry_event_named(ev, qs->win_from) || registry_event_named(ev, qs->win_to)))
+        return DAPTO_STATE_FILTER;
     return 0;
+}
+
+/* The clause program of Q's counted event: its condition, under -within
+ * or -outside when it has one (NULL with q->within_why when the program
+ * cannot test the component); *LEN its bytes. */
+static const unsigned char *counted_prog(struct questions *qs, struct question *q,
+                                         size_t *len)
+{
+    const unsigned char *p = q->prog != NULL ? q->prog : always;
+    size_t n = q->prog != NULL ? q->prog_len : sizeof always;
+    int comp, w;
+
+    q->within_why = NULL;
+    if (q->within == NULL) {
+        *len = n;
+        return p;
+    }
+    comp = qs->rel != NULL ? relations_comp(qs->rel, q->within, &q->within_why) : -1;
+    if (comp < 0) {
+        if (q->within_why == NULL)
+            q->within_why = "components are not known";
+        return NULL;
+    }
+    if (q->wprog == NULL)
+        q->wprog = xmalloc(DAPTO_FILTER_MAX);
+    w = cond_within((unsigned int)comp, q->outside, q->prog, q->prog_len, q->wprog,
+                    DAPTO_FILTER_MAX);
+    if (w < 0) {
+        q->within_why = "the condition is too long";
+        return NULL;
+    }
+    *len = (size_t)w;
+    return q->wprog;
+}
+
+/* The window's clauses on EV into CL (at most MAX), and its first state
+ * in the current process's area. */
+static unsigned int window_clauses(struct questions *qs, const struct registry_event *ev,
+                                   struct dispatch_clause *cl, unsigned int max)
+{
+    struct channel *ch = session_channel(qs->session);
+    struct qarea *qa = ch != NULL ? channel_questions(ch, NULL) : NULL;
+    unsigned int n = 0, k;
+
+    if (qa != NULL && !qa->window_set)
+        qarea_window(qa, qs->window != QUESTION_WINDOW_OPEN);
+    if (qs->window != QUESTION_WINDOW_EVENTS)
+        return 0;
+    for (k = 0; k < 2 && n < max; k++) {
+        if (!registry_event_named(ev, k == 0 ? qs->win_to : qs->win_from))
+            continue;
+        memset(&cl[n], 0, sizeof cl[n]);
+        cl[n].prog = always;
+        cl[n].len = sizeof always;
+        cl[n].tag = 2 * QUESTION_MAX + k;
+        cl[n].qflags = DAPTO_CL_WINDOW;
+        cl[n].count = k; /* the close first: an event that is both opens */
+        n++;
+    }
+    return n;
 }
 
 static unsigned int q_clauses(void *arg, const struct registry_event *ev,
@@ -307,14 +383,20 @@ static unsigned int q_clauses(void *arg, const struct registry_event *ev,
             continue;
         if (publish(qs, q, &why) != 0)
             continue;
-        cl[n].prog = start || q->prog == NULL ? always : q->prog;
-        cl[n].len = start || q->prog == NULL ? sizeof always : q->prog_len;
+        memset(&cl[n], 0, sizeof cl[n]);
+        if (start) {
+            cl[n].prog = always;
+            cl[n].len = sizeof always;
+        } else if ((cl[n].prog = counted_prog(qs, q, &cl[n].len)) == NULL) {
+            continue;
+        }
         cl[n].bits = 0;
         cl[n].tag = q->index * 2 + (unsigned int)start;
         cl[n].qflags = start ? DAPTO_CL_QSTART : DAPTO_CL_QUESTION;
         cl[n].question = q->index;
         n++;
     }
+    n += window_clauses(qs, ev, cl + n, max - n);
     return n;
 }
 
@@ -365,6 +447,8 @@ static void question_free(struct question *q)
         free(q->keyparam[i]);
     free(q->cond);
     free(q->prog);
+    free(q->within);
+    free(q->wprog);
     free(q->kept_where);
     if (q->has_kept)
         question_answer_free(&q->kept);
@@ -379,7 +463,14 @@ void questions_free(struct questions *qs)
         return;
     for (i = 0; i < qs->n; i++)
         question_free(qs->q[i]);
+    free(qs->win_from);
+    free(qs->win_to);
     free(qs);
+}
+
+void questions_set_relations(struct questions *qs, struct relations *rel)
+{
+    qs->rel = rel;
 }
 
 static char *dup_or_null(const char *s)
@@ -427,10 +518,14 @@ int questions_add(struct questions *qs, const struct question_spec *spec,
         q->prog_len = spec->prog_len;
     }
     q->index = index;
+    q->within = dup_or_null(spec->within);
+    q->outside = spec->outside;
     if (resolve(q, reg, &on, &from, cause) != 0 || shape(q, on, from, cause) != 0) {
         question_free(q);
         return -1;
     }
+    if (q->within != NULL && qs->rel != NULL)
+        relations_use(qs->rel, 1, 0);
     qs->q[qs->n++] = q;
     dispatch_changed(qs->dispatch);
     return 0;
@@ -465,6 +560,8 @@ int questions_delete(struct questions *qs, const char *name)
         ;
     memmove(&qs->q[i], &qs->q[i + 1], (qs->n - i - 1) * sizeof qs->q[0]);
     qs->n--;
+    if (q->within != NULL && qs->rel != NULL)
+        relations_use(qs->rel, 0, 0);
     /* the clauses go first; then nothing counts into the definition */
     dispatch_sync(qs->dispatch);
     for (i = 0; i < nchannels(qs); i++)
@@ -546,6 +643,11 @@ char *questions_describe(const struct questions *qs, const char *name)
         free(s);
         s = t;
     }
+    if (q->within != NULL) {
+        t = xasprintf("%s %s %s", s, q->outside ? "outside" : "within", q->within);
+        free(s);
+        s = t;
+    }
     if (q->hist) {
         t = xasprintf("%s, histogram", s);
         free(s);
@@ -569,6 +671,8 @@ static char *where_now(const struct questions *qs, const struct question *q)
         return xasprintf("not answered: %s", why);
     if (published(q, ch) == NULL)
         return xstrdup("not answered: its events are not the program's");
+    if (q->within_why != NULL)
+        return xasprintf("not answered: %s", q->within_why);
     on = reg != NULL ? registry_event_by_name(reg, q->on) : NULL;
     if (on == NULL || dispatch_clause_counts(qs->dispatch, qs->consumer, on,
                                              q->index * 2, &checked, &passed) != 0)
@@ -792,6 +896,21 @@ static void answer_copy(const struct question_answer *a, struct question_answer 
     }
 }
 
+/* What the program looked at and counted for Q (the current process's
+ * counters), and of its event when that is a derived one. */
+static void answer_counts(struct questions *qs, const struct question *q,
+                          struct question_answer *a)
+{
+    struct registry *reg = session_registry(qs->session);
+    const struct registry_event *on = reg != NULL ? registry_event_by_name(reg, q->on) : NULL;
+
+    a->has_counts = on != NULL && dispatch_clause_counts(qs->dispatch, qs->consumer, on,
+                                                         q->index * 2, &a->checked,
+                                                         &a->recorded) == 0;
+    a->has_derived = qs->rel != NULL && relations_has(qs->rel, q->on) &&
+                     relations_counts(qs->rel, q->on, &a->dchecked, &a->drecorded) == 0;
+}
+
 int questions_answer(struct questions *qs, const char *name,
                      struct question_answer *a, char **cause)
 {
@@ -826,6 +945,7 @@ int questions_answer(struct questions *qs, const char *name,
                                               : "its events have not been counted");
         return -1;
     }
+    answer_counts(qs, q, a);
     return 0;
 }
 
@@ -838,6 +958,59 @@ void question_answer_free(struct question_answer *a)
     free(a->rows);
     a->rows = NULL;
     a->nrows = 0;
+}
+
+int questions_window(struct questions *qs, enum question_window w, const char *from,
+                     const char *to, char **cause)
+{
+    struct registry *reg = session_registry(qs->session);
+    unsigned int i;
+
+    if (w == QUESTION_WINDOW_EVENTS) {
+        if (reg != NULL && registry_event_by_name(reg, from) == NULL) {
+            xcause(cause, "unknown event \"%s\"", from);
+            return -1;
+        }
+        if (reg != NULL && registry_event_by_name(reg, to) == NULL) {
+            xcause(cause, "unknown event \"%s\"", to);
+            return -1;
+        }
+    }
+    free(qs->win_from);
+    free(qs->win_to);
+    qs->win_from = w == QUESTION_WINDOW_EVENTS ? xstrdup(from) : NULL;
+    qs->win_to = w == QUESTION_WINDOW_EVENTS ? xstrdup(to) : NULL;
+    qs->window = w;
+    /* every process now; a process that joins, at its first clauses */
+    for (i = 0; i < nchannels(qs); i++) {
+        struct channel *ch = session_process_channel(qs->session, i);
+        struct qarea *qa = ch != NULL ? channel_questions(ch, NULL) : NULL;
+
+        if (qa != NULL)
+            qarea_window(qa, w != QUESTION_WINDOW_OPEN);
+    }
+    dispatch_changed(qs->dispatch);
+    return 0;
+}
+
+char *questions_window_text(const struct questions *qs)
+{
+    struct channel *ch = session_channel(qs->session);
+    struct qarea *qa = ch != NULL && session_state(qs->session) != SESSION_IDLE
+                           ? channel_questions(ch, NULL)
+                           : NULL;
+    const char *now = qa == NULL         ? ""
+                      : qarea_window_closed(qa) ? " (closed now)"
+                                                : " (open now)";
+
+    switch (qs->window) {
+    case QUESTION_WINDOW_OPEN:
+        return xstrdup("open: questions count");
+    case QUESTION_WINDOW_CLOSED:
+        return xstrdup("closed: questions count nothing");
+    default:
+        return xasprintf("opened by %s, closed by %s%s", qs->win_from, qs->win_to, now);
+    }
 }
 
 void questions_ended(struct questions *qs)

@@ -60,15 +60,23 @@ struct question_spec {
     const unsigned char *prog;
     size_t prog_len;
     const char *cond;
+    /* -within COMPONENT (or, OUTSIDE, -outside): only the events of a
+     * thread with (without) a frame of it on its stack <design#relations>;
+     * NULL: wherever. */
+    const char *within;
+    int outside;
 };
 
 struct questions;
+struct relations;
 
 /* The questions of a session, counted through dispatcher D, saying into
  * SINK what the user must know (a question the program cannot answer). */
 struct questions *questions_create(struct session *s, struct dispatch *d,
                                    struct sink *sink);
 void questions_free(struct questions *qs);
+/* The relations that answer -within and name derived events. */
+void questions_set_relations(struct questions *qs, struct relations *rel);
 
 /* Check SPEC against event EV's interface (the current run's, or the
  * described one) and add it; it is answered from now on (from the next
@@ -115,6 +123,14 @@ struct question_answer {
     uint64_t torn;           /* entries read in the middle of an update */
     uint64_t no_slot;        /* question events of threads without tables */
     int final;               /* kept from a run that ended */
+    /* "checked N, recorded M": the events the program looked at for the
+     * question and those it counted <protocol#counters> (has_counts 0:
+     * not known); for a derived event, what the program looked at and
+     * recorded of it (has_derived) */
+    int has_counts;
+    uint64_t checked, recorded;
+    int has_derived;
+    uint64_t dchecked, drecorded;
 };
 
 /* The answer to question NAME now (or as kept at the end of the last
@@ -149,6 +165,22 @@ char *question_format(const struct question_answer *a, const char *name,
  * histogram, a last column of "low:count" pairs.  Returns 0, or -1 with
  * errno. */
 int question_csv(const struct question_answer *a, FILE *f);
+
+/* The measurement window <protocol#question>: open (questions count),
+ * closed, or opened by each FROM event and closed by each TO event (closed
+ * until the first FROM). */
+enum question_window {
+    QUESTION_WINDOW_OPEN,
+    QUESTION_WINDOW_CLOSED,
+    QUESTION_WINDOW_EVENTS
+};
+
+/* Set the window (FROM and TO with QUESTION_WINDOW_EVENTS); 0, or -1 with
+ * *cause. */
+int questions_window(struct questions *qs, enum question_window w, const char *from,
+                     const char *to, char **cause);
+/* "open", "closed", "opened by A, closed by B (open now)" (caller frees). */
+char *questions_window_text(const struct questions *qs);
 
 /* The program ended: keep every answer until the next run, and print
  * them unless told not to. */

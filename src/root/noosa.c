@@ -18,6 +18,7 @@
 #include "noosa.h"
 #include "profile.h"
 #include "question.h"
+#include "relate.h"
 #include "recread.h"
 #include "reader.h"
 #include "registry.h"
@@ -116,6 +117,9 @@ static int on_item(void *arg, const struct reader_item *item)
     }
     switch (item->kind) {
     case READER_ASPECT:
+        /* derived events whose parts are now known join the interface
+         * before its states are written <design#relations> */
+        relations_interface(n->relations);
         interface_changed(n);
         dispatch_item(n->dispatch, item, &where);
         return 0;
@@ -386,6 +390,8 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     n->faults = fault_create(n->session, n->dispatch, n->stacks, &n->sink,
                              n->batch, &n->where);
     n->questions = questions_create(n->session, n->dispatch, &n->sink);
+    n->relations = relations_create(n->session, n->dispatch, n->stacks, &n->sink);
+    questions_set_relations(n->questions, n->relations);
     if (opts->replay != NULL)
         n->replay_dir = xstrdup(opts->replay);
     return n;
@@ -393,6 +399,8 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
 
 void noosa_end(struct noosa *n)
 {
+    /* (the Tcl layer's guards let go of their components after this) */
+    relations_end(n->relations);
     /* the program dies with its session */
     session_free(n->session);
     n->session = NULL;
@@ -409,6 +417,7 @@ void noosa_free(struct noosa *n)
     symbols_free(n->inside_sym);
     fault_free(n->faults);
     questions_free(n->questions);
+    relations_free(n->relations);
     profile_free(n->profile);
     stacks_free(n->stacks);
     dispatch_free(n->dispatch);

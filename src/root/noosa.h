@@ -28,6 +28,7 @@ struct transcript;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct faults;
 struct symbols;
 struct reader_item;
@@ -90,6 +91,7 @@ struct noosa {
     struct stacks *stacks;         /* component stacks (profiles, errors) */
     struct profile *profile;       /* frequency and time profiles */
     struct questions *questions;   /* questions answered in the program */
+    struct relations *relations;   /* components tested, derived events */
     struct faults *faults;         /* run-time errors */
     int batch;
 

@@ -261,11 +261,12 @@ void breaks_list(struct breaks *b)
         const char *counting = guard_counting(bp->guard);
         char *where = breaks_where(b, i);
 
-        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s%s%s", bp->id,
+        interp_sayf(in, "%-4d %-4s %5lu  %s%s%s%s%s%s", bp->id,
                     bp->enabled ? "y" : "n", bp->hits, bp->event,
                     cond != NULL ? " if " : "",
                     cond != NULL ? Tcl_GetString(cond) : "",
-                    *counting != '\0' ? " " : "", counting);
+                    *counting != '\0' ? " " : "", counting,
+                    guard_within_words(bp->guard));
         if (bp->pid != 0)
             interp_sayf(in, " -pid %d", (int)bp->pid);
         interp_say(in, "\n");
@@ -275,13 +276,14 @@ void breaks_list(struct breaks *b)
     }
 }
 
-/* Hit counting and the process at the end of the words of break: EVERY
- * N, AFTER N, COUNT N, -pid PID, in any order; *N is the number of words
- * left before them.  -1 with a message in TCL on a bad count or
- * process. */
+/* Hit counting, the process and the component at the end of the words
+ * of break: EVERY N, AFTER N, COUNT N, -pid PID, -within C or -outside C,
+ * in any order; *N is the number of words left before them.  -1 with a
+ * message in TCL on a bad count or process, or two components. */
 static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
                           Tcl_Obj *const words[], uint32_t *every,
-                          uint32_t *after, uint32_t *count, pid_t *pid)
+                          uint32_t *after, uint32_t *count, pid_t *pid,
+                          const char **within, int *outside)
 {
     while (*n >= 2) {
         const char *key = Tcl_GetString(words[*n - 2]);
@@ -291,6 +293,19 @@ static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
                                                      : NULL;
         Tcl_WideInt v;
 
+        if (strcmp(key, "-within") == 0 || strcmp(key, "-outside") == 0) {
+            if (*within != NULL) {
+                Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                    "break: one -within or -outside at most", -1));
+                return -1;
+            }
+            *within = Tcl_GetString(words[*n - 1]);
+            *outside = key[1] == 'o';
+            if (guard_within_check(tcl, "break", key, *within) != TCL_OK)
+                return -1;
+            *n -= 2;
+            continue;
+        }
         if (strcmp(key, "-pid") == 0) {
             if (interp_pid(b->in, "break", words[*n - 1], pid) != TCL_OK)
                 return -1;
@@ -331,7 +346,8 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     const char *counting;
     Tcl_Obj *words[objc > 0 ? objc : 1];
     pid_t pid = 0;
-    int n = objc;
+    int n = objc, outside = 0;
+    const char *within = NULL;
 
     /* -pid PID right after the event too */
     memcpy(words, objv, (size_t)objc * sizeof *objv);
@@ -344,14 +360,14 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     objv = words;
     objc = n;
     if (objc >= 2 && counting_words(b, tcl, &n, objv, &every, &after,
-                                    &count, &pid) != 0)
+                                    &count, &pid, &within, &outside) != 0)
         return TCL_ERROR;
     if (n < 2 || n == 3 ||
         (n > 3 && strcmp(Tcl_GetString(objv[2]), "if") != 0)) {
         /* the name the user knows, not ::noosa::cmd::break */
         Tcl_WrongNumArgs(tcl, 0, objv,
                          "break EVENT ?if CONDITION? ?every N? ?after N? "
-                         "?count N? ?-pid PID?");
+                         "?count N? ?-pid PID? ?-within|-outside COMPONENT?");
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
@@ -380,16 +396,21 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
     bp->enabled = 1;
     bp->pid = pid;
     bp->guard = guard_create(cond, every, after, count);
+    if (within != NULL)
+        guard_within(bp->guard, b->in, within, outside,
+                     session_registry(b->in->session) != NULL
+                         ? interp_event(b->in, event) : NULL);
     if (cond != NULL)
         Tcl_DecrRefCount(cond); /* the guard has its own reference */
     b->list = xreallocarray(b->list, b->n + 1, sizeof *b->list);
     b->list[b->n++] = bp;
     dispatch_changed(b->in->dispatch);
     counting = guard_counting(bp->guard);
-    interp_sayf(b->in, "Breakpoint %d on event %s%s%s%s%s", bp->id, event,
+    interp_sayf(b->in, "Breakpoint %d on event %s%s%s%s%s%s", bp->id, event,
                 cond != NULL ? " if " : "",
                 cond != NULL ? Tcl_GetString(cond) : "",
-                *counting != '\0' ? " " : "", counting);
+                *counting != '\0' ? " " : "", counting,
+                guard_within_words(bp->guard));
     if (pid != 0)
         interp_sayf(b->in, " in process %d", (int)pid);
     if (interp_interface(b->in) == NULL)
@@ -507,13 +528,16 @@ static const struct command commands[] = {
      .aliases = (const char *const[]){"b", NULL},
      .max_args = -1,
      .usage = "break EVENT ?if CONDITION? ?every N? ?after N? ?count N? "
-              "?-pid PID?",
+              "?-pid PID? ?-within|-outside COMPONENT?",
      .summary = "stop at an event",
      .help = "Stop at every EVENT (NAME or ASPECT.NAME) for which CONDITION, a Tcl\n"
             "expression over the event's parameters (and n_ename, n_time,\n"
             "n_thread, n_pid), is true (alias: b).  every N: stop at every Nth\n"
             "time it holds; after N: not the first N times; count N: at most N\n"
-            "times; -pid PID: only in process PID (else in every process).\n"
+            "times; -pid PID: only in process PID (else in every process);\n"
+            "-within C: only while the thread is inside component C (a named\n"
+            "component or a function of a -finstrument-functions build: C on\n"
+            "its component stack); -outside C: only while it is not.\n"
             "Comparisons of parameters with constants or each other, && || !,\n"
             "eq, ne and string match on strings, and n_thread are evaluated in\n"
             "the program itself, without a stop; anything else in noosa.\n"

@@ -4,7 +4,7 @@
  * program (src/profile/question.h).
  *
  *     question add NAME EVENT ?VALUE? ?-by KEYS? ?-if COND? ?-from EVENT?
- *                  ?-hist? ?-keys N?
+ *                  ?-hist? ?-keys N? ?-within|-outside COMPONENT?
  *     question list
  *     question show ?NAME ...? ?-sort count|key|sum|max|avg? ?-limit N?
  *     question get NAME            the groups as a list of dicts
@@ -12,6 +12,8 @@
  *     question reset ?NAME ...?
  *     question delete NAME ...|-all
  *     question print ?on|off?      print the answers when the program ends
+ *     question window ?on|off|-from EVENT -to EVENT?
+ *                                  the measurement window
  *
  * VALUE is count (the default), a parameter of EVENT, or duration (from
  * -from EVENT to EVENT on the same thread, or from enter to leave of the
@@ -27,6 +29,7 @@
 
 #include "command.h"
 #include "cond-tcl.h"
+#include "guard.h"
 #include "interp.h"
 #include "protocol.h"
 #include "question.h"
@@ -52,7 +55,8 @@ static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
     if (objc < 4)
         return fail(tcl, Tcl_NewStringObj(
             "wrong # args: should be \"question add NAME EVENT ?VALUE? ?-by KEYS? "
-            "?-if COND? ?-from EVENT? ?-hist? ?-keys N?\"", -1));
+            "?-if COND? ?-from EVENT? ?-hist? ?-keys N? ?-within|-outside COMPONENT?\"",
+            -1));
     memset(&spec, 0, sizeof spec);
     spec.name = Tcl_GetString(objv[2]);
     spec.on = Tcl_GetString(objv[3]);
@@ -73,12 +77,23 @@ static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
             continue;
         }
         if (strcmp(opt, "-by") != 0 && strcmp(opt, "-if") != 0 &&
-            strcmp(opt, "-from") != 0 && strcmp(opt, "-keys") != 0)
+            strcmp(opt, "-from") != 0 && strcmp(opt, "-keys") != 0 &&
+            strcmp(opt, "-within") != 0 && strcmp(opt, "-outside") != 0)
             return fail(tcl, Tcl_ObjPrintf(
                 "question: unknown option \"%s\": should be -by, -if, -from, "
-                "-hist or -keys", opt));
+                "-hist, -keys, -within or -outside", opt));
         if (i + 1 == objc)
             return fail(tcl, Tcl_ObjPrintf("question: %s needs a value", opt));
+        if (strcmp(opt, "-within") == 0 || strcmp(opt, "-outside") == 0) {
+            if (spec.within != NULL)
+                return fail(tcl, Tcl_NewStringObj(
+                    "question: one -within or -outside at most", -1));
+            spec.within = Tcl_GetString(objv[++i]);
+            spec.outside = opt[1] == 'o';
+            if (guard_within_check(tcl, "question", opt, spec.within) != TCL_OK)
+                return TCL_ERROR;
+            continue;
+        }
         if (strcmp(opt, "-by") == 0) {
             if (Tcl_ListObjGetElements(tcl, objv[++i], &nkeys, &keys) != TCL_OK)
                 return TCL_ERROR;
@@ -329,6 +344,50 @@ static int export(struct interp *in, const char *name, const char *path)
     return TCL_OK;
 }
 
+/* question window ?on|off|-from EVENT -to EVENT? */
+static int window(struct interp *in, int objc, Tcl_Obj *const objv[])
+{
+    Tcl_Interp *tcl = in->tcl;
+    char *cause = NULL, *text;
+    const char *from = NULL, *to = NULL;
+    enum question_window w;
+    int on, j;
+
+    if (objc == 2) {
+        text = questions_window_text(in->questions);
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(text, -1));
+        free(text);
+        return TCL_OK;
+    }
+    if (objc == 3 && Tcl_GetBooleanFromObj(NULL, objv[2], &on) == TCL_OK) {
+        w = on ? QUESTION_WINDOW_OPEN : QUESTION_WINDOW_CLOSED;
+    } else {
+        for (j = 2; j + 1 < objc; j += 2) {
+            const char *opt = Tcl_GetString(objv[j]);
+
+            if (strcmp(opt, "-from") == 0 && from == NULL)
+                from = Tcl_GetString(objv[j + 1]);
+            else if (strcmp(opt, "-to") == 0 && to == NULL)
+                to = Tcl_GetString(objv[j + 1]);
+            else
+                break;
+        }
+        if (j != objc || from == NULL || to == NULL)
+            return fail(tcl, Tcl_NewStringObj(
+                "wrong # args: should be \"question window ?on|off|-from EVENT -to "
+                "EVENT?\"", -1));
+        if (interp_event(in, from) == NULL || interp_event(in, to) == NULL)
+            return TCL_ERROR;
+        w = QUESTION_WINDOW_EVENTS;
+    }
+    if (questions_window(in->questions, w, from, to, &cause) != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("question window: %s", cause));
+        free(cause);
+        return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
 static int cmd_question(ClientData cd, Tcl_Interp *tcl, int objc,
                         Tcl_Obj *const objv[])
 {
@@ -381,6 +440,8 @@ static int cmd_question(ClientData cd, Tcl_Interp *tcl, int objc,
                 return no_question(tcl, Tcl_GetString(objv[j]));
         return TCL_OK;
     }
+    if (strcmp(sub, "window") == 0)
+        return window(in, objc, objv);
     if (strcmp(sub, "print") == 0) {
         if (objc == 2) {
             Tcl_SetObjResult(tcl, Tcl_NewBooleanObj(questions_print_at_end(in->questions)));
@@ -393,14 +454,15 @@ static int cmd_question(ClientData cd, Tcl_Interp *tcl, int objc,
         return TCL_OK;
     }
     return fail(tcl, Tcl_ObjPrintf("question: unknown subcommand \"%s\": should be add, "
-                                   "list, show, get, export, reset, delete or print",
+                                   "list, show, get, export, reset, delete, print or "
+                                   "window",
                                    sub));
 }
 
 static const struct command commands[] = {
     {.name = "question",
      .max_args = -1,
-     .usage = "question ?add|list|show|get|export|reset|delete|print? ...",
+     .usage = "question ?add|list|show|get|export|reset|delete|print|window? ...",
      .summary = "aggregations answered inside the program",
      .help = "Questions the program answers itself: it counts each event into its\n"
             "own per-thread tables, and nothing crosses to noosa until asked.\n"
@@ -417,6 +479,9 @@ static const struct command commands[] = {
             "      -from START   the start event of a duration\n"
             "      -hist         a power-of-two histogram of the value\n"
             "      -keys N       groups a thread's table holds (default 256)\n"
+            "      -within C     count only the events of a thread inside component C\n"
+            "                    (a named component or a function: C on its stack)\n"
+            "      -outside C    count only those of a thread not inside C\n"
             "  question list                  the questions and where they stand\n"
             "  question show ?NAME ...? ?-sort count|key|sum|max|avg? ?-limit N?\n"
             "  question get NAME              the groups as a list of dicts\n"
@@ -425,12 +490,20 @@ static const struct command commands[] = {
             "  question delete NAME ...|-all\n"
             "  question print ?on|off?        print the answers when the program ends\n"
             "                                 (default on)\n"
+            "  question window ?on|off|-from EVENT -to EVENT?\n"
+            "                                 the measurement window: questions count\n"
+            "                                 only while it is open (on, the default);\n"
+            "                                 -from/-to: each EVENT of -from opens it,\n"
+            "                                 each of -to closes it (closed until the\n"
+            "                                 first)\n"
             "Events whose key finds no room, durations whose start was not seen and\n"
-            "groups read while their thread was updating them are counted and shown.",
+            "groups read while their thread was updating them are counted and shown;\n"
+            "question show says how many events the program checked for each question\n"
+            "and how many it recorded (counted).",
      .complete = COMMAND_COMPLETE_SUBCOMMAND,
      .subcommands = (const char *const[]){
          "add", "list", "show", "get", "export", "reset", "delete",
-         "print on off", NULL},
+         "print on off", "window on off -from", NULL},
      .flags = COMMAND_CONDITION,
      .proc = cmd_question},
     {0}};

@@ -221,6 +221,16 @@ static const struct command commands[] = {
      .proc = cmd_record},
     {0}};
 
+void cmd_record_end(struct interp *in)
+{
+    struct record_state *st = Tcl_GetAssocData(in->tcl, RECORD_KEY, NULL);
+
+    if (st != NULL && st->rl != NULL) {
+        (void)reclive_stop(st->rl, NULL);
+        st->rl = NULL;
+    }
+}
+
 void cmd_record_init(struct interp *in)
 {
     command_register(in, commands, in);

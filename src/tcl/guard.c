@@ -16,9 +16,11 @@
 #include <string.h>
 
 #include "cond-tcl.h"
+#include "cond.h"
 #include "guard.h"
 #include "interp.h"
 #include "protocol.h"
+#include "relate.h"
 #include "symnames.h"
 #include "xmalloc.h"
 
@@ -41,6 +43,13 @@ struct guard {
     uint32_t every, after, count;
     uint64_t hits; /* times it held in noosa, for hit counting there */
     char counting[96];
+    /* -within or -outside <design#relations>: the component, NULL:
+     * none; the relations that test it; the words for listings */
+    char *within;
+    int outside;
+    int noosa;
+    struct relations *rel;
+    char *within_words;
     struct gprog *progs;
     unsigned int nprogs;
 };
@@ -103,7 +112,58 @@ void guard_free(struct guard *g)
     for (i = 0; i < g->nprogs; i++)
         free(g->progs[i].why);
     free(g->progs);
+    if (g->within != NULL && g->rel != NULL)
+        relations_use(g->rel, 0, g->noosa);
+    free(g->within);
+    free(g->within_words);
     free(g);
+}
+
+int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name)
+{
+    const char *why = NULL;
+
+    if (name[0] == '\0') {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s needs a component", what, opt));
+        return TCL_ERROR;
+    }
+    if (relations_name_ok(name, &why) != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s \"%.40s...\": %s", what, opt, name, why));
+        return TCL_ERROR;
+    }
+    return TCL_OK;
+}
+
+void guard_within(struct guard *g, struct interp *in, const char *name, int outside,
+                  const struct registry_event *ev)
+{
+    unsigned char prog[GUARD_PROG];
+    char *cause = NULL;
+
+    if (g->within != NULL || name == NULL)
+        return;
+    g->within = xstrdup(name);
+    g->outside = outside != 0;
+    g->noosa = in->conditions_in_noosa ||
+               (g->cond != NULL && ev != NULL &&
+                cond_tcl_compile(in->tcl, Tcl_GetString(g->cond), ev, prog, sizeof prog - 8,
+                                 &cause) < 0);
+    free(cause);
+    g->rel = in->relations;
+    g->within_words = xasprintf(" %s %s", outside ? "-outside" : "-within", name);
+    if (g->rel != NULL)
+        relations_use(g->rel, 1, g->noosa);
+}
+
+const char *guard_within_name(const struct guard *g, int *outside)
+{
+    *outside = g->outside;
+    return g->within;
+}
+
+const char *guard_within_words(const struct guard *g)
+{
+    return g->within_words != NULL ? g->within_words : "";
 }
 
 Tcl_Obj *guard_cond(const struct guard *g)
@@ -119,7 +179,7 @@ const char *guard_counting(const struct guard *g)
 int guard_always(const struct guard *g)
 {
     return g->cond == NULL && g->every == 0 && g->after == 0 &&
-           g->count == 0;
+           g->count == 0 && g->within == NULL;
 }
 
 /* Whether EV gives a variable NAME (LEN bytes). */
@@ -267,6 +327,33 @@ static struct gprog *gprog_for(struct guard *g, unsigned int code, int make)
     return &g->progs[g->nprogs++];
 }
 
+/* Put G's component test before the condition compiled in P
+ * <protocol#relate>, or say why the program cannot test it. */
+static void within_prog(struct guard *g, struct interp *in, struct gprog *p)
+{
+    unsigned char out[GUARD_PROG];
+    const char *why = NULL;
+    int comp, len;
+
+    comp = in->relations != NULL ? relations_comp(in->relations, g->within, &why) : -1;
+    if (comp < 0) {
+        p->len = -1;
+        p->why = xasprintf("the program cannot test component %s: %s", g->within,
+                           why != NULL ? why : "components are not known");
+        return;
+    }
+    len = cond_within((unsigned int)comp, g->outside,
+                      g->cond != NULL ? p->prog : NULL, g->cond != NULL ? (size_t)p->len : 0,
+                      out, sizeof out);
+    if (len < 0) {
+        p->len = -1;
+        p->why = xstrdup("the condition is too long");
+        return;
+    }
+    memcpy(p->prog, out, (size_t)len);
+    p->len = len;
+}
+
 /* Compile G for EV into its entry (again: codes belong to one run). */
 static struct gprog *compile(struct guard *g, struct interp *in,
                              const struct registry_event *ev)
@@ -286,12 +373,17 @@ static struct gprog *compile(struct guard *g, struct interp *in,
     if (g->cond == NULL) {
         memcpy(p->prog, always_prog, sizeof always_prog);
         p->len = (int)sizeof always_prog;
-        return p;
+    } else {
+        /* (room left for the component's test) */
+        p->len = cond_tcl_compile(in->tcl, Tcl_GetString(g->cond), ev, p->prog,
+                                  sizeof p->prog - 8, &cause);
+        if (p->len < 0) {
+            p->why = cause;
+            return p;
+        }
     }
-    p->len = cond_tcl_compile(in->tcl, Tcl_GetString(g->cond), ev, p->prog,
-                              sizeof p->prog, &cause);
-    if (p->len < 0)
-        p->why = cause;
+    if (g->within != NULL)
+        within_prog(g, in, p);
     return p;
 }
 
@@ -359,6 +451,10 @@ int guard_holds(struct guard *g, struct interp *in,
     if (p != NULL && p->len >= 0 && p->index >= 0 &&
         (de->placed & (1u << p->index)))
         return (de->held >> p->index) & 1;
+    /* <design#relations>: noosa's stacks where the program did not test */
+    if (g->within != NULL &&
+        relations_within_noosa(in->relations, de->item->tid, g->within) == g->outside)
+        return 0;
     if (g->cond != NULL) {
         if (interp_apply(in, cond_lambda(g, de->event), de->item) != TCL_OK ||
             Tcl_GetBooleanFromObj(in->tcl, Tcl_GetObjResult(in->tcl),

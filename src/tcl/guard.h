@@ -47,6 +47,22 @@ struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
                            uint32_t count);
 void guard_free(struct guard *g);
 
+/* Whether NAME, the word after -within or -outside (WHAT says whose), can
+ * be a component: TCL_OK, or TCL_ERROR with the reason in TCL. */
+int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name);
+
+/* G holds only where the event's thread has (OUTSIDE: has not) a frame
+ * of component NAME on its stack <design#relations>: tested in the
+ * program with the condition where it can, else in noosa (its stacks,
+ * kept from now on when G's condition cannot run in the program on EV,
+ * NULL: not known).  Call once, after guard_create(). */
+void guard_within(struct guard *g, struct interp *in, const char *name, int outside,
+                  const struct registry_event *ev);
+/* The component G tests, or NULL; *OUTSIDE whether its absence. */
+const char *guard_within_name(const struct guard *g, int *outside);
+/* " -within NAME", " -outside NAME" or "" (static), for listings. */
+const char *guard_within_words(const struct guard *g);
+
 /* Its condition (NULL: always) and hit counting, for listings. */
 Tcl_Obj *guard_cond(const struct guard *g);
 /* "every N after M count K", or "" without hit counting (static). */

@@ -292,11 +292,12 @@ static int check_event(struct handlers *hs, const char *event)
 
 /* Install a handler at position INDEX (clamped) of EVENT's list,
  * replacing one of the same name; it runs only where COND holds (NULL:
- * always; the caller has checked it with guard_check()). */
+ * always; the caller has checked it with guard_check()), and only inside
+ * component WITHIN (OUTSIDE: outside it; NULL: anywhere). */
 static struct handler *install(struct handlers *hs, const char *event,
                                int index, const char *name, int enabled,
                                enum handler_mode mode, Tcl_Obj *body,
-                               Tcl_Obj *cond)
+                               Tcl_Obj *cond, const char *within, int outside)
 {
     struct hevent *he = find_event(hs, event);
     struct handler *h;
@@ -322,8 +323,13 @@ static struct handler *install(struct handlers *hs, const char *event,
     h->enabled = enabled;
     h->mode = mode;
     h->tag = hs->next_tag++;
-    if (cond != NULL)
+    if (cond != NULL || within != NULL)
         h->guard = guard_create(cond, 0, 0, 0);
+    if (within != NULL)
+        guard_within(h->guard, hs->in, within, outside,
+                     session_registry(hs->in->session) != NULL
+                         ? registry_event_by_name(session_registry(hs->in->session), event)
+                         : NULL);
     h->body = body;
     Tcl_IncrRefCount(body);
     if (index < 0 || (unsigned int)index > he->n)
@@ -337,13 +343,36 @@ static struct handler *install(struct handlers *hs, const char *event,
     return h;
 }
 
-/* n_install_handler {EVENT INDEX NAME ENABLED {BODY} ?{CONDITION}?} */
+/* Component words {-within C} or {-outside C} in OBJ: 0 with *WITHIN and
+ * *OUTSIDE, or -1 with a message in TCL. */
+static int within_words(Tcl_Interp *tcl, Tcl_Obj *obj, const char **within, int *outside)
+{
+    Tcl_Obj **w;
+    int n;
+
+    if (Tcl_ListObjGetElements(NULL, obj, &n, &w) != TCL_OK || n != 2 ||
+        (strcmp(Tcl_GetString(w[0]), "-within") != 0 &&
+         strcmp(Tcl_GetString(w[0]), "-outside") != 0) ||
+        Tcl_GetString(w[1])[0] == '\0') {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "n_install_handler: expected {-within COMPONENT} or {-outside COMPONENT}, "
+            "got \"%s\"", Tcl_GetString(obj)));
+        return -1;
+    }
+    *within = Tcl_GetString(w[1]);
+    *outside = Tcl_GetString(w[0])[1] == 'o';
+    return 0;
+}
+
+/* n_install_handler {EVENT INDEX NAME ENABLED {BODY} ?{CONDITION}?
+ * ?{-within COMPONENT}?} (a condition "" with the last: none) */
 static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
                        Tcl_Obj *const objv[])
 {
     struct handlers *hs = cd;
-    Tcl_Obj **f;
-    int nf, index, enabled;
+    Tcl_Obj **f, *cond;
+    int nf, index, enabled, outside = 0;
+    const char *within = NULL;
 
     if (objc != 2) {
         Tcl_WrongNumArgs(tcl, 1, objv,
@@ -352,12 +381,15 @@ static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     if (Tcl_ListObjGetElements(tcl, objv[1], &nf, &f) != TCL_OK)
         return TCL_ERROR;
-    if (nf != 5 && nf != 6) {
+    if (nf < 5 || nf > 7) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
             "n_install_handler: expected a list {EVENT INDEX NAME ENABLED "
-            "BODY ?CONDITION?} of 5 or 6 elements, got %d", nf));
+            "BODY ?CONDITION? ?{-within COMPONENT}?} of 5 to 7 elements, got %d", nf));
         return TCL_ERROR;
     }
+    if (nf == 7 && within_words(tcl, f[6], &within, &outside) != 0)
+        return TCL_ERROR;
+    cond = nf >= 6 && !(nf == 7 && Tcl_GetString(f[5])[0] == '\0') ? f[5] : NULL;
     if (Tcl_GetIntFromObj(NULL, f[1], &index) != TCL_OK) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
             "n_install_handler: INDEX must be an integer, got \"%s\"",
@@ -372,10 +404,10 @@ static int cmd_install(ClientData cd, Tcl_Interp *tcl, int objc,
     }
     if (check_event(hs, Tcl_GetString(f[0])) != TCL_OK)
         return TCL_ERROR;
-    if (nf == 6 && guard_check(tcl, f[5]) != TCL_OK)
+    if (cond != NULL && guard_check(tcl, cond) != TCL_OK)
         return TCL_ERROR;
     install(hs, Tcl_GetString(f[0]), index, Tcl_GetString(f[2]), enabled,
-            HANDLER_AUTO, f[4], nf == 6 ? f[5] : NULL);
+            HANDLER_AUTO, f[4], cond, within, outside);
     return TCL_OK;
 }
 
@@ -406,15 +438,27 @@ static unsigned int save_event(FILE *f, struct hevent *he)
 
     for (i = 0; i < he->n; i++) {
         struct handler *h = he->list[i];
-        Tcl_Obj *l[6], *line, *outer;
+        Tcl_Obj *l[7], *line, *outer;
+        int outside = 0, n = 5;
+        const char *within = h->guard != NULL ? guard_within_name(h->guard, &outside) : NULL;
 
         l[0] = Tcl_NewStringObj(he->event, -1);
         l[1] = Tcl_NewIntObj((int)i);
         l[2] = Tcl_NewStringObj(h->name, -1);
         l[3] = Tcl_NewIntObj(h->enabled);
         l[4] = h->body;
-        l[5] = h->guard != NULL ? guard_cond(h->guard) : NULL;
-        line = Tcl_NewListObj(h->guard != NULL ? 6 : 5, l);
+        if (h->guard != NULL && guard_cond(h->guard) != NULL)
+            l[n++] = guard_cond(h->guard);
+        if (within != NULL) {
+            Tcl_Obj *w[2];
+
+            if (n == 5)
+                l[n++] = Tcl_NewObj();
+            w[0] = Tcl_NewStringObj(outside ? "-outside" : "-within", -1);
+            w[1] = Tcl_NewStringObj(within, -1);
+            l[n++] = Tcl_NewListObj(2, w);
+        }
+        line = Tcl_NewListObj(n, l);
         outer = Tcl_NewListObj(1, &line);
         Tcl_IncrRefCount(outer);
         fprintf(f, "n_install_handler %s\n", Tcl_GetString(outer));
@@ -498,8 +542,11 @@ static void list_event(struct handlers *hs, struct hevent *he)
         if (h->guard != NULL) {
             char *where = handler_where(hs, he, h);
 
-            interp_sayf(in, "    if %s\n    condition runs %s\n",
-                        Tcl_GetString(guard_cond(h->guard)), where);
+            if (guard_cond(h->guard) != NULL)
+                interp_sayf(in, "    if %s\n", Tcl_GetString(guard_cond(h->guard)));
+            if (*guard_within_words(h->guard) != '\0')
+                interp_sayf(in, "   %s\n", guard_within_words(h->guard));
+            interp_sayf(in, "    condition runs %s\n", where);
             free(where);
         }
     }
@@ -533,12 +580,13 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         enum handler_mode mode = HANDLER_AUTO;
         Tcl_Obj *cond = NULL;
         pid_t pid = 0;
-        int k;
+        int k, outside = 0;
+        const char *within = NULL;
 
         if (objc < 5) {
             Tcl_WrongNumArgs(tcl, 2, objv,
                              "EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION? "
-                             "?-pid PID?");
+                             "?-pid PID? ?-within|-outside COMPONENT?");
             return TCL_ERROR;
         }
         for (k = 5; k < objc; k++) {
@@ -553,15 +601,28 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
             } else if (strcmp(m, "-pid") == 0 && k + 1 < objc) {
                 if (interp_pid(in, "handler add", objv[++k], &pid) != TCL_OK)
                     return TCL_ERROR;
-            } else if (strcmp(m, "-if") == 0 || strcmp(m, "-pid") == 0) {
+            } else if ((strcmp(m, "-within") == 0 || strcmp(m, "-outside") == 0) &&
+                       k + 1 < objc && Tcl_GetString(objv[k + 1])[0] != '\0') {
+                if (within != NULL) {
+                    Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+                        "handler add: one -within or -outside at most", -1));
+                    return TCL_ERROR;
+                }
+                outside = m[1] == 'o';
+                within = Tcl_GetString(objv[++k]);
+                if (guard_within_check(tcl, "handler add", m, within) != TCL_OK)
+                    return TCL_ERROR;
+            } else if (strcmp(m, "-if") == 0 || strcmp(m, "-pid") == 0 ||
+                       strcmp(m, "-within") == 0 || strcmp(m, "-outside") == 0) {
                 Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
                     "handler add: %s needs %s", m,
-                    m[1] == 'i' ? "a condition" : "a process id"));
+                    m[1] == 'i' ? "a condition" : m[1] == 'p' ? "a process id"
+                                                              : "a component"));
                 return TCL_ERROR;
             } else {
                 Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                    "handler add: expected -stop, -nostop, -if or -pid, got "
-                    "\"%s\"", m));
+                    "handler add: expected -stop, -nostop, -if, -pid, -within or "
+                    "-outside, got \"%s\"", m));
                 return TCL_ERROR;
             }
         }
@@ -574,7 +635,7 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
                                Tcl_GetString(objv[2]), 1) != TCL_OK))
             return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,
-                mode, objv[4], cond)->pid = pid;
+                mode, objv[4], cond, within, outside)->pid = pid;
         return TCL_OK;
     }
     case REMOVE:
@@ -735,10 +796,12 @@ static const struct command commands[] = {
      .help = "Handlers: Tcl code run on each event, with the event's parameters (and\n"
             "n_ename, n_time, n_thread, n_pid) as variables.\n"
             "  handler add EVENT NAME BODY ?-stop|-nostop? ?-if CONDITION? ?-pid PID?\n"
-            "                                                add (run first); with -if,\n"
+            "              ?-within|-outside COMPONENT?      add (run first); with -if,\n"
             "                                                only where CONDITION holds;\n"
             "                                                with -pid, only in process\n"
-            "                                                PID (not saved)\n"
+            "                                                PID (not saved); with\n"
+            "                                                -within, only inside\n"
+            "                                                COMPONENT (-outside: not)\n"
             "  handler remove EVENT NAME\n"
             "  handler enable|disable EVENT NAME\n"
             "  handler rename EVENT NAME NEWNAME\n"
@@ -761,11 +824,13 @@ static const struct command commands[] = {
     {.name = "n_install_handler",
      .min_args = 1,
      .max_args = 1,
-     .usage = "n_install_handler {EVENT INDEX NAME ENABLED BODY ?CONDITION?}",
+     .usage = "n_install_handler {EVENT INDEX NAME ENABLED BODY ?CONDITION? "
+              "?{-within COMPONENT}?}",
      .summary = "add a handler (in saved handler files)",
      .help = "Add handler NAME of EVENT, at place INDEX of its handlers, enabled or\n"
-            "not, running BODY (only where CONDITION holds, when given): the lines\n"
-            "handler save writes.",
+            "not, running BODY (only where CONDITION holds, when given, and only\n"
+            "inside COMPONENT with {-within COMPONENT}, outside with -outside; a\n"
+            "CONDITION \"\" is none then): the lines handler save writes.",
      .complete = COMMAND_COMPLETE_NONE,
      .flags = COMMAND_API,
      .proc = cmd_install},

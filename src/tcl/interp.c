@@ -518,6 +518,11 @@ static void set_ev(struct interp *in, const struct reader_item *item)
 
 /* The root's client hooks (noosa.h). */
 
+void interp_interface_changed(struct interp *in)
+{
+    update_interface(in);
+}
+
 static void on_interface(void *arg)
 {
     update_interface(arg);
@@ -661,6 +666,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     in->stacks = n->stacks;
     in->profile = n->profile;
     in->questions = n->questions;
+    in->relations = n->relations;
     in->faults = n->faults;
     in->batch = n->batch;
     in->tcl = Tcl_CreateInterp();
@@ -712,6 +718,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     breaks_init_commands(in->breaks);
     cmd_profile_init(in);
     cmd_question_init(in);
+    cmd_derive_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
     if (commands != NULL)
@@ -762,6 +769,9 @@ void interp_free(struct interp *in)
 
     if (in == NULL)
         return;
+    /* a recording left going is closed while its session can still say
+     * how the program ended (and the session is not freed under it) */
+    cmd_record_end(in);
     /* the program dies with its session, while the consumers the Tcl
      * layer added can still hear of it */
     noosa_end(in->noosa);
@@ -852,7 +862,8 @@ static int var_exists(struct interp *in, const char *name)
 static int check_braced(struct interp *in, const Tcl_Parse *parse)
 {
     static const char *const ends[] = {"every", "after", "count", "-pid",
-                                       "-stop", "-nostop", NULL};
+                                       "-stop", "-nostop", "-within",
+                                       "-outside", NULL};
     const Tcl_Token *t = parse->tokenPtr, *w, *first = NULL, *last = NULL;
     const char *bad = NULL, *end;
     int i, j, in_cond = 0, badlen = 0, quoted;

@@ -26,6 +26,7 @@ struct faults;
 struct stacks;
 struct profile;
 struct questions;
+struct relations;
 struct trace;
 struct monitors;
 struct speed;
@@ -47,6 +48,7 @@ struct interp {
     struct stacks *stacks;   /* component stacks (before their users) */
     struct profile *profile; /* frequency and time profiles */
     struct questions *questions; /* questions answered in the program */
+    struct relations *relations; /* components tested, derived events */
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
@@ -213,8 +215,15 @@ void cmd_info_init(struct interp *in);
 void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
+void cmd_derive_init(struct interp *in);
+/* The program's interface changed (a derived event joined it): the n(...)
+ * array again. */
+void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
+/* Close the recording under way, if any, while the session it records
+ * is still there (the end of the Tcl layer). */
+void cmd_record_end(struct interp *in);
 /* gdb's words noosa has no command for (cmd-gdb.c): last, so that an
  * entry that works replaces one of them whichever comes first. */
 void cmd_gdb_init(struct interp *in);

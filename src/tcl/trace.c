@@ -3,10 +3,11 @@
  * trace.c - the event trace and the `trace` command:
  *
  *     trace                   whether it is on, and its filter
- *     trace on ?REGEX? ?-if CONDITION?
+ *     trace on ?REGEX? ?-if CONDITION? ?-within|-outside COMPONENT?
  *                             show every event (whose name, NAME or
  *                             ASPECT.NAME, matches REGEX, a Tcl regular
- *                             expression; where CONDITION holds)
+ *                             expression; where CONDITION holds; inside
+ *                             COMPONENT, or outside it)
  *     trace off
  *
  * `monitor disable trace` and `monitor enable trace` do the same as off
@@ -179,7 +180,9 @@ static Tcl_Obj *status(struct trace *t)
                           Tcl_GetString(t->filter));
     if (t->guard == NULL)
         return s;
-    Tcl_AppendPrintfToObj(s, " if %s", Tcl_GetString(guard_cond(t->guard)));
+    if (guard_cond(t->guard) != NULL)
+        Tcl_AppendPrintfToObj(s, " if %s", Tcl_GetString(guard_cond(t->guard)));
+    Tcl_AppendToObj(s, guard_within_words(t->guard), -1);
     if (reg == NULL) {
         Tcl_AppendToObj(s, "\n  where it runs is known once the program's "
                            "interface is", -1);
@@ -210,7 +213,8 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
     struct trace *t = cd;
     const char *sub;
     Tcl_Obj *cond = NULL;
-    int on;
+    const char *within = NULL;
+    int on, outside = 0;
 
     if (objc == 1) {
         Tcl_SetObjResult(tcl, status(t));
@@ -230,19 +234,42 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
             return TCL_ERROR;
         }
         dispatch_enable(t->in->dispatch, t->c, 0);
+        /* (its component is no longer tested) */
+        guard_free(t->guard);
+        t->guard = NULL;
         return TCL_OK;
     }
-    /* trace on ?REGEX? ?-if CONDITION? */
-    if (objc >= 4 && strcmp(Tcl_GetString(objv[objc - 2]), "-if") == 0) {
-        cond = objv[objc - 1];
+    /* trace on ?REGEX? ?-if CONDITION? ?-within|-outside COMPONENT? */
+    while (objc >= 4) {
+        const char *opt = Tcl_GetString(objv[objc - 2]);
+
+        if (strcmp(opt, "-if") == 0 && cond == NULL) {
+            cond = objv[objc - 1];
+            if (guard_check(tcl, cond) != TCL_OK)
+                return TCL_ERROR;
+        } else if ((strcmp(opt, "-within") == 0 || strcmp(opt, "-outside") == 0) &&
+                   within == NULL) {
+            within = Tcl_GetString(objv[objc - 1]);
+            outside = opt[1] == 'o';
+            if (guard_within_check(tcl, "trace on", opt, within) != TCL_OK)
+                return TCL_ERROR;
+        } else {
+            break;
+        }
         objc -= 2;
-        if (guard_check(tcl, cond) != TCL_OK)
-            return TCL_ERROR;
+    }
+    /* an option without its value: not a regular expression */
+    if (objc == 3 && (strcmp(Tcl_GetString(objv[2]), "-if") == 0 ||
+                      strcmp(Tcl_GetString(objv[2]), "-within") == 0 ||
+                      strcmp(Tcl_GetString(objv[2]), "-outside") == 0)) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("trace on: %s needs a value",
+                                            Tcl_GetString(objv[2])));
+        return TCL_ERROR;
     }
     if (objc > 3) {
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-            "wrong # args: should be \"trace on ?REGEX? ?-if CONDITION?\"",
-            -1));
+            "wrong # args: should be \"trace on ?REGEX? ?-if CONDITION? "
+            "?-within|-outside COMPONENT?\"", -1));
         return TCL_ERROR;
     }
     if (objc == 3) {
@@ -277,7 +304,9 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
         t->filter = NULL;
     }
     guard_free(t->guard);
-    t->guard = cond != NULL ? guard_create(cond, 0, 0, 0) : NULL;
+    t->guard = cond != NULL || within != NULL ? guard_create(cond, 0, 0, 0) : NULL;
+    if (within != NULL)
+        guard_within(t->guard, t->in, within, outside, NULL);
     t->reported = 0;
     dispatch_enable(t->in->dispatch, t->c, 1);
     dispatch_changed(t->in->dispatch);
@@ -309,7 +338,7 @@ void trace_free(struct trace *t)
 static const struct command commands[] = {
     {.name = "trace",
      .max_args = -1,
-     .usage = "trace ?on ?REGEX? ?-if CONDITION?|off?",
+     .usage = "trace ?on ?REGEX? ?-if CONDITION? ?-within|-outside COMPONENT?|off?",
      .summary = "show every event as it happens",
      .help = "Show every event (or those whose name, NAME or ASPECT.NAME, matches the\n"
             "Tcl regular expression REGEX) in the transcript with its parameters:\n"
@@ -318,7 +347,9 @@ static const struct command commands[] = {
             "With -if, only the events where CONDITION, a Tcl expression over the\n"
             "event's parameters (and n_ename, n_time, n_thread, n_pid) as for break,\n"
             "holds: evaluated in the program where its shape allows, else in noosa;\n"
-            "an event without a parameter the condition reads is not traced.  `trace`\n"
+            "an event without a parameter the condition reads is not traced.  With\n"
+            "-within COMPONENT, only the events of a thread inside COMPONENT (on its\n"
+            "component stack); -outside, only those of a thread not inside it.  `trace`\n"
             "says where the condition runs for each event.  In a run of several\n"
             "processes, each line begins with its process: [PID] EVENT ...\n"
             "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"

@@ -137,8 +137,35 @@ static uint64_t *slot0(void)
     return (uint64_t *)(void *)((unsigned char *)reg.hdr + reg.geom.cnt_off);
 }
 
+/* The components on the thread's stack that WITHIN reads, and the parts
+ * handed over by PART clauses <protocol#relate>. */
+static uint64_t test_mask;
+static unsigned int nparts, part_def, part_role;
+static int64_t part_arg0;
+
+static uint64_t within_fn(void)
+{
+    return test_mask;
+}
+
+static void part_fn(unsigned int def, unsigned int role, rtq_arg_fn arg, const void *ctx)
+{
+    struct rtq_str str;
+    double d;
+    int kind;
+
+    nparts++;
+    part_def = def;
+    part_role = role;
+    part_arg0 = -1;
+    if (arg(ctx, 0, &kind, &part_arg0, &d, &str) != 0 || kind != DAPTO_K_INT)
+        part_arg0 = -2;
+}
+
 static void env_init(struct rtfilter_env *env, uint64_t *mine)
 {
+    env->within = within_fn;
+    env->part = part_fn;
     env->area = fs.area;
     env->size = fs.size;
     env->shared = slot0();
@@ -929,6 +956,153 @@ static void cache_question(void)
     filter_remove(&fs, 5);
 }
 
+/* -within and -outside <protocol#relate>: WITHIN alone, negated, before
+ * a comparison (the shapes a thread keeps) and inside other programs
+ * (the machine), read and kept, as the thread's components change: the
+ * same answers every way. */
+static void test_within(void)
+{
+    static const uint64_t masks[] = {0, 1ull << 5, 1ull << 6, (1ull << 5) | 1, ~0ull,
+                                     1ull << 63};
+    struct rtfilter_cache cache;
+    struct rtfilter_env env, plain;
+    struct fprog p;
+    struct fclause c;
+    struct rec r;
+    uint16_t f0, f1, f2;
+    unsigned int shape, comp, m, v, want, got;
+    uint32_t at;
+
+    env_init(&plain, NULL);
+    env_init(&env, NULL);
+    env.cache = &cache;
+    for (shape = 0; shape < 6; shape++) {
+        comp = shape == 5 ? 63 : 5;
+        fp_init(&p);
+        if (shape == 4) {
+            /* ARG 0 > 2 || WITHIN c: not a shape a thread keeps */
+            fp_cmp_arg(&p, 0, DAPTO_FCMP_GT, 2);
+            p.n--; /* its END */
+            at = fp_jump(&p, DAPTO_FOP_JT);
+            fp_op(&p, DAPTO_FOP_WITHIN);
+            p.b[p.n++] = (unsigned char)comp;
+            fp_land(&p, at);
+            fp_op(&p, DAPTO_FOP_END);
+        } else {
+            fp_op(&p, DAPTO_FOP_WITHIN);
+            p.b[p.n++] = (unsigned char)comp;
+            if (shape == 1 || shape == 3)
+                fp_op(&p, DAPTO_FOP_NOT);
+            if (shape >= 2 && shape != 5) {
+                at = fp_jump(&p, DAPTO_FOP_JF);
+                fp_cmp_arg(&p, 0, DAPTO_FCMP_GT, 2);
+                p.n--;
+                fp_land(&p, at);
+            }
+            fp_op(&p, DAPTO_FOP_END);
+        }
+        c = fc(DAPTO_STATE_RECORD, &p);
+        memset(&cache, 0, sizeof cache);
+        for (m = 0; m < sizeof masks / sizeof masks[0]; m++)
+            for (v = 0; v < 5; v++) {
+                int in = (int)((masks[m] >> comp) & 1);
+
+                test_mask = masks[m];
+                rec_begin(&r);
+                rec_int(&r, (int)v);
+                if (m == 0 && v == 0)
+                    put(6, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c, 1), &r, 0);
+                switch (shape) {
+                case 0:
+                case 5:
+                    want = in;
+                    break;
+                case 1:
+                    want = !in;
+                    break;
+                case 2:
+                    want = in && v > 2;
+                    break;
+                case 3:
+                    want = !in && v > 2;
+                    break;
+                default:
+                    want = v > 2 || in;
+                    break;
+                }
+                f0 = f1 = f2 = 0;
+                got = eval_env(&plain, 6, &r, DAPTO_STATE_FILTER, &f0);
+                CHECK(got == (want ? DAPTO_STATE_RECORD : 0u));
+                CHECK(eval_env(&env, 6, &r, DAPTO_STATE_FILTER, &f1) == got);
+                CHECK(eval_env(&env, 6, &r, DAPTO_STATE_FILTER, &f2) == got);
+                CHECK(f0 == f1 && f1 == f2);
+                /* kept: the shapes of -within and -outside */
+                CHECK((cache.e[6 % RTFILTER_CACHED].key == 7) == (shape != 4));
+            }
+    }
+    test_mask = 0;
+    filter_remove(&fs, 6);
+}
+
+/* A part's clause hands its event to the derived event and its part
+ * (never kept: it is not a comparison); a window's opens or closes the
+ * questions' window. */
+static void test_parts(void)
+{
+    _Alignas(64) unsigned char qbuf[sizeof(struct dapto_question_area)];
+    struct rtq_env q;
+    struct rtfilter_env env;
+    struct rtfilter_cache cache;
+    struct fprog p, pw;
+    struct fclause c[2];
+    struct rec r;
+    uint16_t flags;
+    unsigned int i;
+
+    memset(qbuf, 0, sizeof qbuf);
+    memset(&q, 0, sizeof q);
+    q.area = qbuf;
+    q.size = sizeof qbuf;
+    env_init(&env, NULL);
+    env.cache = &cache;
+    env.q = &q;
+    memset(&cache, 0, sizeof cache);
+    c[0] = fc_question(&p, DAPTO_CNT_NONE, DAPTO_CNT_NONE);
+    c[0].flags = DAPTO_CL_PART;
+    c[0].every = 3;
+    c[0].count = DAPTO_REL_PART_B;
+    c[1] = fc_question(&pw, DAPTO_CNT_NONE, DAPTO_CNT_NONE);
+    c[1].flags = DAPTO_CL_WINDOW;
+    c[1].count = 0;
+    rec_begin(&r);
+    rec_int(&r, 77);
+    put(7, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, c, 2), &r, 0);
+    nparts = 0;
+    for (i = 0; i < 3; i++) {
+        CHECK(eval_env(&env, 7, &r, DAPTO_STATE_FILTER, &flags) == 0);
+        CHECK(cache.e[7 % RTFILTER_CACHED].key != 8);
+    }
+    CHECK(nparts == 3 && part_def == 2 && part_role == DAPTO_REL_PART_B &&
+          part_arg0 == 77);
+    CHECK(!rtq_open(&q));
+    /* a part's clause alone is kept, and hands every event over as read */
+    put(7, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, c, 1), &r, 0);
+    memset(&cache, 0, sizeof cache);
+    nparts = 0;
+    for (i = 0; i < 3; i++) {
+        part_arg0 = 0;
+        CHECK(eval_env(&env, 7, &r, DAPTO_STATE_FILTER, &flags) == 0);
+        CHECK(cache.e[7 % RTFILTER_CACHED].key == 8);
+        CHECK(part_arg0 == 77);
+    }
+    CHECK(nparts == 3 && part_def == 2 && part_role == DAPTO_REL_PART_B);
+    c[1].count = 1;
+    put(7, fbuild(fbuf, 0, DAPTO_CNT_NONE, DAPTO_CNT_NONE, &c[1], 1), &r, 0);
+    CHECK(eval_env(&env, 7, &r, DAPTO_STATE_FILTER, &flags) == 0);
+    CHECK(rtq_open(&q));
+    filter_remove(&fs, 7);
+}
+
 static void test_cache(void)
 {
     cache_rewrite(1, DAPTO_FCMP_GE);
@@ -1085,6 +1259,38 @@ static void test_check(void)
     REBUILD(&good);
     SET_CLAUSE(flags, DAPTO_CL_QUESTION);
     CHECK(refused(len, kinds, 6, "a question's clause with state bits"));
+    /* <protocol#relate>: a part's and a window's clauses */
+    REBUILD(&good);
+    SET_CLAUSE(flags, DAPTO_CL_PART);
+    SET_CLAUSE(count, DAPTO_REL_PART_B);
+    CHECK(refused(len, kinds, 6, "a part's clause with state bits"));
+    SET_CLAUSE(bits, 0);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    SET_CLAUSE(count, 3);
+    CHECK(refused(len, kinds, 6, "a part's clause"));
+    SET_CLAUSE(count, DAPTO_REL_PART_A);
+    SET_CLAUSE(every, DAPTO_REL_DERIVED + 1);
+    CHECK(refused(len, kinds, 6, "derived event 33"));
+    SET_CLAUSE(every, 1);
+    SET_CLAUSE(flags, DAPTO_CL_PART | DAPTO_CL_QUESTION);
+    CHECK(refused(len, kinds, 6, "a part's clause"));
+    SET_CLAUSE(flags, DAPTO_CL_WINDOW);
+    SET_CLAUSE(count, 2);
+    CHECK(refused(len, kinds, 6, "a window's clause"));
+    SET_CLAUSE(count, 1);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    fp_init(&p);
+    fp_op(&p, DAPTO_FOP_WITHIN);
+    p.b[p.n++] = DAPTO_REL_COMPS;
+    fp_op(&p, DAPTO_FOP_END);
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "component 64"));
+    p.b[1] = DAPTO_REL_COMPS - 1;
+    REBUILD(&p);
+    CHECK(filter_check(fbuf, len, kinds, 6, msg, sizeof msg) == 0);
+    p.n = 1;
+    REBUILD(&p);
+    CHECK(refused(len, kinds, 6, "operand runs past"));
     REBUILD(&good);
     SET_CLAUSE(hits, 600);
     CHECK(refused(len, kinds, 6, "counter id"));
@@ -1495,6 +1701,8 @@ int main(int argc, char **argv)
         test_clauses();
         test_counters();
         test_cache();
+        test_within();
+        test_parts();
     }
     /* on the arguments, only records cut or changed by hand were left to
      * the records: test_cut's 3 */

@@ -89,6 +89,15 @@ tests_runtime_filter_test_SOURCES = tests/runtime/filter-test.c \
 tests_runtime_filter_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
 tests_runtime_filter_test_LDADD = lib/libchannel.la -lpthread -lm
 
+# Relations, both sides: the monitor's area and the runtime's stacks and
+# derived events.
+check_PROGRAMS += tests/runtime/relate-test
+TESTS += tests/runtime/relate-test
+tests_runtime_relate_test_SOURCES = tests/runtime/relate-test.c \
+	$(lib_libdapto_la_SOURCES)
+tests_runtime_relate_test_CPPFLAGS = $(RT_TEST_CPPFLAGS)
+tests_runtime_relate_test_LDADD = lib/libchannel.la -lpthread -lm
+
 # Questions, both sides: the monitor's area and the runtime's counting.
 check_PROGRAMS += tests/runtime/question-test
 TESTS += tests/runtime/question-test
