@@ -121,8 +121,8 @@ int session_attach(struct session *s, pid_t pid, char **cause)
 
 static unsigned int detach_busy(struct session *s, char **where, pid_t *busy,
                                 unsigned int max);
-static int detach_stop(struct session *s);
-static int detach_quiet(struct session *s);
+static int quiet_try(struct session *s, int k, const pid_t *busy,
+                     unsigned int nbusy);
 
 /* The runtime of process PID (s->target, stopped) still had the channel
  * of a monitor that is gone, and has let it go (dapto_attach_open said
@@ -139,16 +139,8 @@ static int release_stale(struct session *s, pid_t pid, uint64_t fn_end,
     uint64_t ret;
 
     for (int k = 0;; k++) {
-        int stopped;
+        int stopped = quiet_try(s, k, busy, nbusy);
 
-        if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
-            /* (as detach_program: the threads inside alone, at times) */
-            for (unsigned int b = 0; b < nbusy; b++)
-                target_resume_thread(s->target, busy[b], NULL);
-        } else {
-            target_continue(s->target, NULL);
-        }
-        stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
         if (s->target == NULL || !target_alive(s->target)) {
             xcause(cause, "process %d ended", (int)pid);
             free(where);
@@ -464,6 +456,27 @@ static int detach_quiet(struct session *s)
     }
 }
 
+/* Try K of letting the program's threads get out of the runtime: it runs
+ * a moment (every other try only the NBUSY threads BUSY found inside it
+ * last time go on: with the others running, the scheduler may never give
+ * one of them its CPU in a quiet period, seven threads spinning on the
+ * CPU of one that waits, a thread of SCHED_IDLE), a thread that still
+ * waits is woken to find the channel let go, and it is stopped again.
+ * Whether it is stopped (not when it ended meanwhile). */
+static int quiet_try(struct session *s, int k, const pid_t *busy,
+                     unsigned int nbusy)
+{
+    if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
+        for (unsigned int b = 0; b < nbusy; b++)
+            target_resume_thread(s->target, busy[b], NULL);
+    } else {
+        target_continue(s->target, NULL);
+    }
+    if (s->channel != NULL)
+        channel_wake_all(s->channel);
+    return detach_quiet(s) == 0 && detach_stop(s) == 0;
+}
+
 /* Let the live program go on untraced, every event off and nothing of
  * the channel left in it <protocol#attach>; the session is then idle.
  * SAY: say so in the transcript.  1 when it ended meanwhile. */
@@ -497,22 +510,8 @@ static int detach_program(struct session *s, int say)
     if (s->state == SESSION_STOPPED && s->why == SESSION_FAULT)
         target_fault_pass(s->target, s->fault.tid, NULL);
     for (int k = 0;; k++) {
-        int stopped;
+        int stopped = quiet_try(s, k, busy, nbusy);
 
-        if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
-            /* every other try, only the threads still inside the
-             * runtime go on: with the others running, the scheduler may
-             * never give one of them its CPU in a quiet period (seven
-             * threads spinning on the CPU of one that waits; a thread of
-             * SCHED_IDLE) */
-            for (unsigned int b = 0; b < nbusy; b++)
-                target_resume_thread(s->target, busy[b], NULL);
-        } else {
-            target_continue(s->target, NULL);
-        }
-        /* (a thread that still waits wakes and finds it let go) */
-        channel_wake_all(s->channel);
-        stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
         if (s->target == NULL) {
             free(left_on);
             free(busy_where);
