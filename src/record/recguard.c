@@ -265,6 +265,16 @@ int recguard_file(struct recguard *g, const char *name)
     return (int)g->nslots++;
 }
 
+void recguard_forget(struct recguard *g, int slot)
+{
+    if (g == NULL || g->table == NULL || slot < 0 ||
+        (uint32_t)slot >= g->nslots)
+        return;
+    /* (a slot without a name is skipped) */
+    __atomic_store_n(&slot_at(g->table, (uint32_t)slot)->name[0], '\0',
+                     __ATOMIC_RELEASE);
+}
+
 void recguard_commit(struct recguard *g, int slot, uint64_t len)
 {
     if (g == NULL || g->table == NULL || slot < 0 ||

@@ -29,6 +29,10 @@ int recguard_start(struct recguard **out, const char *dir, char **cause);
  * length is 0 for now: its slot, or -1 when G is NULL. */
 int recguard_file(struct recguard *g, const char *name);
 
+/* File SLOT is not the recording's after all (it could not be made):
+ * left alone. */
+void recguard_forget(struct recguard *g, int slot);
+
 /* File SLOT is whole up to LEN bytes (G NULL or SLOT -1: nothing). */
 void recguard_commit(struct recguard *g, int slot, uint64_t len);
 

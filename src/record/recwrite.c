@@ -1179,13 +1179,21 @@ int recwrite_open(struct recwrite **out, const char *dir,
                   const struct recwrite_opts *opts, char **cause)
 {
     struct recwrite *w;
+    struct recguard *guard;
     char *path;
-    int fd;
+    int fd, slot;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         xcause(cause, "%s: %s", dir, strerror(errno));
         return -1;
     }
+    /* files a CTF reader takes whatever kills noosa, from the first:
+     * the metadata is guarded before it exists (a killed noosa leaves no
+     * empty one); without the guard (it could not start) the recording
+     * goes on as it would */
+    if (recguard_start(&guard, dir, NULL) != 0)
+        guard = NULL;
+    slot = recguard_file(guard, RECFILE_METADATA);
     path = xasprintf("%s/%s", dir, RECFILE_METADATA);
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -1193,16 +1201,17 @@ int recwrite_open(struct recwrite **out, const char *dir,
                errno == EEXIST ? "holds a recording already"
                                : strerror(errno));
         free(path);
+        /* (not ours: left as it is) */
+        recguard_forget(guard, slot);
+        recguard_stop(guard);
         return -1;
     }
     free(path);
     w = xcalloc(1, sizeof *w);
     w->dir = xstrdup(dir);
     w->meta_fd = fd;
-    /* files a CTF reader takes whatever kills noosa: without the guard
-     * (it could not start) the recording goes on as it would */
-    recguard_start(&w->guard, dir, NULL);
-    w->meta_slot = recguard_file(w->guard, RECFILE_METADATA);
+    w->guard = guard;
+    w->meta_slot = slot;
     w->opts = *opts;
     /* the flight recorder keeps a few packets a thread at least */
     w->packet_target = wpacket_target(opts->flight);
