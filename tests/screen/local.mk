@@ -45,7 +45,8 @@ SCREEN_TESTS = tests/screen/session.sh tests/screen/handlers.sh \
 	tests/screen/resize.sh tests/screen/keys.sh tests/screen/scroll.sh \
 	tests/screen/fallback.sh tests/screen/breaks.sh tests/screen/demo.sh \
 	tests/screen/windows.sh tests/screen/questions.sh \
-	tests/screen/term.sh tests/screen/tty.sh tests/screen/processes.sh
+	tests/screen/term.sh tests/screen/tty.sh tests/screen/processes.sh \
+	tests/screen/detach.sh
 TESTS += $(SCREEN_TESTS)
 EXTRA_DIST += $(SCREEN_TESTS) tests/screen/lib.sh
 clean-local: clean-screen-tests
