@@ -291,7 +291,7 @@ if env KILL_RUNS=${STRESS_KILL_RUNS:-20} srcdir="$abs_top_srcdir" \
     top_builddir="$abs_top_builddir" abs_top_srcdir="$abs_top_srcdir" \
     abs_top_builddir="$abs_top_builddir" \
     sh "$abs_top_srcdir/tests/record/killed.sh" >"$WORK/killed.out" 2>&1; then
-    echo "killed recordings: $(tail -2 "$WORK/killed.out" | head -1)"
+    echo "killed recordings: $(grep "recordings readable" "$WORK/killed.out")"
 else
     fail "killed recordings"
     tail -40 "$WORK/killed.out"
