@@ -22,3 +22,4 @@ bench: $(BENCH_TARGETS)
 .PHONY: bench
 include bench/record.mk
 include bench/replay.mk
+include bench/debug.mk

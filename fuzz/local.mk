@@ -33,3 +33,4 @@ fuzz-run: $(FUZZ_TARGETS)
 include fuzz/dapto.mk
 include fuzz/channel.mk
 include fuzz/recording.mk
+include fuzz/cexpr.mk

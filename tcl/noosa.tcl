@@ -56,7 +56,7 @@ proc n_provided {aspect} {
 # calls (followed through procedures defined now, and from n_say_val TYPE
 # to the browser's n_TYPE_say).
 proc ::noosa::needs_stop {body {seen {}}} {
-    if {[regexp {\m(n_send|n_break|send|::noosa::cmd::send)\M} $body]} {
+    if {[regexp {\m(n_send|n_break|send|::noosa::cmd::send|n_cvalue|n_ctype|print|::noosa::cmd::print)\M} $body]} {
         return 1
     }
     set words [regexp -all -inline {[A-Za-z_:][A-Za-z0-9_:]*} $body]

@@ -85,8 +85,10 @@ void registry_free(struct registry *reg)
     free(reg);
 }
 
-/* Read a string field into a new allocation; names must be non-empty and
- * printable, docs and types may be empty (types only where allowed). */
+/* Read a string field into a new allocation; names (IS_NAME 1) must be
+ * non-empty and printable without blanks, and so must types (IS_NAME 2)
+ * but for single blanks inside ptr<...> (a C type: "ptr<struct node>");
+ * docs may be empty. */
 static int registry_str(struct decode_cursor *c, char **out, const char *what,
                         int is_name, char **cause)
 {
@@ -99,9 +101,13 @@ static int registry_str(struct decode_cursor *c, char **out, const char *what,
             xcause(cause, "%s is empty", what);
             return -1;
         }
+        int ctype = is_name == 2 && v.len > 5 &&
+                    strncmp(v.s, "ptr<", 4) == 0 && v.s[v.len - 1] == '>';
+
         for (uint32_t i = 0; i < v.len; i++) {
             unsigned char ch = (unsigned char)v.s[i];
-            if (ch <= ' ' || ch == 0x7f) {
+            if ((ch <= ' ' || ch == 0x7f) &&
+                !(ctype && ch == ' ' && v.s[i - 1] != ' ')) {
                 xcause(cause, "%s contains a blank or control character",
                        what);
                 return -1;
@@ -170,7 +176,7 @@ static int registry_params(struct decode_cursor *c, const char *owner,
         if (registry_str(c, &q->name, what, 1, cause) != 0)
             goto bad;
         snprintf(what, sizeof what, "%s: parameter %s type", owner, q->name);
-        if (registry_str(c, &q->type, what, 1, cause) != 0)
+        if (registry_str(c, &q->type, what, 2, cause) != 0)
             goto bad;
         snprintf(what, sizeof what, "%s: parameter %s kind", owner, q->name);
         if (registry_int(c, &kind, what, cause) != 0)

@@ -1318,12 +1318,17 @@ int target_run_to(struct target *t, uint64_t addr, char **cause)
 #endif
 }
 
-/* Word-by-word access through ptrace, for when process_vm fails. */
+/* Word-by-word access through ptrace, for when process_vm fails; *DONE
+ * (when not NULL) says how many bytes were, up to a failure. */
 static int target_ptrace_rw(struct target *t, uint64_t addr, void *rbuf,
-                            const void *wbuf, size_t len, char **cause)
+                            const void *wbuf, size_t len, size_t *donep,
+                            char **cause)
 {
     pid_t tid = target_stopped_tid(t);
     size_t done = 0;
+
+    if (donep != NULL)
+        *donep = 0;
 
     if (tid == 0) {
         xcause(cause, "cannot access 0x%llx: the program is running and "
@@ -1357,6 +1362,8 @@ static int target_ptrace_rw(struct target *t, uint64_t addr, void *rbuf,
             }
         }
         done += n;
+        if (donep != NULL)
+            *donep = done;
     }
     return 0;
 }
@@ -1374,7 +1381,35 @@ int target_read(struct target *t, uint64_t addr, void *buf, size_t len,
     }
     if (process_vm_readv(t->pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
         return 0;
-    return target_ptrace_rw(t, addr, buf, NULL, len, cause);
+    return target_ptrace_rw(t, addr, buf, NULL, len, NULL, cause);
+}
+
+size_t target_read_some(struct target *t, uint64_t addr, void *buf,
+                        size_t len)
+{
+    struct iovec local = {.iov_base = buf, .iov_len = len};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr,
+                           .iov_len = len};
+    ssize_t n;
+    size_t done = 0;
+
+    if (!t->alive || len == 0)
+        return 0;
+    n = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+    if (n >= 0)
+        return (size_t)n;
+    /* no process_vm_readv here: word by word while a thread is stopped */
+    target_ptrace_rw(t, addr, buf, NULL, len, &done, NULL);
+    return done;
+}
+
+int target_thread_stopped(const struct target *t, pid_t tid)
+{
+    for (unsigned int i = 0; i < t->nthreads; i++)
+        if (t->threads[i].tid == tid)
+            return t->threads[i].state == TH_STOPPED ||
+                   t->threads[i].state == TH_FAULT;
+    return 0;
 }
 
 int target_write(struct target *t, uint64_t addr, const void *buf,
@@ -1391,7 +1426,7 @@ int target_write(struct target *t, uint64_t addr, const void *buf,
     }
     if (process_vm_writev(t->pid, &local, 1, &remote, 1, 0) == (ssize_t)len)
         return 0;
-    return target_ptrace_rw(t, addr, NULL, buf, len, cause);
+    return target_ptrace_rw(t, addr, NULL, buf, len, NULL, cause);
 }
 
 /* The field NAME ("TracerPid:", "Uid:") of /proc/PID/status as a number,

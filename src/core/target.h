@@ -230,6 +230,17 @@ int target_read(struct target *t, uint64_t addr, void *buf, size_t len,
 int target_write(struct target *t, uint64_t addr, const void *buf,
                  size_t len, char **cause);
 
+/* Read up to LEN bytes at ADDR: how many could be read from the start
+ * (process_vm_readv, which stops at the first page it cannot read; else
+ * ptrace on a stopped thread, a word at a time, up to the first word it
+ * cannot read).  Never an error: 0 bytes is the answer for a bad address
+ * or a program that is gone. */
+size_t target_read_some(struct target *t, uint64_t addr, void *buf,
+                        size_t len);
+/* Whether thread TID is stopped under ptrace (its registers can be
+ * read): stopped by the monitor or at a fatal signal. */
+int target_thread_stopped(const struct target *t, pid_t tid);
+
 /* The kernel's name for a signal ("SIGSEGV"), or "signal N". */
 const char *target_signal_name(int signo, char *buf, size_t size);
 

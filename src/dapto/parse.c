@@ -8,7 +8,7 @@
  *   sig: event_sig / operation_sig / str / bstr.
  *   event_sig: 'event' iddef export str '(' optattrs ')' ';'.
  *   operation_sig: 'operation' iddef str '(' optparams ')' [':' typeid] text.
- *   attr, param: typeid iddef str.
+ *   attr, param: typeid ['<' C-type '>'] iddef str   (the C type: ptr's only).
  *
  * 'aspect', 'end', 'event' and 'operation' are keywords only where the
  * grammar allows them, so they remain usable as names of parameters.
@@ -73,6 +73,54 @@ static int parse_expected(struct parser *ps, const char *fmt, ...)
     return -1;
 }
 
+/* ptr<C-TYPE>: the C type a ptr parameter points to, the <...> being
+ * the current token (read as a header name).  The type becomes
+ * "ptr<C-TYPE>", its blanks made single spaces; noosa gives the value
+ * that type's pointer (see dapto(1)). */
+static int parse_ctype(struct parser *ps, struct param *p)
+{
+    const char *c = ps->tok.val;
+    char *norm = xmalloc(strlen(c) + 1), *o = norm;
+    int ok = 1, blank = 0;
+
+    if (p->kind != TYPE_PTR) {
+        free(norm);
+        diag_error(ps->diags, &ps->tok.pos, "only ptr takes a C type in "
+                   "angle brackets (ptr<struct node>); '%s' does not",
+                   p->type);
+        return -1;
+    }
+    while (*c == ' ' || *c == '\t')
+        c++;
+    ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_';
+    for (; *c != '\0'; c++) {
+        if (*c == ' ' || *c == '\t') {
+            blank = 1;
+            continue;
+        }
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_' || *c == '*'))
+            ok = 0;
+        if (blank && o > norm)
+            *o++ = ' ';
+        blank = 0;
+        *o++ = *c;
+    }
+    *o = '\0';
+    if (!ok) {
+        diag_error(ps->diags, &ps->tok.pos, "'<%s>' is not a C type that a "
+                   "ptr can point to: write it as ptr<struct node>, "
+                   "ptr<Entry> or ptr<char *>", ps->tok.val);
+        free(norm);
+        return -1;
+    }
+    free(p->type);
+    p->type = xasprintf("ptr<%s>", norm);
+    free(norm);
+    parse_next(ps);
+    return 0;
+}
+
 /* '(' optparams ')', the '(' being the current token.  OWNER names the
  * event or operation in messages. */
 static int parse_params(struct parser *ps, struct sig *sig, const char *owner)
@@ -100,6 +148,8 @@ static int parse_params(struct parser *ps, struct sig *sig, const char *owner)
         p->kind = type_lookup(p->type);
         sig->nparams++;
         parse_next(ps);
+        if (ps->tok.kind == TOK_BSTR && parse_ctype(ps, p) != 0)
+            return -1;
         if (ps->tok.kind != TOK_IDENT)
             return parse_expected(ps, "a parameter name after the type '%s'",
                                   p->type);

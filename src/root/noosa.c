@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "debug.h"
 #include "decode.h"
 #include "dispatch.h"
 #include "fault.h"
@@ -36,7 +37,12 @@ void noosa_set_where(struct noosa *n, char *where)
     n->where = where;
 }
 
-void noosa_say_params(struct noosa *n, const struct reader_item *item)
+/* Say " PARAM=VALUE" for each parameter of the event ITEM at a stop:
+ * numbers as they are, pointers in hexadecimal, strings quoted (as the
+ * trace does), values of the program's own types and typed pointers
+ * through the client (its browser, or the C value the debug information
+ * makes of it, browsable), "?" for one that could not be read. */
+static void say_params(struct noosa *n, const struct reader_item *item)
 {
     const struct registry_event *e = item->event;
     unsigned int i;
@@ -46,8 +52,9 @@ void noosa_say_params(struct noosa *n, const struct reader_item *item)
         const struct decode_value *v = &item->values[i];
 
         sink_sayf(&n->sink, " %s=", p->name);
-        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN &&
-            n->client.say_value != NULL) {
+        if ((p->kind == DAPTO_K_USER ||
+             (p->kind == DAPTO_K_PTR && strncmp(p->type, "ptr<", 4) == 0)) &&
+            v->kind != DAPTO_K_UNKNOWN && n->client.say_value != NULL) {
             if (!n->client.say_value(n->client.arg, p, v))
                 sink_say(&n->sink, "?");
         } else {
@@ -60,11 +67,6 @@ void noosa_say_params(struct noosa *n, const struct reader_item *item)
     }
 }
 
-static void say_params(struct noosa *n, const struct reader_item *item)
-{
-    noosa_say_params(n, item);
-}
-
 static void interface_changed(struct noosa *n)
 {
     if (n->client.interface != NULL)
@@ -75,6 +77,19 @@ static void stopped_at(struct noosa *n, const struct reader_item *item)
 {
     if (n->client.stopped_at != NULL)
         n->client.stopped_at(n->client.arg, item);
+}
+
+/* Tell the debug layer of the event ITEM being delivered: a stop when
+ * its thread waits (consumers may read the program then), else none. */
+static void event_stop(struct noosa *n, const struct reader_item *item)
+{
+    if (n->replay != NULL)
+        debug_stop_replay(n->debug, item);
+    else if (item->stop >= 0)
+        debug_stop(n->debug, session_target(n->session),
+                   session_pid(n->session), item->tid, DEBUG_EVENT, item);
+    else
+        debug_pass(n->debug, item->event->name);
 }
 
 /* The session's hooks: doc/design.md#event-path. */
@@ -100,6 +115,7 @@ static int on_item(void *arg, const struct reader_item *item)
         /* goto: stop here whatever the consumers say */
         n->stop_next = 0;
         n->item = item;
+        event_stop(n, item);
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
         /* (worded as a step's stop) */
@@ -125,6 +141,7 @@ static int on_item(void *arg, const struct reader_item *item)
         return 0;
     case READER_EVENT:
         n->item = item;
+        event_stop(n, item);
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
         if (keep && !session_may_stop(n->session)) {
@@ -134,6 +151,8 @@ static int on_item(void *arg, const struct reader_item *item)
             where = NULL;
             keep = 0;
         }
+        if (!keep)
+            debug_go(n->debug);
         if (keep) {
             noosa_set_where(n, where);
             stopped_at(n, item);
@@ -206,6 +225,7 @@ static void on_state(void *arg)
         stopped_at(n, NULL);
         symbols_free(n->inside_sym);
         n->inside_sym = NULL;
+        debug_forget(n->debug);
     }
     if (state == SESSION_IDLE &&
         (ended = session_ended(n->session, &status, &signo)) != 0 &&
@@ -234,6 +254,13 @@ static void on_state(void *arg)
     } else if (state == SESSION_STOPPED) {
         const struct target_event *f = session_fault(n->session);
 
+        if (f != NULL)
+            debug_stop(n->debug, session_target(n->session),
+                       session_pid(n->session), f->tid, DEBUG_FAULT, NULL);
+        else if (session_why(n->session) == SESSION_INTERRUPTED)
+            debug_stop(n->debug, session_target(n->session),
+                       session_pid(n->session), session_pid(n->session),
+                       n->attaching ? DEBUG_ATTACH : DEBUG_INTERRUPT, NULL);
         if (f != NULL) {
             /* the report, and the error policy (which may convert the
              * error or end the program before this returns) */
@@ -256,6 +283,7 @@ static void on_state(void *arg)
     } else if (state == SESSION_RUNNING) {
         noosa_set_where(n, NULL);
         stopped_at(n, NULL);
+        debug_go(n->debug);
     }
     if (n->client.status != NULL)
         n->client.status(n->client.arg);
@@ -390,6 +418,7 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     n->faults = fault_create(n->session, n->dispatch, n->stacks, &n->sink,
                              n->batch, &n->where);
     n->questions = questions_create(n->session, n->dispatch, &n->sink);
+    n->debug = debug_create();
     n->relations = relations_create(n->session, n->dispatch, n->stacks, &n->sink);
     questions_set_relations(n->questions, n->relations);
     if (opts->replay != NULL)
@@ -415,6 +444,7 @@ void noosa_free(struct noosa *n)
     free(n->replay_dir);
     free(n->replay_name);
     symbols_free(n->inside_sym);
+    debug_free(n->debug);
     fault_free(n->faults);
     questions_free(n->questions);
     relations_free(n->relations);
@@ -707,6 +737,8 @@ int noosa_attach(struct noosa *n, pid_t pid, char **cause)
     }
     place = attach_place(pid, pid, len > 0 ? exe : NULL);
     noosa_set_where(n, xstrdup("attach"));
+    debug_stop(n->debug, session_target(n->session), pid, pid, DEBUG_ATTACH,
+               NULL);
     interface_changed(n);
     dispatch_flush(n->dispatch);
     sink_fresh_line(&n->sink);

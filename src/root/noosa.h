@@ -35,6 +35,7 @@ struct reader_item;
 struct registry_param;
 struct decode_value;
 struct recread;
+struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
 struct noosa_script {
@@ -93,6 +94,7 @@ struct noosa {
     struct questions *questions;   /* questions answered in the program */
     struct relations *relations;   /* components tested, derived events */
     struct faults *faults;         /* run-time errors */
+    struct debug *debug;           /* the program's data at a stop */
     int batch;
 
     char *where;                   /* what the program is stopped at */
@@ -142,12 +144,5 @@ int noosa_attach(struct noosa *n, pid_t pid, char **cause);
 
 /* Set what the program is stopped at (WHERE taken; NULL: nothing). */
 void noosa_set_where(struct noosa *n, char *where);
-
-/* Say " PARAM=VALUE" for each parameter of the event ITEM, the one way
- * values are shown (stop lines, the trace): numbers as they are,
- * pointers in hexadecimal, strings quoted, values of the program's own
- * types through the client (browsable, TYPE:0xHEX unless a browser says
- * otherwise), "?" for one that could not be read. */
-void noosa_say_params(struct noosa *n, const struct reader_item *item);
 
 #endif /* NOOSA_NOOSA_H */

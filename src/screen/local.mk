@@ -14,7 +14,8 @@ src_libnoosa_la_SOURCES += \
 	src/screen/screen-rl.c src/screen/screen-pty.c \
 	src/screen/screen-handlers.c src/screen/screen-breaks.c \
 	src/screen/screen-help.c src/screen/screen-edit.c \
-	src/screen/screen-cmd.c src/screen/screen-profile.c src/screen/screen-questions.c
+	src/screen/screen-cmd.c src/screen/screen-profile.c src/screen/screen-questions.c \
+	src/screen/screen-display.c
 EXTRA_DIST += src/screen/README
 
 # The screen's part of the Tcl library, installed beside noosa.tcl.

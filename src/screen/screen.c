@@ -105,7 +105,8 @@ void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
 /* The optional windows: `screen window NAME` offers them in this order. */
 const struct screen_window_ops *const screen_windows[] = {
     &screen_window_handlers, &screen_window_breaks, &screen_window_help,
-    &screen_window_profile, &screen_window_questions, NULL};
+    &screen_window_profile, &screen_window_questions, &screen_window_display,
+    NULL};
 
 const struct screen_window_ops *screen_window_find(const char *name)
 {
@@ -190,6 +191,9 @@ void screen_open_window(struct screen *s,
     if (s->edit != NULL && window != &screen_window_handlers)
         screen_edit_close(s);
     s->window = window;
+    /* the displays are in their window while it is open, else in the
+     * transcript at each stop */
+    s->in->display_window = window == &screen_window_display;
     if (window != NULL && window->open != NULL)
         window->open(s, screen_window_state(s, window));
     screen_relayout(s);
@@ -209,6 +213,14 @@ static void after_command(struct screen *s, uint64_t from)
     }
     if (s->window != NULL && s->window->command_done != NULL)
         s->window->command_done(s, screen_window_state(s, s->window));
+    if (in->display_last != s->displays_seen) {
+        /* a display was added: its window shows it, the focus stays */
+        s->displays_seen = in->display_last;
+        if (s->window != &screen_window_display) {
+            screen_open_window(s, &screen_window_display);
+            s->focus = UI_PANE_COMMAND;
+        }
+    }
     s->dirty = 1;
 }
 
@@ -449,6 +461,13 @@ void screen_line(struct screen *s, enum screen_prompt what, const char *line)
             screen_command(s, cmd, 1);
             free(cmd);
             screen_breaks_added(s);
+        }
+        return;
+    case SCREEN_PROMPT_DISPLAY:
+        if (line != NULL && line[strspn(line, " \t")] != '\0') {
+            cmd = xasprintf("display %s", line);
+            screen_command(s, cmd, 1);
+            free(cmd);
         }
         return;
     case SCREEN_PROMPT_NEW_HANDLER:

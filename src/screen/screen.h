@@ -93,6 +93,7 @@ struct screen_window_ops {
 extern const struct screen_window_ops *const screen_windows[];
 extern const struct screen_window_ops screen_window_handlers;
 extern const struct screen_window_ops screen_window_breaks;
+extern const struct screen_window_ops screen_window_display;
 extern const struct screen_window_ops screen_window_help;
 extern const struct screen_window_ops screen_window_profile;
 extern const struct screen_window_ops screen_window_questions;
@@ -106,7 +107,8 @@ enum screen_prompt {
     SCREEN_PROMPT_RENAME,      /* a new name for a handler */
     SCREEN_PROMPT_SAVE,        /* a file to save the handlers to */
     SCREEN_PROMPT_LOAD,        /* a handler file to load */
-    SCREEN_PROMPT_BREAK        /* EVENT ?if CONDITION? for a breakpoint */
+    SCREEN_PROMPT_BREAK,       /* EVENT ?if CONDITION? for a breakpoint */
+    SCREEN_PROMPT_DISPLAY      /* an expression to display */
 };
 
 /* A yes-or-no question on the bottom line. */
@@ -131,6 +133,8 @@ struct screen {
     struct ui_layout lay;
     enum ui_pane focus;
     const struct screen_window_ops *window; /* the open one, or NULL */
+    unsigned int displays_seen; /* the last display's number, when the
+                                   display window last opened for one */
     void **window_state;     /* by index in screen_windows[] */
     /* "none", then the windows' names (for `screen window`); the
      * interpreter's objects may point at it, so it outlives them */

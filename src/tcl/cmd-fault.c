@@ -2,7 +2,7 @@
 /*
  * fault-cmd.c - the commands of the error facility: errors (the policy
  * and what an error report shows), convert (the error the program is
- * stopped at), bt (backtraces at any stop).
+ * stopped at).  bt is in cmd-frame.c.
  */
 #include "config.h"
 
@@ -162,41 +162,6 @@ static int cmd_convert(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-/* bt ?THREAD|all? */
-static int cmd_bt(ClientData cd, Tcl_Interp *tcl, int objc,
-                  Tcl_Obj *const objv[])
-{
-    struct interp *in = cd;
-    struct faults *f = in->faults;
-    char *cause = NULL;
-    long tid = 0;
-    pid_t event_tid = 0;
-    const char *v;
-
-    if (objc > 2) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "?THREAD|all?");
-        return TCL_ERROR;
-    }
-    if (objc == 2) {
-        if (strcmp(Tcl_GetString(objv[1]), "all") == 0)
-            tid = -1;
-        else if (get_count(tcl, objv[1], 1, INT_MAX, "bt",
-                           "a thread id or \"all\"", &tid) != TCL_OK)
-            return TCL_ERROR;
-    }
-    /* the thread of the event the program is stopped at, if any */
-    v = Tcl_GetVar2(tcl, "ev", "n_thread", TCL_GLOBAL_ONLY);
-    if (v != NULL)
-        event_tid = (pid_t)atoi(v);
-    if (fault_backtrace(f, (pid_t)tid, event_tid, &cause) != 0) {
-        char *msg = xasprintf("bt: %s", cause);
-
-        free(cause);
-        return fail(tcl, msg);
-    }
-    return TCL_OK;
-}
-
 /* errors gets the run-time errors, the others the interpreter */
 static const struct command errors_commands[] = {
     {.name = "errors",
@@ -248,17 +213,6 @@ static const struct command commands[] = {
             "program stops again or ends.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_convert},
-    {.name = "bt",
-     .max_args = -1,
-     .usage = "bt ?THREAD|all?",
-     .summary = "backtrace of the stopped thread",
-     .help = "Print the backtrace of the stopped thread: the faulting thread at an\n"
-            "error, the thread that emitted the event at an event stop, the main\n"
-            "thread after an interrupt; or of thread THREAD, or of every thread.\n"
-            "Frames show the function and, with debug information, file:line; frames\n"
-            "inside the dapto runtime are left out at event stops and reported errors.",
-     .complete = COMMAND_COMPLETE_NONE,
-     .proc = cmd_bt},
     {0}};
 
 void cmd_fault_init(struct interp *in)

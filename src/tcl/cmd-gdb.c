@@ -71,58 +71,28 @@ static const struct command words[] = {
      .aliases = WORDS("l"),
      .instead = "noosa shows events, not source lines: info events lists "
                 "the program's events, bt the file and line of each frame"},
-    {.name = "print",
-     .aliases = WORDS("p", "inspect", "output"),
-     .instead = "not yet: the event's parameters are in its stop line "
-                "(values lists them, open N browses one); send OPERATION "
-                "asks the program for what its operations return"},
+    {.name = "output",
+     .instead = "print EXPRESSION shows a value (and keeps it as $N)"},
     {.name = "call",
-     .instead = "send OPERATION ?ARG ...? runs one of the program's "
-                "operations (info operations lists them)"},
+     .instead = "noosa never calls the program's functions: send OPERATION "
+                "?ARG ...? runs one of its operations (info operations "
+                "lists them)"},
     {.name = "x",
-     .instead = "noosa does not read the program's memory: its operations "
-                "(send OPERATION) ask it for what it holds"},
-    {.name = "display",
-     .instead = "not yet: handler add EVENT NAME {n_say \"...\"} prints at "
-                "every EVENT"},
-    {.name = "undisplay",
-     .instead = "not yet: handler remove EVENT NAME removes a handler"},
-    {.name = "ptype",
-     .aliases = WORDS("whatis"),
-     .instead = "info events and info operations show the parameters and "
-                "their types; open N browses a value of the program's own "
-                "types"},
-    {.name = "backtrace",
-     .aliases = WORDS("where"),
-     .instead = "noosa's is bt (bt all: every thread)"},
-    {.name = "frame",
-     .aliases = WORDS("f"),
-     .instead = "not yet: bt shows the frames of the stopped thread"},
-    {.name = "up",
-     .instead = "not yet: bt shows the frames of the stopped thread"},
-    {.name = "down",
-     .instead = "not yet: bt shows the frames of the stopped thread"},
+     .instead = "print/x *ADDRESS@N or print {TYPE} ADDRESS shows the "
+                "program's memory"},
     {.name = "thread",
      .instead = "bt THREAD shows a thread's backtrace, bt all every "
                 "thread's; an event's thread is its n_thread"},
     {.name = "disassemble",
      .instead = "noosa shows events, not instructions"},
     /* info's */
-    {.name = "info locals",
-     .instead = "not yet: the event's parameters are in its stop line "
-                "(values lists them); bt shows the frames"},
-    {.name = "info args",
-     .instead = "not yet: the event's parameters are in its stop line "
-                "(values lists them); bt shows the frames"},
-    {.name = "info frame",
-     .instead = "not yet: bt shows the frames of the stopped thread"},
     {.name = "info registers",
      .aliases = WORDS("info all-registers"),
      .instead = "noosa shows events, not registers"},
     {.name = "info threads",
      .instead = "bt all shows every thread of the stopped program"},
     {.name = "info stack",
-     .instead = "noosa's backtrace is bt"},
+     .instead = "noosa's backtrace is bt (bt full: with the locals)"},
     {.name = "info source",
      .aliases = WORDS("info line", "info symbol", "info sharedlibrary"),
      .instead = "noosa shows events, not source: bt gives the file and "
@@ -130,9 +100,6 @@ static const struct command words[] = {
     {.name = "info signals",
      .instead = "errors says what noosa does at a fatal signal (ask, "
                 "terminate or convert)"},
-    {.name = "info display",
-     .instead = "not yet: handlers print at events (info handlers lists "
-                "them)"},
     {.name = "info watchpoints",
      .instead = "noosa has no watchpoints (info breakpoints lists the "
                 "breakpoints on events)"},
@@ -141,8 +108,9 @@ static const struct command words[] = {
                 "-finstrument-functions build"},
     {.name = "info variables",
      .aliases = WORDS("info types"),
-     .instead = "info events and info operations show the parameters and "
-                "their types"},
+     .instead = "print NAME and whatis NAME (ptype TYPE) show a variable "
+                "and a type; info events and info operations the "
+                "parameters"},
     {0}};
 
 void cmd_gdb_init(struct interp *in)

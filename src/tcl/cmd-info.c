@@ -14,6 +14,7 @@
 
 #include "breaks.h"
 #include "command.h"
+#include "display.h"
 #include "interp.h"
 #include "noosa.h"
 #include "protocol.h"
@@ -247,6 +248,22 @@ static int info_handlers(ClientData cd, Tcl_Interp *tcl, int objc,
     return rc;
 }
 
+/* info frame, locals, args: the selected frame, as gdb says them. */
+#define INFO_FRAME(NAME, SUB)                                               \
+    static int NAME(ClientData cd, Tcl_Interp *tcl, int objc,               \
+                    Tcl_Obj *const objv[])                                  \
+    {                                                                       \
+        (void)tcl;                                                          \
+        (void)objc;                                                         \
+        (void)objv;                                                         \
+        return cmd_frame_info(cd, SUB);                                     \
+    }
+INFO_FRAME(info_frame_cmd, "frame")
+INFO_FRAME(info_locals_cmd, "locals")
+INFO_FRAME(info_args_cmd, "args")
+
+INFO_PLAIN(info_display_cmd, display_info(in))
+
 /* info ?SUBCOMMAND ?ARG ...??: noosa's subcommands, at the top level; Tcl's
  * own info is ::info there (and info inside scripts). */
 static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
@@ -315,6 +332,29 @@ static const struct command commands[] = {
      .help = "The processes of the run and what became of each; * marks the\n"
             "current one (alias: info inferiors).",
      .proc = info_processes_cmd},
+    {.name = "info frame",
+     .usage = "info frame",
+     .summary = "the selected frame",
+     .help = "The selected frame, as gdb describes it (typed at the command\n"
+            "line: in Tcl code, info frame is Tcl's own).",
+     .proc = info_frame_cmd},
+    {.name = "info locals",
+     .usage = "info locals",
+     .summary = "the selected frame's local variables",
+     .help = "The local variables of the selected frame, as gdb prints them\n"
+            "(typed at the command line: in Tcl code, info locals is Tcl's own).",
+     .proc = info_locals_cmd},
+    {.name = "info args",
+     .usage = "info args",
+     .summary = "the selected frame's arguments",
+     .help = "The arguments of the selected frame, as gdb prints them (typed at\n"
+            "the command line: in Tcl code, info args is Tcl's own).",
+     .proc = info_args_cmd},
+    {.name = "info display",
+     .usage = "info display",
+     .summary = "the displays",
+     .help = "The displays (display EXPR), with their numbers.",
+     .proc = info_display_cmd},
     {0}};
 
 void cmd_info_init(struct interp *in)

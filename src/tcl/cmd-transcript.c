@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cbrowse.h"
 #include "interp.h"
 #include "command.h"
 #include "xmalloc.h"
@@ -105,6 +106,19 @@ static int cmd_open(ClientData cd, Tcl_Interp *tcl, int objc,
             "open: no value %lld (see \"values\")", (long long)id));
         return TCL_ERROR;
     }
+    if (cbrowse_owns(in->cbrowse, v->id)) {
+        /* a C value: its contents, with no Tcl written */
+        char *cause = NULL;
+
+        if (transcript_partial(in->transcript))
+            interp_say(in, "\n");
+        if (cbrowse_open(in->cbrowse, v->id, &cause) != 0) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf("open: %s", cause));
+            free(cause);
+            return TCL_ERROR;
+        }
+        return TCL_OK;
+    }
     line = transcript_line(in->transcript, v->line, &len);
     text = xstrndup(line + v->col, v->len);
     proc = xasprintf("n_%s_open", v->type);
@@ -136,7 +150,10 @@ static const struct command commands[] = {
      .max_args = -1,
      .usage = "open N",
      .summary = "browse a value",
-     .help = "Browse value N (see values) with its type's n_TYPE_open.",
+     .help = "Browse value N (see values) with its type's n_TYPE_open, or, for a C\n"
+            "value (printed, or an event's parameter with a C type), show what is in\n"
+            "it: a struct's members, what a pointer points to, an array a page at a\n"
+            "time, each part a value to open in turn.",
      .proc = cmd_open},
     {.name = "n_say",
      .min_args = 1,

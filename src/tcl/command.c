@@ -83,7 +83,7 @@ static int run_slot(struct command_slot *slot, Tcl_Interp *tcl, int objc,
     rc = c->proc(slot->cd, tcl, objc, objv);
     slot->reg->running--;
     /* (the command typed names it; one it ran inside does not) */
-    if (rc == TCL_ERROR && !(c->flags & COMMAND_API) &&
+    if (rc == TCL_ERROR && !(c->flags & (COMMAND_API | COMMAND_GDB_ERRORS)) &&
         slot->reg->running == 0)
         name_error(tcl, c->name);
     return rc;
@@ -355,6 +355,20 @@ const struct command *command_find(struct interp *in, const char *name)
     struct command_slot *slot = find_slot(in, name);
 
     return slot != NULL ? slot->c : NULL;
+}
+
+const struct command *command_raw(struct interp *in, const char *word,
+                                  size_t len)
+{
+    char name[64];
+    struct command_slot *slot;
+
+    if (len == 0 || len >= sizeof name)
+        return NULL;
+    memcpy(name, word, len);
+    name[len] = '\0';
+    slot = find_slot(in, name);
+    return slot != NULL && (slot->c->flags & COMMAND_RAW) ? slot->c : NULL;
 }
 
 int command_toplevel(struct interp *in, const char *word)

@@ -37,10 +37,18 @@ enum command_complete {
 #define COMMAND_HIDDEN 0x4 /* left out of help's list and completion */
 #define COMMAND_SCRIPT 0x8 /* help only, for a command Tcl code defines
                             * (::noosa::defhelp): no procedure */
-#define COMMAND_CONDITION 0x10 /* takes a condition after "if" or "-if":
+#define COMMAND_RAW 0x10   /* at the top level, what follows the name is
+                            * an expression in C, taken as typed (no Tcl
+                            * substitution of its [ ] and $), and NAME/FMT
+                            * gives the format (print/x a[i]) */
+#define COMMAND_CONDITION 0x20 /* takes a condition after "if" or "-if":
                                 * at the prompt, one left unbraced is
                                 * refused where Tcl would substitute it
                                 * wrongly (interp_script) */
+#define COMMAND_GDB_ERRORS 0x40 /* its errors are gdb's messages, worded
+                                 * as gdb words them (No symbol "x" in
+                                 * current context.): the command's name
+                                 * is not put in front of them */
 
 /* An entry named "PARENT SUB" (two words) is a subcommand of PARENT: no
  * Tcl command of its own; PARENT's procedure hands it its words through
@@ -109,6 +117,12 @@ int command_unlisted(const struct command *c);
 /* The words of the subcommands of PARENT that are not hidden, in name
  * order, as a Tcl list (with the words of PARENT's .subcommands). */
 Tcl_Obj *command_subwords(struct interp *in, const char *parent);
+
+/* Whether WORD (or WORD/FMT), first word of a line typed at the top
+ * level, is a command that takes the rest of the line as typed
+ * (COMMAND_RAW): the entry, or NULL. */
+const struct command *command_raw(struct interp *in, const char *word,
+                                  size_t len);
 
 /* The registered entries, in name order, and how many: valid until the
  * next command_register(). */

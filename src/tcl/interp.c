@@ -22,8 +22,12 @@
 #include <unistd.h>
 
 #include "breaks.h"
+#include "cbrowse.h"
 #include "command.h"
+#include "cprint.h"
 #include "dapto.h"
+#include "debug.h"
+#include "display.h"
 #include "fault.h"
 #include "noosa.h"
 #include "handlers.h"
@@ -533,12 +537,57 @@ static void on_stopped_at(void *arg, const struct reader_item *item)
     set_ev(arg, item);
 }
 
+/* Whether TYPE has a browser of its own in Tcl (n_TYPE_say or
+ * n_TYPE_open): Eli's convention, which comes first. */
+static int tcl_browser(struct interp *in, const char *type)
+{
+    Tcl_CmdInfo info;
+    char *say = xasprintf("n_%s_say", type), *open = xasprintf("n_%s_open",
+                                                                  type);
+    int yes = Tcl_GetCommandInfo(in->tcl, say, &info) ||
+              Tcl_GetCommandInfo(in->tcl, open, &info);
+
+    free(say);
+    free(open);
+    return yes;
+}
+
 /* A value of the program's own type, through its browser's n_TYPE_say
- * (n_say_val), so that it is browsable. */
+ * (n_say_val), so that it is browsable; without one, as the C value the
+ * debug information makes of it (a ptr<T> parameter, or a user type that
+ * names a typedef), browsable with no Tcl written <design#debug-browse>. */
 static int on_say_value(void *arg, const struct registry_param *p,
                         const struct decode_value *v)
 {
-    return interp_say_val(arg, p->type, v);
+    struct interp *in = arg;
+
+    if (!(p->kind == DAPTO_K_USER && tcl_browser(in, p->type))) {
+        struct cvalue *cv = debug_param(in->noosa->debug, p->name);
+
+        if (cv != NULL) {
+            struct cprint_opts o;
+            char *text, *shown;
+
+            cprint_defaults(&o);
+            text = cprint_value(cv, &o);
+            shown = p->kind == DAPTO_K_USER
+                        ? xasprintf("%s:%s", p->type, text)
+                        : xstrdup(text);
+            cbrowse_say(in->cbrowse, cv, p->name, shown);
+            free(shown);
+            free(text);
+            cvalue_free(cv);
+            return 1;
+        }
+        if (p->kind != DAPTO_K_USER) {
+            char *text = value_text(v);
+
+            interp_say(in, text);
+            free(text);
+            return 1;
+        }
+    }
+    return interp_say_val(in, p->type, v);
 }
 
 int interp_say_val(struct interp *in, const char *type,
@@ -567,6 +616,13 @@ static void on_status(void *arg)
     if (session_state(in->session) != SESSION_IDLE)
         in->detached = 0;
     interp_update_status(in);
+    /* the displays, once a stop <design#debug-display> */
+    if (session_state(in->session) == SESSION_STOPPED &&
+        debug_stopped(in->noosa->debug) &&
+        debug_serial(in->noosa->debug) != in->display_serial) {
+        in->display_serial = debug_serial(in->noosa->debug);
+        display_stopped(in);
+    }
 }
 
 int interp_confirm(struct interp *in, const char *question,
@@ -721,6 +777,8 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     cmd_derive_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
+    cmd_data_init(in);
+    cmd_frame_init(in);
     if (commands != NULL)
         commands(in);
     trace_init_commands(in->trace);
@@ -783,6 +841,7 @@ void interp_free(struct interp *in)
     trace_free(in->trace);
     speed_free(in->speed);
     monitors_free(in->monitors);
+    cmd_data_free(in);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);
     if (in->pid_obj != NULL)
@@ -950,6 +1009,86 @@ static int eval_command(struct interp *in, const char *text, int len,
     return Tcl_EvalEx(in->tcl, text, len, TCL_EVAL_GLOBAL);
 }
 
+/* A command at P that takes the rest of its line as typed (COMMAND_RAW:
+ * print a[i], print/x *p): evaluated, with *NEXT after its line; 0 when
+ * the line is not one (Tcl reads it). */
+static int eval_raw(struct interp *in, const char *p, const char *end,
+                    const char **next, int *rc)
+{
+    const struct command *c;
+    const char *w = p, *q, *line_end, *fmt = NULL;
+    size_t wlen, flen = 0;
+    Tcl_Obj *objv[3];
+    int objc = 0, k;
+
+    while (w < end && (*w == ' ' || *w == '\t'))
+        w++;
+    q = w;
+    while (q < end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                       (*q >= '0' && *q <= '9') || *q == '_'))
+        q++;
+    wlen = (size_t)(q - w);
+    if (wlen == 0 || (c = command_raw(in, w, wlen)) == NULL)
+        return 0;
+    if (q < end && *q == '/') {
+        fmt = q;
+        while (q < end && *q != ' ' && *q != '\t' && *q != '\n')
+            q++;
+        flen = (size_t)(q - fmt);
+    }
+    if (q < end && *q != ' ' && *q != '\t' && *q != '\n')
+        return 0;
+    line_end = memchr(q, '\n', (size_t)(end - q));
+    if (line_end == NULL)
+        line_end = end;
+    *next = line_end < end ? line_end + 1 : end;
+    while (q < line_end && (*q == ' ' || *q == '\t'))
+        q++;
+    {
+        const char *e = line_end;
+
+        while (e > q && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+                         e[-1] == ';'))
+            e--;
+        objv[objc++] = Tcl_ObjPrintf("::noosa::cmd::%s", c->name);
+        if (fmt != NULL)
+            objv[objc++] = Tcl_NewStringObj(fmt, (int)flen);
+        if (e > q)
+            objv[objc++] = Tcl_NewStringObj(q, (int)(e - q));
+    }
+    for (k = 0; k < objc; k++)
+        Tcl_IncrRefCount(objv[k]);
+    *rc = Tcl_EvalObjv(in->tcl, objc, objv, TCL_EVAL_GLOBAL);
+    for (k = 0; k < objc; k++)
+        Tcl_DecrRefCount(objv[k]);
+    return 1;
+}
+
+/* The outcome RC of the command at START: an error said (with FILE:LINE),
+ * a result shown; returns 1 for an error. */
+static int command_done(struct interp *in, int rc, const char *script,
+                        const char *start, const char *file, int first_line)
+{
+    int failed = 0;
+
+    if (rc == TCL_ERROR) {
+        int line = line_at(script, (size_t)(start - script), first_line);
+
+        if (file != NULL)
+            interp_error(in, "%s:%d: %s", file, line,
+                         Tcl_GetStringResult(in->tcl));
+        else
+            interp_error(in, "%s", Tcl_GetStringResult(in->tcl));
+        failed = 1;
+    } else if (rc == TCL_OK && *Tcl_GetStringResult(in->tcl) != '\0') {
+        sink_fresh_line(&in->noosa->sink);
+        interp_sayf(in, "%s\n", Tcl_GetStringResult(in->tcl));
+    }
+    Tcl_ResetResult(in->tcl);
+    dispatch_flush(in->dispatch);
+    return failed;
+}
+
 int interp_script(struct interp *in, const char *script, const char *file,
                   int first_line)
 {
@@ -961,9 +1100,17 @@ int interp_script(struct interp *in, const char *script, const char *file,
     while (p < end && !in->noosa->quit) {
         Tcl_Parse parse;
         char word[32];
-        const char *w = NULL;
+        const char *w = NULL, *next;
         int rc;
 
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+                           *p == ';'))
+            p++;
+        if (p < end && eval_raw(in, p, end, &next, &rc)) {
+            errors += command_done(in, rc, script, p, file, first_line);
+            p = next;
+            continue;
+        }
         if (Tcl_ParseCommand(in->tcl, p, (int)(end - p), 0, &parse) !=
             TCL_OK) {
             int line = line_at(script, (size_t)(parse.commandStart != NULL
@@ -999,24 +1146,8 @@ int interp_script(struct interp *in, const char *script, const char *file,
             if (rc == TCL_OK)
                 rc = eval_command(in, parse.commandStart, parse.commandSize,
                                   w);
-            if (rc == TCL_ERROR) {
-                int line = line_at(script,
-                                   (size_t)(parse.commandStart - script),
+            errors += command_done(in, rc, script, parse.commandStart, file,
                                    first_line);
-
-                if (file != NULL)
-                    interp_error(in, "%s:%d: %s", file, line,
-                                 Tcl_GetStringResult(in->tcl));
-                else
-                    interp_error(in, "%s", Tcl_GetStringResult(in->tcl));
-                errors++;
-            } else if (rc == TCL_OK &&
-                       *Tcl_GetStringResult(in->tcl) != '\0') {
-                sink_fresh_line(&in->noosa->sink);
-                interp_sayf(in, "%s\n", Tcl_GetStringResult(in->tcl));
-            }
-            Tcl_ResetResult(in->tcl);
-            dispatch_flush(in->dispatch);
         }
         p = parse.commandStart + parse.commandSize;
         Tcl_FreeParse(&parse);

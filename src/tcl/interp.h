@@ -30,6 +30,8 @@ struct relations;
 struct trace;
 struct monitors;
 struct speed;
+struct cbrowse;
+struct display;
 
 struct noosa;
 struct noosa_opts;
@@ -66,6 +68,13 @@ struct interp {
     Tcl_Obj *apply;     /* the word "apply" */
     const char *running_handler; /* name of the handler running, or NULL */
     int break_called;           /* n_break was called */
+
+    struct cbrowse *cbrowse;    /* C values in the transcript */
+    struct display *displays;   /* display EXPR (display.h) */
+    size_t ndisplays, displays_cap;
+    unsigned int display_last;  /* the last display's number */
+    int display_window;         /* the screen shows the displays */
+    unsigned long display_serial; /* the stop the displays were shown at */
 
     int startup_pending;     /* the start-up files are still to be read */
     int conditions_in_noosa; /* "conditions noosa": none in the program */
@@ -221,6 +230,11 @@ void cmd_derive_init(struct interp *in);
 void interp_interface_changed(struct interp *in);
 void cmd_fault_init(struct interp *in);
 void cmd_record_init(struct interp *in);
+void cmd_data_init(struct interp *in);
+void cmd_data_free(struct interp *in);
+void cmd_frame_init(struct interp *in);
+/* info frame|locals|args (cmd-frame.c). */
+int cmd_frame_info(struct interp *in, const char *sub);
 /* Close the recording under way, if any, while the session it records
  * is still there (the end of the Tcl layer). */
 void cmd_record_end(struct interp *in);

@@ -33,8 +33,8 @@
 #include "guard.h"
 #include "interp.h"
 #include "monitor.h"
-#include "noosa.h"
 #include "trace.h"
+#include "value.h"
 #include "xmalloc.h"
 
 struct trace {
@@ -150,8 +150,23 @@ static void deliver(void *arg, struct dispatch_event *de)
         /* <design#processes>: whose */
         interp_sayf(in, "[%d] ", (int)session_pid(in->session));
     say_plain(in, e->name);
-    /* as a stop line says them */
-    noosa_say_params(in->noosa, item);
+    /* values as a stop line says them (numbers unquoted), but of the
+     * event's record alone: no debug information of a stop */
+    for (unsigned int i = 0; i < item->nvalues && i < e->nparams; i++) {
+        const struct registry_param *p = &e->params[i];
+        const struct decode_value *v = &item->values[i];
+        char *text;
+
+        interp_sayf(in, " %s=", p->name);
+        if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN) {
+            if (!interp_say_val(in, p->type, v))
+                say_plain(in, "?");
+            continue;
+        }
+        text = value_text(v);
+        say_plain(in, text);
+        free(text);
+    }
     if (item->truncated)
         say_plain(in, " (truncated)");
     interp_say(in, "\n");

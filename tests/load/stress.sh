@@ -12,7 +12,9 @@
 # their tables at each thread's stop, a forked child followed from its
 # fork on while its siblings are created, four forked workers all
 # monitored at once (follow-fork both) each stopping once while the
-# others run on, 16 threads recorded by noosa record through a small ring
+# others run on, a handler reading each of 8 threads' events from the
+# emitting thread's frame (unwound under ptrace while the others run),
+# 16 threads recorded by noosa record through a small ring
 # (each thread's events whole and in its order in the recording), the
 # same through the threads' own buffers with threads ending and others
 # taking their buffers, and in overwrite mode (recorded and lost add up),
@@ -81,6 +83,26 @@ for p in $placements; do
         if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
             grep -q '^stops 16$' "$WORK/$name.out" &&
             grep -q '^threads 16 wrong 0$' "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
+        # each event of 8 threads read from its emitting thread's frame
+        # (its registers: the thread held under ptrace for the unwind
+        # while the others run and emit): every event, every value right
+        name=frames-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n \
+            -e 'set T 8; set N 300; set bad 0' \
+            -e 'handler add tock look {global c; incr c($th); if {[n_cvalue {$pc}] == 0 || [n_cvalue -frame 0 {th}] != $th} {incr ::bad}}' \
+            -e run -e 'puts "bad $bad"' -e "$counts" "$LT" threads 8 300 4 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^bad 0$' "$WORK/$name.out" &&
+            grep -q '^threads 8 wrong 0$' "$WORK/$name.out"; then
             ok=$((ok + 1))
             rm -f "$WORK/$name".*
         else

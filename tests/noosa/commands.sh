@@ -119,4 +119,14 @@ else
     fail "aliases: $(cat named.out)"
 fi
 
+# gdb's words that came to work keep gdb's messages, as gdb words them
+# (print's not named; its own "not stopped" as tests/debug/errors.sh has it)
+batch gdbwords -n -e 'print 1 + 2' -e 'whatis x' "$NT"
+if [ "$(grep -c '^error: the program is not stopped' gdbwords.out)" = 2 ] &&
+    ! grep -q -e '^error: print:' -e '^error: whatis:' gdbwords.out; then
+    echo "ok: print and whatis say gdb's messages alone"
+else
+    fail "gdb's messages: $(cat gdbwords.out gdbwords.err)"
+fi
+
 finish

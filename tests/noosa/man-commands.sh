@@ -7,7 +7,8 @@
 # screen's commands are registered in batch mode too).  A tag names its
 # command first, in bold; "enable ..., disable ..." names two.  And every
 # word of gdb that only says what to use instead is named in bold in the
-# section "gdb's words".
+# section "gdb's words", and only those (a word that came to work is a
+# command, documented as one).
 set -u
 page=${MAN_PAGE:-$abs_top_srcdir/man/noosa.1}
 noosa=$abs_top_builddir/src/noosa
@@ -100,6 +101,11 @@ if [ ! -s "$tmp.gdb" ]; then
 fi
 for w in $(comm -23 "$tmp.gdb" "$tmp.gdbman" | tr ' ' '_'); do
     echo "FAIL: gdb's word \"$(echo "$w" | tr _ ' ')\" is missing from noosa.1's gdb's words"
+    fail=1
+done
+for w in $(comm -13 "$tmp.gdb" "$tmp.gdbman" | grep -v -x -e 'BI help' -e word |
+           tr ' ' '_'); do
+    echo "FAIL: noosa.1's gdb's words names \"$(echo "$w" | tr _ ' ')\", which is no word that only says what to use instead (a command is documented as one)"
     fail=1
 done
 [ $fail -eq 0 ] && echo "ok: noosa.1 names the $(wc -l < "$tmp.gdb") gdb words"

@@ -103,13 +103,18 @@ keys Tab
 wait_row 28 "(noosa) handler disable printed my_handler"
 keys C-c
 # info: noosa's subcommands only (not Tcl's info exists, nor gdb's words
-# that only say what to use instead), then a subcommand's own arguments
+# that only say what to use instead), gdb's info frame and info locals
+# among them, then a subcommand's own arguments
 type_text 'info '
 keys Tab Tab
-wait_for "aspects      breakpoints  events       handlers"
-if screen_text | grep -A3 '^aspects  ' |
-    grep -E -q '(^| )(exists|locals|commands|frame|tclversion)( |$)'; then
+wait_for "aspects"
+screen_text | grep -A3 'aspects  ' >"$work/info-tab.txt"
+grep -E -q '(^| )frame( |$)' "$work/info-tab.txt" &&
+    grep -E -q '(^| )locals( |$)' "$work/info-tab.txt" ||
+    fail "Tab after info lacks info frame or info locals"
+if grep -E -q '(^| )(exists|commands|tclversion|registers|threads|stack)( |$)' "$work/info-tab.txt"; then
     fail "Tab after info lists Tcl's subcommands or gdb's words"
+    cat "$work/info-tab.txt"
 fi
 keys C-c
 type_text 'info han'

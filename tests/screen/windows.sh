@@ -10,7 +10,7 @@
 
 . "$srcdir/tests/screen/lib.sh"
 
-start 100 30 -e 'bind F12 {screen message "window=[screen window] focus=[screen focus]"}' \
+start 120 30 -e 'bind F12 {screen message "window=[screen window] focus=[screen focus]"}' \
     "$calc" "$examples/demo.calc"
 wait_for "(noosa)"
 keys F12
@@ -29,6 +29,7 @@ for name in $names; do
     help) title=" Help: keys and commands (Esc closes) " ;;
     profile) title=" Profile: time (off), flat, by self " ;;
     questions) title=" Questions: 0, by count " ;;
+    display) title=" Display " ;;
     *) fail "window $name has no title known here: add it" ;;
     esac
     cmd "screen window $name"
@@ -40,7 +41,7 @@ for name in $names; do
     keys F12
     wait_for "window=none focus=command"
 done
-[ "$names" = "handlers breakpoints help profile questions" ] ||
+[ "$names" = "handlers breakpoints help profile questions display" ] ||
     fail "windows offered: $names"
 
 # a unique prefix names a window; again with the focus there closes it

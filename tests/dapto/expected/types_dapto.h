@@ -13,7 +13,7 @@ extern "C" {
 extern struct dapto_aspect types_dapto_aspect_types;
 
 /* One state byte per event, written by the monitor; zero means off. */
-extern dapto_state_t types_dapto_state[3];
+extern dapto_state_t types_dapto_state[4];
 
 /* all_types*: One parameter of each type */
 void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt);
@@ -40,6 +40,15 @@ static inline void _dapto_hidden(int n)
 {
     if (DAPTO_UNLIKELY(types_dapto_state[2]))
         types_dapto_emit_hidden(n);
+}
+
+/* typed: ptr parameters with their C types */
+void types_dapto_emit_typed(const void *at, const void *names);
+
+static inline void _dapto_typed(const void *at, const void *names)
+{
+    if (DAPTO_UNLIKELY(types_dapto_state[3]))
+        types_dapto_emit_typed(at, names);
 }
 
 #ifdef __cplusplus

@@ -28,7 +28,7 @@ int main(void)
     types_dapto_emit_nothing();
     types_dapto_emit_hidden(9);
 
-    CHECK_EQ_INT(a->nevents, 3);
+    CHECK_EQ_INT(a->nevents, 4);
     CHECK_EQ_INT(a->nops, 9);
     CHECK_EQ_INT(ev->nparams, 6);
     CHECK_EQ_INT(ev->params[0].kind, DAPTO_K_INT);
@@ -44,6 +44,11 @@ int main(void)
     CHECK(a->events[1].params == NULL);
     CHECK_EQ_INT(a->events[2].visible, 0);
     CHECK(a->events[2].state == &types_dapto_state[2]);
+    /* ptr<T>: a ptr to the program, its C type for noosa */
+    CHECK_EQ_INT(a->events[3].params[0].kind, DAPTO_K_PTR);
+    CHECK(strcmp(a->events[3].params[0].type, "ptr<struct point>") == 0);
+    CHECK(strcmp(a->events[3].params[1].type, "ptr<const char *>") == 0);
+    _dapto_typed(&pt, NULL);
 
     opcall_begin(&c);
     dapto_put_int(&c.args, 40);
