@@ -41,7 +41,12 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site);
 #define FN_RECORD_LEN (2 * (1 + 8))
 #define FN_RECORD_SIZE 56
 
-static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_t code, void *fn,
+/* The hooks' functions below are named _dapto_ as the runtime's frames are
+ * known by name (src/debug/frames.c): the hooks tail-call them, so at a
+ * stop at a function record the innermost runtime frame may be any of
+ * them, and a backtrace starts at the program's function after it. */
+
+static NOINSTR __attribute__((noinline)) void _dapto_fn_record(unsigned int st, uint16_t code, void *fn,
                               void *site)
 {
     union {
@@ -90,7 +95,7 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
 /* A hook whose event is on, in state ST (not the call tree alone): FN
  * counted in the program's own call tree <protocol#cct> when the state
  * says so, and a record CODE when it says more. */
-static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int enter,
+static NOINSTR __attribute__((noinline)) void _dapto_hook_more(unsigned int st, int enter,
                                                         uint16_t code, void *fn, void *site)
 {
     if (st & DAPTO_STATE_PROFILE) {
@@ -100,13 +105,13 @@ static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int ent
         if (st == 0)
             return;
     }
-    fn_record(st, code, fn, site);
+    _dapto_fn_record(st, code, fn, site);
 }
 
 /* A hook whose event is on, in state ST.  Apart from the hooks, so that
  * a hook whose event is off stays a load and a branch; the call tree
  * alone (the time profile in the program) goes straight to it. */
-static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter,
+static NOINSTR __attribute__((noinline)) void _dapto_hook_on(unsigned int st, int enter,
                                                       uint16_t code, void *fn, void *site)
 {
     if (DAPTO_UNLIKELY(st & DAPTO_STATE_STACK)) {
@@ -121,10 +126,10 @@ static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter
         if (DAPTO_LIKELY(rt_tid != 0))
             rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_tid);
         else
-            hook_more(st, enter, code, fn, site);
+            _dapto_hook_more(st, enter, code, fn, site);
         return;
     }
-    hook_more(st, enter, code, fn, site);
+    _dapto_hook_more(st, enter, code, fn, site);
 }
 
 DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
@@ -133,7 +138,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
 
     if (DAPTO_LIKELY(st == 0))
         return;
-    hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
+    _dapto_hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
 }
 
 DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
@@ -142,7 +147,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
 
     if (DAPTO_LIKELY(st == 0))
         return;
-    hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
+    _dapto_hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
 }
 
 /* The exit of FN, which the runtime popped from the thread's component
@@ -153,5 +158,5 @@ NOINSTR void rt_fn_unwound(void *fn)
     unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE] & ~(unsigned int)DAPTO_STATE_STACK;
 
     if (st != 0)
-        hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
+        _dapto_hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
 }

@@ -40,7 +40,9 @@ for where in program noosa; do
     count "break-$where" 3 '^Stopped at breakpoint 1 for event "enter": name="place"$'
     count "break-$where" 1 '^Stopped at breakpoint 2 for event "leave": name="report"$'
     count "break-$where" 4 '^Stopped at '
-    has "break-$where" '^  #[0-9]+ .* in place \(.*\) at '
+    # the backtrace starts at the function (not in the runtime's hooks)
+    has "break-$where" '^  #0 +(0x[0-9a-f]+ in )?place \(.*\) at '
+    count "break-$where" 0 '^  #[0-9]+ .*(fn_record|hook_on|hook_more|stop_event|sched_yield)'
     has "break-$where" '^1 +y +3 +enter if \$name eq "place" count 3$'
     has "break-$where" '^Program exited with status 0'
 done
