@@ -364,7 +364,12 @@ static int cmd_undisplay(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
 
     if (objc == 1) {
-        display_clear(in);
+        /* every display: typed at the screen's prompt, asked first, as
+         * gdb does (and as delete does) */
+        if (in->ndisplays == 0 ||
+            !interp_confirm(in, "Delete all auto-display expressions?",
+                            "::noosa::cmd::undisplay"))
+            display_clear(in);
         return TCL_OK;
     }
     for (int i = 1; i < objc; i++) {
@@ -439,7 +444,8 @@ static const struct command commands[] = {
      .max_args = -1,
      .usage = "undisplay ?N ...?",
      .summary = "stop showing expressions at every stop",
-     .help = "Forget display N ... (see info display), or all of them.",
+     .help = "Forget display N ... (see info display), or all of them (typed at\n"
+            "the screen's prompt, after asking).",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_undisplay},
     {.name = "n_cvalue",
