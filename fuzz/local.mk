@@ -33,4 +33,5 @@ fuzz-run: $(FUZZ_TARGETS)
 include fuzz/dapto.mk
 include fuzz/channel.mk
 include fuzz/recording.mk
+include fuzz/usdt.mk
 include fuzz/cexpr.mk

@@ -28,6 +28,20 @@
 #include <stddef.h>
 #include <string.h>
 
+/*
+ * USDT probes <design#probes>: every event of generated code is also a
+ * static probe of <sys/sdt.h> (provider: its aspect; its arguments), so
+ * that gdb, perf and bpftrace see the events as they see any program's
+ * probes.  A probe site is one nop.  Without <sys/sdt.h>
+ * (systemtap-sdt-dev), or with DAPTO_NO_PROBES defined, there are none.
+ */
+#if !defined(DAPTO_NO_PROBES) && defined(__has_include)
+#if __has_include(<sys/sdt.h>)
+#include <sys/sdt.h>
+#define DAPTO_PROBES 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

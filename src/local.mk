@@ -12,7 +12,9 @@ src_libnoosa_la_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) $(TCL_CFLAGS) \
 	-DNOOSA_PKGDATADIR='"$(pkgdatadir)"' \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"' \
 	-DNOOSA_BUILDDIR='"$(abs_top_builddir)"'
-src_libnoosa_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(UNWIND_CFLAGS)
+src_libnoosa_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(UNWIND_CFLAGS) \
+	$(CAPSTONE_CFLAGS)
 src_libnoosa_la_LIBADD = lib/libchannel.la $(DW_LIBS) $(UNWIND_LIBS) \
+	$(CAPSTONE_LIBS) \
 	$(TCL_LIBS) $(CURSES_LIBS) $(READLINE_LIBS) $(VTERM_LIBS)
 EXTRA_DIST += src/README src/dapto/README

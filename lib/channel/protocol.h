@@ -246,6 +246,56 @@ struct dapto_record {
  * (its event_base).  Codes from DAPTO_REC_FIRST up are the runtime's own.
  */
 #define DAPTO_EVENT_CODE_MAX 0xefff
+/* Codes from here to DAPTO_EVENT_CODE_MAX are the monitor's, for the
+ * program's USDT probes <protocol#probes>: the runtime gives none. */
+#define DAPTO_PROBE_CODE_BASE 0xe000
+
+/*
+ * Probes handled in the program <protocol#probes>: the monitor writes,
+ * in an area the runtime mapped for it (dapto_probe_area), a site's
+ * description next to its trampoline, which calls
+ * dapto_probe_hit(site, regs) with the registers it saved.  An argument
+ * is where the probe's note says (enum usdt_arg_kind's CONST 1, REG 2,
+ * MEM 3; registers as numbered below), read as VKIND (enum dapto_kind:
+ * INT, LONG, PTR, DOUBLE, or STR for a pointer to a string).
+ */
+#define DAPTO_PROBE_MAGIC 0x50524f42u /* "PROB" */
+#define DAPTO_PROBE_ARGS 12
+/* Registers: the order of the probe's note (rax, rbx, rcx, rdx, rsi, rdi,
+ * rbp, rsp, r8 .. r15, rip), 0xff none. */
+#define DAPTO_PROBE_NOREG 0xff
+/* The words the trampoline saved, from the address handed over: r15,
+ * r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax,
+ * rflags; the thread's stack pointer was 128 bytes above them (its red
+ * zone kept). */
+#define DAPTO_PROBE_SAVED 16
+#define DAPTO_PROBE_RED_ZONE 128
+
+struct dapto_probe_arg {
+    uint8_t kind;   /* 1 constant, 2 register, 3 memory */
+    uint8_t size;   /* 1, 2, 4, 8 bytes */
+    uint8_t flags;  /* DAPTO_PROBE_SIGNED, _FLOAT */
+    uint8_t vkind;  /* enum dapto_kind of the value in the record */
+    uint8_t reg;    /* register; memory: its base */
+    uint8_t index;  /* memory: the index register */
+    uint8_t scale;  /* memory: 1, 2, 4, 8 */
+    uint8_t shift;  /* register: bits to shift right (%ah: 8) */
+    int64_t value;  /* constant; memory: the displacement */
+};
+
+#define DAPTO_PROBE_SIGNED 0x1
+#define DAPTO_PROBE_FLOAT 0x2
+
+struct dapto_probe_site {
+    uint32_t magic;  /* DAPTO_PROBE_MAGIC */
+    uint16_t code;   /* the event's */
+    uint8_t nargs;
+    uint8_t pad;
+    uint64_t state;  /* the address of the event's state byte */
+    uint64_t rip;    /* what %rip means at the site (past its nop) */
+    struct dapto_probe_arg arg[DAPTO_PROBE_ARGS];
+};
+
 #define DAPTO_REC_FIRST 0xff00
 #define DAPTO_REC_HELLO 0xff00   /* INT pid, INT ring mode; first record */
 #define DAPTO_REC_ASPECT 0xff01  /* INT offset, INT length into the interface area */

@@ -124,7 +124,9 @@ static int aspect_add(struct dapto_aspect *a)
     if (next_event < DAPTO_DERIVED_BASE + DAPTO_REL_DERIVED &&
         next_event + a->nevents > DAPTO_DERIVED_BASE)
         next_event = DAPTO_DERIVED_BASE + DAPTO_REL_DERIVED;
-    if (next_event + a->nevents > DAPTO_EVENT_CODE_MAX + 1u ||
+    /* (codes from DAPTO_PROBE_CODE_BASE up are the monitor's, for
+     * probes <protocol#probes>) */
+    if (next_event + a->nevents > DAPTO_PROBE_CODE_BASE ||
         next_op + a->nops > UINT32_MAX / 2) {
         rtlog_error("aspect %s: too many events; not registered", a->name);
         goto done;

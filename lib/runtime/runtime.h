@@ -144,6 +144,14 @@ DAPTO_API int dapto_attach_end(void);
  * runtime's atfork handler): a monitor that follows the child stops it
  * here and attaches to it <protocol#fork>.  Does nothing.  In attach.c. */
 DAPTO_API void dapto_fork_point(void);
+/* Probes handled in the program <protocol#probes>: the monitor makes a
+ * stopped thread call dapto_probe_area() for room (read and execute)
+ * within 2 GiB of NEAR, returning its address or a negative errno; its
+ * trampolines call dapto_probe_hit().  In probe.c. */
+struct dapto_probe_site;
+DAPTO_API int64_t dapto_probe_area(uint64_t near, uint64_t size);
+DAPTO_API void dapto_probe_hit(const struct dapto_probe_site *s,
+                               const uint64_t *regs);
 
 /* This thread's id (gettid, cached). */
 uint32_t rt_gettid(void);

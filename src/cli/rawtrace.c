@@ -291,6 +291,7 @@ static void rawtrace_target(struct rawtrace *raw, const struct target_event *ev)
         target_kill(raw->t);
         break;
     case TARGET_EV_BREAK:
+    case TARGET_EV_BREAKPOINT:
         /* (the raw trace sets no breakpoint) */
         break;
     case TARGET_EV_FORK:

@@ -690,6 +690,16 @@ static inline void keep(struct channel *ch, const unsigned char *rec,
     ch->kept_next++;
 }
 
+void channel_inject(struct channel *ch, void *rec, size_t size,
+                    struct reader_item *item)
+{
+    struct dapto_record *h = rec;
+
+    h->time = clock_raw(&ch->clock);
+    keep(ch, rec, (uint32_t)size);
+    reader_record(ch->reader, rec, size, NULL, 0, item);
+}
+
 void channel_keep(struct channel *ch, unsigned int n)
 {
     if (ch->ring.overwrite)

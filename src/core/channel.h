@@ -186,6 +186,13 @@ void channel_kept(const struct channel *ch,
 const struct region *channel_region(const struct channel *ch);
 struct reader *channel_reader(struct channel *ch);
 
+/* Take the event record REC of SIZE bytes that noosa made itself for
+ * the program (a probe hit it saw under ptrace, <design#probes>) as if
+ * it came from the ring: timestamped now, kept for the post-mortem
+ * (channel_keep) and decoded into *ITEM (valid until the next call). */
+void channel_inject(struct channel *ch, void *rec, size_t size,
+                    struct reader_item *item);
+
 /* Set the state of event CODE (DAPTO_STATE_* bits); written into the
  * program only when it changes. */
 int channel_set_state(struct channel *ch, unsigned int code,

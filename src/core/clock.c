@@ -33,6 +33,11 @@ static uint64_t clock_tsc(void)
 }
 #endif
 
+uint64_t clock_raw(const struct clock *c)
+{
+    return c->tsc ? clock_tsc() : clock_monotonic_ns();
+}
+
 int clock_tsc_usable(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

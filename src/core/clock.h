@@ -41,4 +41,8 @@ int64_t clock_ns(const struct clock *c, uint64_t raw);
 
 uint64_t clock_monotonic_ns(void);
 
+/* A timestamp of C's kind (a TSC reading, or CLOCK_MONOTONIC ns) now,
+ * as the program writes them. */
+uint64_t clock_raw(const struct clock *c);
+
 #endif /* NOOSA_CLOCK_H */

@@ -15,6 +15,10 @@ src_libnoosa_la_SOURCES += \
 	src/core/session-procs.c src/core/session-watch.c \
 	src/core/session-run.c src/core/session-attach.c \
 	src/core/session-follow.c src/core/session-replay.c \
+	src/core/session-probes.c \
 	src/core/dispatch.c src/core/dispatch.h \
-	src/core/cond.c src/core/cond.h
+	src/core/cond.c src/core/cond.h \
+	src/core/usdt.c src/core/usdt.h \
+	src/core/probes.c src/core/probes.h \
+	src/core/patch.c src/core/patch.h
 EXTRA_DIST += src/core/README

@@ -58,6 +58,7 @@ static void registry_free_aspect(struct registry_aspect *a)
     for (unsigned int i = 0; i < a->nevents; i++) {
         free(a->events[i].name);
         free(a->events[i].doc);
+        free(a->events[i].role_format);
         registry_free_params(a->events[i].params, a->events[i].nparams);
     }
     for (unsigned int i = 0; i < a->nops; i++) {
@@ -208,6 +209,22 @@ bad:
     return -1;
 }
 
+void registry_event_kinds(struct registry_event *e)
+{
+    e->scalar = 1;
+    e->scalar_len = 0;
+    for (unsigned int j = 0; j < e->nparams; j++) {
+        unsigned char k = e->params[j].kind;
+
+        if (k == DAPTO_K_INT)
+            e->scalar_len += 5;
+        else if (k == DAPTO_K_LONG || k == DAPTO_K_DOUBLE || k == DAPTO_K_PTR)
+            e->scalar_len += 9;
+        else
+            e->scalar = 0;
+    }
+}
+
 static int registry_parse_event(struct decode_cursor *c,
                                 struct registry_aspect *a, unsigned int i,
                                 char **cause)
@@ -241,18 +258,7 @@ static int registry_parse_event(struct decode_cursor *c,
     e->state_addr = v.u.p;
     if (registry_params(c, what, &e->params, &e->nparams, cause) != 0)
         return -1;
-    e->scalar = 1;
-    e->scalar_len = 0;
-    for (unsigned int j = 0; j < e->nparams; j++) {
-        unsigned char k = e->params[j].kind;
-
-        if (k == DAPTO_K_INT)
-            e->scalar_len += 5;
-        else if (k == DAPTO_K_LONG || k == DAPTO_K_DOUBLE || k == DAPTO_K_PTR)
-            e->scalar_len += 9;
-        else
-            e->scalar = 0;
-    }
+    registry_event_kinds(e);
     return 0;
 }
 
@@ -503,6 +509,29 @@ struct registry_event *registry_event_by_name(const struct registry *reg,
         }
     }
     return NULL;
+}
+
+void registry_param_set(struct registry_param *p, const char *name,
+                        const char *type, unsigned char kind)
+{
+    if (name != NULL && strcmp(name, p->name) != 0) {
+        free(p->name);
+        p->name = xstrdup(name);
+    }
+    if (type != NULL && strcmp(type, p->type) != 0) {
+        free(p->type);
+        p->type = xstrdup(type);
+    }
+    if (kind != 0)
+        p->kind = kind;
+}
+
+void registry_event_role(struct registry_event *ev, int role,
+                         const char *format)
+{
+    free(ev->role_format);
+    ev->role_format = role != 0 && format != NULL ? xstrdup(format) : NULL;
+    ev->role = ev->role_format != NULL ? (unsigned char)role : 0;
 }
 
 struct registry_op *registry_op(const struct registry *reg, unsigned int code)

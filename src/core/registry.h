@@ -34,7 +34,16 @@ struct registry_event {
     struct registry_aspect *aspect;
     int scalar;          /* every parameter int, long, double or ptr */
     uint32_t scalar_len; /* then the bytes of its tagged values */
+    /* A probe's event <design#probes> that enters or leaves a component
+     * (REGISTRY_ROLE_*), named by FORMAT with %{ARG} for its arguments'
+     * values: the profiles take it as enter or leave.  0 and NULL for
+     * the others. */
+    unsigned char role;
+    char *role_format;
 };
+
+#define REGISTRY_ROLE_ENTER 1
+#define REGISTRY_ROLE_LEAVE 2
 
 struct registry_op {
     unsigned int code;
@@ -88,6 +97,16 @@ struct registry_event *registry_event_by_name(const struct registry *reg,
 unsigned int registry_event_limit(const struct registry *reg);
 /* Whether NAME (NAME or ASPECT.NAME) names event EV. */
 int registry_event_named(const struct registry_event *ev, const char *name);
+
+/* Rename parameter P (a probe's, as hints say) and give it the type
+ * name TYPE and KIND. */
+void registry_param_set(struct registry_param *p, const char *name,
+                        const char *type, unsigned char kind);
+/* Work out again what EV's parameters' kinds make of it (scalar). */
+void registry_event_kinds(struct registry_event *ev);
+/* Give event EV a role (REGISTRY_ROLE_*, 0 none) and its FORMAT. */
+void registry_event_role(struct registry_event *ev, int role,
+                         const char *format);
 
 struct registry_op *registry_op(const struct registry *reg, unsigned int code);
 struct registry_op *registry_op_by_name(const struct registry *reg,

@@ -18,6 +18,7 @@
  *                     programs let go, reaped as they end
  *   session-follow.c  a fork's child or an exec's image followed, or let go
  *   session-replay.c  a recording played as the program
+ *   session-probes.c  the processes' USDT probes <design#probes>
  */
 #ifndef NOOSA_SESSION_INT_H
 #define NOOSA_SESSION_INT_H
@@ -34,6 +35,10 @@
 /* Attaching to a running program <protocol#attach>, or to a process
  * followed: how long its threads may take to stop. */
 #define SESSION_ATTACH_STOP_MS 5000
+
+/* The "mailbox" of a stop at a probe's breakpoint <design#probes>: the
+ * thread waits under ptrace (session.stop_tid), not in a mailbox. */
+#define STOP_PROBE (1 << 24)
 
 /*
  * A process of the run <design#processes>.  The current process's target,
@@ -57,6 +62,13 @@ struct sproc {
     int status, signo;
     int fault_pending;    /* a fault came while another was stopped at */
     struct target_event fault;
+    /* its USDT probes <design#probes> (NULL: none looked for), and the
+     * threads that hit a breakpoint and wait to be told, in order */
+    struct probes *probes;
+    struct target_event *bpq;
+    unsigned int nbpq, abpq;
+    int hello;            /* a hello was handed on (the runtime's, or
+                             one for probes alone) */
 };
 
 struct session {
@@ -70,7 +82,9 @@ struct session {
     struct channel *channel; /* of the current or last run, or describe */
     enum session_state state;
     enum session_why why;
-    int stop;      /* mailbox the program is stopped at (AT_EVENT) */
+    int stop;      /* mailbox the program is stopped at (AT_EVENT), or
+                      STOP_PROBE */
+    pid_t stop_tid; /* with STOP_PROBE, the thread */
     int dispatching; /* mailbox of the event being handed to the hook */
     struct target_event fault;
     int watching;  /* descriptors are in the loop */
@@ -112,6 +126,9 @@ struct session {
     int detaching;  /* detach_proc(): an end is taken at once */
     int described;  /* the one process is the describe pass's (kept for
                        its registry, not one of a run) */
+    struct probe_hints *hints; /* names and kinds of probes' arguments */
+    int no_probes;  /* session_set_probes(0) */
+    int probe_spin; /* a thread just went on past a probe's breakpoint */
 };
 
 /* What the session is doing, kept while it attaches to a new process
@@ -131,6 +148,7 @@ void changed(struct session *s);
 void tell_status(struct session *s);
 void no_interface(struct session *s);
 int deliver(struct session *s, const struct reader_item *item);
+int resume_stop(struct session *s, int stop, pid_t tid, char **cause);
 int drain(struct session *s, unsigned int max);
 
 /* session-procs.c */
@@ -178,6 +196,14 @@ void follow_exec(struct session *s);
  * take that channel from its environment as a program started would, and
  * 1; otherwise 0 (follow_exec() then). */
 int follow_exec_inherits(struct session *s);
+
+/* session-probes.c */
+void probes_begin(struct session *s);
+void probes_describe(struct session *s);
+void probes_end(struct sproc *p);
+void probes_breakpoint(struct session *s, const struct target_event *ev);
+void probes_pending(struct session *s);
+int probes_owned(const struct session *s, unsigned int code);
 
 /* session-replay.c */
 int replay_run(struct session *s);

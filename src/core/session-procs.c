@@ -133,8 +133,10 @@ void procs_free(struct session *s)
         s->channel = NULL;
     }
     select_proc(s, NULL);
-    for (unsigned int i = 0; i < s->nprocs; i++)
+    for (unsigned int i = 0; i < s->nprocs; i++) {
+        probes_end(s->procs[i]);
         free(s->procs[i]);
+    }
     s->nprocs = 0;
     s->stop_proc = NULL;
     s->multi = 0;

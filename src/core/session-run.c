@@ -12,12 +12,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "dapto.h"
 #include "loop.h"
+#include "probes.h"
 #include "session-int.h"
 #include "symbols.h"
 #include "xmalloc.h"
@@ -78,6 +82,28 @@ void discard(struct session *s)
     s->state = SESSION_IDLE;
 }
 
+/* The entry point of process PID's program (its auxiliary vector's
+ * AT_ENTRY): 0, or -1. */
+static int entry_point(pid_t pid, uint64_t *entry)
+{
+    char path[64];
+    uint64_t av[2];
+    int fd, rc = -1;
+
+    snprintf(path, sizeof path, "/proc/%d/auxv", (int)pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    while (read(fd, av, sizeof av) == (ssize_t)sizeof av && av[0] != AT_NULL)
+        if (av[0] == AT_ENTRY) {
+            *entry = av[1];
+            rc = 0;
+            break;
+        }
+    close(fd);
+    return rc;
+}
+
 int session_describe(struct session *s, char **cause)
 {
     struct symbols *sym;
@@ -107,8 +133,27 @@ int session_describe(struct session *s, char **cause)
     sym = symbols_open(target_pid(s->target), cause);
     if (sym == NULL)
         goto out_kill;
-    if (symbols_address(sym, "main", &main_addr, cause) != 0 ||
-        target_run_to(s->target, main_addr, cause) != 0) {
+    if (symbols_address(sym, "main", &main_addr, cause) != 0) {
+        /* (stripped) its probes at least: the libraries it needs are
+         * there at its entry point */
+        uint64_t entry;
+
+        symbols_free(sym);
+        if (entry_point(target_pid(s->target), &entry) == 0 &&
+            target_run_to(s->target, entry, NULL) == 0 &&
+            target_wait(s->target, &ev, SESSION_DESCRIBE_MS) &&
+            ev.kind == TARGET_EV_BREAK) {
+            probes_describe(s);
+            if (probes_count(s->cur->probes) > 0) {
+                /* (what it has is known: the probes) */
+                free(*cause);
+                *cause = NULL;
+                rc = 0;
+            }
+        }
+        goto out_kill;
+    }
+    if (target_run_to(s->target, main_addr, cause) != 0) {
         symbols_free(sym);
         goto out_kill;
     }
@@ -147,6 +192,8 @@ int session_describe(struct session *s, char **cause)
             channel_sleep_finish(s->channel);
         }
     }
+    if (done && target_alive(s->target))
+        probes_describe(s);
     tell_status(s);
     no_interface(s);
     rc = 0;
@@ -182,6 +229,9 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
     s->ended = 0;
     s->killed = 0;
     watch(s);
+    /* (its probes, as it waits at its exec: their aspects are handed on
+     * before it runs) */
+    probes_begin(s);
     if (target_continue(s->target, cause) != 0) {
         discard(s);
         return -1;
@@ -249,7 +299,7 @@ static int continue_all(struct session *s, char **cause)
         select_proc(s, s->stop_proc);
     switch (s->why) {
     case SESSION_AT_EVENT:
-        if (channel_resume(s->channel, s->stop, cause) != 0)
+        if (resume_stop(s, s->stop, s->stop_tid, cause) != 0)
             return -1;
         s->stop = -1;
         break;
@@ -268,6 +318,7 @@ static int continue_all(struct session *s, char **cause)
     watch_channels(s, 1);
     changed(s);
     pending(s);
+    probes_pending(s);
     return 0;
 }
 
@@ -292,7 +343,7 @@ int session_continue(struct session *s, char **cause)
         return continue_all(s, cause);
     switch (s->why) {
     case SESSION_AT_EVENT:
-        if (channel_resume(s->channel, s->stop, cause) != 0)
+        if (resume_stop(s, s->stop, s->stop_tid, cause) != 0)
             return -1;
         s->stop = -1;
         s->reading = 1;
@@ -317,6 +368,7 @@ int session_continue(struct session *s, char **cause)
     s->state = SESSION_RUNNING;
     s->stop_proc = NULL;
     changed(s);
+    probes_pending(s);
     return 0;
 }
 

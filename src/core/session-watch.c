@@ -10,7 +10,9 @@
 #include "config.h"
 
 #include <poll.h>
+#include <sched.h>
 
+#include "clock.h"
 #include "loop.h"
 #include "session-int.h"
 #include "xmalloc.h"
@@ -212,6 +214,9 @@ void on_target_event(struct session *s, const struct target_event *ev)
     case TARGET_EV_FORK:
         follow_fork(s, ev);
         break;
+    case TARGET_EV_BREAKPOINT:
+        probes_breakpoint(s, ev);
+        break;
     case TARGET_EV_EXEC:
         /* a program that never took the channel it was started with (no
          * runtime: env, a shell) hands it on to the new image, which
@@ -226,6 +231,8 @@ void on_target_event(struct session *s, const struct target_event *ev)
             drain(s, 0);
         if (s->channel != NULL)
             channel_forget(s->channel);
+        /* (its probes went with the old image too) */
+        probes_end(s->cur);
         if (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT &&
             (s->stop_proc == NULL || s->stop_proc == s->cur)) {
             /* the thread that waited there is gone with the old image */
@@ -304,10 +311,39 @@ static int preading(const struct session *s, const struct sproc *p)
     return ch != NULL && plive(s, p) && channel_status(ch) != CHANNEL_GONE;
 }
 
+/* A thread let go past a probe's breakpoint a moment ago: a program
+ * that hits its probes in a loop stops again within microseconds, and
+ * looking for that stop spares noosa a sleep and a
+ * wake-up at each hit (on another CPU, what a hit costs the most).  The
+ * look lasts up to 200 us: the program's own CPU, idle while it was
+ * stopped, takes about that long to wake on our VMs (bench/README).  The
+ * yield lets the program run when it shares noosa's CPU.  Returns 1
+ * when a stop came. */
+static int probe_spin(struct session *s)
+{
+    uint64_t end;
+
+    if (!s->probe_spin || s->state != SESSION_RUNNING)
+        return 0;
+    s->probe_spin = 0;
+    end = clock_monotonic_ns() + 200000;
+    do {
+        struct pollfd pfd = {.fd = target_fd(NULL), .events = POLLIN};
+
+        if (poll(&pfd, 1, 0) > 0)
+            return 1;
+        sched_yield();
+    } while (clock_monotonic_ns() < end);
+    return 0;
+}
+
 static int prepare(void *arg)
 {
     struct session *s = arg;
     int n = 0;
+
+    if (probe_spin(s))
+        return 0;
 
     if (targets_behind(s))
         return 0; /* (finish() looks) */
@@ -339,6 +375,13 @@ static int prepare(void *arg)
 static void finish(void *arg)
 {
     struct session *s = arg;
+
+    /* hits that came while nothing could be told (a delivery) */
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i]->nbpq > 0 && s->state == SESSION_RUNNING) {
+            probes_pending(s);
+            break;
+        }
 
     if (s->nprocs > 1) {
         if (targets_behind(s))

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "probes.h"
 #include "protocol.h"
 #include "session-int.h"
 #include "xmalloc.h"
@@ -85,6 +86,7 @@ void session_free(struct session *s)
         close(s->tty_fd);
     free(s->tty_path);
     free(s->procs);
+    probe_hints_free(s->hints);
     free(s);
 }
 
@@ -182,6 +184,9 @@ void tell_status(struct session *s)
 
 void no_interface(struct session *s)
 {
+    /* (its probes are the interface it has, <design#probes>) */
+    if (s->cur != NULL && probes_count(s->cur->probes) > 0)
+        return;
     if (!s->told_status && !s->told_none && s->channel != NULL &&
         channel_status(s->channel) == CHANNEL_WAITING) {
         message(s, "the program has no monitoring interface (it does not "
@@ -191,6 +196,16 @@ void no_interface(struct session *s)
     }
 }
 
+/* Let the thread stopped in mailbox STOP (or at a probe: TID) go on. */
+int resume_stop(struct session *s, int stop, pid_t tid, char **cause)
+{
+    if (stop == STOP_PROBE) {
+        s->probe_spin = 1;
+        return target_break_go(s->target, tid, cause);
+    }
+    return channel_resume(s->channel, stop, cause);
+}
+
 /* Hand one item to the hook; resume a waiting thread unless kept.
  * Returns 1 when the program stays stopped at the item. */
 int deliver(struct session *s, const struct reader_item *item)
@@ -198,10 +213,18 @@ int deliver(struct session *s, const struct reader_item *item)
     int keep = 0;
     char *cause = NULL;
 
+    if (item->kind == READER_HELLO && s->cur != NULL)
+        s->cur->hello = 1;
     s->dispatching = item->stop;
     if (s->hooks.item != NULL)
         keep = s->hooks.item(s->hooks.arg, item);
     s->dispatching = -1;
+    /* <design#probes>: its runtime can handle its probes from now on */
+    if (item->kind == READER_HELLO && s->cur != NULL &&
+        s->cur->probes != NULL && s->target != NULL && s->channel != NULL &&
+        channel_status(s->channel) == CHANNEL_ACTIVE &&
+        target_alive(s->target) && !s->described)
+        probes_runtime(s->cur->probes);
     /* a corrupt channel: the hook has said so (and may have stopped or
      * killed the program); nothing waits for us from now on */
     if (s->channel != NULL && channel_status(s->channel) == CHANNEL_BROKEN)
@@ -214,6 +237,7 @@ int deliver(struct session *s, const struct reader_item *item)
         s->state = SESSION_STOPPED;
         s->why = SESSION_AT_EVENT;
         s->stop = item->stop;
+        s->stop_tid = item->tid;
         s->stop_proc = s->cur;
         s->reading = 0;
         watch_channels(s, 0);
@@ -222,7 +246,7 @@ int deliver(struct session *s, const struct reader_item *item)
     }
     if (s->target == NULL || !target_alive(s->target))
         return 0; /* (the records of a program that has ended) */
-    if (channel_resume(s->channel, item->stop, &cause) != 0) {
+    if (resume_stop(s, item->stop, item->tid, &cause) != 0) {
         message(s, "cannot resume the program: %s", cause);
         free(cause);
     }
@@ -269,7 +293,8 @@ int session_may_stop(const struct session *s)
 
 int session_can_send(const struct session *s)
 {
-    if (s->source.next != NULL)
+    if (s->source.next != NULL ||
+        (s->dispatching >= 0 ? s->dispatching : s->stop) == STOP_PROBE)
         return 0;
     return s->dispatching >= 0 ||
            (s->state == SESSION_STOPPED && s->why == SESSION_AT_EVENT);
@@ -284,6 +309,11 @@ int session_send(struct session *s, const char *op, int argc,
     if (s->source.next != NULL) {
         xcause(cause, "operations are not available in a recording (%s): "
                "the program is not live", s->source.name);
+        return -1;
+    }
+    if (stop == STOP_PROBE) {
+        xcause(cause, "operations run at the program's own events; a "
+               "probe's thread waits under ptrace, where none can run");
         return -1;
     }
     if (!session_can_send(s)) {
@@ -368,6 +398,14 @@ int session_set_state(struct session *s, unsigned int code,
 {
     if (s->channel == NULL || s->target == NULL)
         return 0;
+    if (probes_owned(s, code)) {
+        struct registry_event *e =
+            registry_event(channel_registry(s->channel), code);
+
+        if (e != NULL)
+            e->state = state;
+        return probes_set_state(s->cur->probes, code, state, cause);
+    }
     return channel_set_state(s->channel, code, state, cause);
 }
 
@@ -388,6 +426,10 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
 {
     if (s->channel == NULL || s->target == NULL) {
         xcause(cause, "the program is not running");
+        return -1;
+    }
+    if (probes_owned(s, ev->code)) {
+        xcause(cause, "conditions on probes are evaluated in noosa");
         return -1;
     }
     return channel_set_filter(s->channel, ev, uncond, cl, n, checked, passed,

@@ -239,6 +239,19 @@ void session_direct(struct session *s, int on);
  * source in batches, for the counts hook (ON: some are), or not. */
 void session_counting(struct session *s, int on);
 
+/*
+ * USDT probes <design#probes>: the probes of the program and its
+ * libraries are events of its registry (an aspect per provider), looked
+ * for at each start and change of its libraries unless turned off (ON
+ * 0: from the next run).  Their hints (names and kinds of arguments,
+ * components) are the session's, for every run.
+ */
+int session_set_probes(struct session *s, int on);
+struct probe_hints *session_probe_hints(struct session *s);
+/* The current process's probes as `info probes' lists them (to free), or
+ * NULL when it has none. */
+char *session_probes_text(const struct session *s);
+
 /* Set the state of event CODE in the current run (ignored without one). */
 int session_set_state(struct session *s, unsigned int code,
                       unsigned char state, char **cause);

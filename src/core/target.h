@@ -50,10 +50,13 @@ enum target_event_kind {
     TARGET_EV_FORK,        /* tid, status, code: thread tid created
                               process status (code 1: by vfork); it is
                               not traced, unless target_keep_children() */
-    TARGET_EV_EXEC         /* tid: the program executed another program
+    TARGET_EV_EXEC,        /* tid: the program executed another program
                               (still traced, same pid); it waits at the
                               exec, stopped, for target_continue() or
                               target_run_to() */
+    TARGET_EV_BREAKPOINT   /* tid, addr: thread tid hit the breakpoint
+                              at addr (target_break_insert); it waits,
+                              alone, for target_break_go() */
 };
 
 struct target_event {
@@ -222,6 +225,54 @@ int target_kill(struct target *t);
  * thread gets there (the breakpoint is then removed).  The program must
  * be stopped. */
 int target_run_to(struct target *t, uint64_t addr, char **cause);
+
+/*
+ * Breakpoints at probe sites <design#probes>: a breakpoint instruction
+ * in place of the first byte of an instruction that the target knows how
+ * to carry out itself when the thread goes on (EMUL: a nop of that many
+ * bytes, or TARGET_EMUL_RET for a return), so that no thread ever has to
+ * step over it.  The target keeps what it changed in the program's code
+ * and counters (target_counter_add: a probe's semaphore) and undoes it
+ * in every process that goes on without noosa: a forked child let go
+ * (one made by vfork, which shares the memory, is watched until it
+ * executes or ends instead, its hits carried out), a child adopted
+ * (target_adopt: it starts clean), the program at target_detach().  An
+ * exec leaves nothing of them.  A hit at a breakpoint removed meanwhile
+ * is carried out silently.  All-stop is the caller's: a thread that hits
+ * one waits alone, the others run on.
+ */
+#define TARGET_EMUL_RET 0xff
+int target_break_insert(struct target *t, uint64_t addr, unsigned int emul,
+                        char **cause);
+int target_break_remove(struct target *t, uint64_t addr, char **cause);
+/* Let thread TID, waiting at a breakpoint, go on as if the instruction
+ * had been there (its effect carried out). */
+int target_break_go(struct target *t, pid_t tid, char **cause);
+/* Add DELTA to the 16-bit counter at ADDR in the program (a probe's
+ * semaphore), kept to be undone as the code is. */
+int target_counter_add(struct target *t, uint64_t addr, int delta,
+                       char **cause);
+/* Keep LEN bytes ORIG that noosa replaced at ADDR (a probe handled in
+ * the program), to be undone with the rest; target_patch_forget() when
+ * they are back (or unmapped). */
+void target_patch_keep(struct target *t, uint64_t addr,
+                       const unsigned char *orig, unsigned int len);
+void target_patch_forget(struct target *t, uint64_t addr);
+/* Forget the counter at ADDR (unmapped: nothing to undo there). */
+void target_counter_forget(struct target *t, uint64_t addr);
+/* Write LEN bytes of code at ADDR (read-only pages too: /proc/PID/mem),
+ * without keeping anything to undo. */
+int target_write_code(struct target *t, uint64_t addr, const void *buf,
+                      size_t len, char **cause);
+/* Stop every thread that runs (the others stay as they are), to change
+ * code they may be running, waiting up to TIMEOUT_MS; what else happens
+ * meanwhile is kept for target_poll().  target_unpause() lets go those
+ * it stopped.  Blocks. */
+int target_pause(struct target *t, int timeout_ms, char **cause);
+void target_unpause(struct target *t);
+/* The registers of stopped thread TID (struct user_regs_struct). */
+struct user_regs_struct;
+int target_regs(struct target *t, pid_t tid, struct user_regs_struct *regs);
 
 /* Read or write LEN bytes of the program's memory at ADDR (process_vm,
  * else ptrace on a stopped thread). */

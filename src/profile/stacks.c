@@ -17,6 +17,7 @@
 
 #include "dapto.h"
 #include "dispatch.h"
+#include "probes.h"
 #include "session.h"
 #include "sink.h"
 #include "reader.h"
@@ -527,6 +528,9 @@ void stacks_functions(struct stacks *st, struct symnames *sn,
  * built-in aspect, once recognised, is remembered for the run. */
 static int builtin_kind(struct stacks *st, const struct registry_event *ev)
 {
+    /* a probe that enters or leaves a component <design#probes> */
+    if (ev->role != 0)
+        return ev->role == REGISTRY_ROLE_ENTER ? 1 : 2;
     if (ev->aspect == NULL || ev->aspect->event_base != 0 ||
         ev->code > DAPTO_EV_LEAVE)
         return 0;
@@ -557,11 +561,32 @@ static void deliver(void *arg, struct dispatch_event *de)
     int kind = builtin_kind(st, de->event);
     uint32_t name;
 
-    if (kind == 0 || st->users == 0 || item->nvalues < 1 ||
-        item->values[0].kind != DAPTO_K_STR)
+    if (kind == 0 || st->users == 0)
         return;
-    v = &item->values[0];
-    name = name_of(st, v->s, v->len, v->interned);
+    if (de->event->role != 0) {
+        /* the component its arguments name */
+        char buf[512];
+        size_t len = probe_component_name(item, buf, sizeof buf);
+
+        name = name_of(st, buf, len, 0);
+        if (kind == 2) {
+            /* a probe may leave what it never entered (CPython 3.11's
+             * function__return fires for every frame, its entry only
+             * for those entered from C): only the innermost is left */
+            struct tstack *t = thread(st, item->tid, 1);
+
+            if (t->n > 0 && t->f[t->n - 1].name == name) {
+                pop(st, t, item->ns);
+                flush(st);
+            }
+            return;
+        }
+    } else {
+        if (item->nvalues < 1 || item->values[0].kind != DAPTO_K_STR)
+            return;
+        v = &item->values[0];
+        name = name_of(st, v->s, v->len, v->interned);
+    }
     if (kind == 1)
         enter_name(st, item->tid, name, item->ns);
     else

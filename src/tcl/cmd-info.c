@@ -173,6 +173,23 @@ static void info_program(struct interp *in)
                     (unsigned long long)channel_lost(ch));
 }
 
+/* The probes of the current process <design#probes>, as gdb's `info
+ * probes' lists them, with their arguments and whether they are on. */
+static void info_probes(struct interp *in)
+{
+    char *text = session_probes_text(in->session);
+
+    if (text == NULL) {
+        interp_say(in, session_state(in->session) == SESSION_IDLE &&
+                               session_registry(in->session) == NULL
+                           ? "No probes: the program has not run yet.\n"
+                           : "The program has no USDT probes.\n");
+        return;
+    }
+    interp_say(in, text);
+    free(text);
+}
+
 /* The processes of the run, the current one (whose events the program's
  * commands speak of) marked with a star. */
 static void info_processes(struct interp *in)
@@ -263,6 +280,7 @@ INFO_FRAME(info_locals_cmd, "locals")
 INFO_FRAME(info_args_cmd, "args")
 
 INFO_PLAIN(info_display_cmd, display_info(in))
+INFO_PLAIN(info_probes_cmd, info_probes(in))
 
 /* info ?SUBCOMMAND ?ARG ...??: noosa's subcommands, at the top level; Tcl's
  * own info is ::info there (and info inside scripts). */
@@ -355,6 +373,12 @@ static const struct command commands[] = {
      .summary = "the displays",
      .help = "The displays (display EXPR), with their numbers.",
      .proc = info_display_cmd},
+    {.name = "info probes",
+     .usage = "info probes",
+     .summary = "the program's USDT probes",
+     .help = "The program's USDT probes, as gdb lists them: where they are, their\n"
+            "semaphores and arguments, and whether noosa has them on.",
+     .proc = info_probes_cmd},
     {0}};
 
 void cmd_info_init(struct interp *in)

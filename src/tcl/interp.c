@@ -775,6 +775,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     cmd_profile_init(in);
     cmd_question_init(in);
     cmd_derive_init(in);
+    cmd_probe_init(in);
     cmd_fault_init(in);
     cmd_record_init(in);
     cmd_data_init(in);
@@ -806,6 +807,12 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     free(path);
     if (!opts->no_init)
         interp_source_user_dirs(in, "browsers");
+    /* hints for known providers' probes <design#probes>, then the user's */
+    path = xasprintf("%s/probes", in->datadir);
+    source_dir(in, path);
+    free(path);
+    if (!opts->no_init)
+        interp_source_user_dirs(in, "probes");
     for (i = 0; opts->browser_dirs != NULL && opts->browser_dirs[i] != NULL;
          i++)
         source_dir(in, opts->browser_dirs[i]);

@@ -225,6 +225,7 @@ void cmd_transcript_init(struct interp *in);
 void cmd_profile_init(struct interp *in);
 void cmd_question_init(struct interp *in);
 void cmd_derive_init(struct interp *in);
+void cmd_probe_init(struct interp *in);
 /* The program's interface changed (a derived event joined it): the n(...)
  * array again. */
 void interp_interface_changed(struct interp *in);

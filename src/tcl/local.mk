@@ -14,6 +14,7 @@ src_libnoosa_la_SOURCES += \
 	src/tcl/cmd-run.c src/tcl/cmd-send.c src/tcl/cmd-info.c \
 	src/tcl/cmd-transcript.c src/tcl/cmd-fault.c src/tcl/cmd-profile.c \
 	src/tcl/cmd-question.c src/tcl/cmd-derive.c src/tcl/cmd-record.c \
+	src/tcl/cmd-probe.c \
 	src/tcl/cmd-data.c src/tcl/cmd-frame.c \
 	src/tcl/cbrowse.c src/tcl/cbrowse.h \
 	src/tcl/display.c src/tcl/display.h src/tcl/cmd-gdb.c

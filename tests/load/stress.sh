@@ -19,8 +19,10 @@
 # same through the threads' own buffers with threads ending and others
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
-# them one by one; then recordings whose writer is killed at random
-# moments, STRESS_KILL_RUNS (20) of each kind (tests/record/killed.sh).  RUNS (default 100) runs of each shape on
+# them one by one; eight threads hitting a USDT probe, under ptrace and
+# handled in the program, every hit told; then recordings whose writer is
+# killed at random moments, STRESS_KILL_RUNS (20) of each kind
+# (tests/record/killed.sh).  RUNS (default 100) runs of each shape on
 # each placement; the first failure's output is shown.  Not part of
 # `make check`; .ci/run runs
 # it with fewer RUNS.
@@ -43,9 +45,9 @@ place() {
     p=$1
     shift
     if [ "$p" = one ]; then
-        LT_CPU=0 BENCH_CPU=0 taskset -c 0 "$@"
+        LT_CPU=0 BENCH_CPU=0 PP_CPU=0 taskset -c 0 "$@"
     else
-        LT_CPU=1 BENCH_CPU=1 taskset -c 0 "$@"
+        LT_CPU=1 BENCH_CPU=1 PP_CPU=1 taskset -c 0 "$@"
     fi
 }
 
@@ -301,11 +303,32 @@ for p in $placements; do
             fail "$name"
             tail -40 "$WORK/$name.out"
         fi
+
+        # USDT probes <design#probes>: eight threads hit a probe 1000
+        # times each, under ptrace (breakpoints, a thread at a time) and
+        # handled in the program (trampolines, the ring); every hit told
+        for prog in pp-main pp-rt; do
+            name=probes-$prog-$p-$i
+            place "$p" timeout -k 5 120 "$NOOSA" --batch -n \
+                -e 'set T 8; set N 1000' \
+                -e 'handler add thread h {incr ::c($arg1)}' -e run \
+                -e "$counts" "$abs_top_builddir/tests/probes/$prog" threads 8 \
+                </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+            echo $? >"$WORK/$name.rc"
+            if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+                grep -q '^threads 8 wrong 0$' "$WORK/$name.out"; then
+                ok=$((ok + 1))
+                rm -f "$WORK/$name".*
+            else
+                fail "$name"
+                show "$name"
+            fi
+        done
     done
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((11 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((13 * RUNS - skipped)) runs passed$note"
 done
 # recordings whose writer is killed at random moments
 # (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)

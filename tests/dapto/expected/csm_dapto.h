@@ -7,6 +7,10 @@
 #include <string.h>
 #include "csm.h"
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 7, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"string\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +26,9 @@ void csm_dapto_emit_string_stored(int index, const char *string);
 
 static inline void _dapto_string_stored(int index, const char *string)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(string, string_stored, index, string);
+#endif
     if (DAPTO_UNLIKELY(csm_dapto_state[0]))
         csm_dapto_emit_string_stored(index, string);
 }

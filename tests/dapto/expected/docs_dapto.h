@@ -4,6 +4,10 @@
 
 #include <dapto.h>
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 5, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"docs\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,6 +23,9 @@ void docs_dapto_emit_list(const char *set, int puts);
 
 static inline void _dapto_list(const char *set, int puts)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(docs, list, set, puts);
+#endif
     if (DAPTO_UNLIKELY(docs_dapto_state[0]))
         docs_dapto_emit_list(set, puts);
 }
@@ -28,6 +35,9 @@ void docs_dapto_emit_escapes(int q, int c, int u, int e);
 
 static inline void _dapto_escapes(int q, int c, int u, int e)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE4(docs, escapes, q, c, u, e);
+#endif
     if (DAPTO_UNLIKELY(docs_dapto_state[1]))
         docs_dapto_emit_escapes(q, c, u, e);
 }

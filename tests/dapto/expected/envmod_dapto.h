@@ -5,6 +5,10 @@
 #include <dapto.h>
 #include "envmod.h"
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 7, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"envmod\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +24,9 @@ void envmod_dapto_emit_env_created(Environment env, Environment parent);
 
 static inline void _dapto_env_created(Environment env, Environment parent)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(envmod, env_created, &env, &parent);
+#endif
     if (DAPTO_UNLIKELY(envmod_dapto_state[0]))
         envmod_dapto_emit_env_created(env, parent);
 }
@@ -29,6 +36,9 @@ void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key);
 
 static inline void _dapto_binding_made(Environment env, int idn, DefTableKey key)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE3(envmod, binding_made, &env, idn, &key);
+#endif
     if (DAPTO_UNLIKELY(envmod_dapto_state[1]))
         envmod_dapto_emit_binding_made(env, idn, key);
 }

@@ -9,6 +9,12 @@
 #include "headers-b.h"
 #include <string.h>
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 6, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"first\"\n.balign 4\n.popsection");
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 13, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"only_headers\"\n.balign 4\n.popsection");
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 7, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"second\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +32,9 @@ void headers_dapto_emit_first_event(int end);
 
 static inline void _dapto_first_event(int end)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE1(first, first_event, end);
+#endif
     if (DAPTO_UNLIKELY(headers_dapto_state[0]))
         headers_dapto_emit_first_event(end);
 }
@@ -35,6 +44,9 @@ void headers_dapto_emit_second_event(int event, int operation, int aspect);
 
 static inline void _dapto_second_event(int event, int operation, int aspect)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE3(second, second_event, event, operation, aspect);
+#endif
     if (DAPTO_UNLIKELY(headers_dapto_state[1]))
         headers_dapto_emit_second_event(event, operation, aspect);
 }

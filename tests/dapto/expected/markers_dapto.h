@@ -4,6 +4,11 @@
 
 #include <dapto.h>
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 7, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"marked\"\n.balign 4\n.popsection");
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 10, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"elsewhere\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +25,9 @@ void markers_dapto_emit_from_header(int n);
 
 static inline void _dapto_from_header(int n)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE1(marked, from_header, n);
+#endif
     if (DAPTO_UNLIKELY(markers_dapto_state[0]))
         markers_dapto_emit_from_header(n);
 }

@@ -4,6 +4,10 @@
 
 #include <dapto.h>
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 6, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"named\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,6 +23,9 @@ void my_spec_dapto_emit_renamed(const char *what);
 
 static inline void _dapto_renamed(const char *what)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE1(named, renamed, what);
+#endif
     if (DAPTO_UNLIKELY(my_spec_dapto_state[0]))
         my_spec_dapto_emit_renamed(what);
 }

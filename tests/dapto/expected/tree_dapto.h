@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include "tree.h"
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 5, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"tree\"\n.balign 4\n.popsection");
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 5, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"eval\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,6 +27,9 @@ void tree_dapto_emit_tree(Node root, int nodes, const char *source);
 
 static inline void _dapto_tree(Node root, int nodes, const char *source)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE3(tree, tree, &root, nodes, source);
+#endif
     if (DAPTO_UNLIKELY(tree_dapto_state[0]))
         tree_dapto_emit_tree(root, nodes, source);
 }
@@ -31,6 +39,9 @@ void tree_dapto_emit_attribute(Node node, const char *name, int value);
 
 static inline void _dapto_attribute(Node node, const char *name, int value)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE3(tree, attribute, &node, name, value);
+#endif
     if (DAPTO_UNLIKELY(tree_dapto_state[1]))
         tree_dapto_emit_attribute(node, name, value);
 }

@@ -5,6 +5,10 @@
 #include <dapto.h>
 #include "types.h"
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 6, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"types\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +24,9 @@ void types_dapto_emit_all_types(int i, long l, double d, const char *s, const vo
 
 static inline void _dapto_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE6(types, all_types, i, l, d, s, p, &pt);
+#endif
     if (DAPTO_UNLIKELY(types_dapto_state[0]))
         types_dapto_emit_all_types(i, l, d, s, p, pt);
 }
@@ -29,6 +36,9 @@ void types_dapto_emit_nothing(void);
 
 static inline void _dapto_nothing(void)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE(types, nothing);
+#endif
     if (DAPTO_UNLIKELY(types_dapto_state[1]))
         types_dapto_emit_nothing();
 }
@@ -38,6 +48,9 @@ void types_dapto_emit_hidden(int n);
 
 static inline void _dapto_hidden(int n)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE1(types, hidden, n);
+#endif
     if (DAPTO_UNLIKELY(types_dapto_state[2]))
         types_dapto_emit_hidden(n);
 }
@@ -47,6 +60,9 @@ void types_dapto_emit_typed(const void *at, const void *names);
 
 static inline void _dapto_typed(const void *at, const void *names)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(types, typed, at, names);
+#endif
     if (DAPTO_UNLIKELY(types_dapto_state[3]))
         types_dapto_emit_typed(at, names);
 }

@@ -5,6 +5,10 @@
 #include <dapto.h>
 #include "unknown.h"
 
+#ifdef DAPTO_PROBES
+__asm__(".pushsection .note.dapto,\"\",@note\n.balign 4\n.4byte 6, 8, 1\n.asciz \"dapto\"\n.balign 4\n.asciz \"unknown\"\n.balign 4\n.popsection");
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +24,9 @@ void unknown_dapto_emit_opaque_seen(Opaque o, int n);
 
 static inline void _dapto_opaque_seen(Opaque o, int n)
 {
+#ifdef DAPTO_PROBES
+    STAP_PROBE2(unknown, opaque_seen, &o, n);
+#endif
     if (DAPTO_UNLIKELY(unknown_dapto_state[0]))
         unknown_dapto_emit_opaque_seen(o, n);
 }
