@@ -1748,7 +1748,7 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                              pid_t tid, const char *name, int timeout_ms,
                              char **cause)
 {
-    struct target_event kept[8];
+    struct target_event *kept = NULL;
     unsigned int nkept = 0;
     uint64_t deadline = timeout_ms < 0
                             ? 0
@@ -1795,13 +1795,15 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
                    "mailbox became %s", name, channel_mailbox_says(st));
             break;
         }
-        while (ch->target != NULL && nkept < 8 &&
-               target_poll(ch->target, &ev)) {
+        while (ch->target != NULL && target_poll(ch->target, &ev)) {
             if (ev.kind == TARGET_EV_FAULT && ev.tid == tid) {
                 /* the runtime's recovery point takes it from here */
                 target_fault_pass(ch->target, ev.tid, NULL);
                 continue;
             }
+            /* (every other one, for the session: the operation's own
+             * fault may come after any number of them) */
+            kept = xreallocarray(kept, nkept + 1, sizeof *kept);
             kept[nkept++] = ev;
         }
         if (ch->target != NULL && !target_alive(ch->target)) {
@@ -1846,6 +1848,7 @@ static int channel_wait_done(struct channel *ch, struct dapto_mailbox *mb,
     free(why);
     while (nkept > 0)
         target_unread(ch->target, &kept[--nkept]);
+    free(kept);
     return rc;
 }
 

@@ -60,8 +60,6 @@ struct sproc {
     struct target_event end; /* then how (status, signo) */
     int done;             /* it ended, with STATUS or killed by SIGNO */
     int status, signo;
-    int fault_pending;    /* a fault came while another was stopped at */
-    struct target_event fault;
     /* its USDT probes <design#probes> (NULL: none looked for), and the
      * threads that hit a breakpoint and wait to be told, in order */
     struct probes *probes;
@@ -69,6 +67,11 @@ struct sproc {
     unsigned int nbpq, abpq;
     int hello;            /* a hello was handed on (the runtime's, or
                              one for probes alone) */
+    /* faults that came while the run was stopped, oldest first: each
+     * thread waits at its fault, told as a stop of its own when the run
+     * goes on (one stop at a time <design#processes>) */
+    struct target_event *held;
+    unsigned int nheld, aheld;
 };
 
 struct session {
@@ -124,6 +127,7 @@ struct session {
     int multi;      /* more than one process was monitored in this run */
     int hush;       /* state changes are steps: not told (changed()) */
     int detaching;  /* detach_proc(): an end is taken at once */
+    int taking;     /* pending() tells what came while stopped */
     int described;  /* the one process is the describe pass's (kept for
                        its registry, not one of a run) */
     struct probe_hints *hints; /* names and kinds of probes' arguments */
@@ -164,6 +168,8 @@ void forget_target(struct session *s);
 void procs_free(struct session *s);
 void proc_note(struct session *s, pid_t pid, pid_t parent, const char *fate);
 void procs_begin(struct session *s, struct target *t, struct channel *ch);
+void hold_fault(struct sproc *p, const struct target_event *ev, int first);
+int take_held(struct sproc *p, struct target_event *ev);
 void save_state(const struct session *s, struct session_saved *v);
 void restore_state(struct session *s, const struct session_saved *v);
 
@@ -174,8 +180,10 @@ void unwatch(struct session *s);
 void unwatch_all(struct session *s);
 void on_channel(int fd, short revents, void *arg);
 void on_target_event(struct session *s, const struct target_event *ev);
+int fault_stop(struct session *s, const struct target_event *ev);
 void stop_over(struct session *s);
 void pending_ends(struct session *s);
+void pending(struct session *s);
 
 /* session-run.c */
 void discard(struct session *s);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "session-int.h"
 #include "xmalloc.h"
@@ -135,6 +136,7 @@ void procs_free(struct session *s)
     select_proc(s, NULL);
     for (unsigned int i = 0; i < s->nprocs; i++) {
         probes_end(s->procs[i]);
+        free(s->procs[i]->held);
         free(s->procs[i]);
     }
     s->nprocs = 0;
@@ -165,6 +167,34 @@ void procs_begin(struct session *s, struct target *t, struct channel *ch)
     s->channel = ch;
     target_keep_children(t, s->follow != SESSION_FOLLOW_PARENT);
     target_hold_forks(t, s->follow == SESSION_FOLLOW_CHILD);
+}
+
+/* Keep fault EV of P for later (FIRST: before the others, it was the
+ * oldest). */
+void hold_fault(struct sproc *p, const struct target_event *ev, int first)
+{
+    if (p->nheld == p->aheld) {
+        p->aheld = p->aheld == 0 ? 4 : 2 * p->aheld;
+        p->held = xreallocarray(p->held, p->aheld, sizeof *p->held);
+    }
+    if (first) {
+        memmove(&p->held[1], &p->held[0], p->nheld * sizeof *p->held);
+        p->held[0] = *ev;
+    } else {
+        p->held[p->nheld] = *ev;
+    }
+    p->nheld++;
+}
+
+/* Take P's oldest fault kept for later into *EV: 1, or 0 when none is. */
+int take_held(struct sproc *p, struct target_event *ev)
+{
+    if (p->nheld == 0)
+        return 0;
+    *ev = p->held[0];
+    p->nheld--;
+    memmove(&p->held[0], &p->held[1], p->nheld * sizeof *p->held);
+    return 1;
 }
 
 void save_state(const struct session *s, struct session_saved *v)

@@ -273,24 +273,6 @@ static int continue_stopped(struct session *s, char **cause)
     return rc;
 }
 
-/* What came while a process was stopped at is taken now that they all
- * go on: ends first, then the first fault (a stop again). */
-static void pending(struct session *s)
-{
-    pending_ends(s);
-    for (unsigned int i = 0; i < s->nprocs; i++) {
-        struct sproc *p = s->procs[i];
-
-        if (!p->fault_pending || s->state != SESSION_RUNNING)
-            continue;
-        p->fault_pending = 0;
-        select_proc(s, p);
-        if (s->target != NULL && target_alive(s->target))
-            on_target_event(s, &p->fault);
-    }
-    select_focus(s);
-}
-
 /* session_continue() in a run of several processes <design#processes>:
  * the process stopped at goes on, and every other one stopped. */
 static int continue_all(struct session *s, char **cause)
@@ -386,8 +368,6 @@ int session_convert(struct session *s, char **cause)
     s->state = SESSION_RUNNING;
     s->stop_proc = NULL;
     changed(s);
-    if (s->nprocs > 1)
-        pending(s);
     return 0;
 }
 

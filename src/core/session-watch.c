@@ -112,6 +112,44 @@ int ending_refused(const struct session *s, char **cause)
     return -1;
 }
 
+/* Whether a fault came while the run was stopped that is not told yet. */
+static int held_any(const struct session *s)
+{
+    for (unsigned int i = 0; i < s->nprocs; i++)
+        if (s->procs[i]->nheld > 0)
+            return 1;
+    return 0;
+}
+
+/* What came while the run was stopped is taken now that it goes on
+ * <design#processes>: ends first, then the faults, oldest first, each a
+ * stop of its own (the loop's turn takes them: one the error policy
+ * converts at once lets the next be taken, after what it says). */
+void pending(struct session *s)
+{
+    struct target_event ev;
+
+    if (s->taking)
+        return;
+    s->taking = 1;
+    pending_ends(s);
+    for (unsigned int i = 0; i < s->nprocs && s->state == SESSION_RUNNING;) {
+        struct sproc *p = s->procs[i];
+
+        if (!take_held(p, &ev)) {
+            i++;
+            continue;
+        }
+        select_proc(s, p);
+        if (s->target == NULL || !target_alive(s->target))
+            p->nheld = 0; /* (its threads went with it) */
+        else if (!fault_stop(s, &ev))
+            hold_fault(p, &ev, 1); /* it stopped at an event first */
+    }
+    s->taking = 0;
+    select_focus(s);
+}
+
 /* The current process ended (exit STATUS, or killed by SIGNO): the run
  * ends with the last one. */
 static void ended(struct session *s, int status, int signo)
@@ -158,6 +196,25 @@ static void ended(struct session *s, int status, int signo)
     changed(s);
 }
 
+/* Stop at fault EV of the current process, what it wrote before
+ * delivered first: 1.  When the run is stopped already, or stops at an
+ * event so delivered, 0: one stop at a time <design#processes>, the
+ * fault is told when the run goes on (pending()), its thread waiting at
+ * it meanwhile. */
+int fault_stop(struct session *s, const struct target_event *ev)
+{
+    if (s->state != SESSION_STOPPED)
+        drain(s, 0);
+    if (s->state == SESSION_STOPPED)
+        return 0;
+    s->state = SESSION_STOPPED;
+    s->why = SESSION_FAULT;
+    s->fault = *ev;
+    s->stop_proc = s->cur;
+    changed(s);
+    return 1;
+}
+
 void on_target_event(struct session *s, const struct target_event *ev)
 {
     switch (ev->kind) {
@@ -180,20 +237,8 @@ void on_target_event(struct session *s, const struct target_event *ev)
             ended(s, 0, ev->signo);
         break;
     case TARGET_EV_FAULT:
-        if (s->state == SESSION_STOPPED && s->stop_proc != NULL &&
-            s->stop_proc != s->cur) {
-            /* one stop at a time: this one is taken when the process
-             * stopped at goes on (its thread waits at the fault) */
-            s->cur->fault_pending = 1;
-            s->cur->fault = *ev;
-            break;
-        }
-        drain(s, 0);
-        s->state = SESSION_STOPPED;
-        s->why = SESSION_FAULT;
-        s->fault = *ev;
-        s->stop_proc = s->cur;
-        changed(s);
+        if (!fault_stop(s, ev))
+            hold_fault(s->cur, ev, 0);
         break;
     case TARGET_EV_INTERRUPTED:
         drain(s, 0);
@@ -347,6 +392,8 @@ static int prepare(void *arg)
 
     if (targets_behind(s))
         return 0; /* (finish() looks) */
+    if (s->state == SESSION_RUNNING && held_any(s))
+        return 0; /* (finish() tells them) */
     if (s->nprocs > 1 && s->reading && s->state == SESSION_RUNNING) {
         /* several channels: sleep only when none has anything */
         for (unsigned int i = 0; i < s->nprocs; i++) {
@@ -382,6 +429,9 @@ static void finish(void *arg)
             probes_pending(s);
             break;
         }
+
+    if (s->state == SESSION_RUNNING && held_any(s))
+        pending(s);
 
     if (s->nprocs > 1) {
         if (targets_behind(s))

@@ -79,6 +79,10 @@ struct target_cnt {
     int delta;
 };
 
+/* Events collected by one reap at most (it goes on at the next poll);
+ * the queue itself grows as needed: an event given back (target_unread)
+ * or collected is never dropped, or a thread would wait at a fault
+ * nobody was told of. */
 #define TARGET_QUEUE 1024
 
 struct target {
@@ -100,8 +104,8 @@ struct target {
     uint64_t bp_addr; /* armed breakpoint, 0 if none */
     long bp_word;     /* the word it replaced */
 
-    struct target_event queue[TARGET_QUEUE];
-    unsigned int qhead, qlen;
+    struct target_event *queue; /* a ring of qcap */
+    unsigned int qhead, qlen, qcap;
 
     int reap_more;     /* the last reap stopped early */
     uint64_t last_reap; /* CLOCK_MONOTONIC ns of the last full reap */
@@ -261,11 +265,27 @@ static void target_remove_thread(struct target *t, pid_t tid)
     }
 }
 
+/* Room for one more event in T's queue. */
+static void target_queue_room(struct target *t)
+{
+    unsigned int cap = t->qcap == 0 ? TARGET_QUEUE : 2 * t->qcap;
+    struct target_event *q;
+
+    if (t->qlen < t->qcap)
+        return;
+    q = xreallocarray(NULL, cap, sizeof *q);
+    for (unsigned int i = 0; i < t->qlen; i++)
+        q[i] = t->queue[(t->qhead + i) % t->qcap];
+    free(t->queue);
+    t->queue = q;
+    t->qhead = 0;
+    t->qcap = cap;
+}
+
 static void target_push(struct target *t, const struct target_event *ev)
 {
-    if (t->qlen == TARGET_QUEUE)
-        return; /* cannot happen: the caller drains between calls */
-    t->queue[(t->qhead + t->qlen) % TARGET_QUEUE] = *ev;
+    target_queue_room(t);
+    t->queue[(t->qhead + t->qlen) % t->qcap] = *ev;
     t->qlen++;
 }
 
@@ -428,9 +448,8 @@ static int target_route(const struct target *t, pid_t tid, int status)
 
 void target_unread(struct target *t, const struct target_event *ev)
 {
-    if (t->qlen == TARGET_QUEUE)
-        return;
-    t->qhead = (t->qhead + TARGET_QUEUE - 1) % TARGET_QUEUE;
+    target_queue_room(t);
+    t->qhead = (t->qhead + t->qcap - 1) % t->qcap;
     t->queue[t->qhead] = *ev;
     t->qlen++;
 }
@@ -726,6 +745,7 @@ void target_free(struct target *t)
     target_forget_changes(t);
     free(t->vkids);
     free(t->vforked);
+    free(t->queue);
     free(t->stash);
     free(t->threads);
     free(t->children);
@@ -1123,7 +1143,7 @@ int target_poll(struct target *t, struct target_event *ev)
     if (t->qlen == 0)
         return 0;
     *ev = t->queue[t->qhead];
-    t->qhead = (t->qhead + 1) % TARGET_QUEUE;
+    t->qhead = (t->qhead + 1) % t->qcap;
     t->qlen--;
     return 1;
 }

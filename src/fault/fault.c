@@ -115,7 +115,7 @@ enum fault_policy fault_policy(const struct faults *f, unsigned long *count)
 static int stop_all(struct faults *f, char **cause)
 {
     struct target *t = session_target(f->session);
-    struct target_event ev, kept[16];
+    struct target_event ev, *kept = NULL;
     unsigned int nkept = 0;
     uint64_t deadline;
     int rc = -1;
@@ -142,8 +142,10 @@ static int stop_all(struct faults *f, char **cause)
             rc = 1;
             break;
         }
-        if (nkept < sizeof kept / sizeof kept[0])
-            kept[nkept++] = ev;
+        /* (every one: a fault left out would never be told, its thread
+         * waiting at it for ever) */
+        kept = xreallocarray(kept, nkept + 1, sizeof *kept);
+        kept[nkept++] = ev;
         if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED) {
             xcause(cause, "the program ended");
             break;
@@ -152,6 +154,7 @@ static int stop_all(struct faults *f, char **cause)
     /* what was not ours goes back, in order, for the session */
     while (nkept > 0)
         target_unread(t, &kept[--nkept]);
+    free(kept);
     return rc;
 }
 

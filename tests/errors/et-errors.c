@@ -36,7 +36,7 @@ volatile int et_steps;
 static volatile int zero;
 static int try;
 
-static void steps(int from, int to)
+void steps(int from, int to)
 {
     for (int i = from; i <= to; i++) {
         et_steps = i;
@@ -49,7 +49,7 @@ FRAME static int divide(int a, int b)
     return a / b;
 }
 
-FRAME static int deref(int *p)
+FRAME int deref(int *p)
 {
     return *(volatile int *)p;
 }
@@ -195,14 +195,14 @@ static volatile pid_t blocker_tid[2];
 static volatile int about_to_block[2];
 static int blocker_pipe[2][2];
 
-/* Whether thread TID sleeps (state S in /proc). */
-static int sleeping(pid_t tid)
+/* Thread TID's state in /proc (S: it sleeps, t: its tracer stopped it). */
+char thread_state(pid_t tid)
 {
     char path[64], buf[256], *p;
     FILE *fp;
     size_t n;
 
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)tid);
     fp = fopen(path, "r");
     if (fp == NULL)
         return 0;
@@ -210,7 +210,7 @@ static int sleeping(pid_t tid)
     fclose(fp);
     buf[n] = '\0';
     p = strrchr(buf, ')');
-    return p != NULL && p[1] == ' ' && p[2] == 'S';
+    return p != NULL && p[1] == ' ' ? p[2] : 0;
 }
 
 /* Block in read(2), as blocker WHO, until woken: the faulter wakes
@@ -244,7 +244,7 @@ FRAME static void *faulter(void *arg)
 {
     (void)arg;
     for (int who = 0; who < 2; who++)
-        while (!about_to_block[who] || !sleeping(blocker_tid[who]))
+        while (!about_to_block[who] || thread_state(blocker_tid[who]) != 'S')
             sched_yield();
     steps(1, 2);
     if (!try) {
@@ -378,11 +378,17 @@ int main(int argc, char **argv)
         threads();
     } else if (strcmp(mode, "steps") == 0) {
         steps(1, argc > 2 ? atoi(argv[2]) : 3);
+    } else if (strcmp(mode, "meanwhile") == 0 || strcmp(mode, "send") == 0 ||
+               strcmp(mode, "forked") == 0) {
+        /* meanwhile|send|forked N ?try? (et-meanwhile.c) */
+        et_meanwhile(argc > 2 ? atoi(argv[2]) : 1, mode[0],
+                     argc > 3 && strcmp(argv[3], "try") == 0);
     } else {
         fprintf(stderr, "usage: et-errors div|null|abort|ill|bus|report|"
                 "handler ?try? | loop N | events | nested | leave | "
                 "overflow | careless | components | "
-                "corrupt magic|point|address | threads | steps N\n");
+                "corrupt magic|point|address | threads | steps N | "
+                "meanwhile|send|forked N ?try?\n");
         return 2;
     }
     printf("%s: exit\n", mode);

@@ -12,9 +12,11 @@
 # their tables at each thread's stop, a forked child followed from its
 # fork on while its siblings are created, four forked workers all
 # monitored at once (follow-fork both) each stopping once while the
-# others run on, a handler reading each of 8 threads' events from the
-# emitting thread's frame (unwound under ptrace while the others run),
-# 16 threads recorded by noosa record through a small ring
+# others run on, threads faulting in recovery points while breakpoints
+# stop others (each fault converted as a stop of its own), a handler
+# reading each of 8 threads' events from the emitting thread's frame
+# (unwound under ptrace while the others run), 16 threads recorded by
+# noosa record through a small ring
 # (each thread's events whole and in its order in the recording), the
 # same through the threads' own buffers with threads ending and others
 # taking their buffers, and in overwrite mode (recorded and lost add up),
@@ -31,6 +33,7 @@
 RUNS=${RUNS:-100}
 PT=$abs_top_builddir/tests/profile/pt
 LOOP=$abs_top_builddir/bench/monitor-loop
+REL=$abs_top_builddir/tests/relate/rel
 ncpu=$(nproc)
 placements="one"
 [ "$ncpu" -ge 2 ] && placements="one two"
@@ -203,6 +206,30 @@ for p in $placements; do
                 "$WORK/$name.out")" = 4 ] &&
             [ "$(sed -n 's/^Stopped at .* in process \([0-9]*\): .*/\1/p' \
                 "$WORK/$name.out" | sort -u | wc -l)" = 4 ]; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
+        # 3 threads converting their faults (4 each) while breakpoints
+        # stop them (5 each): each stop told alone, the stop at the
+        # breakpoint never taken over by a fault (tests/errors/meanwhile.sh)
+        name=faults-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'errors convert' \
+            -e 'set stops 0' -e 'break done if {$id % 6 == 0}' -e run \
+            -e 'while {$n(status) eq "stopped"} {incr stops; puts "== go on"; cont}' \
+            -e 'puts "stops $stops"' "$REL" walk 30 "$i" 3 try \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -q '^stops 15$' "$WORK/$name.out" &&
+            [ "$(grep -c '^Program received SIGSEGV' "$WORK/$name.out")" = 12 ] &&
+            [ "$(grep -c '^Converted (errors convert)' "$WORK/$name.out")" = 12 ] &&
+            ! awk '/^Stopped at breakpoint/ { s = 1; next } /^== / { s = 0 }
+                s && /^Program received/ { bad = 1 } END { exit !bad }' \
+                "$WORK/$name.out"; then
             ok=$((ok + 1))
             rm -f "$WORK/$name".*
         else
