@@ -23,6 +23,7 @@
 # noosa killed while attached, then another attaching, time after time.
 # ATTACH_CYCLES (default 3) attaches; make check-stress runs more.
 . "$srcdir/tests/load/lib.sh"
+. "$abs_top_srcdir/tests/lib/started.sh"
 
 CYCLES=${ATTACH_CYCLES:-3}
 
@@ -35,12 +36,7 @@ launch() {
     rm -f "$WORK/stop-$lname"
     env "$@" "$WORK/stop-$lname" >"$WORK/$lname-prog.out" 2>&1 &
     prog=$!
-    i=0
-    while ! grep -q started "$WORK/$lname-prog.out" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 200 ] && break
-        sleep 0.05
-    done
+    wait_started "$WORK/$lname-prog.out"
 }
 
 # ended NAME DONE: tell the program of launch NAME to end; it must end

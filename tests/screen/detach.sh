@@ -7,16 +7,12 @@
 # to let it go, not to kill it.
 
 . "$srcdir/tests/screen/lib.sh"
+. "$abs_top_srcdir/tests/lib/started.sh"
 
 lt=$abs_top_builddir/tests/load/lt
 "$lt" busy 2 "$work/stop" >"$work/prog.out" 2>&1 &
 prog=$!
-i=0
-while ! grep -q started "$work/prog.out" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && break
-    sleep 0.05
-done
+wait_started "$work/prog.out"
 trap 'touch "$work/stop"; cleanup' EXIT
 
 start 100 30 -n -p "$prog"
