@@ -128,7 +128,7 @@ static int on_item(void *arg, const struct reader_item *item)
         stopped_at(n, item);
         sink_fresh_line(&n->sink);
         sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
-                  (unsigned long long)session_position(n->session),
+                  (unsigned long long)noosa_event_at(n),
                   item->event->nparams > 0 ? ":" : ".");
         say_params(n, item);
         sink_say(&n->sink, "\n");
@@ -172,7 +172,7 @@ static int on_item(void *arg, const struct reader_item *item)
             sink_fresh_line(&n->sink);
             if (n->replay != NULL)
                 sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
-                          (unsigned long long)session_position(n->session),
+                          (unsigned long long)noosa_event_at(n),
                           item->event->nparams > 0 ? ":" : ".");
             else if (session_multi(n->session))
                 /* <design#processes>: which one */
@@ -249,7 +249,7 @@ static void on_state(void *arg)
             /* a recording: its program lived and ended long ago */
             sink_sayf(&n->sink, "The play of the recording ended at event "
                       "%llu.\n",
-                      (unsigned long long)session_position(n->session));
+                      (unsigned long long)noosa_event_at(n));
         else if (n->replay != NULL && signo != 0)
             sink_sayf(&n->sink, "End of the recording: the program was "
                       "killed by %s.\n",
@@ -283,10 +283,10 @@ static void on_state(void *arg)
             /* stop while a recording plays */
             noosa_set_where(n, xasprintf(
                 "a pause after event %llu",
-                (unsigned long long)session_position(n->session)));
+                (unsigned long long)noosa_event_at(n)));
             sink_fresh_line(&n->sink);
             sink_sayf(&n->sink, "The play is paused after event %llu.\n",
-                      (unsigned long long)session_position(n->session));
+                      (unsigned long long)noosa_event_at(n));
         } else if (session_why(n->session) == SESSION_INTERRUPTED &&
                    !n->attaching && !session_following(n->session)) {
             noosa_set_where(n, xstrdup("interrupt"));

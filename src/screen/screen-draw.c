@@ -182,7 +182,7 @@ static void state_text(struct screen *s, char *buf, size_t size)
         if (session_replaying(in->session) &&
             session_ended(in->session, &status, &signo) == 2) {
             snprintf(buf, size, "play ended at event %llu",
-                     (unsigned long long)session_position(in->session));
+                     (unsigned long long)noosa_event_at(in->noosa));
         } else if (session_replaying(in->session) &&
                    session_ended(in->session, &status, &signo)) {
             snprintf(buf, size, "played to the end");
@@ -261,7 +261,7 @@ static void draw_status(struct screen *s)
         struct noosa_position pos;
         char at[32], line[128];
 
-        if (noosa_position(in->noosa, &pos) && pos.count != UINT64_MAX &&
+        if (noosa_position(in->noosa, &pos) &&
             session_state(in->session) == SESSION_STOPPED) {
             clock_format(pos.ns, at, sizeof at);
             snprintf(line, sizeof line, "  event %llu of %llu, %s",

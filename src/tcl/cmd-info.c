@@ -131,7 +131,7 @@ static void info_program(struct interp *in)
             session_ended(in->session, &status, &signo) == 2) {
             interp_sayf(in, "State: the play of the recording ended at "
                         "event %llu\n",
-                        (unsigned long long)session_position(in->session));
+                        (unsigned long long)noosa_event_at(in->noosa));
         } else if (session_replaying(in->session) &&
                    session_ended(in->session, &status, &signo)) {
             if (signo != 0)

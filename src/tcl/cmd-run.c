@@ -328,15 +328,10 @@ static int cmd_replay(ClientData cd, Tcl_Interp *tcl, int objc,
     if (objc == 1) {
         clock_format(pos.ns, at, sizeof at);
         clock_format(pos.last_ns, last, sizeof last);
-        if (pos.count == UINT64_MAX)
-            interp_sayf(in, "Event %llu, at %s.\n",
-                        (unsigned long long)pos.event, at);
-        else
-            interp_sayf(in, "Event %llu of %llu (0 to %llu), at %s of %s%s.\n",
-                        (unsigned long long)pos.event,
-                        (unsigned long long)pos.count,
-                        (unsigned long long)(pos.count - 1), at, last,
-                        pos.stopped ? "" : " (not stopped there)");
+        interp_sayf(in, "Event %llu of %llu, at %s of %s%s.\n",
+                    (unsigned long long)pos.event,
+                    (unsigned long long)pos.count, at, last,
+                    pos.stopped ? "" : " (not stopped there)");
         interp_sayf(in, "Index: %s.\n",
                     pos.indexed ? "yes (moves read only what they need)"
                                 : "none (moves read from the start)");
@@ -566,7 +561,7 @@ static const struct command commands[] = {
      .summary = "go to event N of a recording, or to a time",
      .help = "In a recording (noosa --replay), go to event number N (as "
              "noosa dump numbers\n"
-             "them), or to the first event at or after TIME since the "
+             "them, from 1), or to the first event at or after TIME since the "
              "run's start (a number\n"
              "and its unit: @1.5ms, @200us, @2s), forwards or backwards, "
              "and stop there.\n"

@@ -483,7 +483,7 @@ void interp_update_status(struct interp *in)
         session_state(in->session) == SESSION_STOPPED)
         Tcl_SetVar2Ex(in->tcl, "n", "event",
                       Tcl_NewWideIntObj(
-                          (Tcl_WideInt)session_position(in->session)),
+                          (Tcl_WideInt)noosa_event_at(in->noosa)),
                       TCL_GLOBAL_ONLY);
     else
         Tcl_SetVar2(in->tcl, "n", "event", "", TCL_GLOBAL_ONLY);
