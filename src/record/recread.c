@@ -324,35 +324,40 @@ void recread_other(struct recread *r, uint64_t seq)
 }
 
 /* The items that are not events, where the index's pass did not see
- * them (an index read from its file; no index): with an index, only its
- * stretches that may hold one are read; then back where the reader was
- * (so never while an item given is in use). */
+ * them (an index read from its file; no index), found by a reader of its
+ * own, so that R's place, the item it gave, what it said of the file and
+ * its index stay as they were (a translation may come at any time): with
+ * an index, only its stretches that may hold one are read. */
 static void rothers(struct recread *r)
 {
-    uint64_t at, from = 0, until, q, was = r->seq;
-    uint64_t to = r->indexed ? r->nevents : UINT64_MAX;
-    unsigned int gen = r->generation;
+    struct recread_opts o = {NULL, NULL, RECREAD_INDEX_USE};
+    struct recread *w;
     struct reader_item it;
+    uint64_t at, from = 0, until, to, q;
+    char *cause = NULL;
 
     r->nothers = 0;
-    r->mute++;
-    while ((at = recread_find(r, from, to, READER_ITEMS_BIT, &until)) < to) {
-        recread_seek(r, at);
-        if (r->generation != gen)
-            break; /* indexed again, its pass saw them */
-        while (r->seq < until && recread_next(r, &it, &q))
+    r->others_known = 1;
+    r->items = r->indexed ? r->nevents : 0;
+    if (recread_open(&w, r->dir, &o, &cause) != 0) {
+        free(cause); /* (R said what it could not read) */
+        return;
+    }
+    w->keep_index = 0; /* (its index made again is not written) */
+    w->mute++;
+    to = w->indexed ? w->nevents : UINT64_MAX;
+    while ((at = recread_find(w, from, to, READER_ITEMS_BIT, &until)) < to) {
+        recread_seek(w, at);
+        while (w->seq < until && recread_next(w, &it, &q))
             if (!recread_is_event(&it))
                 recread_other(r, q);
-        if (r->seq < until)
+        if (w->seq < until)
             break; /* the end */
         from = until;
     }
-    r->mute--;
-    if (r->generation == gen) {
-        r->items = r->indexed ? r->nevents : r->seq;
-        r->others_known = 1;
-    }
-    recread_seek(r, was);
+    if (!r->indexed)
+        r->items = w->indexed ? w->nevents : w->seq;
+    recread_free(w);
 }
 
 /* How many of the items that are not events come before item SEQ. */
@@ -656,10 +661,6 @@ int recread_open(struct recread **out, const char *dir,
         if (r->indexed)
             recindex_save(r);
     }
-    /* <design#event-numbers> (a few stretches with an index; without
-     * one, a pass when first asked) */
-    if (r->indexed && !r->others_known)
-        rothers(r);
     recread_rewind(r);
     *out = r;
     return 0;

@@ -86,8 +86,10 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq);
  * status of a replay say these.  Whether IT is such an event; the
  * number of the event of item SEQ (of the last event before it, 0 for
  * none, when it is not one); the item of event NUMBER (UINT64_MAX: no
- * such event); how many events there are.  Without an index, the first
- * of these calls reads the recording once: make it before reading. */
+ * such event); how many events there are.  The first of these calls
+ * finds the items that are not events with a reader of its own (R is
+ * left as it was): with an index, in the few stretches that may hold
+ * them; without one, in a reading of the whole recording. */
 int recread_is_event(const struct reader_item *it);
 uint64_t recread_event_number(struct recread *r, uint64_t seq);
 uint64_t recread_event_seq(struct recread *r, uint64_t number);

@@ -178,7 +178,7 @@ int noosa_replay_open(struct noosa *n, char **cause)
               n->replay_dir, argv[0], args != NULL && *args != '\0' ? " " : "",
               args != NULL ? args : "", recread_version(n->replay));
     free(argv[0]);
-    /* <design#event-numbers>: known before the play reads an item */
+    /* <design#event-numbers>: found now rather than at the first stop */
     recread_events(n->replay);
     noosa_interface_changed(n);
     dispatch_flush(n->dispatch);

@@ -80,6 +80,11 @@ for n in 3:enter:a 7:other 13:enter:a 18:leave:b 35:finit; do
 done
 [ "$(grep -cE '^[0-9]+ ' nest.dump)" = 35 ] || fail "noosa dump: 35 numbered events"
 grep -qE '^1 [0-9]+ thread=[0-9]+ init ' nest.dump || fail "noosa dump: the first event is 1"
+# (--from and --to take the same numbers, with the index goto made)
+[ -f nest/.noosa_index ] || fail "no index beside the recording"
+"$NOOSA" dump --from=3 --to=7 nest | grep -v '^#' >part.dump
+grep -E '^[3-7] ' nest.dump | diff -u - part.dump >/dev/null ||
+    fail "noosa dump --from=3 --to=7: $(cat part.dump)"
 
 # the same moves with the time profile on, which takes enter and leave
 # in batches: goto still stops at the event it names
