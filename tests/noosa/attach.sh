@@ -216,15 +216,21 @@ start killed "$NT" lines
 exec 3>killed.in
 wait_for killed.prog ready
 mkfifo killed.cmd
-# (noosa itself, not a timeout wrapping it: it is what is killed)
-"$NOOSA" --batch -n -p $prog <killed.cmd >"$WORK/killed.out" 2>&1 &
-noosa=$!
+timeout 60 "$NOOSA" --batch -n -p $prog <killed.cmd >"$WORK/killed.out" \
+    2>&1 &
+guard=$!
 exec 4>killed.cmd
 echo "break cell_made" >&4
 echo 'n_say "set\n"' >&4
 wait_for "$WORK/killed.out" set
+# noosa itself, not the timeout around it: killing timeout would leave
+# noosa attached, and the command pipe's end would let it detach cleanly.
+noosa=$(pgrep -P $guard -x noosa || pgrep -P $guard)
+[ -n "$noosa" ] || fail "no noosa under timeout $guard"
 kill -9 $noosa
-wait $noosa 2>/dev/null
+wait $guard 2>/dev/null
+rc=$?
+[ $rc = 137 ] || fail "noosa under timeout ended with $rc, not killed by SIGKILL (137)"
 exec 4>&-
 echo one >&3
 # another noosa attaches to it (it was refused: the runtime kept the
