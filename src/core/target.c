@@ -126,6 +126,8 @@ struct target {
     int keep_children; /* target_keep_children(): they wait at their
                           first stop for target_adopt() or
                           target_release_child() */
+    int hold_forks;    /* target_hold_forks(): a thread that forked
+                          waits at its fork stop */
     pid_t *vforked;    /* those of them made by vfork (sharing memory) */
     unsigned int nvforked;
 
@@ -940,6 +942,17 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.tid = tid;
         ev.status = (int)child;
         ev.code = event == PTRACE_EVENT_VFORK;
+        if (t->hold_forks && event == PTRACE_EVENT_FORK && child != 0) {
+            /* it waits here, its fork not returned, until the session
+             * has taken the fork (it emits nothing meanwhile) */
+            struct target_thread *forker = target_thread(t, tid);
+
+            forker->state = TH_STOPPED;
+            forker->mid_call = 1;
+            ev.held = 1;
+            target_push(t, &ev);
+            return;
+        }
         target_push(t, &ev);
         target_go_on(t, target_thread(t, tid));
         return;
@@ -2257,6 +2270,11 @@ void target_keep_children(struct target *t, int keep)
     t->keep_children = keep;
 }
 
+void target_hold_forks(struct target *t, int hold)
+{
+    t->hold_forks = hold;
+}
+
 /* Take CHILD out of T's children; 0 when it was one. */
 static int target_take_child(struct target *t, pid_t child)
 {
@@ -2330,6 +2348,7 @@ int target_adopt(struct target **out, struct target *parent, pid_t child,
      * attached to is let go at the end */
     t->attached = parent->attached;
     t->keep_children = parent->keep_children;
+    t->hold_forks = parent->hold_forks;
     target_add_thread(t, child, TH_STOPPED);
     target_register(t);
     *out = t;
