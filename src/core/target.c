@@ -2405,12 +2405,60 @@ void target_detach(struct target *t)
 }
 
 #if defined(__x86_64__)
+/* The whole floating-point and vector state of a stopped thread (x87,
+ * SSE, AVX, AVX-512: what XSAVE holds), for target_inject(): the function
+ * it calls is C, free to use every vector register, and the thread may
+ * have been stopped in the middle of code that keeps values there (a
+ * memset between two stores of its pattern).  The kernel says how many
+ * bytes it wrote; the buffer is large enough for every state it has. */
+struct target_xstate {
+    struct iovec iov;
+    int how; /* 0: none saved, 1: NT_X86_XSTATE, 2: NT_PRFPREG (x87, SSE) */
+    _Alignas(64) unsigned char buf[16384];
+};
+
+#ifndef NT_X86_XSTATE
+#define NT_X86_XSTATE 0x202
+#endif
+#ifndef NT_PRFPREG
+#define NT_PRFPREG 2
+#endif
+
+static void target_xstate_save(pid_t tid, struct target_xstate *x)
+{
+    x->iov.iov_base = x->buf;
+    x->iov.iov_len = sizeof x->buf;
+    x->how = 0;
+    if (ptrace(PTRACE_GETREGSET, tid, (void *)(uintptr_t)NT_X86_XSTATE,
+               &x->iov) == 0) {
+        x->how = 1;
+        return;
+    }
+    x->iov.iov_len = sizeof(struct user_fpregs_struct);
+    if (ptrace(PTRACE_GETREGSET, tid, (void *)(uintptr_t)NT_PRFPREG,
+               &x->iov) == 0)
+        x->how = 2;
+}
+
+/* Put back what target_xstate_save() took: 0, or -1 with errno. */
+static int target_xstate_restore(pid_t tid, struct target_xstate *x)
+{
+    if (x->how == 0)
+        return 0;
+    return ptrace(PTRACE_SETREGSET, tid,
+                  (void *)(uintptr_t)(x->how == 1 ? NT_X86_XSTATE : NT_PRFPREG),
+                  &x->iov) == 0
+               ? 0
+               : -1;
+}
+
 int target_inject(struct target *t, pid_t tid, uint64_t fn,
                   const uint64_t args[3], void (*pump)(void *), void *arg,
                   int timeout_ms, uint64_t *ret, char **cause)
 {
     struct target_thread *th = target_thread(t, tid);
     struct user_regs_struct saved, regs;
+    struct target_xstate *xs;
     uint64_t sp, zero = 0;
     long deadline = target_now_ms() + timeout_ms;
     int saved_sig, rc = -1;
@@ -2430,11 +2478,24 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
                strerror(errno));
         return -1;
     }
+    /* and its vector registers: the call's code clobbers them, and a
+     * thread stopped inside memset went on storing what the call left
+     * there (a new thread's TLS filled with it) */
+    xs = xmalloc(sizeof *xs);
+    target_xstate_save(tid, xs);
+    if (xs->how == 0) {
+        xcause(cause, "cannot read the vector registers of thread %d: %s",
+               (int)tid, strerror(errno));
+        free(xs);
+        return -1;
+    }
     /* a call frame below the red zone, aligned, returning to 0 */
     regs = saved;
     sp = ((regs.rsp - 128 - 256) & ~(uint64_t)15) - 8;
-    if (target_write(t, sp, &zero, sizeof zero, cause) != 0)
+    if (target_write(t, sp, &zero, sizeof zero, cause) != 0) {
+        free(xs);
         return -1;
+    }
     regs.rsp = sp;
     regs.rip = fn;
     regs.rdi = args[0];
@@ -2446,6 +2507,7 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
     if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
         xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
                strerror(errno));
+        free(xs);
         return -1;
     }
     saved_sig = th->pending_sig;
@@ -2464,6 +2526,7 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
         if (!t->alive) {
             xcause(cause, "the program ended during the call");
             t->inject_tid = 0;
+            free(xs);
             return -1;
         }
         if (t->inject_done)
@@ -2476,6 +2539,7 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
                 xcause(cause, "the call in thread %d did not return within "
                        "%d ms and the thread does not stop", (int)tid,
                        timeout_ms);
+                free(xs);
                 return -1;
             }
             xcause(cause, "the call in thread %d did not return within %d ms",
@@ -2505,6 +2569,12 @@ restore:
                (int)tid, strerror(errno));
         rc = -1;
     }
+    if (target_xstate_restore(tid, xs) != 0 && rc == 0) {
+        xcause(cause, "cannot restore the vector registers of thread %d: %s",
+               (int)tid, strerror(errno));
+        rc = -1;
+    }
+    free(xs);
     if (th != NULL)
         th->pending_sig = saved_sig;
     return rc;

@@ -100,6 +100,25 @@ for k in 1 2; do
 done
 ended idle 'busy: 8 threads$'
 
+# A thread stopped in the middle of code that keeps values in its vector
+# registers, called in at attach and detach: it goes on with them as they
+# were.  The calls used to give back only the general registers; the
+# runtime's code (memset, strstr) left its own values in the vector ones.
+# That is how a stop-mode handler was once given a recorded event (lt
+# churn): its attach stopped the main thread inside pthread_create's
+# memset of a new thread's TLS, which went on storing what the call left
+# in the register, and the new thread started with rt_in_op set, so it
+# recorded every event it should have stopped at.
+if [ "$(uname -m)" = x86_64 ]; then
+    launch vec "$LT" vec
+    for k in 1 2 3; do
+        batch "vec-$k" -p $prog -e detach
+        status "vec-$k" 0
+        has "vec-$k" '^Detached from process'
+    done
+    ended vec 'vec: kept$'
+fi
+
 # The program turns an event on by itself (a wild write into its state
 # byte) while noosa is attached: detach finds it, says so and turns it
 # off; it used to trust what it had written there, leave the event on,

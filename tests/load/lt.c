@@ -53,6 +53,11 @@
  *   lt churn LIVE FILE           threads that come and go (LIVE at a
  *                                time, 100000 tocks each) until FILE
  *                                exists; then "churn: N threads"
+ *   lt vec FILE                  (x86-64) the main thread keeps a pattern
+ *                                in its sixteen vector registers and
+ *                                looks at them after each busy loop,
+ *                                until FILE exists; then "vec: kept", or
+ *                                at once "vec: xmmK changed" (status 3)
  *   lt trails T N LIVE           T threads, at most LIVE at a time, N
  *                                tocks each (more threads than the
  *                                region has trails: later ones take
@@ -301,6 +306,79 @@ static int churn(int most, const char *file)
     printf("churn: %ld threads\n", n);
     return 0;
 }
+
+#if defined(__x86_64__)
+/* vec: what a call noosa makes in a thread it stopped (attach, detach)
+ * must leave in its vector registers: the thread may be in the middle of
+ * code that keeps values there.  Nothing else changes them (the kernel
+ * keeps them across switches and signals). */
+static int vec(const char *file)
+{
+    _Alignas(16) uint64_t out[32];
+    const uint64_t pat = 0x5a17c0de0ddba11ull;
+    long rounds = 0;
+
+    printf("vec: started\n");
+    fflush(stdout);
+    while (access(file, F_OK) != 0) {
+        /* the pattern in every register, a loop of some milliseconds
+         * (where an attach finds the thread), then all of them stored */
+        __asm__ volatile("movq %[p], %%xmm0\n\t"
+                         "punpcklqdq %%xmm0, %%xmm0\n\t"
+                         "movdqa %%xmm0, %%xmm1\n\t"
+                         "movdqa %%xmm0, %%xmm2\n\t"
+                         "movdqa %%xmm0, %%xmm3\n\t"
+                         "movdqa %%xmm0, %%xmm4\n\t"
+                         "movdqa %%xmm0, %%xmm5\n\t"
+                         "movdqa %%xmm0, %%xmm6\n\t"
+                         "movdqa %%xmm0, %%xmm7\n\t"
+                         "movdqa %%xmm0, %%xmm8\n\t"
+                         "movdqa %%xmm0, %%xmm9\n\t"
+                         "movdqa %%xmm0, %%xmm10\n\t"
+                         "movdqa %%xmm0, %%xmm11\n\t"
+                         "movdqa %%xmm0, %%xmm12\n\t"
+                         "movdqa %%xmm0, %%xmm13\n\t"
+                         "movdqa %%xmm0, %%xmm14\n\t"
+                         "movdqa %%xmm0, %%xmm15\n\t"
+                         "mov $20000000, %%ecx\n"
+                         "1:\n\t"
+                         "dec %%ecx\n\t"
+                         "jnz 1b\n\t"
+                         "movdqa %%xmm0, 0(%[o])\n\t"
+                         "movdqa %%xmm1, 16(%[o])\n\t"
+                         "movdqa %%xmm2, 32(%[o])\n\t"
+                         "movdqa %%xmm3, 48(%[o])\n\t"
+                         "movdqa %%xmm4, 64(%[o])\n\t"
+                         "movdqa %%xmm5, 80(%[o])\n\t"
+                         "movdqa %%xmm6, 96(%[o])\n\t"
+                         "movdqa %%xmm7, 112(%[o])\n\t"
+                         "movdqa %%xmm8, 128(%[o])\n\t"
+                         "movdqa %%xmm9, 144(%[o])\n\t"
+                         "movdqa %%xmm10, 160(%[o])\n\t"
+                         "movdqa %%xmm11, 176(%[o])\n\t"
+                         "movdqa %%xmm12, 192(%[o])\n\t"
+                         "movdqa %%xmm13, 208(%[o])\n\t"
+                         "movdqa %%xmm14, 224(%[o])\n\t"
+                         "movdqa %%xmm15, 240(%[o])\n\t"
+                         :
+                         : [p] "r"(pat), [o] "r"(out)
+                         : "rcx", "cc", "memory", "xmm0", "xmm1", "xmm2",
+                           "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+                           "xmm9", "xmm10", "xmm11", "xmm12", "xmm13",
+                           "xmm14", "xmm15");
+        for (int i = 0; i < 32; i++) {
+            if (out[i] != pat) {
+                printf("vec: xmm%d changed (0x%llx) after %ld rounds\n",
+                       i / 2, (unsigned long long)out[i], rounds);
+                return 3;
+            }
+        }
+        rounds++;
+    }
+    printf("vec: kept\n");
+    return 0;
+}
+#endif
 
 /* trails: waves of threads keeping events in their own trails while a
  * signal handler keeps more, then a fault <protocol#ttrail>. */
@@ -687,6 +765,10 @@ int main(int argc, char **argv)
         return churn(atoi(argv[2]), argv[3]);
     if (argc == 4 && strcmp(argv[1], "busy") == 0)
         return busy(atoi(argv[2]), argv[3]);
+#if defined(__x86_64__)
+    if (argc == 3 && strcmp(argv[1], "vec") == 0)
+        return vec(argv[2]);
+#endif
     if (argc == 2 && strcmp(argv[1], "flood") == 0)
         for (;;)
             tick("flood");
