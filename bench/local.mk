@@ -23,4 +23,5 @@ bench: $(BENCH_TARGETS)
 .PHONY: bench
 include bench/record.mk
 include bench/replay.mk
+include bench/dap.mk
 include bench/debug.mk

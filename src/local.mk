@@ -8,7 +8,7 @@
 noinst_LTLIBRARIES += src/libnoosa.la
 src_libnoosa_la_SOURCES =
 src_libnoosa_la_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) $(TCL_CFLAGS) \
-	$(CURSES_CFLAGS) $(READLINE_CFLAGS) $(VTERM_CFLAGS) \
+	$(CURSES_CFLAGS) $(READLINE_CFLAGS) $(VTERM_CFLAGS) $(JANSSON_CFLAGS) \
 	-DNOOSA_PKGDATADIR='"$(pkgdatadir)"' \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"' \
 	-DNOOSA_BUILDDIR='"$(abs_top_builddir)"'
@@ -16,5 +16,6 @@ src_libnoosa_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(UNWIND_CFLAGS) \
 	$(CAPSTONE_CFLAGS)
 src_libnoosa_la_LIBADD = lib/libchannel.la $(DW_LIBS) $(UNWIND_LIBS) \
 	$(CAPSTONE_LIBS) \
-	$(TCL_LIBS) $(CURSES_LIBS) $(READLINE_LIBS) $(VTERM_LIBS)
+	$(TCL_LIBS) $(CURSES_LIBS) $(READLINE_LIBS) $(VTERM_LIBS) \
+	$(JANSSON_LIBS)
 EXTRA_DIST += src/README src/dapto/README

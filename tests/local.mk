@@ -15,6 +15,7 @@ include tests/load/local.mk
 include tests/cond/local.mk
 include tests/build/local.mk
 include tests/record/local.mk
+include tests/dap/local.mk
 include tests/probes/local.mk
 include tests/debug/local.mk
 include tests/relate/local.mk

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "dap.h"
 #include "dump.h"
 #include "protocol.h"
 #include "rawtrace.h"
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 "       noosa record [-o DIR] [OPTION...] PROGRAM [ARG...]\n"
 "       noosa dump [OPTION...] DIR\n"
 "       noosa [--batch] [OPTION...] --replay DIR   (or noosa DIR)\n"
+"       noosa --dap [--dap-log=FILE] [OPTION...]\n"
 "Run PROGRAM under the Noosa execution monitor: stop at its events, run Tcl\n"
 "handlers on them, browse its values, profile it.\n"
 "\n"
@@ -45,6 +47,9 @@ static void usage(FILE *f)
 "                       standard input\n"
 "  --raw-trace          record every event and print each on one line\n"
 "  --describe           print the program's interface without running it\n"
+"  --dap                be a debug adapter for an editor: the Debug Adapter\n"
+"                       Protocol on standard input and output (the program\n"
+"                       comes with the launch or attach request)\n"
 "  --replay=DIR         play the recording DIR (noosa record) as the\n"
 "                       program, in the screen or batch mode; so does a\n"
 "                       PROGRAM that is a recording's directory\n"
@@ -68,6 +73,9 @@ static void usage(FILE *f)
 "  --no-tsc             CLOCK_MONOTONIC timestamps even with a usable TSC\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
+"\n"
+"Debug adapter only:\n"
+"  --dap-log=FILE       log every message and what the adapter does to FILE\n"
 "\n"
 "Raw trace only:\n"
 "  -o, --output=FILE    write the trace to FILE\n"
@@ -99,7 +107,7 @@ int main(int argc, char **argv)
 {
     enum { OPT_RAW = 256, OPT_DESCRIBE, OPT_STOP_AT, OPT_SEND, OPT_TIMEOUT,
            OPT_INTERRUPT, OPT_RING, OPT_OVERWRITE, OPT_NO_TSC, OPT_LINES,
-           OPT_REPLAY, OPT_TTY };
+           OPT_REPLAY, OPT_TTY, OPT_DAP, OPT_DAP_LOG, OPT_DAP_TERMINAL };
     static const struct option longopts[] = {
         {"batch", no_argument, NULL, 'b'},
         {"command", required_argument, NULL, 'x'},
@@ -112,6 +120,9 @@ int main(int argc, char **argv)
         {"raw-trace", no_argument, NULL, OPT_RAW},
         {"describe", no_argument, NULL, OPT_DESCRIBE},
         {"replay", required_argument, NULL, OPT_REPLAY},
+        {"dap", no_argument, NULL, OPT_DAP},
+        {"dap-log", required_argument, NULL, OPT_DAP_LOG},
+        {"dap-terminal", required_argument, NULL, OPT_DAP_TERMINAL},
         {"output", required_argument, NULL, 'o'},
         {"stop-at", required_argument, NULL, OPT_STOP_AT},
         {"send", required_argument, NULL, OPT_SEND},
@@ -125,7 +136,8 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     struct noosa_opts o;
     size_t nbrowsers = 0;
-    int mode = 0, batch = 0, c, rc;
+    const char *dap_log = NULL;
+    int mode = 0, batch = 0, dap = 0, c, rc;
 
     /* the subcommands: noosa record, noosa dump */
     if (argc > 1 && strcmp(argv[1], "record") == 0)
@@ -195,6 +207,15 @@ int main(int argc, char **argv)
         case OPT_REPLAY:
             o.replay = optarg;
             break;
+        case OPT_DAP:
+            dap = 1;
+            break;
+        case OPT_DAP_LOG:
+            dap_log = optarg;
+            break;
+        case OPT_DAP_TERMINAL:
+            /* the program's terminal in an editor (dap-term.c) */
+            return dap_term_main(optarg);
         case OPT_STOP_AT:
             o.stop_at = optarg;
             break;
@@ -234,6 +255,23 @@ int main(int argc, char **argv)
         }
     }
     signal(SIGPIPE, SIG_IGN);
+
+    if (dap_log != NULL && !dap) {
+        fprintf(stderr, "noosa: --dap-log goes with --dap\n");
+        return 2;
+    }
+    if (dap) {
+        if (mode != 0 || batch || optind < argc || o.replay != NULL ||
+            o.attach_pid != 0 || o.nscripts != 0) {
+            fprintf(stderr, "noosa: --dap takes its program, recording or "
+                    "process from the client's launch or attach request, "
+                    "and its commands from it too\n");
+            return 2;
+        }
+        rc = dap_main(&o, dap_log);
+        free(o.browser_dirs);
+        return rc;
+    }
 
     /* a recording: noosa --replay DIR, or noosa DIR */
     if (o.replay == NULL && mode == 0 && optind < argc &&

@@ -227,14 +227,13 @@ int guard_reads_event(const struct guard *g,
     return ok;
 }
 
-/* Whether hit number H fires, as the program counts <protocol#filter>. */
-static int fires(const struct guard *g, uint64_t h)
+int guard_fires(uint32_t every, uint32_t after, uint32_t count, uint64_t h)
 {
-    uint64_t every = g->every != 0 ? g->every : 1;
+    uint64_t e = every != 0 ? every : 1;
 
-    if (h <= g->after || (h - g->after) % every != 0)
+    if (h <= after || (h - after) % e != 0)
         return 0;
-    return g->count == 0 || (h - g->after) / every <= g->count;
+    return count == 0 || (h - after) / e <= count;
 }
 
 static struct gprog *gprog_for(struct guard *g, unsigned int code, int make)
@@ -393,7 +392,7 @@ int guard_holds(struct guard *g, struct interp *in,
     }
     if (g->every == 0 && g->after == 0 && g->count == 0)
         return 1;
-    return fires(g, ++g->hits);
+    return guard_fires(g->every, g->after, g->count, ++g->hits);
 }
 
 char *guard_where(struct guard *g, struct interp *in,

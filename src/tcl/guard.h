@@ -35,6 +35,11 @@ struct guard *guard_create(Tcl_Obj *cond, uint32_t every, uint32_t after,
                            uint32_t count);
 void guard_free(struct guard *g);
 
+/* Whether hit number H (1, 2, ...) of a condition fires with hit
+ * counting EVERY, AFTER and COUNT, as the program counts
+ * <protocol#filter>: for those who count hits themselves. */
+int guard_fires(uint32_t every, uint32_t after, uint32_t count, uint64_t h);
+
 /* Whether NAME, the word after -within or -outside (WHAT says whose), can
  * be a component: TCL_OK, or TCL_ERROR with the reason in TCL. */
 int guard_within_check(Tcl_Interp *tcl, const char *what, const char *opt, const char *name);

@@ -32,8 +32,8 @@ TESTS += $(LOAD_TESTS)
 EXTRA_DIST += $(LOAD_TESTS) tests/load/lib.sh tests/load/stress.sh
 
 # Not in the default suite: each race many times, both CPU placements.
-check-stress: $(check_PROGRAMS) src/noosa$(EXEEXT)
-	$(AM_V_at)srcdir=$(srcdir) top_builddir=$(top_builddir) \
+check-stress: $(check_PROGRAMS) $(check_SCRIPTS) src/noosa$(EXEEXT)
+	$(AM_V_at)srcdir=$(srcdir) top_builddir=$(top_builddir) PYTHON3='$(PYTHON3)' \
 	    $(SHELL) $(srcdir)/tests/load/stress.sh
 .PHONY: check-stress
 

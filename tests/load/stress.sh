@@ -22,8 +22,11 @@
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
 # them one by one; eight threads hitting a USDT probe, under ptrace and
-# handled in the program, every hit told.  RUNS (default 100) runs of each shape on
-# each placement; the first failure's output is shown.  Not part of
+# handled in the program, every hit told; a debug adapter's session
+# continued from stop to stop while pauses race the stops
+# (tests/dap/stress.py) and the stops it goes on from by itself
+# (tests/dap/pause.py).  RUNS (default 100) runs of each shape on each
+# placement; the first failure's output is shown.  Not part of
 # `make check`; .ci/run runs
 # it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
@@ -349,11 +352,32 @@ for p in $placements; do
                 show "$name"
             fi
         done
+
+        # the debug adapter's stops and continues, pauses racing them
+        # (tests/dap/stress.py), and pauses racing the stops it goes on
+        # from by itself (tests/dap/pause.py): the whole session on CPU
+        # 0, or on two
+        name=dap-$p-$i
+        cpus=0
+        [ "$p" = two ] && cpus=0,1
+        if DAP_SEED=$i WORK="$WORK" abs_top_builddir="$abs_top_builddir" \
+            taskset -c $cpus timeout -k 5 120 "${PYTHON3:-python3}" \
+            "$abs_top_srcdir/tests/dap/stress.py" >"$WORK/$name.out" 2>&1 &&
+            DAP_SEED=$i abs_top_srcdir="$abs_top_srcdir" \
+            abs_top_builddir="$abs_top_builddir" \
+            taskset -c $cpus timeout -k 5 120 "${PYTHON3:-python3}" \
+            "$abs_top_srcdir/tests/dap/pause.py" >>"$WORK/$name.out" 2>&1; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".* "$WORK"/stress-*.log
+        else
+            fail "$name"
+            tail -40 "$WORK/$name.out"
+        fi
     done
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((13 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((15 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish
