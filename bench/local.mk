@@ -17,6 +17,7 @@ include bench/zlib.mk
 include bench/screen.mk
 include bench/attach.mk
 include bench/processes.mk
+include bench/defaults.mk
 include bench/probe.mk
 
 bench: $(BENCH_TARGETS)

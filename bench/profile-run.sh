@@ -10,10 +10,11 @@
 #   hooks off     built with it, linked with libdapto, not monitored
 #   noosa trail   under noosa with nothing on but the post-mortem trail of
 #                 the last events (on by default: errors last 10), which
-#                 takes every function entry and exit
-#   noosa         under noosa with the time profile on (defaults: the
-#                 post-mortem trail of the last events and the timeline
-#                 for export chrome on)
+#                 keeps no function entry or exit unless asked (errors
+#                 functions on)
+#   noosa         under noosa with the time profile kept from the records
+#                 (profile time in noosa; the post-mortem trail of the
+#                 last events and the timeline for export chrome on)
 #   noosa lean    the same with the trail and the timeline off
 #   program       the time profile kept by the program (profile time in
 #                 program): no function record crosses
@@ -65,10 +66,10 @@ run() { # run WAY: one run, appends "WAY NS" to $TMP/times
     plain) taskset -c 0 "$PLAIN" "$N" >"$out" ;;
     hooks) taskset -c 0 "$INST" "$N" >"$out" ;;
     trail) taskset -c 0 "$NOOSA" --batch -n -e run "$INST" "$N" >"$out" 2>&1 ;;
-    noosa) taskset -c 0 "$NOOSA" --batch -n -e 'profile time on' -e 'profile print off' \
-               -e run "$INST" "$N" >"$out" 2>&1 ;;
+    noosa) taskset -c 0 "$NOOSA" --batch -n -e 'profile time on' -e 'profile time in noosa' \
+               -e 'profile print off' -e run "$INST" "$N" >"$out" 2>&1 ;;
     lean) taskset -c 0 "$NOOSA" --batch -n -e 'errors last 0' -e 'profile timeline 0' \
-              -e 'profile time on' -e 'profile print off' -e run \
+              -e 'profile time on' -e 'profile time in noosa' -e 'profile print off' -e run \
               "$INST" "$N" >"$out" 2>&1 ;;
     program|sampled)
              where=program
@@ -161,7 +162,9 @@ for i in 1 2 3; do
 errors last 0
 profile timeline 0
 profile freq on
+profile freq in noosa
 profile time on
+profile time in noosa
 profile print off
 run
 set calls 0

@@ -10,7 +10,7 @@
 #   plain     minigzip built without -finstrument-functions
 #   hooks     built with it and linked with libdapto, not monitored
 #   noosa     under noosa with the time profile on, lean (errors last 0,
-#             profile timeline 0), from the records
+#             profile timeline 0), from the records (profile time in noosa)
 #   program   the same kept by the program (profile time in program)
 #   sampled   the same, the self times sampled (profile time in sampled)
 #   tsc       the instrumented build with hooks that only read the time
@@ -78,7 +78,8 @@ run() {
     hooks) taskset -c "$cpus" "$work/inst" -c "$input" >"$out" ;;
     tsc) LD_PRELOAD=$TSC_HOOKS taskset -c "$cpus" "$work/inst" -c "$input" >"$out" ;;
     noosa) taskset -c "$cpus" "$NOOSA" --batch -n -e 'errors last 0' \
-               -e 'profile timeline 0' -e 'profile time on' -e 'profile print off' \
+               -e 'profile timeline 0' -e 'profile time on' -e 'profile time in noosa' \
+               -e 'profile print off' \
                -e "run -c $input > $out" \
                -e 'foreach r [profile get time -flat] {puts "F [dict get $r name] [dict get $r calls]"}' \
                "$work/inst" >"$log" 2>&1 || die "noosa failed" "$log" ;;

@@ -65,11 +65,19 @@ extern "C" {
 #define DAPTO_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DAPTO_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DAPTO_NOINLINE __attribute__((noinline))
+/* Monitoring's own code is never in a -finstrument-functions profile of
+ * the program: the header's functions, the generated stubs and encoders,
+ * and the runtime's entry points carry it. */
+#define DAPTO_NOINSTR __attribute__((no_instrument_function))
+/* What reads whole aligned words of a string, as strlen() does. */
+#define DAPTO_NOASAN __attribute__((no_sanitize_address))
 #else
 #define DAPTO_API
 #define DAPTO_LIKELY(x) (x)
 #define DAPTO_UNLIKELY(x) (x)
 #define DAPTO_NOINLINE
+#define DAPTO_NOINSTR
+#define DAPTO_NOASAN
 #endif
 
 /*
@@ -85,6 +93,10 @@ extern "C" {
                                     the program's own call tree (monitor's) */
 #define DAPTO_STATE_STACK 0x20  /* enter/leave: keep the thread's component
                                    stack in the program (monitor's) */
+#define DAPTO_STATE_FTRAIL 0x40  /* enter/leave: keep functions' entries and
+                                    exits in the trail too (without it the
+                                    -finstrument-functions hooks ignore
+                                    DAPTO_STATE_TRAIL) */
 
 typedef volatile unsigned char dapto_state_t;
 
@@ -180,7 +192,7 @@ struct dapto_out {
     unsigned int index;
 };
 
-static inline void dapto_put_fixed(struct dapto_out *o, unsigned char tag,
+static inline DAPTO_NOINSTR void dapto_put_fixed(struct dapto_out *o, unsigned char tag,
                                    const void *v, size_t n)
 {
     if ((size_t)(o->end - o->p) < n + 1) {
@@ -194,28 +206,28 @@ static inline void dapto_put_fixed(struct dapto_out *o, unsigned char tag,
     o->count++;
 }
 
-static inline void dapto_put_int(struct dapto_out *o, int v)
+static inline DAPTO_NOINSTR void dapto_put_int(struct dapto_out *o, int v)
 {
     dapto_put_fixed(o, DAPTO_K_INT, &v, sizeof v);
 }
 
-static inline void dapto_put_long(struct dapto_out *o, long v)
+static inline DAPTO_NOINSTR void dapto_put_long(struct dapto_out *o, long v)
 {
     dapto_put_fixed(o, DAPTO_K_LONG, &v, sizeof v);
 }
 
-static inline void dapto_put_double(struct dapto_out *o, double v)
+static inline DAPTO_NOINSTR void dapto_put_double(struct dapto_out *o, double v)
 {
     dapto_put_fixed(o, DAPTO_K_DOUBLE, &v, sizeof v);
 }
 
-static inline void dapto_put_ptr(struct dapto_out *o, const void *v)
+static inline DAPTO_NOINSTR void dapto_put_ptr(struct dapto_out *o, const void *v)
 {
     unsigned long long u = (unsigned long long)(size_t)v;
     dapto_put_fixed(o, DAPTO_K_PTR, &u, sizeof u);
 }
 
-static inline void dapto_put_unknown(struct dapto_out *o)
+static inline DAPTO_NOINSTR void dapto_put_unknown(struct dapto_out *o)
 {
     dapto_put_fixed(o, DAPTO_K_UNKNOWN, NULL, 0);
 }
@@ -355,6 +367,227 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *aspect,
                                           unsigned int index,
                                           const union dapto_arg *args,
                                           unsigned int st);
+
+/* Count event INDEX of ASPECT, whose state has DAPTO_STATE_PROFILE, in the
+ * calling thread's call tree, under its current path (the frequency
+ * profile kept by the program) <protocol#cct>.  The runtime does so for an
+ * event it encodes or filters; a generated encoder calls it itself when
+ * the trail and the tree are all that want the event (its state is
+ * DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE), and keeps the event as with
+ * the trail alone. */
+DAPTO_API void dapto_event_count(const struct dapto_aspect *aspect, unsigned int index);
+/*
+ * The post-mortem trail of the calling thread <protocol#ttrail>: while
+ * nothing but the trail wants an event (its state is DAPTO_STATE_TRAIL
+ * alone, which is every event's under a monitor that was asked nothing),
+ * generated encoders keep its arguments in the thread's own trail
+ * themselves, without a call, a record, a clock read or anything shared
+ * with another thread:
+ *
+ *     static DAPTO_NOINLINE void foo_dapto_keep_bar(int x, const char *s)
+ *     {
+ *         struct dapto_keep _dapto_k;
+ *
+ *         if (DAPTO_LIKELY(dapto_keep_begin(&_dapto_k))) {
+ *             dapto_keep_int(&_dapto_k, x);
+ *             dapto_keep_str(&_dapto_k, s);
+ *             dapto_keep_end(&_dapto_k, &foo_dapto_aspect_a, 0);
+ *         } else {
+ *             union dapto_arg _dapto_a[2];
+ *
+ *             _dapto_a[0].i = (int)(x);
+ *             _dapto_a[1].s = (s);
+ *             dapto_event_keep(&foo_dapto_aspect_a, 0, _dapto_a);
+ *         }
+ *     }
+ *
+ * dapto_keep_begin() fails while the thread has no trail of this attach
+ * (dapto_event_keep() takes one, or keeps the event another way) or is
+ * keeping another event (a signal handler's event inside it).  A slot is
+ * DAPTO_KEEP_SLOT bytes: a word (the event's code in bits 0..15, the
+ * bytes of values after the word in 16..31, the run's coarse clock in
+ * 32..63), then the values tagged as in a record; a string cut to fit has
+ * DAPTO_K_TRUNC on its tag, and nothing follows a value cut or left out.
+ */
+#define DAPTO_KEEP_SLOT 128
+
+/* The calling thread's trail: the runtime's; the program only reads it,
+ * and writes slots through the functions below. */
+struct dapto_trail_thread {
+    unsigned char *slots;              /* the trail's slots */
+    unsigned long long *head;          /* the trail's count of events */
+    const volatile unsigned int *clock; /* the run's coarse clock */
+    unsigned long long mask;           /* slots - 1 */
+    unsigned long long next;           /* *head's value */
+    /* The attach the trail is of (dapto_trail_epoch then), with
+     * DAPTO_KEEP_BUSY while the thread keeps an event. */
+    unsigned int key;
+};
+#define DAPTO_KEEP_BUSY 0x80000000u
+DAPTO_API extern __thread struct dapto_trail_thread dapto_trail_self;
+/* The attach whose trails are in use (a thread's trail is good while its
+ * key is this); never a thread's key while there are none. */
+DAPTO_API extern unsigned int dapto_trail_epoch;
+
+/* A slot being written: offsets from its start (so that a compiler knows
+ * them as constants up to the first string). */
+struct dapto_keep {
+    unsigned char *slot;
+    size_t at;  /* where the next value goes */
+    size_t end; /* of the room; at once a value did not fit */
+    unsigned long long n; /* the event's number in the trail */
+    struct dapto_trail_thread *t;
+    unsigned int key;
+};
+
+static inline DAPTO_NOINSTR int dapto_keep_begin(struct dapto_keep *k)
+{
+    struct dapto_trail_thread *t = &dapto_trail_self;
+    unsigned int key = dapto_trail_epoch;
+
+    if (DAPTO_UNLIKELY(t->key != key))
+        return 0;
+    t->key = key | DAPTO_KEEP_BUSY;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    k->t = t;
+    k->key = key;
+    k->n = t->next;
+    k->slot = t->slots + (size_t)(k->n & t->mask) * DAPTO_KEEP_SLOT;
+    k->at = 8;
+    k->end = DAPTO_KEEP_SLOT;
+    return 1;
+}
+
+static inline DAPTO_NOINSTR void dapto_keep_fixed(struct dapto_keep *k,
+                                                  unsigned char tag,
+                                                  const void *v, size_t n)
+{
+    if (DAPTO_UNLIKELY(k->end - k->at < n + 1)) {
+        k->end = k->at; /* nothing after a value left out */
+        return;
+    }
+    k->slot[k->at] = tag;
+    memcpy(k->slot + k->at + 1, v, n);
+    k->at += n + 1;
+}
+
+static inline DAPTO_NOINSTR void dapto_keep_int(struct dapto_keep *k, int v)
+{
+    dapto_keep_fixed(k, DAPTO_K_INT, &v, sizeof v);
+}
+
+static inline DAPTO_NOINSTR void dapto_keep_long(struct dapto_keep *k, long v)
+{
+    dapto_keep_fixed(k, DAPTO_K_LONG, &v, sizeof v);
+}
+
+static inline DAPTO_NOINSTR void dapto_keep_double(struct dapto_keep *k, double v)
+{
+    dapto_keep_fixed(k, DAPTO_K_DOUBLE, &v, sizeof v);
+}
+
+static inline DAPTO_NOINSTR void dapto_keep_ptr(struct dapto_keep *k, const void *v)
+{
+    unsigned long long u = (unsigned long long)(size_t)v;
+
+    dapto_keep_fixed(k, DAPTO_K_PTR, &u, sizeof u);
+}
+
+/* As much of S as fits, as dapto_put_str() encodes it.  S is read eight
+ * bytes at a time while they lie on its page, as the C library's strlen()
+ * reads: the bytes after its NUL are read, never used (hence no address
+ * sanitizer here). */
+static inline DAPTO_NOINSTR DAPTO_NOASAN void dapto_keep_str(struct dapto_keep *k,
+                                                             const char *s)
+{
+    unsigned char *v, *d;
+    size_t room;
+    unsigned int n;
+
+    if (DAPTO_UNLIKELY(k->end - k->at < 6)) {
+        k->end = k->at;
+        return;
+    }
+    v = k->slot + k->at;
+    d = v + 5;
+    room = k->end - k->at - 6; /* bytes of S that fit, before its NUL */
+    if (s == NULL)
+        s = "(null)";
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    {
+        size_t base = 0;
+        unsigned long long w, z;
+
+        for (;;) {
+            if (((size_t)(s + base) & 4095) > 4096 - 8 || base + 8 > room)
+                goto bytes;
+            memcpy(&w, s + base, 8);
+            z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+            memcpy(d + base, &w, 8);
+            if (z != 0)
+                break;
+            base += 8;
+        }
+        /* the NUL is byte z of W, which holds S from BASE on */
+        n = (unsigned int)(base + (size_t)__builtin_ctzll(z) / 8);
+        d[n] = '\0';
+        memcpy(v + 1, &n, sizeof n);
+        *v = DAPTO_K_STR;
+        k->at += n + 6;
+        return;
+    }
+bytes:
+#endif
+    for (n = 0; n < room && s[n] != '\0'; n++)
+        d[n] = (unsigned char)s[n];
+    d[n] = '\0';
+    memcpy(v + 1, &n, sizeof n);
+    if (DAPTO_UNLIKELY(s[n] != '\0')) {
+        *v = DAPTO_K_STR | DAPTO_K_TRUNC;
+        k->at = k->end = k->at + n + 6;
+        return;
+    }
+    *v = DAPTO_K_STR;
+    k->at += n + 6;
+}
+
+/* The slot holds an event of code CODE: its word, then the trail's
+ * count. */
+static inline DAPTO_NOINSTR void dapto_keep_end_code(struct dapto_keep *k,
+                                                     unsigned int code)
+{
+    struct dapto_trail_thread *t = k->t;
+    unsigned long long w = (unsigned long long)(unsigned short)code |
+                           (unsigned long long)(k->at - 8) << 16 |
+                           (unsigned long long)*t->clock << 32;
+
+    memcpy(k->slot, &w, sizeof w);
+    t->next = k->n + 1;
+    __atomic_store_n(t->head, k->n + 1, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->key = k->key;
+}
+
+/* The slot holds event INDEX of ASPECT. */
+static inline DAPTO_NOINSTR void dapto_keep_end(struct dapto_keep *k,
+                                                const struct dapto_aspect *aspect,
+                                                unsigned int index)
+{
+    dapto_keep_end_code(k, aspect->event_base + index);
+}
+
+/* Keep event INDEX of ASPECT, whose state is DAPTO_STATE_TRAIL alone, with
+ * its arguments ARGS (one per parameter, none of a user type): in the
+ * thread's trail (taken now when it has none), or where the runtime
+ * keeps the events of a thread without one. */
+DAPTO_API void dapto_event_keep(const struct dapto_aspect *aspect,
+                                unsigned int index,
+                                const union dapto_arg *args);
+/* The state bits of verdict V (the rest is the record's): a verdict of
+ * DAPTO_STATE_TRAIL alone is kept as an event of that state is
+ * (dapto_keep_begin()). */
+#define DAPTO_VERDICT_STATE(v) ((v) & 0xffu)
 /* dapto_event_end() for an event in state or verdict V: the state byte
  * as read before encoding, or what dapto_event_filter() returned. */
 DAPTO_API void dapto_event_end_as(struct dapto_out *o, unsigned int v);
@@ -384,20 +617,20 @@ DAPTO_API void dapto_emit_leave(const char *name);
 
 /* Enter a program component.  NAME should be a string that lives as long
  * as the program (a literal): the runtime interns it by address. */
-static inline void _dapto_enter(const char *name)
+static inline DAPTO_NOINSTR void _dapto_enter(const char *name)
 {
     if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_ENTER]))
         dapto_emit_enter(name);
 }
 
 /* Leave a program component; NAME as for _dapto_enter(). */
-static inline void _dapto_leave(const char *name)
+static inline DAPTO_NOINSTR void _dapto_leave(const char *name)
 {
     if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_LEAVE]))
         dapto_emit_leave(name);
 }
 
-static inline void _dapto_stopped(const char *locale, int error)
+static inline DAPTO_NOINSTR void _dapto_stopped(const char *locale, int error)
 {
     if (DAPTO_UNLIKELY(dapto_builtin_state[DAPTO_EV_STOPPED]))
         dapto_emit_stopped(locale, error);

@@ -15,14 +15,15 @@ noinst_HEADERS += lib/channel/protocol.h lib/channel/futex.h \
 	lib/runtime/rtfilter.h lib/runtime/rtfilter-int.h lib/channel/filter.h \
 	lib/runtime/rtquestion.h \
 	lib/channel/qarea.h lib/channel/tbuf.h lib/runtime/rtbuf.h \
-	lib/runtime/rtrelate.h lib/channel/relarea.h
+	lib/runtime/rtrelate.h lib/channel/relarea.h \
+	lib/channel/ttrail.h lib/runtime/rtrail.h
 pkgconfig_DATA += lib/dapto.pc
 EXTRA_DIST += lib/dapto.pc.in lib/README lib/channel/README lib/runtime/README
 
 lib_libchannel_la_SOURCES = lib/channel/region.c lib/channel/ring.c \
 	lib/channel/trail.c lib/channel/mailbox.c lib/channel/values.c \
 	lib/channel/filter.c lib/channel/qarea.c lib/channel/tbuf.c \
-	lib/channel/relarea.c
+	lib/channel/relarea.c lib/channel/ttrail.c
 lib_libchannel_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 
 lib_libdapto_la_SOURCES = lib/runtime/runtime.c lib/runtime/event.c \
@@ -30,7 +31,8 @@ lib_libdapto_la_SOURCES = lib/runtime/runtime.c lib/runtime/event.c \
 	lib/runtime/rtlog.c lib/runtime/recover.c lib/runtime/instrument.c \
 	lib/runtime/rtfilter.c lib/runtime/rtfilter-run.c \
 	lib/runtime/rtquestion.c lib/runtime/attach.c \
-	lib/runtime/rtbuf.c lib/runtime/rtrelate.c lib/runtime/probe.c
+	lib/runtime/rtbuf.c lib/runtime/rtrelate.c lib/runtime/rtrail.c \
+	lib/runtime/probe.c
 lib_libdapto_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libdapto_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -export-symbols-regex '^(_?dapto_|__cyg_profile)'
 lib_libdapto_la_LIBADD = lib/libchannel.la -lpthread

@@ -20,7 +20,7 @@
 
 #define DAPTO_PROTO_MAJOR 1
 #define DAPTO_PROTO_MEDIAN 0
-#define DAPTO_PROTO_MINOR 5
+#define DAPTO_PROTO_MINOR 6
 
 /* The minor from which a runtime can be attached to while it runs
  * <protocol#attach>. */
@@ -34,6 +34,14 @@
  * and derived events for the monitor <protocol#relate>, and questions
  * have a measurement window <protocol#question>. */
 #define DAPTO_RELATE_MINOR 5
+
+/* The minor from which a thread keeps the post-mortem trail of its own
+ * events in a trail of its own <protocol#ttrail>. */
+#define DAPTO_TTRAIL_MINOR 6
+
+/* The minor from which named components and events are counted in the
+ * calling-context tree (DAPTO_CCT_NAMED, DAPTO_CCT_EVENT) <protocol#cct>. */
+#define DAPTO_PATH_MINOR 6
 
 /* Environment variable that lets a monitor attach to the program under
  * Yama's ptrace_scope 1: "any", or the pid of the one process allowed
@@ -165,6 +173,18 @@ struct dapto_region {
      * <protocol#counters>: a thread takes n = cnt_next++ + 1 and counts in
      * slot n when n < cnt_slots, else in the shared slot 0. */
     _Alignas(64) uint32_t cnt_next;
+
+    /* Threads' own trails <protocol#ttrail> (minor 6; 0 without them:
+     * beyond the header of an older monitor, and so 0).  tt_clock, the
+     * coarse clock of the trails: written by the monitor now and then,
+     * and moved on by one when a thread takes a trail; tt_taken: trails
+     * taken so far (monotonic), added to atomically by the runtime.  The
+     * geometry: set once by the monitor, read-only after. */
+    _Alignas(64) uint32_t tt_clock;
+    uint32_t tt_taken;
+    uint32_t tt_off;   /* the area: tt_count trails */
+    uint32_t tt_count; /* trails */
+    uint32_t tt_slots; /* slots of one trail, a power of two */
 };
 
 /* The header keeps its layout from one minor to the next. */
@@ -239,7 +259,6 @@ struct dapto_record {
  * its clauses held (bit 4 + i for clause i).  Minor 2. */
 #define DAPTO_RECF_FILTERED 0x8
 #define DAPTO_RECF_CLAUSE_SHIFT 4
-
 /*
  * Record codes.  Event codes count from 0: the built-in aspect "dapto"
  * takes 0..5 and each aspect registered after it takes the next block
@@ -482,6 +501,16 @@ enum dapto_q_value {
 /* The question the time profile's calling-context tree is kept in
  * <protocol#cct>. */
 #define DAPTO_Q_CCT (DAPTO_Q_MAX - 1)
+/* In a call path of the tree, key[1] with this bit is no function but a
+ * named component (enter/leave, minor 6): its intern id <protocol#intern>,
+ * or with DAPTO_CCT_ADDR too, the address of its name, a NUL-terminated
+ * string in the program's memory (a name that could not be interned). */
+#define DAPTO_CCT_NAMED (1ull << 63)
+#define DAPTO_CCT_ADDR (1ull << 62)
+/* key[1] with this bit alone above the low 32 is no function but the
+ * event of that code (minor 6): its entry counts the event under the path
+ * key[0], and is never entered. */
+#define DAPTO_CCT_EVENT (1ull << 61)
 
 /* What a question groups by (`key`). */
 enum dapto_q_key {
@@ -755,6 +784,43 @@ struct dapto_trail_slot {
     uint64_t seq;
     unsigned char rec[DAPTO_TRAIL_SLOT - 8];
 };
+
+/*
+ * A thread's own trail <protocol#ttrail> (minor 6): the last events of one
+ * thread at a time, kept with plain stores, no atomic operation and no
+ * clock read.  A trail is this header, then tt_slots slots of
+ * DAPTO_TT_SLOT bytes; slot i % tt_slots holds event i of the trail.  The
+ * owner writes slot `next` (its values, then its first word), then stores
+ * next + 1 with release ordering; a reader trusts event i only when
+ * max(base, next - tt_slots + 1) <= i < next, next read before and after
+ * its copy.
+ */
+#define DAPTO_TT_SLOT 128
+#define DAPTO_TT_SLOT_VALUES (DAPTO_TT_SLOT - 8)
+
+struct dapto_ttrail {
+    /* Events kept (monotonic); a release store after each. */
+    uint64_t next;
+    /* `next` when the owner took the trail: events below it were an
+     * earlier owner's. */
+    uint64_t base;
+    /* The thread that owns the trail, 0 when free: a thread takes a free
+     * one, or one whose owner is gone, by compare-and-swap. */
+    uint32_t owner;
+    /* Events the owner could not keep (raised by a signal handler while it
+     * was keeping another), monotonic. */
+    uint32_t lost;
+    uint32_t pad[10];
+};
+
+/* A slot's first word: the event's code (bits 0..15), the bytes of values
+ * after the word (16..31, at most DAPTO_TT_SLOT_VALUES) and the run's
+ * coarse clock tt_clock as the owner read it (32..63).  The values are
+ * tagged as in a record <protocol#record>; a value cut to fit has
+ * DAPTO_K_TRUNC on its tag, and nothing follows it. */
+#define DAPTO_TT_WORD(code, len, tick)                                      \
+    ((uint64_t)(uint16_t)(code) | (uint64_t)(uint16_t)(len) << 16 |        \
+     (uint64_t)(uint32_t)(tick) << 32)
 
 /*
  * Recovery points and reported errors <protocol#recover>.  This table is

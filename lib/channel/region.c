@@ -42,6 +42,8 @@ void region_geom_default(struct region_geom *g)
     g->cnt_slots = REGION_DEFAULT_CNT;
     g->q_size = REGION_DEFAULT_QUESTION;
     g->rel_size = REGION_DEFAULT_RELATE;
+    g->tt_count = REGION_DEFAULT_TTRAILS;
+    g->tt_slots = REGION_DEFAULT_TTRAIL_SLOTS;
 }
 
 /* Bytes of the counter area of G. */
@@ -56,6 +58,11 @@ uint64_t region_tbuf_bytes(const struct region_geom *g)
         return 0;
     return align_up((uint64_t)g->tb_count * sizeof(struct dapto_tbuf), PAGE) +
            (uint64_t)g->tb_count * g->tb_size;
+}
+
+uint64_t region_ttrail_bytes(const struct region_geom *g)
+{
+    return (uint64_t)g->tt_count * region_ttrail_size(g);
 }
 
 /* Check the sizes alone; NULL when they are in range. */
@@ -91,6 +98,12 @@ static const char *geom_sizes(const struct region_geom *g)
         (!is_pow2(g->tb_size) || g->tb_size < REGION_TBUF_MIN ||
          g->tb_size > REGION_TBUF_MAX))
         return "thread buffer size is not a power of two from 4096 to 2^26";
+    if (g->tt_count > REGION_TTRAIL_COUNT_MAX)
+        return "threads' trails are more than 4096";
+    if (g->tt_count != 0 &&
+        (!is_pow2(g->tt_slots) || g->tt_slots < REGION_TTRAIL_SLOTS_MIN ||
+         g->tt_slots > REGION_TTRAIL_SLOTS_MAX))
+        return "a thread's trail's slots are not a power of two from 4 to 4096";
     return NULL;
 }
 
@@ -124,6 +137,8 @@ int region_geom_layout(struct region_geom *g, const char **cause)
     off = align_up(off + region_tbuf_bytes(g), PAGE);
     g->rel_off = g->rel_size != 0 ? (uint32_t)off : 0;
     off = align_up(off + g->rel_size, PAGE);
+    g->tt_off = g->tt_count != 0 ? (uint32_t)off : 0;
+    off = align_up(off + region_ttrail_bytes(g), PAGE);
     if (off > UINT32_MAX) {
         *cause = "region would be larger than 4 GiB";
         errno = EINVAL;
@@ -157,11 +172,14 @@ void region_geom_read(struct region_geom *g, const struct dapto_region *h)
     g->tb_size = __atomic_load_n(&h->tb_size, __ATOMIC_RELAXED);
     g->rel_off = __atomic_load_n(&h->rel_off, __ATOMIC_RELAXED);
     g->rel_size = __atomic_load_n(&h->rel_size, __ATOMIC_RELAXED);
+    g->tt_off = __atomic_load_n(&h->tt_off, __ATOMIC_RELAXED);
+    g->tt_count = __atomic_load_n(&h->tt_count, __ATOMIC_RELAXED);
+    g->tt_slots = __atomic_load_n(&h->tt_slots, __ATOMIC_RELAXED);
 }
 
 const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
 {
-    uint64_t lo[9], hi[9];
+    uint64_t lo[10], hi[10];
     const char *why;
     int i, j, n = 4;
 
@@ -172,7 +190,8 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->ring_off % 8 != 0 || g->iface_off % 8 != 0 ||
         g->trail_off % 8 != 0 || g->mbox_off % 8 != 0 ||
         g->filt_off % 8 != 0 || g->cnt_off % 8 != 0 || g->q_off % 64 != 0 ||
-        (g->tb_count != 0 && g->tb_off % PAGE != 0) || g->rel_off % 64 != 0)
+        (g->tb_count != 0 && g->tb_off % PAGE != 0) || g->rel_off % 64 != 0 ||
+        (g->tt_count != 0 && g->tt_off % 64 != 0))
         return "an area is not 8-byte aligned";
     lo[0] = g->ring_off;
     hi[0] = lo[0] + g->ring_size;
@@ -202,6 +221,10 @@ const char *region_geom_check(const struct region_geom *g, uint64_t mapped)
     if (g->rel_size != 0) {
         lo[n] = g->rel_off;
         hi[n++] = (uint64_t)g->rel_off + g->rel_size;
+    }
+    if (g->tt_count != 0) {
+        lo[n] = g->tt_off;
+        hi[n++] = (uint64_t)g->tt_off + region_ttrail_bytes(g);
     }
     for (i = 0; i < n; i++) {
         if (lo[i] < sizeof(struct dapto_region) || hi[i] > g->size)
@@ -298,6 +321,9 @@ int region_adopt(struct region *r, const struct region_geom *g, int memfd,
     h->tb_size = geom.tb_size;
     h->rel_off = geom.rel_off;
     h->rel_size = geom.rel_size;
+    h->tt_off = geom.tt_off;
+    h->tt_count = geom.tt_count;
+    h->tt_slots = geom.tt_slots;
     r->hdr = h;
     r->mapped = geom.size;
     r->geom = geom;

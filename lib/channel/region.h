@@ -47,6 +47,9 @@ struct region_geom {
     uint32_t tb_size;     /* bytes of one buffer, a power of two */
     uint32_t rel_off;     /* relations area <protocol#relate>; 0 with rel_size 0 */
     uint32_t rel_size;    /* 0: none (a monitor of minor < 5) */
+    uint32_t tt_off;      /* threads' trails <protocol#ttrail>; 0 with tt_count 0 */
+    uint32_t tt_count;    /* 0: none (a monitor of minor below 6) */
+    uint32_t tt_slots;    /* slots of one trail, a power of two */
 };
 
 #define REGION_RING_MIN 4096u
@@ -62,6 +65,9 @@ struct region_geom {
 #define REGION_TBUF_MIN 4096u       /* bytes of a thread buffer */
 #define REGION_TBUF_MAX (1u << 26)
 #define REGION_TBUF_COUNT_MAX 1024u
+#define REGION_TTRAIL_COUNT_MAX 4096u /* threads' trails */
+#define REGION_TTRAIL_SLOTS_MIN 4u    /* slots of one */
+#define REGION_TTRAIL_SLOTS_MAX 4096u
 #define REGION_RELATE_MIN (32768u + 65536u) /* bytes, when there is a
                                                relations area: one slot */
 #define REGION_RELATE_MAX (1u << 30)
@@ -78,6 +84,9 @@ struct region_geom {
 #define REGION_DEFAULT_QUESTION (4096u + (128u << 20))
 /* 64 threads' component stacks of 64 KiB, after the definitions. */
 #define REGION_DEFAULT_RELATE (32768u + (64u << 16))
+/* 64 threads' trails of 16 slots (2 KiB each) */
+#define REGION_DEFAULT_TTRAILS 64u
+#define REGION_DEFAULT_TTRAIL_SLOTS 16u
 
 /* A mapped region and its two descriptors. */
 struct region {
@@ -89,15 +98,16 @@ struct region {
 };
 
 /* Fill G with the default sizes (ring, interface area, trail, mailboxes,
- * filter area, counter slots, question area, relations area; no thread
- * buffers) and flags 0; offsets and size are left 0 for
+ * filter area, counter slots, question area, relations area, threads'
+ * trails; no thread buffers) and flags 0; offsets and size are left 0 for
  * region_geom_layout(). */
 void region_geom_default(struct region_geom *g);
 
 /* Lay out a region for the sizes in G (ring_size, iface_size, trail_slots,
- * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size, rel_size;
- * flags kept): set the offsets and the total size.  A filter, counter,
- * question, thread buffer or relations area of size 0 gets offset 0.  Returns 0,
+ * mbox_count, filt_size, cnt_slots, q_size, tb_count, tb_size, rel_size,
+ * tt_count, tt_slots; flags kept): set the offsets and the total size.  A
+ * filter, counter, question, thread buffer, relations or threads' trail
+ * area of size 0 gets offset 0.  Returns 0,
  * or -1 with *cause (EINVAL) when a size is out of range. */
 int region_geom_layout(struct region_geom *g, const char **cause);
 
@@ -174,6 +184,15 @@ void region_wake_all(struct region *r);
 /* Bytes of the thread buffer area of G: the headers, page-aligned, then
  * the buffers <protocol#tbuf>. */
 uint64_t region_tbuf_bytes(const struct region_geom *g);
+
+/* Bytes of the threads' trail area of G <protocol#ttrail>. */
+uint64_t region_ttrail_bytes(const struct region_geom *g);
+
+/* Bytes of one thread's trail of G: its header and its slots. */
+static inline uint64_t region_ttrail_size(const struct region_geom *g)
+{
+    return sizeof(struct dapto_ttrail) + (uint64_t)g->tt_slots * DAPTO_TT_SLOT;
+}
 
 /* Mailbox I of R, or NULL when I is out of range (I comes from a record:
  * check it here). */

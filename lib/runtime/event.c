@@ -17,6 +17,7 @@
 #include "intern.h"
 #include "rtbuf.h"
 #include "rtfilter.h"
+#include "rtrail.h"
 #include "runtime.h"
 #include "stop.h"
 
@@ -79,6 +80,27 @@ static int event_record(struct dapto_record *rec)
     return rc;
 }
 
+int rt_keep(struct dapto_record *rec)
+{
+    int rc;
+
+    if (rt_busy)
+        return -1; /* (event_deliver() counts it) */
+    rt_busy = 1;
+    rc = rt_trail_record(rec);
+    rt_busy = 0;
+    return rc;
+}
+
+DAPTO_API DAPTO_NOINLINE void dapto_event_count(const struct dapto_aspect *a, unsigned int index)
+{
+    /* <protocol#cct>: counted in the thread's call tree, under its
+     * current path, by a monitor that reads events there */
+    if (a != NULL && index < a->nevents && runtime.named_cct && runtime.q.area != NULL &&
+        rt_is_attached())
+        rtq_event(&runtime.q, a->event_base + index, rt_thread());
+}
+
 void event_deliver(struct dapto_record *rec, unsigned int st)
 {
     if (rt_busy) {
@@ -86,13 +108,16 @@ void event_deliver(struct dapto_record *rec, unsigned int st)
         __atomic_fetch_add(&runtime.ring.hdr->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    /* <protocol#trail>: the trail keeps what the monitor is not sent;
-     * it keeps what it is sent itself (unless the ring may overwrite) */
-    if ((st & DAPTO_STATE_TRAIL) &&
-        (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
-         runtime.overwrite)) {
+    /* <protocol#ttrail>: the thread's own trail keeps every event the
+     * trail wants; without one, <protocol#trail>: the shared trail keeps
+     * what the monitor is not sent, and the monitor what it is sent
+     * (unless the ring may overwrite) */
+    if (st & DAPTO_STATE_TRAIL) {
         rt_busy = 1;
-        trail_put(&runtime.trail, rec);
+        if (rt_trail_record(rec) != 0 &&
+            (!(st & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP)) ||
+             runtime.overwrite))
+            trail_put(&runtime.trail, rec);
         rt_busy = 0;
     }
     if ((st & DAPTO_STATE_STOP) && !rt_in_op)
@@ -111,8 +136,14 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
     const struct dapto_aspect *a = o->aspect;
     struct dapto_record *rec;
     unsigned int st = v & RTF_VERDICT_STATE &
-                      ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK);
+                      ~(unsigned int)(DAPTO_STATE_FTRAIL | DAPTO_STATE_STACK);
 
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_PROFILE)) {
+        /* (the built-in enter and leave, which count there, never come
+         * here with it) */
+        dapto_event_count(a, o->index);
+        st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+    }
     if (st == 0 || a == NULL || o->index >= a->nevents || !rt_is_attached())
         return;
     rec = (struct dapto_record *)(void *)o->base;
@@ -128,16 +159,89 @@ static inline __attribute__((always_inline)) void event_end(struct dapto_out *o,
         if (st == 0)
             return;
     }
-    rec->time = rt_now();
-    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-        /* the common case, without a call (the monitor keeps what the
-         * trail would) */
-        rt_busy = 1;
-        rt_record(rec);
-        rt_busy = 0;
-        return;
+    rt_deliver(rec, st);
+}
+
+/* The arguments ARGS of event EV at K (dapto.h's dapto_keep_*). */
+static void keep_values(struct dapto_keep *k, const struct dapto_event *ev,
+                        const union dapto_arg *args)
+{
+    unsigned int i;
+
+    for (i = 0; i < ev->nparams; i++) {
+        switch (ev->params[i].kind) {
+        case DAPTO_K_INT:
+            dapto_keep_int(k, (int)args[i].i);
+            break;
+        case DAPTO_K_LONG:
+            dapto_keep_long(k, (long)args[i].i);
+            break;
+        case DAPTO_K_PTR:
+            dapto_keep_ptr(k, (const void *)(size_t)args[i].i);
+            break;
+        case DAPTO_K_DOUBLE:
+            dapto_keep_double(k, args[i].d);
+            break;
+        case DAPTO_K_STR:
+            dapto_keep_str(k, args[i].s);
+            break;
+        default:
+            dapto_keep_fixed(k, DAPTO_K_UNKNOWN, k, 0);
+            break;
+        }
     }
-    event_deliver(rec, st);
+}
+
+/* dapto_event_keep() for a thread without a trail of its own
+ * <protocol#ttrail>: the record of the arguments (their values written
+ * as into a slot, after a record's header), for the shared trail. */
+static __attribute__((noinline)) void keep_record(const struct dapto_event *ev,
+                                                  uint32_t code,
+                                                  const union dapto_arg *args)
+{
+    union {
+        struct dapto_record rec;
+        unsigned char b[DAPTO_EVENT_MAX];
+    } u;
+    struct dapto_keep k;
+
+    /* (the slot's values start 8 bytes in: the record's, at its header's
+     * end) */
+    k.slot = u.b + DAPTO_RECORD_HEADER - 8;
+    k.at = 8;
+    k.end = sizeof u.b - (DAPTO_RECORD_HEADER - 8);
+    keep_values(&k, ev, args);
+    u.rec.code = (uint16_t)code;
+    /* (a value cut or left out leaves no room: maybe cut, then) */
+    u.rec.flags = k.end == k.at ? DAPTO_RECF_TRUNC : 0;
+    u.rec.tid = rt_thread();
+    u.rec.aux = 0;
+    u.rec.len = (uint32_t)(k.at - 8);
+    rt_deliver(&u.rec, DAPTO_STATE_TRAIL);
+}
+
+/* Keep event EV of code CODE from its arguments ARGS in the thread's own
+ * trail: 0, or -1 when the thread has none. */
+static int keep_args(const struct dapto_event *ev, uint32_t code,
+                     const union dapto_arg *args)
+{
+    struct dapto_keep k;
+
+    if (!rt_keep_begin(&k))
+        /* (busy: counted lost) */
+        return dapto_trail_self.key & DAPTO_KEEP_BUSY ? 0 : -1;
+    keep_values(&k, ev, args);
+    dapto_keep_end_code(&k, code);
+    return 0;
+}
+
+DAPTO_API void dapto_event_keep(const struct dapto_aspect *a, unsigned int index,
+                                const union dapto_arg *args)
+{
+    if (DAPTO_UNLIKELY(a == NULL || index >= a->nevents) || !rt_is_attached())
+        return;
+    if (keep_args(&a->events[index], a->event_base + index, args) != 0)
+        keep_record(&a->events[index], a->event_base + index, args);
 }
 
 void dapto_event_end(struct dapto_out *o)
@@ -155,12 +259,26 @@ void dapto_event_end_as(struct dapto_out *o, unsigned int v)
     event_end(o, v);
 }
 
-/* enter/leave in state ST (the program's stack done): NAME by its
- * intern id when it has one <protocol#intern>. */
+/* enter/leave in state ST (the program's stack done): counted in the
+ * thread's call tree, and NAME by its intern id when it has one
+ * <protocol#intern>. */
 static void emit_name_as(unsigned int ev, const char *name, unsigned int st)
 {
     uint32_t id;
 
+    if (st & DAPTO_STATE_PROFILE) {
+        /* <protocol#cct>: the component in the program's call tree, by
+         * its intern id (its name crosses once), else by its address */
+        if (rt_is_attached() && runtime.q.area != NULL && name != NULL &&
+            runtime.named_cct) {
+            id = rt_busy || runtime.overwrite ? 0 : intern_lookup(name);
+            rtq_function(&runtime.q, ev == DAPTO_EV_ENTER,
+                         DAPTO_CCT_NAMED | (id != 0 ? id
+                                                    : DAPTO_CCT_ADDR | (uintptr_t)name),
+                         rt_thread());
+        }
+        st &= ~(unsigned int)DAPTO_STATE_PROFILE;
+    }
     if (st == 0 || !rt_is_attached())
         return;
     id = rt_busy || runtime.overwrite ? 0 : intern_lookup(name);
@@ -183,14 +301,7 @@ static void emit_name_as(unsigned int ev, const char *name, unsigned int st)
             if (st == 0)
                 return;
         }
-        u.rec.time = rt_now();
-        if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-            rt_busy = 1;
-            rt_record(&u.rec);
-            rt_busy = 0;
-            return;
-        }
-        event_deliver(&u.rec, st);
+        rt_deliver(&u.rec, st);
         return;
     }
     {
@@ -205,8 +316,8 @@ static void emit_name_as(unsigned int ev, const char *name, unsigned int st)
  * longer), then the event. */
 static void emit_name(unsigned int ev, const char *name)
 {
-    /* <protocol#cct>: the program's call tree is of functions only */
-    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_PROFILE;
+    /* (DAPTO_STATE_FTRAIL is the functions') */
+    unsigned int st = dapto_builtin_state[ev] & ~(unsigned int)DAPTO_STATE_FTRAIL;
 
     if (DAPTO_UNLIKELY(st & DAPTO_STATE_STACK)) {
         rt_rel_name(ev == DAPTO_EV_ENTER, name);
@@ -266,7 +377,10 @@ void rt_rel_unwound(const struct dapto_rel_frame *f)
         rt_fn_unwound((void *)(uintptr_t)f->key);
         return;
     }
+    /* (the program's tree has its own way with a leave that skips
+     * frames: not told of these) */
     emit_name_as(DAPTO_EV_LEAVE, (const char *)(uintptr_t)f->key,
                  dapto_builtin_state[DAPTO_EV_LEAVE] &
-                     ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK));
+                     ~(unsigned int)(DAPTO_STATE_PROFILE | DAPTO_STATE_STACK |
+                                     DAPTO_STATE_FTRAIL));
 }

@@ -9,8 +9,9 @@
  *
  * A hook writes a DAPTO_REC_FNENTER or DAPTO_REC_FNLEAVE record (the
  * function's address and the call site) when the state of the built-in
- * event enter (for entries) or leave (for exits) is on; the monitor turns
- * addresses into names.  Function records never stop the program: a stop
+ * event enter (for entries) or leave (for exits) asks for more than the
+ * trail (which keeps functions only with DAPTO_STATE_FTRAIL); the monitor
+ * turns addresses into names.  Function records never stop the program: a stop
  * asked for on enter or leave records them instead.  Off, a hook costs
  * a call, one load and one predictable branch.  Like the rest of the event
  * path it allocates nothing, uses no stdio, is async-signal-safe and keeps
@@ -26,7 +27,7 @@
 #include <string.h>
 
 #include "dapto.h"
-#include "rtbuf.h"
+#include "rtrail.h"
 #include "runtime.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -68,19 +69,10 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
      * unfiltered */
     if (st & DAPTO_STATE_FILTER)
         st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD;
-    u.rec.time = rt_now();
     /* never stop: a stop is for events (and operations a user runs) */
     if (st & DAPTO_STATE_STOP)
         st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
-    if (DAPTO_LIKELY(RT_RING_ONLY(st))) {
-        /* the common case: straight into the thread's buffer or the
-         * ring (the monitor keeps what the trail would) */
-        rt_busy = 1;
-        rt_record(&u.rec);
-        rt_busy = 0;
-    } else {
-        event_deliver(&u.rec, st);
-    }
+    rt_deliver(&u.rec, st);
     errno = saved;
 }
 
@@ -94,9 +86,13 @@ static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int ent
         if (rt_is_attached() && runtime.q.area != NULL)
             rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_thread());
         st &= ~(unsigned int)DAPTO_STATE_PROFILE;
-        if (st == 0)
-            return;
     }
+    /* the trail keeps functions only when asked to (DAPTO_STATE_FTRAIL) */
+    if (!(st & DAPTO_STATE_FTRAIL))
+        st &= ~(unsigned int)DAPTO_STATE_TRAIL;
+    st &= ~(unsigned int)DAPTO_STATE_FTRAIL;
+    if (st == 0)
+        return;
     fn_record(st, code, fn, site);
 }
 
@@ -110,10 +106,10 @@ static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter
         /* <protocol#relate>: the thread's component stack first */
         rt_rel_fn(enter, fn);
         st &= ~(unsigned int)DAPTO_STATE_STACK;
-        if (st == 0)
+        if ((st & ~(unsigned int)DAPTO_STATE_TRAIL) == 0)
             return;
     }
-    if (DAPTO_LIKELY(st == DAPTO_STATE_PROFILE)) {
+    if (DAPTO_LIKELY((st & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_PROFILE)) {
         /* (rtq_function finds a detached runtime's area gone) */
         if (DAPTO_LIKELY(rt_tid != 0))
             rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_tid);
@@ -124,11 +120,14 @@ static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter
     hook_more(st, enter, code, fn, site);
 }
 
+/* The hooks: while nothing but the trail wants enter and leave (the
+ * trail of named components, which functions are not kept in unless
+ * DAPTO_STATE_FTRAIL says so), a load and a branch. */
 DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
 {
     unsigned int st = dapto_builtin_state[DAPTO_EV_ENTER];
 
-    if (DAPTO_LIKELY(st == 0))
+    if (DAPTO_LIKELY((st & ~(unsigned int)DAPTO_STATE_TRAIL) == 0))
         return;
     hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
 }
@@ -137,7 +136,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
 {
     unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE];
 
-    if (DAPTO_LIKELY(st == 0))
+    if (DAPTO_LIKELY((st & ~(unsigned int)DAPTO_STATE_TRAIL) == 0))
         return;
     hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
 }
@@ -149,6 +148,6 @@ NOINSTR void rt_fn_unwound(void *fn)
 {
     unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE] & ~(unsigned int)DAPTO_STATE_STACK;
 
-    if (st != 0)
+    if ((st & ~(unsigned int)DAPTO_STATE_TRAIL) != 0)
         hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
 }

@@ -356,10 +356,11 @@ eval_cached_args(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached 
 
 /* Plan kept filter CE for the arguments of event EV: how its clause reads
  * them (amode), and whether EV is one whose arguments the entry is
- * evaluated on directly (HOT: no string, whose record might be cut).
- * Returns 1 for such an event, 0 for one with strings (then rtfilter_args_fit
- * decides each time), -1 for one with a user type (never on its
- * arguments). */
+ * evaluated on directly (HOT; its clause reads no string, whose record
+ * might be cut; STRS when EV has one, which a question's counting may
+ * read).  Returns 1 for an event without strings, 0 for one with strings
+ * (then, in the general path, rtfilter_args_fit decides each time), -1
+ * for one with a user type (never on its arguments). */
 static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
 {
     const struct dapto_param *pa = ev->params;
@@ -367,6 +368,7 @@ static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
     int str = 0;
 
     ce->hot = NULL;
+    ce->strs = 0;
     for (k = 0; k < n; k++) {
         kind = pa[k].kind;
         if (kind == DAPTO_K_STR)
@@ -379,10 +381,9 @@ static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
     ce->amode = ce->always ? 1
                 : kind == DAPTO_K_INT || kind == DAPTO_K_LONG || kind == DAPTO_K_PTR ? 0
                 : 2;
-    if (str)
-        return 0;
     ce->hot = ev;
-    return 1;
+    ce->strs = (uint8_t)str;
+    return str ? 0 : 1;
 }
 
 /* Keep filter D of event CODE, read at OFF in generation GEN with header
@@ -662,13 +663,10 @@ eval_args_inline(const struct rtfilter_env *env, uint32_t code, const struct dap
             off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
             gen = __atomic_load_n(&fa->gen, __ATOMIC_RELAXED);
             if (off == ce->off && gen == ce->gen) {
-                if (ce->hot != ev) {
-                    int p = plan_args(ce, ev);
-
-                    if (p < 0 ||
-                        (p == 0 && !rtfilter_args_fit(ev->params, args, ev->nparams)))
-                        return st;
-                }
+                if (ce->hot != ev && plan_args(ce, ev) < 0)
+                    return st;
+                if (ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams))
+                    return st;
                 return eval_cached_args(env->shared, env->mine, ce, ev, args, flags,
                                         env, env->tid);
             }
@@ -857,11 +855,11 @@ args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
 
 /* dapto_event_filter() for kept filter CE of a question's clause: the
  * event counted from its arguments when the clause holds and the
- * question's plan does (else args_fired()), the thread's cache then let
- * go. */
+ * question's plan does (else args_fired(), or the record when it would
+ * not hold the arguments whole: ST), the thread's cache then let go. */
 static __attribute__((noinline)) unsigned int
 args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
-              const union dapto_arg *args)
+              const union dapto_arg *args, unsigned int st)
 {
     uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp;
     unsigned int out = ce->uncond;
@@ -883,7 +881,14 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
         bump(fp, atomic);
         return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
     }
-    if (ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) || !rtq_hot_count(&ce->qh, args)) {
+    if (ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) ||
+        !rtq_hot_count(&ce->qh, args, rt_thread())) {
+        if (ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams)) {
+            /* (counted from the record, as it holds them) */
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            rt_ft.busy = 0;
+            return st;
+        }
         bump(c0, atomic);
         bump(c1, atomic);
         return args_fired(ce, ev, args, held);
@@ -905,7 +910,7 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * it completes are filtered with it). */
 static __attribute__((noinline)) unsigned int
 args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
-          const union dapto_arg *args)
+          const union dapto_arg *args, unsigned int st)
 {
     uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp = ce->fpassed;
     unsigned int out = ce->uncond, def = ce->cl.c.every - 1u, role = ce->cl.c.count;
@@ -918,6 +923,8 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
         held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
+    if (held && ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams))
+        return st; /* (the part read from the record, as it holds them) */
     bump(c0, atomic);
     bump(c1, atomic);
     if (held) {
@@ -940,8 +947,9 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * evaluated here; anything else goes to args_slow().  The thread's cache
  * was emptied at the attach of runtime.filt (its epoch), so the cache's
  * area is not checked again. */
-DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
-                                          const union dapto_arg *args, unsigned int st)
+static inline __attribute__((always_inline)) unsigned int
+event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto_arg *args,
+             unsigned int st)
 {
     const struct dapto_filter_area *fa =
         (const struct dapto_filter_area *)(const void *)runtime.filt;
@@ -975,9 +983,9 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
         return args_slow(ev, code, args, st);
     }
     if (ce->question)
-        return args_question(ce, ev, args);
+        return args_question(ce, ev, args, st);
     if (ce->part)
-        return args_part(ce, ev, args);
+        return args_part(ce, ev, args, st);
     /* the clause, read before the counters are written (they might alias
      * it for all the compiler knows) */
     if (DAPTO_LIKELY(ce->amode == 0))
@@ -1006,6 +1014,16 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned
     bump(ce->checked[0], ce->atomic);
     bump(ce->checked[1], ce->atomic);
     return args_fired(ce, ev, args, held > 0);
+}
+
+DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *a, unsigned int index,
+                                          const union dapto_arg *args, unsigned int st)
+{
+    /* <protocol#cct>: counted in the thread's call tree whatever the
+     * filter says */
+    if (DAPTO_UNLIKELY(st & DAPTO_STATE_PROFILE))
+        dapto_event_count(a, index);
+    return event_filter(a, index, args, st);
 }
 
 void rtfilter_count(unsigned int id)

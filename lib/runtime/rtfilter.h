@@ -47,6 +47,10 @@ struct rtfilter_cached {
     /* On HOT's arguments: 0 compare argument ARG, 1 the clause holds
      * always, 2 never (the parameter compared is not an integer). */
     uint8_t amode;
+    /* HOT has a string parameter: the clause never reads it, but a
+     * question counting the event from its arguments may, which the
+     * record would have cut (then the record decides). */
+    uint8_t strs;
     /* -within / -outside <protocol#relate>: the clause holds only when
      * (the thread's components & wbit) != 0, xor wneg; wbit 0: always */
     uint8_t wneg;

@@ -63,26 +63,8 @@ struct qdef {
     int fast;      /* the shape count_fast() counts */
 };
 
-/* FNV-1a over N bytes at S. */
-static uint64_t hash_bytes(const unsigned char *s, uint32_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    uint32_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
+#define hash_bytes rtq_hash_bytes
+#define mix rtq_mix
 
 unsigned int rtq_bucket(int64_t v)
 {
@@ -571,12 +553,48 @@ int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
     rt_qt.busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     qd = cached_def(env, q, &g);
-    if (qd == NULL || qd->t == NULL || !qd->fast || qd->d.nkeys != 0 ||
+    if (qd == NULL || qd->t == NULL || qd->d.nkeys > 1 ||
+        (qd->d.value != DAPTO_QV_NONE && qd->d.value != DAPTO_QV_INT) ||
         *(env->slot != NULL ? env->slot : &rt_qslot) != qd->slot ||
         __atomic_load_n(&qd->t->check, __ATOMIC_RELAXED) != qd->check ||
-        ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0)
+        (qd->d.nkeys == 0 && ((struct dapto_qentry *)(void *)qd->e0)->hash != HASH0))
         goto out;
     d = &qd->d;
+    h->key = d->nkeys == 0 ? DAPTO_QK_NONE : d->key[0];
+    if (h->key == DAPTO_QK_INT || h->key == DAPTO_QK_STR) {
+        kind = d->key_arg[0] < n ? params[d->key_arg[0]].kind : 0;
+        if (h->key == DAPTO_QK_INT ? kind != DAPTO_K_INT && kind != DAPTO_K_LONG &&
+                                         kind != DAPTO_K_PTR
+                                   : kind != DAPTO_K_STR)
+            goto out; /* no such key: the general path counts nothing */
+        h->key_arg = d->key_arg[0];
+    } else if (h->key != DAPTO_QK_NONE && h->key != DAPTO_QK_TID) {
+        goto out;
+    }
+    if (h->key == DAPTO_QK_STR) {
+        /* the record would hold the string whole: the room less the other
+         * parameters' (another string: not this plan's) */
+        uint32_t used = 6, k;
+
+        for (k = 0; k < n; k++) {
+            kind = params[k].kind;
+            if (k == h->key_arg)
+                continue;
+            if (kind == DAPTO_K_INT)
+                used += 5;
+            else if (kind == DAPTO_K_LONG || kind == DAPTO_K_DOUBLE || kind == DAPTO_K_PTR)
+                used += 9;
+            else
+                goto out;
+        }
+        if (used >= DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER)
+            goto out;
+        h->str_room = DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER - used;
+    }
+    h->ents = qd->ents;
+    h->mask = d->nent - 1;
+    h->ent_size = d->ent_size;
+    h->text_off = d->text_off;
     if (d->value == DAPTO_QV_INT) {
         kind = d->value_arg < n ? params[d->value_arg].kind : 0;
         if (kind != DAPTO_K_INT && kind != DAPTO_K_LONG && kind != DAPTO_K_PTR)
@@ -986,9 +1004,11 @@ static __attribute__((noinline)) void cct_unwind(struct dapto_qtable *t,
 }
 
 /* An entry of FN: the child path of the current one, found or made
- * (from the probe at IDX on), counted. */
+ * (from the probe at IDX on), counted, and the current path when ENTER
+ * (an event's entry is never entered). */
 static __attribute__((noinline)) void cct_child(struct dapto_qtable *t, uint64_t node,
-                                                uint64_t fn, uint64_t hash, uint32_t idx)
+                                                uint64_t fn, uint64_t hash, uint32_t idx,
+                                                int enter)
 {
     struct dapto_qentry *e;
     uint32_t n, seq, mask = rt_qt.cct.nent - 1;
@@ -1014,8 +1034,10 @@ static __attribute__((noinline)) void cct_child(struct dapto_qtable *t, uint64_t
     }
     e->count++;
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
-    t->depth = idx + 1;
-    rt_qt.cct.cur = e;
+    if (enter) {
+        t->depth = idx + 1;
+        rt_qt.cct.cur = e;
+    }
 }
 
 /* rtq_function() on the thread's plan, which holds, at time NOW; the
@@ -1058,7 +1080,28 @@ static inline __attribute__((always_inline)) void cct_count(uint64_t now, int en
         t->depth = idx + 1;
         rt_qt.cct.cur = e;
     } else {
-        cct_child(t, node, fn, hash, idx);
+        cct_child(t, node, fn, hash, idx, 1);
+    }
+}
+
+/* rtq_event() on the thread's plan, which holds; the caller holds
+ * rt_qt.busy.  No time is charged: the path stays. */
+static inline __attribute__((always_inline)) void cct_event(uint64_t key)
+{
+    struct dapto_qtable *t = rt_qt.cct.t;
+    struct dapto_qentry *e;
+    uint64_t node = t->depth, hash = mix(node * 0x9e3779b97f4a7c15ull ^ key) | 1;
+    uint32_t idx = (uint32_t)hash & (rt_qt.cct.nent - 1), seq;
+
+    e = (struct dapto_qentry *)(void *)(rt_qt.cct.ents + (size_t)idx * rt_qt.cct.ent_size);
+    if (DAPTO_LIKELY(e->hash == hash && e->key[0] == node && e->key[1] == key)) {
+        seq = e->seq;
+        __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        e->count++;
+        __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    } else {
+        cct_child(t, node, key, hash, idx, 0);
     }
 }
 
@@ -1107,4 +1150,23 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
 #else
     cct_slow(env, enter, fn, tid);
 #endif
+}
+
+void rtq_event(const struct rtq_env *env, uint32_t code, uint32_t tid)
+{
+    if (rt_qt.busy)
+        return; /* a signal handler's event inside another: not counted */
+    check_epoch(env);
+    rt_qt.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    /* the plan as the hooks last left it, when it is this area's and its
+     * definition's (else made: a thread that entered nothing the tree
+     * holds, or not since it was defined, counts at the top) */
+    if ((rt_qt.cct.area == env->area && rt_qt.cct.area != NULL &&
+         rt_qt.cct.slotp == env->slot &&
+         __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) == rt_qt.cct.epoch) ||
+        cct_plan(env, tid) == 0)
+        cct_event(DAPTO_CCT_EVENT | code);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
 }

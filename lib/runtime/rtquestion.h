@@ -16,6 +16,7 @@
 #define NOOSA_RTQUESTION_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "dapto.h"
 #include "protocol.h"
@@ -72,30 +73,65 @@ int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
                   uint32_t tid, const union dapto_arg *args,
                   const struct dapto_param *params, unsigned int nargs);
 
-/* A question of the commonest shape (no key; no value or an integer
- * parameter) counted straight from a filter's kept clause: its entry of
- * no key in the calling thread's table, as the general path made it, used
- * while the definition's epoch and the table's check stay what they were
- * (a reset or redefinition takes a new epoch <protocol#question>).  Kept
- * and used by one thread; the caller keeps a signal handler's events off
- * it. */
+/* A question of the commonest shapes (no key, or one: an integer or
+ * string parameter, or the thread; no value, or an integer parameter,
+ * with or without a histogram) counted straight from a filter's kept
+ * clause: the entry of no key, or the key's entry at its first probe, in
+ * the calling thread's table, as the general path made it, used while the
+ * definition's epoch and the table's check stay what they were (a reset
+ * or redefinition takes a new epoch <protocol#question>).  Kept and used
+ * by one thread; the caller keeps a signal handler's events off it. */
 struct rtq_hot {
     const uint32_t *epoch_at; /* the definition's epoch; NULL: no plan */
     const uint64_t *check_at; /* the table's check */
-    struct dapto_qentry *e;   /* the entry */
+    struct dapto_qentry *e;   /* the entry of no key */
     uint64_t check;
     uint32_t epoch;
     uint32_t value_arg;       /* the parameter summed; UINT32_MAX: none */
     uint32_t hist_off;        /* the entry's histogram; 0: none */
+    /* One key: its kind (DAPTO_QK_*; NONE: e is the entry), parameter,
+     * and the table's entries. */
+    uint32_t key;
+    uint32_t key_arg;
+    unsigned char *ents;
+    uint32_t mask;            /* nent - 1 */
+    uint32_t ent_size;
+    uint32_t text_off;
+    /* A string key's bytes the event's record would hold whole (the
+     * other parameters' room taken off <protocol#record>): longer, the
+     * record decides. */
+    uint32_t str_room;
 };
 
 /* Make *H for question Q, counted on events whose parameters are PARAMS
  * (N of them, as dapto.h describes them): 0, or -1 (H->epoch_at NULL)
- * when the question has not that shape, the value parameter is not an
- * integer, or the general path has not made the entry yet. */
+ * when the question has not that shape, the key or value parameter is not
+ * of the question's kind, or the general path has not made its table (or,
+ * without a key, its entry) yet. */
 int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
                  const struct dapto_param *params, unsigned int n, struct rtq_hot *h);
 
+/* The mixer of keys' hashes <protocol#question>. */
+static inline uint64_t rtq_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* FNV-1a over N bytes at S: a string key's hash <protocol#question>. */
+static inline uint64_t rtq_hash_bytes(const unsigned char *s, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint32_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
 /* Whether the measurement window of ENV's area is open: questions count
  * <protocol#question>. */
 static inline int rtq_open(const struct rtq_env *env)
@@ -137,15 +173,56 @@ rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-/* Count an event of the arguments ARGS with plan H: 1, or 0 when H no
- * longer holds (the general path must count it, and plan again). */
-static inline __attribute__((always_inline)) int
-rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args)
+/* The entry plan H keys ARGS (of thread TID) to, when it holds that key
+ * at its first probe; NULL when not (a new key, a collision, a string the
+ * record would cut: the general path). */
+static inline __attribute__((always_inline)) struct dapto_qentry *
+rtq_hot_entry(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
 {
+    struct dapto_qentry *e;
+    const unsigned char *s = NULL;
+    uint64_t kw, kh, hash;
+    uint32_t n = 0;
+
+    if (DAPTO_LIKELY(h->key == DAPTO_QK_NONE))
+        return h->e;
+    if (h->key == DAPTO_QK_TID) {
+        kw = kh = tid;
+    } else if (h->key == DAPTO_QK_INT) {
+        kw = kh = (uint64_t)args[h->key_arg].i;
+    } else {
+        s = (const unsigned char *)(args[h->key_arg].s != NULL ? args[h->key_arg].s
+                                                                 : "(null)");
+        while (n <= h->str_room && s[n] != '\0')
+            n++;
+        if (n > h->str_room)
+            return NULL;
+        kw = n;
+        kh = rtq_hash_bytes(s, n);
+    }
+    hash = rtq_mix(0x9e3779b97f4a7c15ull ^ kh) | 1;
+    e = (struct dapto_qentry *)(void *)(h->ents + (size_t)(rtq_mix(hash) & h->mask) *
+                                                      h->ent_size);
+    if (e->hash != hash || e->key[0] != kw ||
+        (s != NULL && memcmp((unsigned char *)e + h->text_off, s,
+                             n < DAPTO_Q_TEXT ? n : DAPTO_Q_TEXT) != 0))
+        return NULL;
+    return e;
+}
+
+/* Count an event of the arguments ARGS of thread TID with plan H: 1, or 0
+ * when H no longer holds or finds no entry (the general path must count
+ * it, and plan again). */
+static inline __attribute__((always_inline)) int
+rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
+{
+    struct dapto_qentry *e;
+
     if (__atomic_load_n(h->epoch_at, __ATOMIC_ACQUIRE) != h->epoch ||
-        __atomic_load_n(h->check_at, __ATOMIC_RELAXED) != h->check)
+        __atomic_load_n(h->check_at, __ATOMIC_RELAXED) != h->check ||
+        (e = rtq_hot_entry(h, args, tid)) == NULL)
         return 0;
-    rtq_entry_add(h->e, h->value_arg != UINT32_MAX, h->hist_off,
+    rtq_entry_add(e, h->value_arg != UINT32_MAX, h->hist_off,
                   h->value_arg != UINT32_MAX ? args[h->value_arg].i : 0);
     return 1;
 }
@@ -153,6 +230,11 @@ rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args)
 /* Function FN was entered (ENTER) or left by thread TID: count it in the
  * thread's calling-context tree, question DAPTO_Q_CCT <protocol#cct>. */
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid);
+
+/* Event CODE happened in thread TID: counted under the thread's current
+ * path in its calling-context tree, as its child DAPTO_CCT_EVENT | CODE,
+ * never entered <protocol#cct>; no clock is read. */
+void rtq_event(const struct rtq_env *env, uint32_t code, uint32_t tid);
 
 /* Parents a leave looks through for its function. */
 #define DAPTO_Q_CCT_DEPTH 4096

@@ -26,6 +26,7 @@
 #include "rtbuf.h"
 #include "rtfilter.h"
 #include "rtlog.h"
+#include "rtrail.h"
 #include "runtime.h"
 #include "stop.h"
 
@@ -34,6 +35,9 @@ struct runtime runtime = {.region = {.memfd = -1, .eventfd = -1},
 /* Attaches that offered thread buffers so far (runtime.tb_epoch's values,
  * from 1); changed only at attach. */
 static uint32_t tb_attaches;
+/* Attaches that had threads' trails so far (dapto_trail_epoch's values,
+ * from 1); changed only at attach. */
+static uint32_t tt_attaches;
 
 RT_TLS __thread uint32_t rt_tid;
 RT_TLS __thread int rt_busy;
@@ -310,11 +314,23 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
         runtime.tb_epoch = tb_attaches;
     }
     trail_init(&runtime.trail, &runtime.region);
+    /* <protocol#ttrail>: a trail a thread, with a monitor that has them */
+    ttrail_area_init(&runtime.tt, &runtime.region);
+    if (RUNTIME_PROTO_MINOR >= DAPTO_TTRAIL_MINOR && runtime.tt.count != 0 &&
+        __atomic_load_n(&h->id.minor, __ATOMIC_ACQUIRE) >= DAPTO_TTRAIL_MINOR) {
+        if (++tt_attaches >= DAPTO_KEEP_BUSY)
+            tt_attaches = 1;
+        __atomic_store_n(&dapto_trail_epoch, tt_attaches, __ATOMIC_RELAXED);
+    }
 #if defined(__x86_64__) || defined(__i386__)
     runtime.tsc = (runtime.region.geom.flags & DAPTO_RF_TSC) != 0;
     runtime.q.tsc = runtime.tsc;
 #endif
     runtime.overwrite = (runtime.region.geom.flags & DAPTO_RF_OVERWRITE) != 0;
+    /* <protocol#cct>: a monitor before it would read a component's key as
+     * a function's address */
+    runtime.named_cct = RUNTIME_PROTO_MINOR >= DAPTO_PATH_MINOR &&
+                        __atomic_load_n(&h->id.minor, __ATOMIC_ACQUIRE) >= DAPTO_PATH_MINOR;
     runtime.pid = getpid();
 
     /* <protocol#hello>: clock samples, then the first record. */
@@ -372,6 +388,7 @@ void rt_release(void)
         return;
     __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
     runtime.tb_epoch = RT_TB_NONE;
+    __atomic_store_n(&dapto_trail_epoch, RT_TT_NONE, __ATOMIC_RELAXED);
     states_off();
     runtime.filt = NULL;
     runtime.cnt = NULL;
@@ -393,6 +410,8 @@ static void fork_child(void)
     rt_tid = 0;
     rt_cnt = NULL;
     memset(&rt_tb, 0, sizeof rt_tb);
+    memset(&dapto_trail_self, 0, sizeof dapto_trail_self);
+    rt_tt_tried = 0;
     rtfilter_fork_child();
     rt_rel_fork_child();
     if (rt_is_attached()) {

@@ -21,6 +21,7 @@
 #include "rtrelate.h"
 #include "tbuf.h"
 #include "trail.h"
+#include "ttrail.h"
 
 /* The protocol version this runtime speaks; a test builds a copy with
  * another major to check the handshake <protocol#version>. */
@@ -49,6 +50,7 @@ struct runtime {
     /* Set at attach, read-only after. */
     int tsc;       /* timestamps are TSC ticks <protocol#hello> */
     int overwrite; /* the ring overwrites: no interning */
+    int named_cct; /* the monitor reads components in the call tree */
     pid_t pid;
     struct region region;
     struct ring ring;
@@ -82,10 +84,15 @@ struct runtime {
      * once released. */
     struct tbuf_area tb;
     uint32_t tb_epoch;
+    /* Threads' own trails <protocol#ttrail>: the area (count 0: none).
+     * The attach they belong to is dapto_trail_epoch (rtrail.h).  Set at
+     * attach before `attached`, read-only after. */
+    struct ttrail_area tt;
 };
 
 /* runtime.tb_epoch without thread buffers: never a thread's rt_tb.epoch. */
 #define RT_TB_NONE UINT32_MAX
+
 
 /* The one runtime; see the comment of each field for when it changes. */
 extern struct runtime runtime;
@@ -97,10 +104,11 @@ extern RT_TLS __thread uint32_t rt_tid;
  * meanwhile (from a signal handler) is counted lost, not nested. */
 extern RT_TLS __thread int rt_busy;
 
-/* Whether an event in state ST goes straight into the ring and nowhere
- * else: recorded (kept for the post-mortem by the monitor, not in the
- * trail <protocol#trail>), not stopped, on a ring that does not
- * overwrite, and this thread not inside the ring already. */
+/* Whether an event in state ST goes straight into the ring (and, with
+ * DAPTO_STATE_TRAIL, the thread's own trail <protocol#ttrail>, or else the
+ * monitor keeps it for the post-mortem <protocol#trail>) and nowhere else:
+ * recorded, not stopped, on a ring that does not overwrite, and this
+ * thread not inside the ring already. */
 #define RT_RING_ONLY(st)                                                  \
     (((st) & ~(unsigned int)DAPTO_STATE_TRAIL) == DAPTO_STATE_RECORD &&   \
      !rt_busy && !runtime.overwrite)
@@ -186,6 +194,12 @@ static inline uint64_t rt_now(void)
 /* Deliver record REC (header filled in but for size/seq) as state ST
  * says: trail, ring, stop.  In event.c. */
 void event_deliver(struct dapto_record *rec, unsigned int st);
+
+/* Keep record REC (header filled in: code, flags, len) in the calling
+ * thread's own trail <protocol#ttrail>, its time left unread: 0, or -1
+ * when it cannot be (no trail, or a signal handler's event inside
+ * another's writing): then deliver it.  In event.c. */
+int rt_keep(struct dapto_record *rec);
 
 /* Write a runtime record (HELLO, ASPECT, INTERN) to the ring, whatever
  * any state says.  Returns 0, or -1 when it could not be written. */

@@ -21,6 +21,7 @@
 #include "relarea.h"
 #include "ring.h"
 #include "tbuf.h"
+#include "ttrail.h"
 
 /* Function records handed to the direct path at a time, and in one call
  * of channel_next() at most. */
@@ -111,6 +112,9 @@ struct channel {
     uint64_t more_tb;
     uint64_t tb_scan;
     unsigned int ring_streak; /* the ring's items given in a row */
+    /* threads' own trails <protocol#ttrail> (count 0: none), and how
+     * many had owners at the last look */
+    struct ttrail_area tt;
     unsigned int tb_streak;   /* the thread buffers' items in a row */
 
     /* operation results */

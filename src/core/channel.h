@@ -32,6 +32,7 @@ struct target;
 struct channel;
 struct qarea;
 struct region;
+struct ttrail_area;
 
 struct channel_opts {
     uint32_t ring_size;   /* bytes, a power of two; 0 for the default */
@@ -45,6 +46,9 @@ struct channel_opts {
                              caller that needs no order between the
                              events of two threads (a recording), and
                              sets no state but RECORD */
+    unsigned int trail_events; /* the last events each thread's own trail
+                                  holds <protocol#ttrail>; 0: the
+                                  default (15) */
 };
 
 /* Where the channel stands. */
@@ -239,6 +243,37 @@ void channel_set_start(struct channel *ch, uint64_t start_ns);
 
 /* Nanoseconds in one unit of the program's timestamps (1 without TSC). */
 double channel_ns_per_tick(const struct channel *ch);
+
+/* Nanoseconds since the start of the run of the program's timestamp RAW
+ * (negative when before it). */
+int64_t channel_ns(const struct channel *ch, uint64_t raw);
+
+/* The threads' own trails of the program <protocol#ttrail>, or NULL when
+ * it has none (a runtime older than them, or not attached). */
+const struct ttrail_area *channel_ttrails(const struct channel *ch);
+
+/* Whether the program's runtime keeps named components in its call trees
+ * and says where a thread was on the events counted there
+ * <protocol#cct>: with it, the profiles are kept there by default. */
+int channel_paths(const struct channel *ch);
+/* What the program says it did with its events (its region's counts,
+ * untrusted: the program may have written them). */
+struct channel_kept_counts {
+    uint64_t own;      /* kept in threads' own trails <protocol#ttrail> */
+    uint32_t threads;  /* threads with one */
+    uint64_t lost;     /* not kept there (a signal handler's, inside) */
+    uint64_t shared;   /* kept in the shared trail <protocol#trail> */
+    uint64_t sent;     /* bytes of records written for noosa: the ring's
+                          and the threads' buffers' */
+};
+void channel_kept_counts(const struct channel *ch, struct channel_kept_counts *k);
+
+/* Write the run's coarse clock (milliseconds since its start) for the
+ * threads' trails. */
+void channel_tick(struct channel *ch);
+/* How many threads took a trail of their own (the program says; when two
+ * have, the clock orders them); 0 without trails. */
+uint32_t channel_trails_taken(const struct channel *ch);
 
 /* A counter's value <protocol#counters>. */
 uint64_t channel_counter(const struct channel *ch, uint16_t id);

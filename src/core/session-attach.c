@@ -199,6 +199,7 @@ int attach_runtime(struct session *s, pid_t pid, char **cause)
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = DAPTO_STATE_OFF;
+    copts.trail_events = s->opts.trail_events;
     if (channel_adopt(&s->channel, &copts, mfd, efd, cause) != 0)
         goto fail_fds;
     mfd = efd = -1;

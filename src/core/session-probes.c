@@ -212,6 +212,11 @@ struct probe_hints *session_probe_hints(struct session *s)
     return s->hints;
 }
 
+int session_has_probes(const struct session *s)
+{
+    return s->cur != NULL && probes_count(s->cur->probes) > 0;
+}
+
 char *session_probes_text(const struct session *s)
 {
     struct sproc *p = s->cur;

@@ -50,6 +50,7 @@ static int start(struct session *s, unsigned char default_state, int fd_in,
     copts.overwrite = s->opts.overwrite;
     copts.no_tsc = s->opts.no_tsc;
     copts.default_state = default_state;
+    copts.trail_events = s->opts.trail_events;
     if (channel_create(&ch, &copts, cause) != 0)
         return -1;
     env[0] = (char *)channel_env(ch);

@@ -90,6 +90,11 @@ void session_free(struct session *s)
     free(s);
 }
 
+void session_set_trail_events(struct session *s, unsigned int n)
+{
+    s->opts.trail_events = n;
+}
+
 int session_set_tty(struct session *s, const char *path, char **cause)
 {
     int fd = -1;

@@ -77,6 +77,8 @@ struct session_opts {
     int fd_in;          /* the program's standard descriptors, -1 to */
     int fd_out;         /* inherit noosa's */
     int fd_err;
+    unsigned int trail_events; /* a thread's own trail holds that many
+                                  (channel_opts); 0: the default */
 };
 
 struct session *session_create(struct loop *loop,
@@ -91,6 +93,10 @@ void session_set_program(struct session *s, char *const *argv);
 char *const *session_argv(const struct session *s);
 /* Set the arguments of the next runs (not the program); copied. */
 void session_set_args(struct session *s, char *const *args);
+
+/* Each thread's own trail holds the last N events from the next run or
+ * attach on <protocol#ttrail>. */
+void session_set_trail_events(struct session *s, unsigned int n);
 
 /* The program's terminal for the next runs: the terminal PATH (opened
  * now; -1 with *cause when it cannot be, or is not a terminal), or with
@@ -251,6 +257,8 @@ struct probe_hints *session_probe_hints(struct session *s);
 /* The current process's probes as `info probes' lists them (to free), or
  * NULL when it has none. */
 char *session_probes_text(const struct session *s);
+/* Whether the current process has USDT probes (of objects mapped now). */
+int session_has_probes(const struct session *s);
 
 /* Set the state of event CODE in the current run (ignored without one). */
 int session_set_state(struct session *s, unsigned int code,

@@ -6,7 +6,8 @@
  *
  * The stub is the only code on the program's path when nobody monitors
  * it, so it is one load of the state byte and one predictable branch
- * <design#stub>; everything else is out of line in X_dapto.c.
+ * <design#stub>; everything else is out of line in X_dapto.c.  None of
+ * it is instrumented by -finstrument-functions (DAPTO_NOINSTR).
  */
 #include <string.h>
 
@@ -88,9 +89,11 @@ void gen_header(const struct gen *g, struct buf *b)
             buf_printf(b, "\n/* %s%s: ", sig->name, sig->visible ? "*" : "");
             quote_comment(b, sig->doc);
             buf_puts(b, " */\n");
-            buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+            buf_printf(b, "DAPTO_NOINSTR void %s_dapto_emit_%s(", g->prefix,
+                       sig->name);
             gen_params(b, sig);
-            buf_printf(b, ");\n\nstatic inline void _dapto_%s(", sig->name);
+            buf_printf(b, ");\n\nstatic inline DAPTO_NOINSTR void _dapto_%s(",
+                       sig->name);
             gen_params(b, sig);
             buf_puts(b, ")\n{\n");
             gen_probe(b, a, sig);

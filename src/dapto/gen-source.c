@@ -71,6 +71,23 @@ static const char *arg_member(const struct param *p, const char **conv)
     }
 }
 
+/* The dapto_keep_* function (dapto.h) of parameter P, of a built-in type. */
+static const char *keep_kind(const struct param *p)
+{
+    switch (p->kind) {
+    case TYPE_INT:
+        return "int";
+    case TYPE_LONG:
+        return "long";
+    case TYPE_PTR:
+        return "ptr";
+    case TYPE_DOUBLE:
+        return "double";
+    default:
+        return "str";
+    }
+}
+
 /* SIG's parameter names as the arguments after a first one (gen_args). */
 static void gen_more_args(struct buf *b, const struct sig *sig)
 {
@@ -87,25 +104,52 @@ static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *
 {
     size_t i;
 
-    buf_printf(b, "static DAPTO_NOINLINE void %s_dapto_%s_%s(unsigned int _dapto_v",
+    buf_printf(b, "static DAPTO_NOINLINE DAPTO_NOINSTR void %s_dapto_%s_%s(",
                g->prefix, what, sig->name);
+    /* (keep and hold: the arguments alone) */
+    int bare = strcmp(what, "keep") == 0 || strcmp(what, "hold") == 0;
+
+    if (!bare)
+        buf_puts(b, "unsigned int _dapto_v");
+    else if (sig->nparams == 0)
+        buf_puts(b, "void");
     for (i = 0; i < sig->nparams; i++) {
-        buf_puts(b, ", ");
+        if (i > 0 || !bare)
+            buf_puts(b, ", ");
         gen_decl(b, &sig->params[i]);
     }
     buf_puts(b, ")\n{\n");
 }
 
+/* The arguments of SIG into the array _dapto_a (when it has any), as its
+ * filter and the trail take them (dapto.h), indented by IN spaces. */
+static void gen_arg_array(struct buf *b, const struct sig *sig, int in)
+{
+    const char *conv = "", *member;
+    size_t i;
+
+    if (sig->nparams > 0)
+        buf_printf(b, "%*sunion dapto_arg _dapto_a[%zu];\n\n", in, "",
+                   sig->nparams);
+    for (i = 0; i < sig->nparams; i++) {
+        member = arg_member(&sig->params[i], &conv);
+        buf_printf(b, "%*s_dapto_a[%zu].%s = %s(%s);\n", in, "", i, member,
+                   conv, sig->params[i].name);
+    }
+}
+
 /* The encoder of event SIG, number INDEX within aspect A and STATE in the
- * state array.  An event whose parameters are all of built-in types asks
- * its filter about its arguments before encoding anything
- * <protocol#filter>; one with a user type is filtered on its record. */
+ * state array.  An event whose parameters are all of built-in types is
+ * kept in the trail from its arguments while nothing else wants it
+ * <protocol#ttrail>, and asks its filter about its arguments before
+ * encoding anything <protocol#filter>; one with a user type is encoded
+ * first, and filtered and kept from its record. */
 static void gen_encoder(const struct gen *g, struct buf *b,
                         const struct aspect *a, const struct sig *sig,
                         size_t index, size_t state)
 {
     const struct param *p;
-    const char *conv = "", *member;
+    const char *conv = "";
     size_t i;
     int early = 1;
 
@@ -117,7 +161,7 @@ static void gen_encoder(const struct gen *g, struct buf *b,
          * record buffer on its stack */
         gen_half_head(g, b, sig, "put");
     } else {
-        buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+        buf_printf(b, "DAPTO_NOINSTR void %s_dapto_emit_%s(", g->prefix, sig->name);
         gen_params(b, sig);
         buf_puts(b, ")\n{\n");
     }
@@ -138,28 +182,54 @@ static void gen_encoder(const struct gen *g, struct buf *b,
         return;
     }
     buf_puts(b, "    DAPTO_EVENT_END_AS(_dapto_v);\n}\n\n");
-    /* the filter asked apart too, so that an event recorded without one
-     * costs its encoder no stack frame of its own */
-    gen_half_head(g, b, sig, "ask");
-    if (sig->nparams > 0)
-        buf_printf(b, "    union dapto_arg _dapto_a[%zu];\n\n", sig->nparams);
+    /* the trail alone, and the filter, each apart too, so that an event
+     * recorded without one costs its encoder no stack frame of its own */
+    /* the thread without a trail of its own yet apart, so that keeping
+     * costs no frame */
+    gen_half_head(g, b, sig, "hold");
+    gen_arg_array(b, sig, 4);
+    buf_printf(b, "    dapto_event_keep(&%s_dapto_aspect_%s, %zu, %s);\n}\n\n",
+               g->prefix, a->name, index, sig->nparams > 0 ? "_dapto_a" : "NULL");
+    gen_half_head(g, b, sig, "keep");
+    buf_puts(b, "    struct dapto_keep _dapto_k;\n\n"
+             "    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {\n");
+    buf_printf(b, "        %s_dapto_hold_%s(", g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_puts(b, ");\n        return;\n    }\n");
     for (i = 0; i < sig->nparams; i++) {
         p = &sig->params[i];
-        member = arg_member(p, &conv);
-        buf_printf(b, "    _dapto_a[%zu].%s = %s(%s);\n", i, member, conv, p->name);
+        buf_printf(b, "    dapto_keep_%s(&_dapto_k, %s(%s));\n",
+                   keep_kind(p), p->kind == TYPE_PTR ? "(const void *)" : "",
+                   p->name);
     }
+    buf_printf(b, "    dapto_keep_end(&_dapto_k, &%s_dapto_aspect_%s, %zu);\n}\n\n",
+               g->prefix, a->name, index);
+    gen_half_head(g, b, sig, "ask");
+    gen_arg_array(b, sig, 4);
     buf_printf(b, "    _dapto_v = dapto_event_filter(&%s_dapto_aspect_%s, %zu, %s, _dapto_v);\n"
-               "    if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v", g->prefix, a->name,
+               "    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)\n"
+               "        %s_dapto_keep_%s(", g->prefix, a->name,
                index, sig->nparams > 0 ? "_dapto_a" : "NULL", g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n    else if (_dapto_v != 0)\n        %s_dapto_put_%s(_dapto_v",
+               g->prefix, sig->name);
     gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
-    buf_printf(b, "void %s_dapto_emit_%s(", g->prefix, sig->name);
+    buf_printf(b, "DAPTO_NOINSTR void %s_dapto_emit_%s(", g->prefix, sig->name);
     gen_params(b, sig);
     buf_printf(b, ")\n{\n    unsigned int _dapto_v = %s_dapto_state[%zu];\n\n"
-               "    if (_dapto_v & DAPTO_STATE_FILTER)\n        %s_dapto_ask_%s(_dapto_v",
+               "    if (_dapto_v == DAPTO_STATE_TRAIL)\n        %s_dapto_keep_%s(",
                g->prefix, state, g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n    else if (_dapto_v & DAPTO_STATE_FILTER)\n"
+               "        %s_dapto_ask_%s(_dapto_v", g->prefix, sig->name);
     gen_more_args(b, sig);
-    buf_printf(b, ");\n    else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
+    /* counted in the program's tree <protocol#cct> and kept: no record */
+    buf_printf(b, ");\n    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {\n"
+               "        dapto_event_count(&%s_dapto_aspect_%s, %zu);\n"
+               "        %s_dapto_keep_%s(", g->prefix, a->name, index, g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n    } else\n        %s_dapto_put_%s(_dapto_v", g->prefix, sig->name);
     gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");
 }
@@ -171,9 +241,9 @@ static void gen_operation(const struct gen *g, struct buf *b,
     const struct param *p;
     size_t i;
 
-    buf_printf(b, "static void %s_dapto_op_%s(struct dapto_in *_dapto_in,\n"
+    buf_printf(b, "static DAPTO_NOINSTR void %s_dapto_op_%s(struct dapto_in *_dapto_in,\n"
                "%*sstruct dapto_out *_dapto_out)\n{\n", g->prefix, sig->name,
-               (int)(strlen("static void _dapto_op_(") + strlen(g->prefix) +
+               (int)(strlen("static DAPTO_NOINSTR void _dapto_op_(") + strlen(g->prefix) +
                      strlen(sig->name)), "");
     for (i = 0; i < sig->nparams; i++) {
         buf_puts(b, "    ");
@@ -304,9 +374,9 @@ void gen_source(const struct gen *g, struct buf *b)
         event0 += index;
     }
     buf_printf(b, "/* Register the aspects when the program starts. */\n"
-               "static void %s_dapto_register(void) "
+               "static DAPTO_NOINSTR void %s_dapto_register(void) "
                "__attribute__((constructor));\n\n"
-               "static void %s_dapto_register(void)\n{\n", g->prefix,
+               "static DAPTO_NOINSTR void %s_dapto_register(void)\n{\n", g->prefix,
                g->prefix);
     for (i = 0; i < s->naspects; i++)
         buf_printf(b, "    dapto_register(&%s_dapto_aspect_%s);\n", g->prefix,

@@ -9,6 +9,8 @@
 #ifndef NOOSA_FAULT_TRAIL_H
 #define NOOSA_FAULT_TRAIL_H
 
+#include <sys/types.h>
+
 struct session;
 struct dispatch;
 struct sink;
@@ -27,8 +29,17 @@ void fault_trail_free(struct fault_trail *ft);
 void fault_trail_set(struct fault_trail *ft, unsigned int n);
 unsigned int fault_trail_get(const struct fault_trail *ft);
 
+/* Keep the entries and exits of -finstrument-functions in the trail too
+ * (off by default: they cost a program every call, events cost it only
+ * their own). */
+void fault_trail_set_functions(struct fault_trail *ft, int on);
+int fault_trail_functions(const struct fault_trail *ft);
+
 /* Say the last events of the current run in the transcript, oldest
- * first, one per line after a heading. */
-void fault_trail_say(struct fault_trail *ft);
+ * first, one per line after a heading; of those the program kept in
+ * threads' own trails <protocol#ttrail>, ordered between threads by the
+ * run's coarse clock, the events of thread TID (the error's) last within
+ * one of its ticks. */
+void fault_trail_say(struct fault_trail *ft, pid_t tid);
 
 #endif /* NOOSA_FAULT_TRAIL_H */

@@ -724,7 +724,7 @@ void fault_stopped(struct faults *f, const struct target_event *ev_in)
     }
     say_backtrace(say, sym, ev.tid, reported(&ev, &r));
     say_components(f, ev.tid);
-    fault_trail_say(f->trail);
+    fault_trail_say(f->trail, ev.tid);
     if (stopped >= 0)
         say_others(say, sym, pid, ev.tid);
     symbols_free(sym);

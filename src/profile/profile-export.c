@@ -185,6 +185,13 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
     size_t nd = 0, dcap = 0, i;
     long pid = t->pid > 0 ? (long)t->pid : 1;
 
+    if (t->nmarks == 0 && t->in_program) {
+        xcause(cause, "nothing to export: the time profile is kept in the "
+               "program, which keeps no timeline (\"profile timeline N\" "
+               "before the run keeps one, from the records of every enter "
+               "and leave)");
+        return -1;
+    }
     if (t->nmarks == 0) {
         xcause(cause, "nothing to export: the time profile has no timeline "
                "(turn it on with \"profile time on\" and run the program)");

@@ -104,21 +104,28 @@ static void started(void *arg, const struct reader_item *item)
     (void)item;
     if (p->freq.limit > 0)
         memset(p->freq.evname, 0xff, p->freq.limit * sizeof *p->freq.evname);
-    if (p->freq.in_program) {
-        /* a new run: the program's tree is defined again */
+    /* a new run: kept where it can be now; the program's tree is defined
+     * again, its paths stand for nothing yet */
+    pprogram_started(p);
+    profile_place(p);
+    if (p->freq.in_program)
         dispatch_changed(p->dispatch);
-    }
 }
 
 static unsigned char want(void *arg, const struct registry_event *ev)
 {
     struct profile *p = arg;
 
-    /* <protocol#cct>: the calls of functions counted in the program when
-     * asked for and it can (nothing else is then counted); the records
-     * otherwise */
-    if (p->freq.in_program && ptime_program(p, NULL))
-        return pprogram_event(ev) ? DAPTO_STATE_PROFILE : 0;
+    /* <protocol#cct>: the calls of functions and components, and the
+     * visible events, counted in the program's trees when it can (a
+     * runtime before protocol 1.0.6 counts no event there: only calls);
+     * the records of every enter and leave otherwise */
+    if (p->freq.in_program && ptime_program(p, NULL)) {
+        if (pprogram_event(ev))
+            return DAPTO_STATE_PROFILE;
+        return ev->visible && channel_paths(session_channel(p->session)) ? DAPTO_STATE_PROFILE
+                                                                         : 0;
+    }
     return ev->visible ? DAPTO_STATE_RECORD : 0;
 }
 
@@ -126,6 +133,7 @@ static void deliver(void *arg, struct dispatch_event *de)
 {
     struct profile *p = arg;
 
+    /* (counted in the program's trees when kept there) */
     if (!de->event->visible || p->freq.in_program)
         return;
     count(&p->freq, stacks_context(p->st, de->item->tid),
@@ -183,6 +191,7 @@ void pfreq_init(struct profile *p)
 
     f->mask = 1023;
     f->slots = xcalloc(f->mask + 1, sizeof *f->slots);
+    f->where = PFREQ_DEFAULT;
     f->c = dispatch_add(p->dispatch, &freq_ops, p);
     dispatch_set_hooks(p->dispatch, f->c, &freq_more);
     /* off until asked for */
@@ -244,17 +253,22 @@ void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n)
     f->calls[node] += n;
 }
 
-int pfreq_set_in_program(struct profile *p, int on)
+void pfreq_add_event(struct profile *p, uint32_t node, const struct registry_event *ev,
+                     uint64_t n)
+{
+    count(&p->freq, node, event_name(p, ev), n);
+}
+
+void pfreq_place(struct profile *p, int in)
 {
     int enabled = dispatch_enabled(p->freq.c);
 
-    if (on == p->freq.in_program)
-        return 0;
-    p->freq.in_program = on;
+    if (in == p->freq.in_program)
+        return;
+    p->freq.in_program = in;
     /* the stacks as the new place wants them */
     notice(p, enabled);
     dispatch_changed(p->dispatch);
-    return 0;
 }
 
 uint64_t pfreq_calls(const struct profile *p, uint32_t node)

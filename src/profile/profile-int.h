@@ -34,9 +34,11 @@ struct pfreq {
     uint64_t *calls; /* by node */
     size_t ncalls;
     uint64_t total; /* events counted */
-    /* <protocol#cct>: `profile freq in program` asked for: the calls of
-     * functions are the program's trees' (read with the time profile's,
-     * profile-program.c), and no other event is counted */
+    /* <protocol#cct>: where it is kept: asked (PFREQ_*), and for this
+     * run (in_program): the calls of functions and components are the
+     * program's trees' (read with the time profile's, profile-program.c),
+     * and each event's record says its thread's path there */
+    int where;
     int in_program;
     /* Event code -> event name number (UINT32_MAX: not known yet), for
      * the current run, and the event it was made for (the processes of a
@@ -74,11 +76,13 @@ struct ptime {
     size_t marks_limit;     /* 0: no timeline */
     uint64_t marks_dropped; /* past the limit */
     pid_t pid;              /* of the run the timeline is from */
-    /* <protocol#cct>: `profile time in program` asked for (the program's
-     * tree is defined in each process's question area; PTIME_SAMPLED: a
-     * tree that keeps no time, its self times sampled), and what reading
-     * it found */
+    /* <protocol#cct>: where it is kept: asked (PTIME_*), and for this
+     * run (in_program: the program's tree is defined in each process's
+     * question area; PTIME_SAMPLED: a tree that keeps no time, its self
+     * times sampled), and what reading it found */
+    int where;
     int in_program;
+    int timeline;           /* a timeline was asked for: kept in noosa */
     uint64_t program_overflow, program_unmatched, program_torn;
     struct psampler *sampler; /* PTIME_SAMPLED */
 };
@@ -87,9 +91,14 @@ struct ptime {
 enum {
     PTIME_IN_NOOSA,   /* from the records */
     PTIME_IN_PROGRAM, /* the program's trees, a clock read each call */
-    PTIME_SAMPLED     /* the program's trees, no clock: the self times are
+    PTIME_SAMPLED,    /* the program's trees, no clock: the self times are
                        * noosa's samples of each thread's current path */
+    PTIME_DEFAULT     /* (ptime.where) sampled when the program can keep
+                       * it and no timeline is asked for, else noosa */
 };
+
+/* Where the frequency profile is kept (pfreq.where). */
+enum { PFREQ_IN_NOOSA, PFREQ_IN_PROGRAM, PFREQ_DEFAULT };
 
 struct profile {
     struct session *session;
@@ -99,6 +108,9 @@ struct profile {
     struct pfreq freq;
     struct ptime time;
     int print_at_end;
+    /* why the profiles are kept in noosa by default (static text), or
+     * NULL when the program keeps them (profile_place) */
+    const char *place_why;
     /* <protocol#cct>: what the program's trees held when the profile
      * kept there was last reset, by kind (profile-program.c) */
     struct pzeros *zero[2]; /* by enum profile_kind */
@@ -113,6 +125,9 @@ void pfreq_calls_made(struct profile *p, const struct stacks_change *c,
                       size_t n);
 /* Add N calls of NODE. */
 void pfreq_add_calls(struct profile *p, uint32_t node, uint64_t n);
+/* N events EV counted at node NODE (the program's tree's). */
+void pfreq_add_event(struct profile *p, uint32_t node, const struct registry_event *ev,
+                     uint64_t n);
 /* Counts of NODE for every event: call FN for each (ev, n). */
 uint64_t pfreq_calls(const struct profile *p, uint32_t node);
 
@@ -127,9 +142,13 @@ void ptime_changes(struct profile *p, const struct stacks_change *c,
 struct tthread *ptime_thread(struct profile *p, pid_t tid, int add);
 /* Make TH's arrays cover NODE. */
 void ptime_cover(struct tthread *th, uint32_t node);
-int ptime_set_in_program(struct profile *p, int where);
-
-int pfreq_set_in_program(struct profile *p, int on);
+/* Keep the profile where IN says for this run (stacks, sampler, states
+ * as that wants them). */
+void ptime_place(struct profile *p, int in);
+void pfreq_place(struct profile *p, int in);
+/* profile.c: both profiles where they are asked to be kept, as this run
+ * (the program, or a recording) allows. */
+void profile_place(struct profile *p);
 
 /* profile-program.c <protocol#cct> */
 /* Whether EV is the built-in enter or leave, which the program's trees
@@ -143,9 +162,15 @@ void psampler_free(struct profile *p);
  * themselves go on, the other profile may read them). */
 void pprogram_reset(struct profile *p, int kind);
 void pprogram_free(struct profile *p);
+/* A new run (not a process joining one): what was of the last run's trees
+ * is forgotten. */
+void pprogram_started(struct profile *p);
 /* What it did: samples taken, and the period in microseconds. */
 uint64_t psampler_samples(const struct profile *p);
 unsigned int psampler_period_us(const struct profile *p);
+/* Whether this run's program can keep the profiles (when not, *WHY,
+ * static, says why), defining nothing. */
+int pprogram_can(struct profile *p, const char **why);
 /* Whether this run counts functions in the program (defining its tree
  * there first when needed); when not, *WHY (static) says why. */
 int ptime_program(struct profile *p, const char **why);

@@ -39,6 +39,7 @@
 #include "session.h"
 #include "stacks.h"
 #include "symnames.h"
+#include "target.h"
 #include "xmalloc.h"
 
 /* Call paths a thread's table holds. */
@@ -59,13 +60,28 @@ static struct qarea *tree_area(struct channel *ch)
     return qa != NULL && qa->def[DAPTO_Q_CCT].epoch != 0 ? qa : NULL;
 }
 
+int pprogram_can(struct profile *p, const char **why)
+{
+    struct channel *ch = session_channel(p->session);
+    const char *no = NULL;
+
+    if (ch == NULL)
+        no = "the program does not run";
+    else
+        channel_questions(ch, &no);
+    if (why != NULL)
+        *why = no;
+    return no == NULL;
+}
+
 int ptime_program(struct profile *p, const char **why)
 {
     struct channel *ch = session_channel(p->session);
     struct dapto_question d;
     struct qarea *qa;
     const char *no = NULL;
-    int timeless = p->time.in_program == PTIME_SAMPLED;
+    /* time kept only for the exact time profile */
+    int timeless = p->time.in_program != PTIME_IN_PROGRAM;
 
     /* (defined in each process of the run as the dispatcher writes its
      * states: <design#processes>) */
@@ -385,6 +401,19 @@ void pprogram_reset(struct profile *p, int kind)
     }
 }
 
+void pprogram_started(struct profile *p)
+{
+    /* the zeros of resets were of the last run's trees */
+    for (int k = 0; k < 2; k++) {
+        struct pzeros *zs = p->zero[k];
+
+        for (size_t j = 0; zs != NULL && j < zs->n; j++)
+            pzero_clear(&zs->v[j]);
+        if (zs != NULL)
+            zs->n = 0;
+    }
+}
+
 void pprogram_free(struct profile *p)
 {
     for (int k = 0; k < 2; k++) {
@@ -426,6 +455,49 @@ struct table {
     uint32_t nent;
 };
 
+/* The name of a component whose key is KEY <protocol#cct>: its intern
+ * id's text, or the NUL-terminated string at the address it holds in the
+ * current process's memory (at most 255 bytes, read a page at a time)
+ * into BUF of 256 bytes; NULL when it cannot be had. */
+static const char *component_name(struct profile *p, uint64_t key, char *buf,
+                                  size_t *len)
+{
+    struct target *t = session_target(p->session);
+    struct channel *ch = session_channel(p->session);
+    uint64_t addr = key & ~(DAPTO_CCT_NAMED | DAPTO_CCT_ADDR);
+    size_t got = 0;
+
+    if (!(key & DAPTO_CCT_ADDR)) {
+        const char *s = ch != NULL && addr <= UINT32_MAX
+                            ? reader_intern(channel_reader(ch), (uint32_t)addr)
+                            : NULL;
+
+        if (s != NULL)
+            *len = strlen(s);
+        return s;
+    }
+
+    while (t != NULL && got < 255) {
+        size_t n = 4096 - (size_t)((addr + got) & 4095), k;
+
+        if (n > 255 - got)
+            n = 255 - got;
+        if (target_read(t, addr + got, buf + got, n, NULL) != 0)
+            break;
+        for (k = 0; k < n && buf[got + k] != '\0'; k++)
+            ;
+        got += k;
+        if (k < n) {
+            *len = got;
+            return buf;
+        }
+    }
+    if (got == 0)
+        return NULL;
+    *len = got; /* (cut) */
+    return buf;
+}
+
 /* The node of entry I (its path resolved through its parents). */
 static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
                         uint32_t i)
@@ -434,6 +506,7 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     const struct dapto_qentry *e = &t->e[i];
     uint32_t parent;
     const char *name;
+    char text[256];
     size_t len;
 
     if (t->state[i] == 2)
@@ -444,13 +517,35 @@ static uint32_t resolve(struct profile *p, struct table *t, struct symnames *sn,
     parent = e->key[0] == 0 || e->key[0] > t->nent
                  ? CCT_ROOT
                  : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
-    name = symnames_name(sn, e->key[1], &len);
+    if (e->key[1] & DAPTO_CCT_NAMED)
+        name = component_name(p, e->key[1], text, &len);
+    else
+        name = symnames_name(sn, e->key[1], &len);
     t->excluded[i] = name == NULL;
     /* an excluded function's time is its caller's, as in the records */
     t->node[i] = name == NULL ? parent
                               : cct_child(cct, parent, cct_intern(cct, name, len));
     t->state[i] = 2;
     return t->node[i];
+}
+
+/* Entry I of slot S's table T, an event's: its count since zero Z under
+ * its path, in the frequency profile when the event is visible. */
+static void pprogram_event_count(struct profile *p, struct table *t, struct symnames *sn,
+                                 uint32_t i, const struct pzero *z, uint32_t s)
+{
+    const struct dapto_qentry *e = &t->e[i];
+    const struct registry_event *ev =
+        registry_event(session_registry(p->session),
+                       (unsigned int)(e->key[1] & ~DAPTO_CCT_EVENT));
+    uint64_t sum, n = since_zero(z, s, i, e, &sum);
+    uint32_t node;
+
+    if (ev == NULL || !ev->visible || n == 0)
+        return;
+    node = e->key[0] == 0 || e->key[0] > t->nent ? CCT_ROOT
+                                                 : resolve(p, t, sn, (uint32_t)e->key[0] - 1);
+    pfreq_add_event(p, node, ev, n);
 }
 
 /* The trees of the current process's threads, added in. */
@@ -461,7 +556,8 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
     struct dapto_qtable head;
     struct tthread *th = NULL;
     uint32_t s, n, i, node;
-    int torn, time = p->time.in_program, freq = p->freq.in_program;
+    int torn, time = p->time.in_program && profile_enabled(p, PROFILE_TIME),
+              freq = p->freq.in_program && profile_enabled(p, PROFILE_FREQ);
     /* a tree that keeps no time: the self times are the samples */
     struct psproc *pp = NULL;
     int sampled = qa->def[DAPTO_Q_CCT].mult == 0;
@@ -499,6 +595,12 @@ static void read_process(struct profile *p, struct qarea *qa, unsigned int proc)
 
             if (t.e[i].hash == 0)
                 continue;
+            if ((t.e[i].key[1] & (DAPTO_CCT_NAMED | DAPTO_CCT_EVENT)) == DAPTO_CCT_EVENT) {
+                /* an event counted under its path, never entered */
+                if (freq)
+                    pprogram_event_count(p, &t, sn, i, zf, s);
+                continue;
+            }
             node = resolve(p, &t, sn, i);
             if (time) {
                 calls = since_zero(zt, s, i, &t.e[i], &sum);
@@ -525,10 +627,11 @@ void ptime_program_read(struct profile *p)
 {
     struct session *ss = p->session;
     struct tthread *th;
-    struct pfreq *f = &p->freq;
     unsigned int i, n = session_nprocs(ss) > 0 ? session_nprocs(ss) : 1;
-    int cur = session_current(ss), time = p->time.in_program,
-        freq = p->freq.in_program, any = 0;
+    /* (a profile that is off keeps what it read last) */
+    int cur = session_current(ss),
+        time = p->time.in_program && profile_enabled(p, PROFILE_TIME),
+        freq = p->freq.in_program && profile_enabled(p, PROFILE_FREQ), any = 0;
     size_t k;
 
     for (i = 0; i < n; i++)
@@ -543,8 +646,8 @@ void ptime_program_read(struct profile *p)
             memset(th->calls, 0, th->n * sizeof *th->calls);
         }
     }
-    if (freq && f->calls != NULL)
-        memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+    if (freq)
+        pfreq_reset(p);
     p->time.program_overflow = p->time.program_unmatched = p->time.program_torn = 0;
     /* each process's threads (its own function names: the process is
      * made current while its tables are read) <design#processes> */

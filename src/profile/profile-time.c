@@ -173,8 +173,10 @@ static void started(void *arg, const struct reader_item *item)
         p->time.threads[i].last = -1;
     }
     p->time.pid = session_pid(p->session);
-    /* a new run: the program's tree is defined again (a new channel may
-     * sit where the last one was) */
+    pprogram_started(p);
+    /* a new run: kept where it can be now; the program's tree is defined
+     * again (a new channel may sit where the last one was) */
+    profile_place(p);
     dispatch_changed(p->dispatch);
 }
 
@@ -191,6 +193,7 @@ static const struct consumer_hooks time_more = {
 void ptime_init(struct profile *p)
 {
     p->time.marks_limit = PTIME_MARKS;
+    p->time.where = PTIME_DEFAULT;
     p->time.c = dispatch_add(p->dispatch, &time_ops, p);
     dispatch_set_hooks(p->dispatch, p->time.c, &time_more);
     dispatch_enable(p->dispatch, p->time.c, 0);
@@ -226,15 +229,14 @@ void ptime_reset(struct profile *p)
     t->marks_dropped = 0;
 }
 
-int ptime_set_in_program(struct profile *p, int where)
+void ptime_place(struct profile *p, int in)
 {
     int enabled = dispatch_enabled(p->time.c);
 
-    if (where == p->time.in_program)
-        return 0;
-    p->time.in_program = where;
+    if (in == p->time.in_program)
+        return;
+    p->time.in_program = in;
     /* the stacks as the new place wants them */
     notice(p, enabled);
     dispatch_changed(p->dispatch);
-    return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,50 @@ struct consumer *profile_consumer(struct profile *p, enum profile_kind kind)
     return consumer(p, kind);
 }
 
+/* Why the program cannot keep the profiles by default (static text), or
+ * NULL when it can: a live run whose runtime counts components and events
+ * in its call trees.  USDT probes are noosa's events, which the trees
+ * would miss (their components, their events). */
+static const char *place_why(struct profile *p)
+{
+    const char *why = NULL;
+
+    if (!pprogram_can(p, &why))
+        return why != NULL ? why : "the program cannot keep it";
+    if (!channel_paths(session_channel(p->session)))
+        return "the program's runtime counts no component or event in its "
+               "call trees (protocol 1.0.6)";
+    if (session_has_probes(p->session))
+        return "the program's USDT probes are noosa's events, which its call "
+               "trees do not see";
+    return NULL;
+}
+
+void profile_place(struct profile *p)
+{
+    int can, t = p->time.where, f = p->freq.where;
+
+    p->place_why = place_why(p);
+    can = p->place_why == NULL;
+
+    if (t == PTIME_DEFAULT)
+        t = can && !p->time.timeline ? PTIME_SAMPLED : PTIME_IN_NOOSA;
+    if (f == PFREQ_DEFAULT)
+        f = can ? PFREQ_IN_PROGRAM : PFREQ_IN_NOOSA;
+    ptime_place(p, t);
+    pfreq_place(p, f);
+}
+
+/* " (why the program does not keep it)" */
+static const char *because(struct profile *p)
+{
+    static char buf[200];
+
+    snprintf(buf, sizeof buf, " (%s)",
+             p->place_why != NULL ? p->place_why : "the program cannot keep it");
+    return buf;
+}
+
 void profile_status(struct profile *p)
 {
     int64_t whole = 0;
@@ -88,28 +133,54 @@ void profile_status(struct profile *p)
               profile_enabled(p, PROFILE_TIME) ? "on" : "off",
               p->time.nthreads, p->time.nthreads == 1 ? "" : "s",
               (double)whole / 1e9);
-    if (p->freq.in_program)
-        sink_sayf(p->say, "frequency profile kept: in the program (the calls of "
-                  "functions only)%s%s\n",
+    if (!profile_enabled(p, PROFILE_FREQ))
+        ;
+    else if (p->freq.in_program)
+        sink_sayf(p->say, "frequency profile kept: in the program (calls "
+                  "and events counted in its call trees)%s%s\n",
                   ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
                   why != NULL ? why : "");
-    if (p->time.in_program) {
+    else
+        sink_sayf(p->say, "frequency profile kept: in noosa, from the records "
+                  "of every enter and leave%s%s\n",
+                  p->freq.where == PFREQ_IN_NOOSA ? " (as asked)" : "",
+                  p->freq.where == PFREQ_IN_NOOSA ? "" : because(p));
+    if (!profile_enabled(p, PROFILE_TIME))
+        ;
+    else if (p->time.in_program) {
         sink_sayf(p->say, "time profile kept: in the program%s%s\n",
                   ptime_program(p, &why) ? "" : " when it can; now in noosa: ",
                   why != NULL ? why : "");
         if (p->time.in_program == PTIME_SAMPLED)
             sink_sayf(p->say, "  calls counted, self time sampled every %u us: "
-                      "%llu samples\n", psampler_period_us(p),
-                      (unsigned long long)psampler_samples(p));
+                      "%llu samples%s\n", psampler_period_us(p),
+                      (unsigned long long)psampler_samples(p),
+                      psampler_samples(p) < 100
+                          ? " (few: \"profile time in program\" measures "
+                            "every call, two clock reads each)"
+                          : "");
+        else
+            sink_say(p->say, "  calls counted, self time measured at each "
+                     "call (two clock reads)\n");
         if (p->time.program_overflow + p->time.program_unmatched != 0)
             sink_sayf(p->say, "  %llu calls found no room in a thread's tree, "
                       "%llu returns no call\n",
                       (unsigned long long)p->time.program_overflow,
                       (unsigned long long)p->time.program_unmatched);
+    } else {
+        sink_sayf(p->say, "time profile kept: in noosa, from the records of "
+                  "every enter and leave%s%s\n",
+                  p->time.where == PTIME_IN_NOOSA ? " (as asked)"
+                  : p->time.timeline ? " (the timeline needs them)" : "",
+                  p->time.where == PTIME_IN_NOOSA || p->time.timeline ? "" : because(p));
     }
-    sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
-              "dropped\n", p->time.nmarks, p->time.marks_limit,
-              (unsigned long long)p->time.marks_dropped);
+    if (!p->time.in_program || p->time.nmarks > 0)
+        sink_sayf(p->say, "timeline: %zu marks kept (at most %zu), %llu "
+                  "dropped\n", p->time.nmarks, p->time.marks_limit,
+                  (unsigned long long)p->time.marks_dropped);
+    else
+        sink_say(p->say, "timeline: none (\"profile timeline N\" keeps one, "
+                 "from the records of every enter and leave)\n");
     sink_sayf(p->say, "printed when the program ends: %s\n",
               p->print_at_end ? "yes" : "no");
 }
@@ -122,6 +193,10 @@ size_t profile_marks_limit(const struct profile *p)
 void profile_set_marks_limit(struct profile *p, size_t n)
 {
     p->time.marks_limit = n;
+    /* <protocol#cct>: the program keeps no order of calls: a timeline is
+     * made from the records of every enter and leave */
+    p->time.timeline = n > 0;
+    profile_place(p);
 }
 
 size_t profile_nthreads(const struct profile *p)
@@ -156,15 +231,22 @@ int profile_enabled(const struct profile *p, enum profile_kind kind)
 
 int profile_in_program(const struct profile *p, enum profile_kind kind)
 {
-    return kind == PROFILE_FREQ ? p->freq.in_program : p->time.in_program;
+    /* the place asked for, the default's being what it is where the
+     * program can keep it */
+    if (kind == PROFILE_FREQ)
+        return p->freq.where == PFREQ_DEFAULT ? PFREQ_IN_PROGRAM : p->freq.where;
+    if (p->time.where == PTIME_DEFAULT)
+        return p->time.timeline ? PTIME_IN_NOOSA : PTIME_SAMPLED;
+    return p->time.where;
 }
 
 void profile_set_in_program(struct profile *p, enum profile_kind kind, int on)
 {
     if (kind == PROFILE_FREQ)
-        pfreq_set_in_program(p, on != 0);
+        p->freq.where = on != 0 ? PFREQ_IN_PROGRAM : PFREQ_IN_NOOSA;
     else
-        ptime_set_in_program(p, on);
+        p->time.where = on;
+    profile_place(p);
 }
 
 void profile_reset(struct profile *p, enum profile_kind kind)
@@ -183,6 +265,10 @@ void profile_ended(struct profile *p)
     struct profile_query q;
     char *cause = NULL;
 
+    /* <protocol#cct>: what the program's trees hold, while they are
+     * there */
+    if (p->time.in_program || p->freq.in_program)
+        ptime_program_read(p);
     if (!p->print_at_end)
         return;
     memset(&q, 0, sizeof q);

@@ -260,7 +260,7 @@ static int runtime_frame(const char *fn)
            (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto", 6) == 0 ||
             strncmp(fn, "__cyg_profile_func_", 19) == 0 ||
             strstr(fn, "_dapto_emit_") != NULL || strstr(fn, "_dapto_put_") != NULL ||
-            strstr(fn, "_dapto_ask_") != NULL);
+            strstr(fn, "_dapto_ask_") != NULL || strstr(fn, "_dapto_keep_") != NULL);
 }
 
 /* Whether a frame's function is where a thread's stack begins. */

@@ -112,30 +112,33 @@ static int cmd_errors(ClientData cd, Tcl_Interp *tcl, int objc,
         fault_trail_set(fault_trail(f), (unsigned int)n);
         return TCL_OK;
     }
-    if (strcmp(sub, "stacks") == 0) {
-        int on;
+    if (strcmp(sub, "stacks") == 0 || strcmp(sub, "functions") == 0) {
+        int stacks = sub[0] == 's', on;
 
         if (objc > 3) {
             Tcl_WrongNumArgs(tcl, 2, objv, "?on|off?");
             return TCL_ERROR;
         }
         if (objc == 2) {
-            Tcl_SetObjResult(tcl, Tcl_NewStringObj(
-                fault_stacks(f) ? "on" : "off", -1));
+            on = stacks ? fault_stacks(f) : fault_trail_functions(fault_trail(f));
+            Tcl_SetObjResult(tcl, Tcl_NewStringObj(on ? "on" : "off", -1));
             return TCL_OK;
         }
         if (Tcl_GetBooleanFromObj(NULL, objv[2], &on) != TCL_OK) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-                "errors stacks: expected on or off, got \"%s\"",
+                "errors %s: expected on or off, got \"%s\"", sub,
                 Tcl_GetString(objv[2])));
             return TCL_ERROR;
         }
-        fault_set_stacks(f, on);
+        if (stacks)
+            fault_set_stacks(f, on);
+        else
+            fault_trail_set_functions(fault_trail(f), on);
         return TCL_OK;
     }
     Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-        "errors: expected ask, terminate, convert ?N?, last ?N? or stacks "
-        "?on|off?, got \"%s\"", sub));
+        "errors: expected ask, terminate, convert ?N?, last ?N?, stacks "
+        "?on|off? or functions ?on|off?, got \"%s\"", sub));
     return TCL_ERROR;
 }
 
@@ -166,7 +169,7 @@ static int cmd_convert(ClientData cd, Tcl_Interp *tcl, int objc,
 static const struct command errors_commands[] = {
     {.name = "errors",
      .max_args = -1,
-     .usage = "errors ?ask|terminate|convert ?N?|last ?N?|stacks ?on|off??",
+     .usage = "errors ?ask|terminate|convert ?N?|last ?N?|stacks ?on|off?|functions ?on|off??",
      .summary = "what to do at a run-time error",
      .help = "When the program hits SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT, or reports\n"
             "an error with dapto_error(), it stops before the error takes effect, and\n"
@@ -185,7 +188,14 @@ static const struct command errors_commands[] = {
             "  errors convert ?N?  convert the next N errors (all without N) when they\n"
             "                      can be converted, then ask\n"
             "  errors last ?N?     show the last N events before an error (10; 0 keeps\n"
-            "                      none, and costs nothing); without N, say how many\n"
+            "                      none); without N, say how many.  Each thread keeps\n"
+            "                      its own last events in the program, a few stores an\n"
+            "                      event and no clock read; between threads they are\n"
+            "                      ordered to the millisecond\n"
+            "  errors functions ?on|off?\n"
+            "                      keep the entries and exits of functions of a\n"
+            "                      -finstrument-functions build among the last events\n"
+            "                      too; off by default (it costs every call)\n"
             "  errors stacks ?on|off?\n"
             "                      keep the component stacks (from enter and leave) to\n"
             "                      show them; off by default, since it has every enter\n"

@@ -151,6 +151,22 @@ static void info_program(struct interp *in)
     if (ch != NULL && channel_lost(ch) != 0)
         interp_sayf(in, "Events lost: %llu\n",
                     (unsigned long long)channel_lost(ch));
+    if (ch != NULL && channel_runtime_version(ch) != NULL &&
+        channel_status(ch) != CHANNEL_UNMONITORED) {
+        struct channel_kept_counts k;
+
+        /* what the program says it did: the last events kept in its
+         * threads' own trails cost no record <protocol#ttrail> */
+        channel_kept_counts(ch, &k);
+        interp_sayf(in, "Kept by the program for the last events: %llu in %u "
+                    "thread%s own trail%s%s, %llu in the shared trail\n",
+                    (unsigned long long)k.own, k.threads,
+                    k.threads == 1 ? "'s" : "s'", k.threads == 1 ? "" : "s",
+                    k.lost != 0 ? " (some lost: a signal handler's inside another)" : "",
+                    (unsigned long long)k.shared);
+        interp_sayf(in, "Records written for noosa: %llu bytes\n",
+                    (unsigned long long)k.sent);
+    }
 }
 
 /* The probes of the current process <design#probes>, as gdb's `info

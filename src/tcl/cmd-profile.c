@@ -372,8 +372,10 @@ static int cmd_profile(ClientData cd, Tcl_Interp *tcl, int objc,
             return bad(tcl, "wrong # args: should be \"profile %s\"",
                        kind == PROFILE_TIME ? "time in ?program|sampled|noosa?"
                                             : "freq in ?program|noosa?");
-        if (objc == 4)
+        if (objc == 4) {
             profile_set_in_program(p, kind, i);
+            return TCL_OK;
+        }
         Tcl_SetObjResult(tcl, Tcl_NewStringObj(places[profile_in_program(p, kind)], -1));
         return TCL_OK;
     }
@@ -404,18 +406,18 @@ static const struct command commands[] = {
             "  profile time on|off|reset              self and total time, calls, per\n"
             "                                         component stack and thread\n"
             "  profile time in ?program|sampled|noosa?\n"
-            "                                         where the functions of a program\n"
-            "                                         built with -finstrument-functions\n"
-            "                                         are counted: by the program in its\n"
-            "                                         own call trees (no record crosses),\n"
-            "                                         the same with self times sampled by\n"
-            "                                         noosa (no clock read at a call), or\n"
-            "                                         by noosa from their records (the\n"
-            "                                         default; also components, timeline)\n"
-            "  profile freq in ?program|noosa?        likewise for the frequency profile:\n"
-            "                                         in the program, the calls of each\n"
-            "                                         call path from the same trees, and\n"
-            "                                         no event counted\n"
+            "                                         where the calls of functions\n"
+            "                                         (-finstrument-functions) and named\n"
+            "                                         components are counted: by the\n"
+            "                                         program in its own call trees, no\n"
+            "                                         record crossing, self times measured\n"
+            "                                         at each call (program) or sampled by\n"
+            "                                         noosa every millisecond (sampled, the\n"
+            "                                         default), or by noosa from the\n"
+            "                                         records of every enter and leave\n"
+            "  profile freq in ?program|noosa?        likewise for the frequency profile\n"
+            "                                         (program, the default: each event's\n"
+            "                                         record says where its thread is)\n"
             "  profile show freq|time ?OPTION ...?    print (also: profile freq show ...)\n"
             "  profile get freq|time ?OPTION ...?     the rows as a list of dicts\n"
             "  profile export folded FILE ?-time|-calls|-events? ?-thread TID?\n"
@@ -423,8 +425,10 @@ static const struct command commands[] = {
             "                                         speedscope)\n"
             "  profile export chrome FILE             the timeline as Chrome trace-event\n"
             "                                         JSON (Perfetto, chrome://tracing)\n"
-            "  profile timeline ?N?                   enters/leaves kept for export chrome\n"
-            "                                         (default 1000000; 0: none)\n"
+            "  profile timeline ?N?                   the last N enters and leaves kept for\n"
+            "                                         export chrome (from their records: the\n"
+            "                                         time profile is then kept in noosa;\n"
+            "                                         0: none)\n"
             "  profile print ?on|off?                 print the profiles that are on when\n"
             "                                         the program ends (default on)\n"
             "  profile threads                        the thread ids of the time profile\n"

@@ -50,6 +50,26 @@ has eq 'question ip: the condition cannot run in the program'
 count eq 2 '^question ns: n of sample by s, histogram$'
 has eq '^ +value +distribution +count$'
 
+# An event with a string parameter <protocol#question>: counted from its
+# arguments unless its string is the key and the record would cut it
+# (then from the record, as the handler sees it): the same groups.  Keys
+# are shown by their first 32 bytes, a longer one followed by "...".
+LT=$abs_top_builddir/tests/load/lt
+batch str -e "source $REF" \
+    -e 'question add c tick' \
+    -e 'handler add tick c {ref_add c {} 1}' \
+    -e 'question add il tick i -by label -hist' \
+    -e 'handler add tick il {ref_add il [expr {[string length $label] > 32 ? "[string range $label 0 31]..." : $label}] $i}' \
+    -e 'question add ki tick -by i -if {$i > 6000} -keys 1024' \
+    -e 'handler add tick ki {if {$i > 6000} {ref_add ki $i 1}}' \
+    -e run -e 'same c {} 0 0 0' -e 'same il label 1 0 1' -e 'same ki i 0 0 0' \
+    "$LT" labels 6600
+status str 0
+for q in c il ki; do
+    has str "^same $q: [0-9]+ groups"
+done
+count str 0 '^differ'
+
 # A table too small for the keys: what does not fit is counted, and
 # counted plus not counted is every event.
 batch small -e 'question add w sample -by {s n} -keys 16' -e run \

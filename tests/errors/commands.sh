@@ -12,7 +12,9 @@ batch errors-cmd errors "errors ask" errors "errors convert 3" errors \
     "errors last 0" "errors last" "errors bogus" "errors convert 0" \
     "errors convert x" "errors last 1001" "errors ask extra" bt convert \
     "bt 1 2" "bt x" "errors stacks" "errors stacks on" "errors stacks" \
-    "errors stacks maybe" "errors stacks off" "errors stacks"
+    "errors stacks maybe" "errors stacks off" "errors stacks" \
+    "errors functions" "errors functions on" "errors functions" \
+    "errors functions maybe" "errors functions off" "errors functions"
 check errors-cmd 1
 
 # The last 5 events before the error, in order.

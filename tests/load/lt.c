@@ -48,6 +48,18 @@
  *   lt churn LIVE FILE           threads that come and go (LIVE at a
  *                                time, 100000 tocks each) until FILE
  *                                exists; then "churn: N threads"
+ *   lt trails T N LIVE           T threads, at most LIVE at a time, N
+ *                                tocks each (more threads than the
+ *                                region has trails: later ones take
+ *                                those of ended ones), a tick "alarm"
+ *                                from a SIGALRM handler every 100 us in
+ *                                whichever thread it interrupts; the
+ *                                last LIVE threads wait after their
+ *                                tocks, and the main thread then
+ *                                dereferences a null pointer
+ *   lt labels N                  N ticks labelled in turn "", "x",
+ *                                "alpha", a word of 40 bytes, one of
+ *                                1500 (cut in a record), a null pointer
  *   lt null                      a tick whose label is a null pointer
  *   lt big MB                    a tick whose label is MB megabytes long
  *
@@ -64,6 +76,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +89,7 @@
 #include "runtime.h" /* the runtime's region, for scribble */
 
 volatile int lt_ticks;
+volatile uintptr_t lt_zero; /* a null pointer the compiler cannot see */
 
 int lt_spin(void)
 {
@@ -278,6 +294,77 @@ static int churn(int most, const char *file)
         pthread_cond_wait(&pool_cond, &pool_lock);
     pthread_mutex_unlock(&pool_lock);
     printf("churn: %ld threads\n", n);
+    return 0;
+}
+
+/* trails: waves of threads keeping events in their own trails while a
+ * signal handler keeps more, then a fault <protocol#ttrail>. */
+static long trails_n;
+static int trails_last; /* the first thread of the last wave */
+static int trails_ready;
+static volatile int alarm_ticks;
+
+static void alarm_tick(int signo)
+{
+    (void)signo;
+    _dapto_tick(alarm_ticks, "alarm");
+    alarm_ticks++;
+}
+
+static void *trails_worker(void *arg)
+{
+    int th = (int)(long)arg;
+
+    for (long i = 0; i < trails_n; i++)
+        _dapto_tock(th, i);
+    pthread_mutex_lock(&pool_lock);
+    if (th >= trails_last) {
+        /* the last wave waits for the fault */
+        trails_ready++;
+        pthread_cond_broadcast(&pool_cond);
+        for (;;)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+    }
+    live--;
+    pthread_cond_broadcast(&pool_cond);
+    pthread_mutex_unlock(&pool_lock);
+    return NULL;
+}
+
+static int trails(int total, long n, int most)
+{
+    struct itimerval every = {{0, 100}, {0, 100}}, off = {{0, 0}, {0, 0}};
+    pthread_attr_t attr;
+    pthread_t id;
+    int i;
+
+    if (most < 1 || total < most)
+        return 2;
+    trails_n = n;
+    trails_last = total - most;
+    signal(SIGALRM, alarm_tick);
+    setitimer(ITIMER_REAL, &every, NULL);
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    for (i = 0; i < total; i++) {
+        pthread_mutex_lock(&pool_lock);
+        while (live >= most)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+        live++;
+        pthread_mutex_unlock(&pool_lock);
+        if (pthread_create(&id, &attr, trails_worker, (void *)(long)i) != 0) {
+            perror("pthread_create");
+            return 1;
+        }
+    }
+    pthread_mutex_lock(&pool_lock);
+    while (trails_ready < most)
+        pthread_cond_wait(&pool_cond, &pool_lock);
+    pthread_mutex_unlock(&pool_lock);
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("trails: %d threads, %d alarms\n", total, alarm_ticks);
+    fflush(stdout);
+    *(volatile int *)(uintptr_t)lt_zero = 1;
     return 0;
 }
 
@@ -559,6 +646,20 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "flood") == 0)
         for (;;)
             tick("flood");
+    if (argc == 3 && strcmp(argv[1], "labels") == 0) {
+        static char w40[41], w1500[1501];
+        const char *words[6] = {"", "x", "alpha", w40, w1500, NULL};
+        long n = atol(argv[2]);
+
+        memset(w40, 'w', 40);
+        memset(w1500, 'l', 1500);
+        for (long i = 0; i < n; i++)
+            _dapto_tick((int)i, words[i % 6]);
+        printf("labels: %ld ticks\n", n);
+        return 0;
+    }
+    if (argc == 5 && strcmp(argv[1], "trails") == 0)
+        return trails(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 2 && strcmp(argv[1], "null") == 0) {
         _dapto_tick(-1, NULL);
         printf("null: done\n");

@@ -22,13 +22,13 @@
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
 # them one by one; eight threads hitting a USDT probe, under ptrace and
-# handled in the program, every hit told; a debug adapter's session
-# continued from stop to stop while pauses race the stops
-# (tests/dap/stress.py) and the stops it goes on from by itself
-# (tests/dap/pause.py).  RUNS (default 100) runs of each shape on each
-# placement; the first failure's output is shown.  Not part of
-# `make check`; .ci/run runs
-# it with fewer RUNS.
+# handled in the program, every hit told; 200 threads keeping their last
+# events in their own trails while a signal handler keeps more inside
+# them, then a fault; a debug adapter's session continued from stop to
+# stop while pauses race the stops (tests/dap/stress.py) and the stops it
+# goes on from by itself (tests/dap/pause.py).  RUNS (default 100) runs of
+# each shape on each placement; the first failure's output is shown.  Not
+# part of `make check`; .ci/run runs it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
 
 RUNS=${RUNS:-100}
@@ -318,6 +318,28 @@ for p in $placements; do
             show "$name"
         fi
 
+        # threads keeping their last events in their own trails, waves
+        # of them taking the trails of ended ones, a signal handler
+        # keeping more inside them, then a fault (tests/load/trails.sh)
+        name=trails-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'errors last 1000' \
+            -e run "$LT" trails 200 2000 16 \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        awk -v FIRST=184 -v N=2000 -v WHOLE=0 \
+            -f "$abs_top_srcdir/tests/load/trails.awk" "$WORK/$name.out" \
+            >>"$WORK/$name.out"
+        if [ "$(cat "$WORK/$name.rc")" = 1 ] &&
+            grep -q '^trails: 200 threads' "$WORK/$name.out" &&
+            grep -Eq '^trails threads [0-9]+ last-wave [1-9][0-9]* gaps 0 bad 0$' \
+                "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # filters rewritten under threads reading them (tests/cond/swap.sh)
         name=swap-$p-$i
         if place "$p" env COND_SEED=$i SWAP_N=1500 \
@@ -377,7 +399,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((15 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((16 * RUNS - skipped)) runs passed$note"
 done
 echo "stress: $(($(date +%s) - start)) s"
 finish

@@ -94,5 +94,28 @@ status threads 0
 grep -qE '^app +thread +0x[0-9a-f]+ .* program ' threads.out ||
     echo "note: app:thread is not handled in the program here"
 
+# a program that keeps its own call trees (it has a runtime) would not see
+# the components its probes enter: by default the profiles are noosa's,
+# and say why; the components are there
+cat >comp.tcl <<TCL
+probe hint app:enter name:str
+probe hint app:leave name:str
+probe component app:enter enter {c-%{name}}
+probe component app:leave leave {c-%{name}}
+profile time on
+profile freq on
+profile print off
+run
+foreach row [profile get time -tree] {
+    puts "row [dict get \$row depth] [dict get \$row name] [dict get \$row calls]"
+}
+profile
+TCL
+batch comp -x comp.tcl "$RT" components
+status comp 0
+has comp "row 3 c-beta 1"
+has comp "time profile kept: in noosa, from the records of every enter and leave (the program's USDT probes are noosa's events, which its call trees do not see)"
+has comp "frequency profile kept: in noosa"
+
 [ "$failures" = 0 ] || exit 1
 echo "inprog.sh: every check passed ($n sites handled in the program)"

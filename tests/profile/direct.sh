@@ -24,7 +24,9 @@ profile_of() {
     cat >"$name.tcl" <<TCL
 $prelude
 profile time on
+profile time in noosa
 profile freq on
+profile freq in noosa
 profile print off
 run
 set f [open $name.prof w]

@@ -28,11 +28,17 @@ batch nest -e 'profile freq on' -e 'profile print off' -e run \
     "$PT" nest 3
 expect nest
 
-# what the profile asks the program for: the visible events, and enter
-# and leave for the stacks; not the invisible event quiet
+# what the profile asks the program for: by default, the visible events
+# counted in the program's call trees, under their threads' paths, and
+# enter and leave counted there (PROFILE 16 alone), no record of any;
+# kept in noosa, the records of the visible events, and of enter and
+# leave for the stacks; never the invisible event quiet
 batch states -e 'profile freq on' -e 'profile print off' -e run \
     "$PT" states 2
-contains states "states tick=2 other=2 quiet=0 enter=2 leave=2"
+contains states "states tick=16 other=16 quiet=0 enter=16 leave=16"
+batch states-noosa -e 'profile freq on' -e 'profile freq in noosa' \
+    -e 'profile print off' -e run "$PT" states 2
+contains states-noosa "states tick=2 other=2 quiet=0 enter=2 leave=2"
 batch states-off -e 'profile freq on' -e 'profile freq off' -e run \
     "$PT" states 2
 contains states-off "states tick=0 other=0 quiet=0 enter=0 leave=0"

@@ -126,6 +126,20 @@ tests_profile_split_LDFLAGS = $(PT_LINK) -pthread
 tests_profile_split_LDADD = tests/profile/libdapto-plain.la
 $(tests_profile_split_OBJECTS): tests/profile/pt_dapto.h
 
+# pt compiled with -finstrument-functions (tests/profile/generated.sh):
+# its interface's generated code and dapto.h's functions must not show up
+# among its functions.
+check_PROGRAMS += tests/profile/pt-instr
+tests_profile_pt_instr_SOURCES = tests/profile/pt.c tests/profile/pt.h
+nodist_tests_profile_pt_instr_SOURCES = tests/profile/pt_dapto.c \
+	tests/profile/pt_dapto.h
+tests_profile_pt_instr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/profile \
+	-I$(top_srcdir)/tests/profile
+tests_profile_pt_instr_CFLAGS = $(SAINT_CFLAGS) -pthread
+tests_profile_pt_instr_LDFLAGS = $(PT_LINK) -pthread
+tests_profile_pt_instr_LDADD = tests/profile/libdapto-plain.la
+$(tests_profile_pt_instr_OBJECTS): tests/profile/pt_dapto.h
+
 check_LTLIBRARIES += tests/profile/libsaintlib.la
 tests_profile_libsaintlib_la_SOURCES = tests/profile/saint-lib.c \
 	tests/profile/saint-lib.h
@@ -138,9 +152,9 @@ tests_profile_saint_main_LDADD = tests/profile/libsaintlib.la \
 	tests/profile/libdapto-plain.la
 
 TESTS += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh \
-	tests/profile/processes.sh
+	tests/profile/processes.sh tests/profile/generated.sh
 EXTRA_DIST += tests/profile/saint.sh tests/profile/direct.sh tests/profile/program.sh \
-	tests/profile/processes.sh
+	tests/profile/processes.sh tests/profile/generated.sh
 
 check_PROGRAMS += tests/profile/fnrec-test
 TESTS += tests/profile/fnrec-test

@@ -13,7 +13,9 @@ CHECK=$TESTS_SRC/check.tcl
 # pt procs 3 40: three processes forked, each worker{step{tick}} x 40
 cat >procs.tcl <<'TCL'
 profile time on
+profile time in noosa
 profile freq on
+profile freq in noosa
 profile print off
 run
 set kids [lrange $n(processes) 1 end]

@@ -90,7 +90,8 @@ compare queens-excluded "$QUEENS" 6
 grep -q 'place' queens-excluded.prog && fail "queens-excluded: place is there"
 
 # the frequency profile kept in the program <protocol#cct>: the calls of
-# every call path equal the records path's; nothing else is counted
+# every call path and the events under each (their records say where their
+# threads were) equal the records path's
 fpaths() { # fpaths WHERE OUT PROGRAM ARGS...
     where=$1 out=$2
     shift 2
@@ -101,8 +102,8 @@ profile print off
 $EXCLUDE
 run
 set f [open $out w]
-foreach row [profile get freq -tree -calls] {
-    puts \$f "[dict get \$row stack] [dict get \$row count]"
+foreach row [profile get freq -tree] {
+    puts \$f "[dict get \$row event] [dict get \$row stack] [dict get \$row count]"
 }
 close \$f
 profile
@@ -124,10 +125,13 @@ fcompare() { # fcompare NAME PROGRAM ARGS...
     else
         echo "ok: $cn: frequency, $(wc -l <"$cn.frec") call paths, the same calls"
     fi
-    grep -q 'frequency profile kept: in the program (the calls of functions only)$' \
+    grep -q '^frequency profile kept: in the program (calls and events counted in its call trees)$' \
         "$WORK/$cn.fprog.out" || fail "$cn: profile does not say the program keeps it"
-    grep -q '^frequency profile: on, 0 events counted' "$WORK/$cn.fprog.out" ||
-        fail "$cn: events counted in noosa"
+    # (the events: the same number as the records path counted)
+    n1=$(sed -n 's/^frequency profile: on, \([0-9]*\) events counted$/\1/p' "$WORK/$cn.frec.out")
+    n2=$(sed -n 's/^frequency profile: on, \([0-9]*\) events counted$/\1/p' "$WORK/$cn.fprog.out")
+    [ -n "$n1" ] && [ "$n1" = "$n2" ] ||
+        fail "$cn: events counted: ${n2:-none} in the program, ${n1:-none} from the records"
 }
 
 EXCLUDE=
@@ -198,7 +202,7 @@ scompare() { # scompare NAME PROGRAM ARGS...
         echo "ok: $cn: sampled, $(wc -l <"$cn.rec") call paths, the same calls"
     fi
     grep -q 'negative self' "$WORK/$cn.samp.out" && fail "$cn: a negative self time"
-    grep -q '^  calls counted, self time sampled every 1000 us: [0-9]* samples$' \
+    grep -q '^  calls counted, self time sampled every 1000 us: [0-9]* samples' \
         "$WORK/$cn.samp.out" || fail "$cn: profile does not say it samples"
 }
 scompare queens-sampled "$QUEENS" 6
@@ -217,7 +221,11 @@ TCL
 batch split -x split.tcl "$SPLIT"
 awk '
     $1 == "row" { calls[$2] = $3; self[$2] = $4; total[$2] = $5 }
-    /self time sampled every 1000 us: / { samples = $(NF - 1) }
+    /self time sampled every 1000 us: / {
+        # (the count, whatever the line says after it)
+        match($0, /us: [0-9]+ samples/)
+        samples = substr($0, RSTART + 4, RLENGTH - 12) + 0
+    }
     END {
         ms = 1e6
         bad = ""
@@ -297,7 +305,63 @@ grep -q '^1: wrong # args: should be "profile time in ?program|sampled|noosa?"' 
     fail "bad: 1"
 grep -q '^2: wrong # args: should be "profile freq in ?program|noosa?"' "$WORK/bad.out" ||
     fail "bad: 2"
-grep -q '^3: noosa$' "$WORK/bad.out" || fail "bad: 3"
+grep -q '^3: sampled$' "$WORK/bad.out" || fail "bad: 3 (the default)"
+# named components in the program's trees <protocol#cct>: pt's main{a{b}
+# c} fifty times, by default (kept in the program, sampled) and from the
+# records: the same calls on the same paths, and the frequency profile's
+# events under them; nothing of enter and leave is recorded by default
+# (their states are the tree's alone: PROFILE 16, pt states says)
+cat >comp.tcl <<'TCL'
+profile time on
+profile freq on
+profile print off
+run
+foreach row [profile get time -tree] {
+    puts "time [dict get $row depth] [dict get $row name] [dict get $row calls]"
+}
+foreach row [profile get freq -tree] {
+    puts "freq [dict get $row event] [dict get $row stack] [dict get $row count]"
+}
+profile
+TCL
+batch comp-default -x comp.tcl "$PT" nest 50
+batch comp-noosa -e 'profile time in noosa' -e 'profile freq in noosa' -x comp.tcl "$PT" nest 50
+grep '^time [0-9]\|^freq ' "$WORK/comp-default.out" | sort >comp-default.rows
+grep '^time [0-9]\|^freq ' "$WORK/comp-noosa.out" | sort >comp-noosa.rows
+if [ "$(grep -c . comp-noosa.rows)" -lt 8 ] ||
+    ! diff -u comp-noosa.rows comp-default.rows >comp.diff; then
+    fail "comp: components kept in the program differ from the records':"
+    cat comp.diff
+else
+    echo "ok: comp: $(grep -c . comp-noosa.rows) rows, the same calls and events"
+fi
+grep -q '^time profile kept: in the program$' "$WORK/comp-default.out" ||
+    fail "comp: the default does not keep the time profile in the program"
+# a runtime of protocol 1.0.3 keeps no component in its trees: the
+# default is then noosa's records, with the same rows
+batch comp-v3 -x comp.tcl "$PT-v3" nest 50
+grep '^time [0-9]\|^freq ' "$WORK/comp-v3.out" | sort >comp-v3.rows
+diff -u comp-noosa.rows comp-v3.rows >comp-v3.diff ||
+    { fail "comp-v3: an older runtime's default misses rows:"; cat comp-v3.diff; }
+grep -q '^time profile kept: in noosa' "$WORK/comp-v3.out" ||
+    fail "comp-v3: $(grep '^time profile kept' "$WORK/comp-v3.out")"
+batch comp-states -e 'profile time on' -e 'profile freq on' -e 'profile print off' \
+    -e run "$PT" states 2
+grep -q '^states tick=16 other=16 quiet=0 enter=16 leave=16$' "$WORK/comp-states.out" ||
+    fail "comp-states: events, enter and leave are not the program's tree's alone: $(grep '^states' "$WORK/comp-states.out")"
+
+# a timeline is what turns the records of enter and leave on, and says so;
+# the default keeps none, and the Chrome export says how to get one
+batch timeline -e 'profile time on' -e 'profile timeline 1000' -e 'profile print off' \
+    -e run -e profile -e "profile export chrome $WORK/timeline.json" "$PT" nest 5
+grep -q '^time profile kept: in noosa, from the records of every enter and leave (the timeline needs them)$' \
+    "$WORK/timeline.out" || fail "timeline: does not say it keeps the profile in noosa"
+[ -s "$WORK/timeline.json" ] || fail "timeline: no Chrome export"
+batch no-timeline -e 'profile time on' -e 'profile print off' -e run \
+    -e "catch {profile export chrome $WORK/none.json} m; puts \"chrome: \$m\"" "$PT" nest 5
+grep -q '^chrome: profile export: nothing to export: the time profile is kept in the program, which keeps no timeline ("profile timeline N" before the run keeps one' \
+    "$WORK/no-timeline.out" || fail "no-timeline: $(grep chrome "$WORK/no-timeline.out")"
+
 if [ "$failures" -gt 0 ]; then
     echo "$failures failure(s)"
     exit 1

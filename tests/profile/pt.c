@@ -43,7 +43,9 @@
 
 int *volatile pt_null;
 
-#define RS(x) ((unsigned)(x) & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP))
+/* (what a profile asks of the program: records, stops, the call tree) */
+#define RS(x) ((unsigned)(x) & (DAPTO_STATE_RECORD | DAPTO_STATE_STOP | \
+                                DAPTO_STATE_PROFILE))
 
 static void states(int n)
 {

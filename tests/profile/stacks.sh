@@ -7,13 +7,13 @@
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 
-batch mismatch -e 'profile time on' -e 'profile freq on' \
+batch mismatch -e 'profile time on' -e 'profile time in noosa' -e 'profile freq on' -e 'profile freq in noosa' \
     -e 'profile print off' -e run \
     -e 'profile show time -tree -sort name' -e 'profile show freq' \
     "$PT" mismatch
 expect mismatch
 
-batch midrun -e 'break tick' -e run -e 'delete' -e 'profile freq on' \
+batch midrun -e 'break tick' -e run -e 'delete' -e 'profile freq on' -e 'profile freq in noosa' \
     -e 'profile print off' -e continue -e 'profile show freq' \
     "$PT" nest 3
 expect midrun

@@ -13,7 +13,9 @@ CHECK=$TESTS_SRC/check.tcl
 # pt nest 50: main{a{b} c} x 50
 cat >nest.tcl <<'TCL'
 profile time on
+profile time in noosa
 profile freq on
+profile freq in noosa
 profile print off
 run
 set flat [rows_by_name -flat]
@@ -121,6 +123,7 @@ check_chrome "$WORK/nest.json" 151
 # recursion: the flat total of r counts the outermost r only
 cat >recurse.tcl <<'TCL'
 profile time on
+profile time in noosa
 profile print off
 run
 set flat [rows_by_name -flat]
@@ -147,6 +150,7 @@ lacks recurse "FAIL"
 # threads: each worker apart, and merged
 cat >threads.tcl <<'TCL'
 profile time on
+profile time in noosa
 profile print off
 run
 set tids [profile threads]
@@ -170,26 +174,26 @@ lacks threads "error:"
 check_chrome "$WORK/threads.json" 63
 
 # a timeline of 10 marks: the export closes what is open
-batch short -e 'profile time on' -e 'profile timeline 10' -e 'profile print off' \
+batch short -e 'profile time on' -e 'profile time in noosa' -e 'profile timeline 10' -e 'profile print off' \
     -e run -e 'profile export chrome short.json' -e 'profile' "$PT" nest 5
 contains short "timeline: 10 marks kept (at most 10), 22 dropped"
 check_chrome "$WORK/short.json" -1
 
 # the printed views (times normalised; orders that do not depend on
 # times), and the flat view printed when the program ends
-batch views -e 'profile time on' -e 'profile print off' -e run \
+batch views -e 'profile time on' -e 'profile time in noosa' -e 'profile print off' -e run \
     -e 'profile show time -tree -sort count' \
     -e 'profile show time -flat -sort count -limit 2' \
     -e 'profile time show -tree -sort name' "$PT" nest 4
 expect views
-batch at-end -e 'profile time on' -e run "$PT" nest 4
+batch at-end -e 'profile time on' -e 'profile time in noosa' -e run "$PT" nest 4
 contains at-end "Time profile (1 thread), by component:"
 contains at-end "  main"
 
 # bad arguments, and nothing to export
 batch bad -e 'profile export chrome nothing.json' \
     -e 'profile export folded nothing.folded' \
-    -e 'profile time on' -e 'profile print off' -e run \
+    -e 'profile time on' -e 'profile time in noosa' -e 'profile print off' -e run \
     -e 'profile show time -event tick' -e 'profile show time -calls' \
     -e 'profile show time -thread 0' -e 'profile show time -thread 99999999' \
     -e 'profile export folded /nonexistent/dir/x.folded' \

@@ -39,7 +39,7 @@ live() {
     name=$1
     shift
     timeout 120 "$NOOSA" --batch -n -e "set ::out $name.live" \
-        -e "record start $name" -e 'profile time on' -e 'profile freq on' \
+        -e "record start $name" -e 'profile time on' -e 'profile time in noosa' -e 'profile freq on' -e 'profile freq in noosa' \
         -e 'profile print off' -e run -e 'record stop' -x save.tcl "$@" \
         </dev/null >"$name.live.out" 2>&1 ||
         fail "$name: live run: $(tail -3 "$name.live.out")"
@@ -51,7 +51,7 @@ play() {
     name=$1
     way=$2
     timeout 120 "$NOOSA" --batch -n -e "set ::out $name.$way" -e "$3" \
-        -e 'profile time on' -e 'profile freq on' -e 'profile print off' \
+        -e 'profile time on' -e 'profile time in noosa' -e 'profile freq on' -e 'profile freq in noosa' -e 'profile print off' \
         -e run -x save.tcl --replay "$name" </dev/null >"$name.$way.out" 2>&1 ||
         fail "$name: played $way: $(tail -3 "$name.$way.out")"
 }

@@ -22,7 +22,8 @@ fi
 for s in dapto_register dapto_monitored dapto_event_begin dapto_event_end \
     dapto_put_str dapto_get_int dapto_get_long dapto_get_double dapto_get_str \
     dapto_get_ptr dapto_get_unknown dapto_builtin_state dapto_emit_enter \
-    dapto_emit_leave dapto_emit_stopped dapto_event_filter dapto_event_end_as; do
+    dapto_emit_leave dapto_emit_stopped dapto_event_filter dapto_event_end_as \
+    dapto_event_count; do
     printf '%s\n' "$syms" | grep -qx "$s" || { echo "exports.sh: $s not exported"; fail=1; }
 done
 for s in region_create ring_put ring_take trail_put mailbox_request rt rt_init \

@@ -370,7 +370,7 @@ static void test_hot(void)
     CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1 && h.epoch_at == NULL);
     for (k = 0; k < 300; k++) {
         e.i[1] = args[1].i = (long long)k * 1000003 - 150000000;
-        if (k == 0 || !rtq_hot_count(&h, args)) {
+        if (k == 0 || !rtq_hot_count(&h, args, 3)) {
             rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
             CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == 0);
             CHECK(k == 0 || k == 200);
@@ -385,17 +385,94 @@ static void test_hot(void)
     CHECK(entry(0, 0, 0, 1, a) && entry(1, 0, 0, 1, b));
     CHECK_EQ_INT(((struct dapto_qentry *)(void *)a)->count, 100);
     CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
-    /* other shapes: the value a double, a key; no plan */
+    /* other shapes: the value a double, two keys, a key of another kind
+     * than its parameter's; no plan */
     d.value_arg = 2;
     define(0, &d, 64);
     rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
     CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
     d.value_arg = 1;
-    d.nkeys = 1;
-    d.key[0] = DAPTO_QK_TID;
+    d.nkeys = 2;
+    d.key[0] = d.key[1] = DAPTO_QK_TID;
     define(0, &d, 64);
     rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
     CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_INT;
+    d.key_arg[0] = 0; /* a string */
+    define(0, &d, 64);
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+    CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
+}
+
+/* A question of one key (an integer or string parameter, the thread)
+ * with a histogram counted from a kept clause's plan: every entry the
+ * same as the general path makes of the same events; new keys, and a
+ * string longer than the record would hold whole, left to the general
+ * path. */
+static void test_hot_keys(void)
+{
+    static const char *const words[] = {"alpha", "beta", "", "a string of more than "
+                                        "thirty-two bytes, kept by its first", NULL};
+    static char big[2000];
+    struct dapto_question d;
+    struct dapto_param params[3];
+    union dapto_arg args[3];
+    struct rtq_hot h;
+    unsigned char *slot = NULL, a[4096], b[4096];
+    struct rtq_env env;
+    struct ev e;
+    unsigned int shape, i;
+    int k, hot, torn, ta, tb;
+
+    memset(big, 'b', sizeof big - 1);
+    memset(params, 0, sizeof params);
+    params[0].kind = DAPTO_K_STR;
+    params[1].kind = DAPTO_K_LONG;
+    params[2].kind = DAPTO_K_INT;
+    for (shape = 0; shape < 3; shape++) {
+        area_make(4096 + (1u << 20));
+        slot = NULL; /* the thread's slot was the last area's */
+        env = env_for(&slot);
+        memset(&d, 0, sizeof d);
+        d.value = DAPTO_QV_INT;
+        d.value_arg = 2;
+        d.flags = DAPTO_QF_HIST;
+        d.nkeys = 1;
+        d.key[0] = shape == 0 ? DAPTO_QK_INT : shape == 1 ? DAPTO_QK_STR : DAPTO_QK_TID;
+        d.key_arg[0] = shape == 0 ? 1 : 0;
+        define(0, &d, 64);
+        define(1, &d, 64);
+        memset(&e, 0, sizeof e);
+        e.kind[0] = DAPTO_K_STR;
+        e.kind[1] = DAPTO_K_LONG;
+        e.kind[2] = DAPTO_K_INT;
+        h.epoch_at = NULL;
+        hot = 0;
+        for (k = 0; k < 600; k++) {
+            const char *w = k % 97 == 5 ? big : words[k % 5];
+
+            e.s[0] = args[0].s = w;
+            e.i[1] = args[1].i = k % 7 - 3;
+            e.i[2] = args[2].i = k * 11 - 2000;
+            if (h.epoch_at != NULL && rtq_hot_count(&h, args, 3)) {
+                hot++;
+            } else {
+                rtq_fire(&env, 0, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+                (void)rtq_hot_plan(&env, 0, params, 3, &h);
+            }
+            rtq_fire(&env, 1, DAPTO_CL_QUESTION, 3, ev_arg, &e);
+        }
+        CHECK(h.epoch_at != NULL);
+        CHECK(hot > 400);
+        for (i = 0; i < qa.def[0].nent; i++) {
+            ta = qarea_entry(&qa, 0, 0, i, a, &torn);
+            tb = qarea_entry(&qa, 1, 0, i, b, &torn);
+            CHECK_EQ_INT(ta, tb);
+            if (ta && tb)
+                CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
+        }
+    }
 }
 
 /* The calling-context tree <protocol#cct>: calls and self times per call
@@ -734,6 +811,7 @@ int main(int argc, char **argv)
     test_lifecycle();
     test_fast_vals();
     test_hot();
+    test_hot_keys();
     test_cct();
     test_scribbles(seed, rounds);
     free(mem);

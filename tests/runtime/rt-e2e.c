@@ -27,6 +27,7 @@
 #include "filter.h"
 #include "mailbox.h"
 #include "tmon.h"
+#include "ttrail.h"
 #include "unit.h"
 
 #define TIMEOUT 10000
@@ -760,8 +761,9 @@ static unsigned char trail_policy(void *ctx, const char *a, const char *e)
     return 0;
 }
 
-/* The trail keeps the last events the monitor is not sent; those it is
- * sent it keeps itself <protocol#trail>. */
+/* Without threads' own trails (a monitor older than them), the shared
+ * trail keeps the last events the monitor is not sent; those it is sent
+ * it keeps itself <protocol#trail>. */
 static void test_trail(void)
 {
     struct tmon tm;
@@ -777,6 +779,7 @@ static void test_trail(void)
 
     region_geom_default(&g);
     g.trail_slots = 16;
+    g.tt_count = 0;
     CHECK(tmon_create(&tm, &g) == 0);
     tm.policy = trail_policy;
     CHECK(tmon_spawn(&tm, argv, NULL) == 0);
@@ -817,6 +820,103 @@ static void test_trail(void)
     h = head_of(slot);
     CHECK(len == TRAIL_RECORD_MAX && (int)h.code == code_all &&
           (h.flags & DAPTO_RECF_TRUNC) != 0);
+    tmon_close(&tm);
+}
+
+/* What ttrail_read() hands on, as records (TRAIL_RECORD_MAX bytes each). */
+struct own {
+    struct tmon *tm;
+    uint32_t owner;
+    unsigned int n;
+    uint64_t index[32];
+    unsigned char rec[32][TRAIL_RECORD_MAX];
+};
+
+static void own_event(void *arg, const struct ttrail_event *e)
+{
+    struct own *o = arg;
+    struct dapto_record h;
+
+    if (o->n == 32)
+        return;
+    memset(&h, 0, sizeof h);
+    h.code = e->code;
+    h.len = e->len;
+    h.tid = o->owner;
+    o->index[o->n] = e->index;
+    memcpy(o->rec[o->n], &h, sizeof h);
+    memcpy(o->rec[o->n] + DAPTO_RECORD_HEADER, e->values, e->len);
+    o->n++;
+}
+
+/* With threads' own trails <protocol#ttrail>, the thread keeps every
+ * event the trail wants in its own, the recorded one too, and nothing in
+ * the shared trail; the last slots - 1 of them are there, in order, with
+ * their values, a string cut to fit marked so and nothing after it. */
+static void test_trail_own(void)
+{
+    struct tmon tm;
+    struct region_geom g;
+    struct ttrail_area a;
+    struct tval v[8];
+    char *argv[] = {target_path, "trail", NULL};
+    struct own o;
+    unsigned int i, bad = 0, owners = 0, ok = 1;
+    int code_tick = -1, code_all = -1, code_pair = -1, n, pairs = 0;
+    long len;
+
+    region_geom_default(&g);
+    g.tt_slots = 16;
+    CHECK(tmon_create(&tm, &g) == 0);
+    tm.policy = trail_policy;
+    CHECK(tmon_spawn(&tm, argv, NULL) == 0);
+    while ((len = tmon_next(&tm, buf, TIMEOUT)) > 0) {
+        if (code_tick < 0) {
+            code_tick = tmon_event_code(&tm, "t", "tick");
+            code_all = tmon_event_code(&tm, "t", "all");
+            code_pair = tmon_event_code(&tm, "t", "pair");
+        }
+        if ((int)head_of(buf).code == code_pair)
+            pairs++;
+    }
+    CHECK_EQ_INT(pairs, 1);
+    check_output(&tm, "trail-own");
+    CHECK_EQ_INT(trail_next(&tm.trail), 0);
+    ttrail_area_init(&a, &tm.reg);
+    CHECK_EQ_INT(a.count, REGION_DEFAULT_TTRAILS);
+    memset(&o, 0, sizeof o);
+    o.tm = &tm;
+    for (i = 0; i < a.count; i++) {
+        uint32_t owner;
+
+        o.owner = __atomic_load_n(&ttrail_at(&a, i)->owner, __ATOMIC_RELAXED);
+        ttrail_read(&a, i, 100, &owner, &bad, own_event, &o);
+        if (owner != 0) {
+            owners++;
+            CHECK_EQ_INT(owner, tm.pid);
+        }
+    }
+    CHECK_EQ_INT(owners, 1);
+    CHECK_EQ_INT(bad, 0);
+    /* 100 ticks, all, pair: 102 events; the last 15 kept */
+    CHECK_EQ_INT(o.n, 15);
+    for (i = 0; i < 13 && i < o.n; i++) {
+        n = tmon_values(&tm, o.rec[i], TRAIL_RECORD_MAX, v, 8);
+        ok &= o.index[i] == 87 + i && head_of(o.rec[i]).code == code_tick &&
+              n == 1 && v[0].kind == DAPTO_K_INT && v[0].i == 87 + (int)i;
+    }
+    CHECK(ok);
+    if (o.n == 15) {
+        /* all: an int, a long, a double, the string cut, nothing after */
+        n = tmon_values(&tm, o.rec[13], TRAIL_RECORD_MAX, v, 8);
+        CHECK(head_of(o.rec[13]).code == code_all && n == 4);
+        CHECK(n == 4 && v[0].i == 1 && v[1].i == 2 && v[2].d == 3.0 &&
+              v[3].kind == DAPTO_K_STR && v[3].trunc &&
+              head_of(o.rec[13]).len == DAPTO_TT_SLOT_VALUES);
+        n = tmon_values(&tm, o.rec[14], TRAIL_RECORD_MAX, v, 8);
+        CHECK(head_of(o.rec[14]).code == code_pair && n == 2 && v[0].i == 7 &&
+              v[1].i == 8 && o.index[14] == 101);
+    }
     tmon_close(&tm);
 }
 
@@ -1204,7 +1304,7 @@ static const struct {
     {"basic", NULL},  {"tsc", NULL},           {"early", NULL},
     {"types", test_types}, {"stop", test_stop},  {"mstop", test_mstop},
     {"threads", test_threads}, {"intern", test_intern},
-    {"trail", test_trail}, {"fork", test_fork},   {"overwrite", test_overwrite},
+    {"trail", test_trail}, {"trail-own", test_trail_own}, {"fork", test_fork},   {"overwrite", test_overwrite},
     {"nomon", test_nomon}, {"malformed", test_malformed},
     {"version", test_version}, {"filter", test_filter},
     {"filter-intern", test_filter_intern}, {"buffers", test_buffers},

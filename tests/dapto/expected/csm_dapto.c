@@ -10,7 +10,7 @@ static const struct dapto_param csm_dapto_params_string_stored[] = {
     { "string", "str", DAPTO_K_STR, "New string" },
 };
 
-static DAPTO_NOINLINE void csm_dapto_put_string_stored(unsigned int _dapto_v, int index, const char *string)
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_put_string_stored(unsigned int _dapto_v, int index, const char *string)
 {
     DAPTO_EVENT_BEGIN(&csm_dapto_aspect_string, 0);
     DAPTO_RESULT_INT(index);
@@ -18,24 +18,53 @@ static DAPTO_NOINLINE void csm_dapto_put_string_stored(unsigned int _dapto_v, in
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void csm_dapto_ask_string_stored(unsigned int _dapto_v, int index, const char *string)
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_hold_string_stored(int index, const char *string)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].i = (int)(index);
+    _dapto_a[1].s = (string);
+    dapto_event_keep(&csm_dapto_aspect_string, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_keep_string_stored(int index, const char *string)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        csm_dapto_hold_string_stored(index, string);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (index));
+    dapto_keep_str(&_dapto_k, (string));
+    dapto_keep_end(&_dapto_k, &csm_dapto_aspect_string, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_ask_string_stored(unsigned int _dapto_v, int index, const char *string)
 {
     union dapto_arg _dapto_a[2];
 
     _dapto_a[0].i = (int)(index);
     _dapto_a[1].s = (string);
     _dapto_v = dapto_event_filter(&csm_dapto_aspect_string, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        csm_dapto_keep_string_stored(index, string);
+    else if (_dapto_v != 0)
         csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
-void csm_dapto_emit_string_stored(int index, const char *string)
+DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string)
 {
     unsigned int _dapto_v = csm_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        csm_dapto_keep_string_stored(index, string);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         csm_dapto_ask_string_stored(_dapto_v, index, string);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&csm_dapto_aspect_string, 0);
+        csm_dapto_keep_string_stored(index, string);
+    } else
         csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
@@ -43,8 +72,8 @@ static const struct dapto_param csm_dapto_params_get_string[] = {
     { "index", "int", DAPTO_K_INT, "Index of the string to be looked up" },
 };
 
-static void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     int index;
 
@@ -66,7 +95,7 @@ static void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 70 "csm_dapto.c"
+#line 99 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -74,8 +103,8 @@ static const struct dapto_param csm_dapto_params_set_string[] = {
     { "value", "str", DAPTO_K_STR, "New value for string" },
 };
 
-static void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     int index;
     const char *value;
@@ -102,7 +131,7 @@ static void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 106 "csm_dapto.c"
+#line 135 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {
@@ -123,9 +152,9 @@ struct dapto_aspect csm_dapto_aspect_string = {
 };
 
 /* Register the aspects when the program starts. */
-static void csm_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void csm_dapto_register(void) __attribute__((constructor));
 
-static void csm_dapto_register(void)
+static DAPTO_NOINSTR void csm_dapto_register(void)
 {
     dapto_register(&csm_dapto_aspect_string);
 }

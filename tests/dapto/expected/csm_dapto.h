@@ -22,9 +22,9 @@ extern struct dapto_aspect csm_dapto_aspect_string;
 extern dapto_state_t csm_dapto_state[1];
 
 /* string_stored*: Storage of a new string in the string table */
-void csm_dapto_emit_string_stored(int index, const char *string);
+DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string);
 
-static inline void _dapto_string_stored(int index, const char *string)
+static inline DAPTO_NOINSTR void _dapto_string_stored(int index, const char *string)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE2(string, string_stored, index, string);

@@ -10,7 +10,7 @@ static const struct dapto_param docs_dapto_params_list[] = {
     { "puts", "int", DAPTO_K_INT, "Backslash \\ quote \" and a trailing backslash \\" },
 };
 
-static DAPTO_NOINLINE void docs_dapto_put_list(unsigned int _dapto_v, const char *set, int puts)
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_put_list(unsigned int _dapto_v, const char *set, int puts)
 {
     DAPTO_EVENT_BEGIN(&docs_dapto_aspect_docs, 0);
     DAPTO_RESULT_STR(set);
@@ -18,24 +18,53 @@ static DAPTO_NOINLINE void docs_dapto_put_list(unsigned int _dapto_v, const char
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void docs_dapto_ask_list(unsigned int _dapto_v, const char *set, int puts)
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_hold_list(const char *set, int puts)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].s = (set);
+    _dapto_a[1].i = (int)(puts);
+    dapto_event_keep(&docs_dapto_aspect_docs, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_keep_list(const char *set, int puts)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        docs_dapto_hold_list(set, puts);
+        return;
+    }
+    dapto_keep_str(&_dapto_k, (set));
+    dapto_keep_int(&_dapto_k, (puts));
+    dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_list(unsigned int _dapto_v, const char *set, int puts)
 {
     union dapto_arg _dapto_a[2];
 
     _dapto_a[0].s = (set);
     _dapto_a[1].i = (int)(puts);
     _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_list(set, puts);
+    else if (_dapto_v != 0)
         docs_dapto_put_list(_dapto_v, set, puts);
 }
 
-void docs_dapto_emit_list(const char *set, int puts)
+DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts)
 {
     unsigned int _dapto_v = docs_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_list(set, puts);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         docs_dapto_ask_list(_dapto_v, set, puts);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 0);
+        docs_dapto_keep_list(set, puts);
+    } else
         docs_dapto_put_list(_dapto_v, set, puts);
 }
 
@@ -46,7 +75,7 @@ static const struct dapto_param docs_dapto_params_escapes[] = {
     { "e", "int", DAPTO_K_INT, "" },
 };
 
-static DAPTO_NOINLINE void docs_dapto_put_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_put_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
 {
     DAPTO_EVENT_BEGIN(&docs_dapto_aspect_docs, 1);
     DAPTO_RESULT_INT(q);
@@ -56,7 +85,33 @@ static DAPTO_NOINLINE void docs_dapto_put_escapes(unsigned int _dapto_v, int q, 
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void docs_dapto_ask_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_hold_escapes(int q, int c, int u, int e)
+{
+    union dapto_arg _dapto_a[4];
+
+    _dapto_a[0].i = (int)(q);
+    _dapto_a[1].i = (int)(c);
+    _dapto_a[2].i = (int)(u);
+    _dapto_a[3].i = (int)(e);
+    dapto_event_keep(&docs_dapto_aspect_docs, 1, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_keep_escapes(int q, int c, int u, int e)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        docs_dapto_hold_escapes(q, c, u, e);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (q));
+    dapto_keep_int(&_dapto_k, (c));
+    dapto_keep_int(&_dapto_k, (u));
+    dapto_keep_int(&_dapto_k, (e));
+    dapto_keep_end(&_dapto_k, &docs_dapto_aspect_docs, 1);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
 {
     union dapto_arg _dapto_a[4];
 
@@ -65,17 +120,24 @@ static DAPTO_NOINLINE void docs_dapto_ask_escapes(unsigned int _dapto_v, int q, 
     _dapto_a[2].i = (int)(u);
     _dapto_a[3].i = (int)(e);
     _dapto_v = dapto_event_filter(&docs_dapto_aspect_docs, 1, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_escapes(q, c, u, e);
+    else if (_dapto_v != 0)
         docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
-void docs_dapto_emit_escapes(int q, int c, int u, int e)
+DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e)
 {
     unsigned int _dapto_v = docs_dapto_state[1];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        docs_dapto_keep_escapes(q, c, u, e);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 1);
+        docs_dapto_keep_escapes(q, c, u, e);
+    } else
         docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
@@ -83,8 +145,8 @@ static const struct dapto_param docs_dapto_params_brace_result[] = {
     { "x", "str", DAPTO_K_STR, "{[$]}" },
 };
 
-static void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
-                                       struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
+                                                     struct dapto_out *_dapto_out)
 {
     const char *x;
 
@@ -97,7 +159,7 @@ static void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 101 "docs_dapto.c"
+#line 163 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {
@@ -118,9 +180,9 @@ struct dapto_aspect docs_dapto_aspect_docs = {
 };
 
 /* Register the aspects when the program starts. */
-static void docs_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void docs_dapto_register(void) __attribute__((constructor));
 
-static void docs_dapto_register(void)
+static DAPTO_NOINSTR void docs_dapto_register(void)
 {
     dapto_register(&docs_dapto_aspect_docs);
 }

@@ -19,9 +19,9 @@ extern struct dapto_aspect docs_dapto_aspect_docs;
 extern dapto_state_t docs_dapto_state[2];
 
 /* list: Dollar $x and [set pwned 1] brackets */
-void docs_dapto_emit_list(const char *set, int puts);
+DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts);
 
-static inline void _dapto_list(const char *set, int puts)
+static inline DAPTO_NOINSTR void _dapto_list(const char *set, int puts)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE2(docs, list, set, puts);
@@ -31,9 +31,9 @@ static inline void _dapto_list(const char *set, int puts)
 }
 
 /* escapes: Newline and tab and bell  and CR  and octal AB and hex C */
-void docs_dapto_emit_escapes(int q, int c, int u, int e);
+DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e);
 
-static inline void _dapto_escapes(int q, int c, int u, int e)
+static inline DAPTO_NOINSTR void _dapto_escapes(int q, int c, int u, int e)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE4(docs, escapes, q, c, u, e);

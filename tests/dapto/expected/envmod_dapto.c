@@ -10,7 +10,7 @@ static const struct dapto_param envmod_dapto_params_env_created[] = {
     { "parent", "Environment", DAPTO_K_USER, "The parent environment (if any)" },
 };
 
-void envmod_dapto_emit_env_created(Environment env, Environment parent)
+DAPTO_NOINSTR void envmod_dapto_emit_env_created(Environment env, Environment parent)
 {
     DAPTO_EVENT_BEGIN(&envmod_dapto_aspect_envmod, 0);
 #ifdef DAPTO_RESULTEnvironment
@@ -34,7 +34,7 @@ static const struct dapto_param envmod_dapto_params_binding_made[] = {
     { "key", "DefTableKey", DAPTO_K_USER, "The key to which the identifier was bound" },
 };
 
-void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key)
+DAPTO_NOINSTR void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key)
 {
     DAPTO_EVENT_BEGIN(&envmod_dapto_aspect_envmod, 1);
 #ifdef DAPTO_RESULTEnvironment
@@ -57,8 +57,8 @@ static const struct dapto_param envmod_dapto_params_get_scope_info[] = {
     { "env", "Environment", DAPTO_K_USER, "The environment to be searched" },
 };
 
-static void envmod_dapto_op_get_scope_info(struct dapto_in *_dapto_in,
-                                           struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void envmod_dapto_op_get_scope_info(struct dapto_in *_dapto_in,
+                                                         struct dapto_out *_dapto_out)
 {
     Environment env;
 
@@ -103,9 +103,9 @@ struct dapto_aspect envmod_dapto_aspect_envmod = {
 };
 
 /* Register the aspects when the program starts. */
-static void envmod_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void envmod_dapto_register(void) __attribute__((constructor));
 
-static void envmod_dapto_register(void)
+static DAPTO_NOINSTR void envmod_dapto_register(void)
 {
     dapto_register(&envmod_dapto_aspect_envmod);
 }

@@ -20,9 +20,9 @@ extern struct dapto_aspect envmod_dapto_aspect_envmod;
 extern dapto_state_t envmod_dapto_state[2];
 
 /* env_created*: An environment value has been created */
-void envmod_dapto_emit_env_created(Environment env, Environment parent);
+DAPTO_NOINSTR void envmod_dapto_emit_env_created(Environment env, Environment parent);
 
-static inline void _dapto_env_created(Environment env, Environment parent)
+static inline DAPTO_NOINSTR void _dapto_env_created(Environment env, Environment parent)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE2(envmod, env_created, &env, &parent);
@@ -32,9 +32,9 @@ static inline void _dapto_env_created(Environment env, Environment parent)
 }
 
 /* binding_made*: A binding has been made in an environment */
-void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key);
+DAPTO_NOINSTR void envmod_dapto_emit_binding_made(Environment env, int idn, DefTableKey key);
 
-static inline void _dapto_binding_made(Environment env, int idn, DefTableKey key)
+static inline DAPTO_NOINSTR void _dapto_binding_made(Environment env, int idn, DefTableKey key)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE3(envmod, binding_made, &env, idn, &key);

@@ -9,30 +9,57 @@ static const struct dapto_param headers_dapto_params_first_event[] = {
     { "end", "int", DAPTO_K_INT, "A name that is a keyword of Dapto" },
 };
 
-static DAPTO_NOINLINE void headers_dapto_put_first_event(unsigned int _dapto_v, int end)
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_put_first_event(unsigned int _dapto_v, int end)
 {
     DAPTO_EVENT_BEGIN(&headers_dapto_aspect_first, 0);
     DAPTO_RESULT_INT(end);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void headers_dapto_ask_first_event(unsigned int _dapto_v, int end)
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_hold_first_event(int end)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(end);
+    dapto_event_keep(&headers_dapto_aspect_first, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_keep_first_event(int end)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        headers_dapto_hold_first_event(end);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (end));
+    dapto_keep_end(&_dapto_k, &headers_dapto_aspect_first, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_first_event(unsigned int _dapto_v, int end)
 {
     union dapto_arg _dapto_a[1];
 
     _dapto_a[0].i = (int)(end);
     _dapto_v = dapto_event_filter(&headers_dapto_aspect_first, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_first_event(end);
+    else if (_dapto_v != 0)
         headers_dapto_put_first_event(_dapto_v, end);
 }
 
-void headers_dapto_emit_first_event(int end)
+DAPTO_NOINSTR void headers_dapto_emit_first_event(int end)
 {
     unsigned int _dapto_v = headers_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_first_event(end);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         headers_dapto_ask_first_event(_dapto_v, end);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_first, 0);
+        headers_dapto_keep_first_event(end);
+    } else
         headers_dapto_put_first_event(_dapto_v, end);
 }
 
@@ -61,7 +88,7 @@ static const struct dapto_param headers_dapto_params_second_event[] = {
     { "aspect", "int", DAPTO_K_INT, "Dapto keyword" },
 };
 
-static DAPTO_NOINLINE void headers_dapto_put_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_put_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
 {
     DAPTO_EVENT_BEGIN(&headers_dapto_aspect_second, 0);
     DAPTO_RESULT_INT(event);
@@ -70,7 +97,31 @@ static DAPTO_NOINLINE void headers_dapto_put_second_event(unsigned int _dapto_v,
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void headers_dapto_ask_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_hold_second_event(int event, int operation, int aspect)
+{
+    union dapto_arg _dapto_a[3];
+
+    _dapto_a[0].i = (int)(event);
+    _dapto_a[1].i = (int)(operation);
+    _dapto_a[2].i = (int)(aspect);
+    dapto_event_keep(&headers_dapto_aspect_second, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_keep_second_event(int event, int operation, int aspect)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        headers_dapto_hold_second_event(event, operation, aspect);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (event));
+    dapto_keep_int(&_dapto_k, (operation));
+    dapto_keep_int(&_dapto_k, (aspect));
+    dapto_keep_end(&_dapto_k, &headers_dapto_aspect_second, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
 {
     union dapto_arg _dapto_a[3];
 
@@ -78,22 +129,29 @@ static DAPTO_NOINLINE void headers_dapto_ask_second_event(unsigned int _dapto_v,
     _dapto_a[1].i = (int)(operation);
     _dapto_a[2].i = (int)(aspect);
     _dapto_v = dapto_event_filter(&headers_dapto_aspect_second, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_second_event(event, operation, aspect);
+    else if (_dapto_v != 0)
         headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
-void headers_dapto_emit_second_event(int event, int operation, int aspect)
+DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int aspect)
 {
     unsigned int _dapto_v = headers_dapto_state[1];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        headers_dapto_keep_second_event(event, operation, aspect);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_second, 0);
+        headers_dapto_keep_second_event(event, operation, aspect);
+    } else
         headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
-static void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
-                                           struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
+                                                         struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -101,7 +159,7 @@ static void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 105 "headers_dapto.c"
+#line 163 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {
@@ -120,9 +178,9 @@ struct dapto_aspect headers_dapto_aspect_second = {
 };
 
 /* Register the aspects when the program starts. */
-static void headers_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void headers_dapto_register(void) __attribute__((constructor));
 
-static void headers_dapto_register(void)
+static DAPTO_NOINSTR void headers_dapto_register(void)
 {
     dapto_register(&headers_dapto_aspect_first);
     dapto_register(&headers_dapto_aspect_only_headers);

@@ -28,9 +28,9 @@ extern struct dapto_aspect headers_dapto_aspect_second;
 extern dapto_state_t headers_dapto_state[2];
 
 /* first_event: Uses a type from headers-a.h */
-void headers_dapto_emit_first_event(int end);
+DAPTO_NOINSTR void headers_dapto_emit_first_event(int end);
 
-static inline void _dapto_first_event(int end)
+static inline DAPTO_NOINSTR void _dapto_first_event(int end)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE1(first, first_event, end);
@@ -40,9 +40,9 @@ static inline void _dapto_first_event(int end)
 }
 
 /* second_event*: Also uses headers-b.h */
-void headers_dapto_emit_second_event(int event, int operation, int aspect);
+DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int aspect);
 
-static inline void _dapto_second_event(int event, int operation, int aspect)
+static inline DAPTO_NOINSTR void _dapto_second_event(int event, int operation, int aspect)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE3(second, second_event, event, operation, aspect);

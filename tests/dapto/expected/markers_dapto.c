@@ -9,35 +9,62 @@ static const struct dapto_param markers_dapto_params_from_header[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-static DAPTO_NOINLINE void markers_dapto_put_from_header(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_put_from_header(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&markers_dapto_aspect_marked, 0);
     DAPTO_RESULT_INT(n);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void markers_dapto_ask_from_header(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_hold_from_header(int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    dapto_event_keep(&markers_dapto_aspect_marked, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_keep_from_header(int n)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        markers_dapto_hold_from_header(n);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (n));
+    dapto_keep_end(&_dapto_k, &markers_dapto_aspect_marked, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_ask_from_header(unsigned int _dapto_v, int n)
 {
     union dapto_arg _dapto_a[1];
 
     _dapto_a[0].i = (int)(n);
     _dapto_v = dapto_event_filter(&markers_dapto_aspect_marked, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        markers_dapto_keep_from_header(n);
+    else if (_dapto_v != 0)
         markers_dapto_put_from_header(_dapto_v, n);
 }
 
-void markers_dapto_emit_from_header(int n)
+DAPTO_NOINSTR void markers_dapto_emit_from_header(int n)
 {
     unsigned int _dapto_v = markers_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        markers_dapto_keep_from_header(n);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         markers_dapto_ask_from_header(_dapto_v, n);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&markers_dapto_aspect_marked, 0);
+        markers_dapto_keep_from_header(n);
+    } else
         markers_dapto_put_from_header(_dapto_v, n);
 }
 
-static void markers_dapto_op_where(struct dapto_in *_dapto_in,
-                                   struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
+                                                 struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -48,7 +75,7 @@ static void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 52 "markers_dapto.c"
+#line 79 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -68,8 +95,8 @@ struct dapto_aspect markers_dapto_aspect_marked = {
 
 /* Aspect elsewhere */
 
-static void markers_dapto_op_where_else(struct dapto_in *_dapto_in,
-                                        struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in,
+                                                      struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -77,7 +104,7 @@ static void markers_dapto_op_where_else(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 81 "markers_dapto.c"
+#line 108 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {
@@ -91,9 +118,9 @@ struct dapto_aspect markers_dapto_aspect_elsewhere = {
 };
 
 /* Register the aspects when the program starts. */
-static void markers_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void markers_dapto_register(void) __attribute__((constructor));
 
-static void markers_dapto_register(void)
+static DAPTO_NOINSTR void markers_dapto_register(void)
 {
     dapto_register(&markers_dapto_aspect_marked);
     dapto_register(&markers_dapto_aspect_elsewhere);

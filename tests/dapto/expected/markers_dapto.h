@@ -21,9 +21,9 @@ extern struct dapto_aspect markers_dapto_aspect_elsewhere;
 extern dapto_state_t markers_dapto_state[1];
 
 /* from_header*: Declared in an included file */
-void markers_dapto_emit_from_header(int n);
+DAPTO_NOINSTR void markers_dapto_emit_from_header(int n);
 
-static inline void _dapto_from_header(int n)
+static inline DAPTO_NOINSTR void _dapto_from_header(int n)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE1(marked, from_header, n);

@@ -9,30 +9,57 @@ static const struct dapto_param my_spec_dapto_params_renamed[] = {
     { "what", "str", DAPTO_K_STR, "What happened" },
 };
 
-static DAPTO_NOINLINE void my_spec_dapto_put_renamed(unsigned int _dapto_v, const char *what)
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_put_renamed(unsigned int _dapto_v, const char *what)
 {
     DAPTO_EVENT_BEGIN(&my_spec_dapto_aspect_named, 0);
     DAPTO_RESULT_STR(what);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void my_spec_dapto_ask_renamed(unsigned int _dapto_v, const char *what)
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_hold_renamed(const char *what)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].s = (what);
+    dapto_event_keep(&my_spec_dapto_aspect_named, 0, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_keep_renamed(const char *what)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        my_spec_dapto_hold_renamed(what);
+        return;
+    }
+    dapto_keep_str(&_dapto_k, (what));
+    dapto_keep_end(&_dapto_k, &my_spec_dapto_aspect_named, 0);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_ask_renamed(unsigned int _dapto_v, const char *what)
 {
     union dapto_arg _dapto_a[1];
 
     _dapto_a[0].s = (what);
     _dapto_v = dapto_event_filter(&my_spec_dapto_aspect_named, 0, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        my_spec_dapto_keep_renamed(what);
+    else if (_dapto_v != 0)
         my_spec_dapto_put_renamed(_dapto_v, what);
 }
 
-void my_spec_dapto_emit_renamed(const char *what)
+DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what)
 {
     unsigned int _dapto_v = my_spec_dapto_state[0];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        my_spec_dapto_keep_renamed(what);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         my_spec_dapto_ask_renamed(_dapto_v, what);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&my_spec_dapto_aspect_named, 0);
+        my_spec_dapto_keep_renamed(what);
+    } else
         my_spec_dapto_put_renamed(_dapto_v, what);
 }
 
@@ -47,9 +74,9 @@ struct dapto_aspect my_spec_dapto_aspect_named = {
 };
 
 /* Register the aspects when the program starts. */
-static void my_spec_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void my_spec_dapto_register(void) __attribute__((constructor));
 
-static void my_spec_dapto_register(void)
+static DAPTO_NOINSTR void my_spec_dapto_register(void)
 {
     dapto_register(&my_spec_dapto_aspect_named);
 }

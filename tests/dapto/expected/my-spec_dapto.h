@@ -19,9 +19,9 @@ extern struct dapto_aspect my_spec_dapto_aspect_named;
 extern dapto_state_t my_spec_dapto_state[1];
 
 /* renamed*: Stub named _dapto_renamed, encoder my_spec_dapto_emit_renamed */
-void my_spec_dapto_emit_renamed(const char *what);
+DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what);
 
-static inline void _dapto_renamed(const char *what)
+static inline DAPTO_NOINSTR void _dapto_renamed(const char *what)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE1(named, renamed, what);

@@ -3,8 +3,8 @@
 
 /* Aspect quiet */
 
-static void noevents_dapto_op_answer(struct dapto_in *_dapto_in,
-                                     struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void noevents_dapto_op_answer(struct dapto_in *_dapto_in,
+                                                   struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -24,9 +24,9 @@ struct dapto_aspect noevents_dapto_aspect_quiet = {
 };
 
 /* Register the aspects when the program starts. */
-static void noevents_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void noevents_dapto_register(void) __attribute__((constructor));
 
-static void noevents_dapto_register(void)
+static DAPTO_NOINSTR void noevents_dapto_register(void)
 {
     dapto_register(&noevents_dapto_aspect_quiet);
 }

@@ -3,8 +3,8 @@
 
 /* Aspect text */
 
-static void text_dapto_op_braces(struct dapto_in *_dapto_in,
-                                 struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void text_dapto_op_braces(struct dapto_in *_dapto_in,
+                                               struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -30,8 +30,8 @@ static void text_dapto_op_braces(struct dapto_in *_dapto_in,
 #line 31 "text_dapto.c"
 }
 
-static void text_dapto_op_directives(struct dapto_in *_dapto_in,
-                                     struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void text_dapto_op_directives(struct dapto_in *_dapto_in,
+                                                   struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -48,8 +48,8 @@ static void text_dapto_op_directives(struct dapto_in *_dapto_in,
 #line 49 "text_dapto.c"
 }
 
-static void text_dapto_op_escapes(struct dapto_in *_dapto_in,
-                                  struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void text_dapto_op_escapes(struct dapto_in *_dapto_in,
+                                                struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -63,8 +63,8 @@ static void text_dapto_op_escapes(struct dapto_in *_dapto_in,
 #line 64 "text_dapto.c"
 }
 
-static void text_dapto_op_inline_body(struct dapto_in *_dapto_in,
-                                      struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void text_dapto_op_inline_body(struct dapto_in *_dapto_in,
+                                                    struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -77,8 +77,8 @@ static const struct dapto_param text_dapto_params_nested[] = {
     { "n", "int", DAPTO_K_INT, "Depth" },
 };
 
-static void text_dapto_op_nested(struct dapto_in *_dapto_in,
-                                 struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void text_dapto_op_nested(struct dapto_in *_dapto_in,
+                                               struct dapto_out *_dapto_out)
 {
     int n;
 
@@ -115,9 +115,9 @@ struct dapto_aspect text_dapto_aspect_text = {
 };
 
 /* Register the aspects when the program starts. */
-static void text_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void text_dapto_register(void) __attribute__((constructor));
 
-static void text_dapto_register(void)
+static DAPTO_NOINSTR void text_dapto_register(void)
 {
     dapto_register(&text_dapto_aspect_text);
 }

@@ -11,7 +11,7 @@ static const struct dapto_param tree_dapto_params_tree[] = {
     { "source", "str", DAPTO_K_STR, "Where the tree was read from" },
 };
 
-void tree_dapto_emit_tree(Node root, int nodes, const char *source)
+DAPTO_NOINSTR void tree_dapto_emit_tree(Node root, int nodes, const char *source)
 {
     DAPTO_EVENT_BEGIN(&tree_dapto_aspect_tree, 0);
 #ifdef DAPTO_RESULTNode
@@ -31,7 +31,7 @@ static const struct dapto_param tree_dapto_params_attribute[] = {
     { "value", "int", DAPTO_K_INT, "Its value" },
 };
 
-void tree_dapto_emit_attribute(Node node, const char *name, int value)
+DAPTO_NOINSTR void tree_dapto_emit_attribute(Node node, const char *name, int value)
 {
     DAPTO_EVENT_BEGIN(&tree_dapto_aspect_tree, 1);
 #ifdef DAPTO_RESULTNode
@@ -45,8 +45,8 @@ void tree_dapto_emit_attribute(Node node, const char *name, int value)
     DAPTO_EVENT_END();
 }
 
-static void tree_dapto_op_size(struct dapto_in *_dapto_in,
-                               struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void tree_dapto_op_size(struct dapto_in *_dapto_in,
+                                             struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -80,8 +80,8 @@ static const struct dapto_param tree_dapto_params_eval[] = {
     { "node", "Node", DAPTO_K_USER, "Root of the subtree" },
 };
 
-static void tree_dapto_op_eval(struct dapto_in *_dapto_in,
-                               struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void tree_dapto_op_eval(struct dapto_in *_dapto_in,
+                                             struct dapto_out *_dapto_out)
 {
     Node node;
 
@@ -123,9 +123,9 @@ struct dapto_aspect tree_dapto_aspect_eval = {
 };
 
 /* Register the aspects when the program starts. */
-static void tree_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void tree_dapto_register(void) __attribute__((constructor));
 
-static void tree_dapto_register(void)
+static DAPTO_NOINSTR void tree_dapto_register(void)
 {
     dapto_register(&tree_dapto_aspect_tree);
     dapto_register(&tree_dapto_aspect_eval);

@@ -23,9 +23,9 @@ extern struct dapto_aspect tree_dapto_aspect_eval;
 extern dapto_state_t tree_dapto_state[2];
 
 /* tree*: The tree is built; its attributes are computed next */
-void tree_dapto_emit_tree(Node root, int nodes, const char *source);
+DAPTO_NOINSTR void tree_dapto_emit_tree(Node root, int nodes, const char *source);
 
-static inline void _dapto_tree(Node root, int nodes, const char *source)
+static inline DAPTO_NOINSTR void _dapto_tree(Node root, int nodes, const char *source)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE3(tree, tree, &root, nodes, source);
@@ -35,9 +35,9 @@ static inline void _dapto_tree(Node root, int nodes, const char *source)
 }
 
 /* attribute*: An attribute of a node has its value */
-void tree_dapto_emit_attribute(Node node, const char *name, int value);
+DAPTO_NOINSTR void tree_dapto_emit_attribute(Node node, const char *name, int value);
 
-static inline void _dapto_attribute(Node node, const char *name, int value)
+static inline DAPTO_NOINSTR void _dapto_attribute(Node node, const char *name, int value)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE3(tree, attribute, &node, name, value);

@@ -14,7 +14,7 @@ static const struct dapto_param types_dapto_params_all_types[] = {
     { "pt", "Point", DAPTO_K_USER, "A user type" },
 };
 
-void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
+DAPTO_NOINSTR void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 0);
     DAPTO_RESULT_INT(i);
@@ -31,26 +31,49 @@ void types_dapto_emit_all_types(int i, long l, double d, const char *s, const vo
     DAPTO_EVENT_END();
 }
 
-static DAPTO_NOINLINE void types_dapto_put_nothing(unsigned int _dapto_v)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_nothing(unsigned int _dapto_v)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 1);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void types_dapto_ask_nothing(unsigned int _dapto_v)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_hold_nothing(void)
+{
+    dapto_event_keep(&types_dapto_aspect_types, 1, NULL);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_nothing(void)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        types_dapto_hold_nothing();
+        return;
+    }
+    dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 1);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_nothing(unsigned int _dapto_v)
 {
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 1, NULL, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        types_dapto_keep_nothing();
+    else if (_dapto_v != 0)
         types_dapto_put_nothing(_dapto_v);
 }
 
-void types_dapto_emit_nothing(void)
+DAPTO_NOINSTR void types_dapto_emit_nothing(void)
 {
     unsigned int _dapto_v = types_dapto_state[1];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        types_dapto_keep_nothing();
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_nothing(_dapto_v);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 1);
+        types_dapto_keep_nothing();
+    } else
         types_dapto_put_nothing(_dapto_v);
 }
 
@@ -58,30 +81,57 @@ static const struct dapto_param types_dapto_params_hidden[] = {
     { "n", "int", DAPTO_K_INT, "A number" },
 };
 
-static DAPTO_NOINLINE void types_dapto_put_hidden(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_hidden(unsigned int _dapto_v, int n)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 2);
     DAPTO_RESULT_INT(n);
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_hold_hidden(int n)
+{
+    union dapto_arg _dapto_a[1];
+
+    _dapto_a[0].i = (int)(n);
+    dapto_event_keep(&types_dapto_aspect_types, 2, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_hidden(int n)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        types_dapto_hold_hidden(n);
+        return;
+    }
+    dapto_keep_int(&_dapto_k, (n));
+    dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 2);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_hidden(unsigned int _dapto_v, int n)
 {
     union dapto_arg _dapto_a[1];
 
     _dapto_a[0].i = (int)(n);
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 2, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        types_dapto_keep_hidden(n);
+    else if (_dapto_v != 0)
         types_dapto_put_hidden(_dapto_v, n);
 }
 
-void types_dapto_emit_hidden(int n)
+DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
 {
     unsigned int _dapto_v = types_dapto_state[2];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        types_dapto_keep_hidden(n);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_hidden(_dapto_v, n);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 2);
+        types_dapto_keep_hidden(n);
+    } else
         types_dapto_put_hidden(_dapto_v, n);
 }
 
@@ -90,7 +140,7 @@ static const struct dapto_param types_dapto_params_typed[] = {
     { "names", "ptr<const char *>", DAPTO_K_PTR, "Blanks made single" },
 };
 
-static DAPTO_NOINLINE void types_dapto_put_typed(unsigned int _dapto_v, const void *at, const void *names)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_put_typed(unsigned int _dapto_v, const void *at, const void *names)
 {
     DAPTO_EVENT_BEGIN(&types_dapto_aspect_types, 3);
     DAPTO_RESULT_PTR(at);
@@ -98,24 +148,53 @@ static DAPTO_NOINLINE void types_dapto_put_typed(unsigned int _dapto_v, const vo
     DAPTO_EVENT_END_AS(_dapto_v);
 }
 
-static DAPTO_NOINLINE void types_dapto_ask_typed(unsigned int _dapto_v, const void *at, const void *names)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_hold_typed(const void *at, const void *names)
+{
+    union dapto_arg _dapto_a[2];
+
+    _dapto_a[0].i = (long long)(size_t)(at);
+    _dapto_a[1].i = (long long)(size_t)(names);
+    dapto_event_keep(&types_dapto_aspect_types, 3, _dapto_a);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_keep_typed(const void *at, const void *names)
+{
+    struct dapto_keep _dapto_k;
+
+    if (DAPTO_UNLIKELY(!dapto_keep_begin(&_dapto_k))) {
+        types_dapto_hold_typed(at, names);
+        return;
+    }
+    dapto_keep_ptr(&_dapto_k, (const void *)(at));
+    dapto_keep_ptr(&_dapto_k, (const void *)(names));
+    dapto_keep_end(&_dapto_k, &types_dapto_aspect_types, 3);
+}
+
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_typed(unsigned int _dapto_v, const void *at, const void *names)
 {
     union dapto_arg _dapto_a[2];
 
     _dapto_a[0].i = (long long)(size_t)(at);
     _dapto_a[1].i = (long long)(size_t)(names);
     _dapto_v = dapto_event_filter(&types_dapto_aspect_types, 3, _dapto_a, _dapto_v);
-    if (_dapto_v != 0)
+    if (DAPTO_VERDICT_STATE(_dapto_v) == DAPTO_STATE_TRAIL)
+        types_dapto_keep_typed(at, names);
+    else if (_dapto_v != 0)
         types_dapto_put_typed(_dapto_v, at, names);
 }
 
-void types_dapto_emit_typed(const void *at, const void *names)
+DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names)
 {
     unsigned int _dapto_v = types_dapto_state[3];
 
-    if (_dapto_v & DAPTO_STATE_FILTER)
+    if (_dapto_v == DAPTO_STATE_TRAIL)
+        types_dapto_keep_typed(at, names);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
         types_dapto_ask_typed(_dapto_v, at, names);
-    else
+    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 3);
+        types_dapto_keep_typed(at, names);
+    } else
         types_dapto_put_typed(_dapto_v, at, names);
 }
 
@@ -124,8 +203,8 @@ static const struct dapto_param types_dapto_params_add_int[] = {
     { "b", "int", DAPTO_K_INT, "Second" },
 };
 
-static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
-                                   struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
+                                                 struct dapto_out *_dapto_out)
 {
     int a;
     int b;
@@ -141,7 +220,7 @@ static void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 145 "types_dapto.c"
+#line 224 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -149,8 +228,8 @@ static const struct dapto_param types_dapto_params_add_long[] = {
     { "b", "long", DAPTO_K_LONG, "Second" },
 };
 
-static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     long a;
     long b;
@@ -166,15 +245,15 @@ static void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 170 "types_dapto.c"
+#line 249 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
     { "x", "double", DAPTO_K_DOUBLE, "The value" },
 };
 
-static void types_dapto_op_half(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     double x;
 
@@ -187,15 +266,15 @@ static void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 191 "types_dapto.c"
+#line 270 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
     { "s", "str", DAPTO_K_STR, "The string" },
 };
 
-static void types_dapto_op_echo(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     const char *s;
 
@@ -208,15 +287,15 @@ static void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 212 "types_dapto.c"
+#line 291 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
     { "p", "ptr", DAPTO_K_PTR, "The pointer" },
 };
 
-static void types_dapto_op_deref(struct dapto_in *_dapto_in,
-                                 struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
+                                               struct dapto_out *_dapto_out)
 {
     const void *p;
 
@@ -229,15 +308,15 @@ static void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 233 "types_dapto.c"
+#line 312 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
     { "pt", "Point", DAPTO_K_USER, "The point" },
 };
 
-static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
-                                     struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
+                                                   struct dapto_out *_dapto_out)
 {
     Point pt;
 
@@ -255,11 +334,11 @@ static void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 259 "types_dapto.c"
+#line 338 "types_dapto.c"
 }
 
-static void types_dapto_op_origin(struct dapto_in *_dapto_in,
-                                  struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
+                                                struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -267,11 +346,11 @@ static void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 271 "types_dapto.c"
+#line 350 "types_dapto.c"
 }
 
-static void types_dapto_op_bump(struct dapto_in *_dapto_in,
-                                struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
+                                              struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -279,15 +358,15 @@ static void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 283 "types_dapto.c"
+#line 362 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
     { "n", "int", DAPTO_K_INT, "How far to count" },
 };
 
-static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
-                                    struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
+                                                  struct dapto_out *_dapto_out)
 {
     int n;
 
@@ -307,7 +386,7 @@ static void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 311 "types_dapto.c"
+#line 390 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
@@ -348,9 +427,9 @@ struct dapto_aspect types_dapto_aspect_types = {
 };
 
 /* Register the aspects when the program starts. */
-static void types_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void types_dapto_register(void) __attribute__((constructor));
 
-static void types_dapto_register(void)
+static DAPTO_NOINSTR void types_dapto_register(void)
 {
     dapto_register(&types_dapto_aspect_types);
 }

@@ -20,9 +20,9 @@ extern struct dapto_aspect types_dapto_aspect_types;
 extern dapto_state_t types_dapto_state[4];
 
 /* all_types*: One parameter of each type */
-void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt);
+DAPTO_NOINSTR void types_dapto_emit_all_types(int i, long l, double d, const char *s, const void *p, Point pt);
 
-static inline void _dapto_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
+static inline DAPTO_NOINSTR void _dapto_all_types(int i, long l, double d, const char *s, const void *p, Point pt)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE6(types, all_types, i, l, d, s, p, &pt);
@@ -32,9 +32,9 @@ static inline void _dapto_all_types(int i, long l, double d, const char *s, cons
 }
 
 /* nothing: An event without parameters */
-void types_dapto_emit_nothing(void);
+DAPTO_NOINSTR void types_dapto_emit_nothing(void);
 
-static inline void _dapto_nothing(void)
+static inline DAPTO_NOINSTR void _dapto_nothing(void)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE(types, nothing);
@@ -44,9 +44,9 @@ static inline void _dapto_nothing(void)
 }
 
 /* hidden: An event not marked visible */
-void types_dapto_emit_hidden(int n);
+DAPTO_NOINSTR void types_dapto_emit_hidden(int n);
 
-static inline void _dapto_hidden(int n)
+static inline DAPTO_NOINSTR void _dapto_hidden(int n)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE1(types, hidden, n);
@@ -56,9 +56,9 @@ static inline void _dapto_hidden(int n)
 }
 
 /* typed: ptr parameters with their C types */
-void types_dapto_emit_typed(const void *at, const void *names);
+DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names);
 
-static inline void _dapto_typed(const void *at, const void *names)
+static inline DAPTO_NOINSTR void _dapto_typed(const void *at, const void *names)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE2(types, typed, at, names);

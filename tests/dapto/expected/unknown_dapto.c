@@ -10,7 +10,7 @@ static const struct dapto_param unknown_dapto_params_opaque_seen[] = {
     { "n", "int", DAPTO_K_INT, "A number, which can" },
 };
 
-void unknown_dapto_emit_opaque_seen(Opaque o, int n)
+DAPTO_NOINSTR void unknown_dapto_emit_opaque_seen(Opaque o, int n)
 {
     DAPTO_EVENT_BEGIN(&unknown_dapto_aspect_unknown, 0);
 #ifdef DAPTO_RESULTOpaque
@@ -27,8 +27,8 @@ static const struct dapto_param unknown_dapto_params_opaque_id[] = {
     { "o", "Opaque", DAPTO_K_USER, "The value" },
 };
 
-static void unknown_dapto_op_opaque_id(struct dapto_in *_dapto_in,
-                                       struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void unknown_dapto_op_opaque_id(struct dapto_in *_dapto_in,
+                                                     struct dapto_out *_dapto_out)
 {
     Opaque o;
 
@@ -49,8 +49,8 @@ static void unknown_dapto_op_opaque_id(struct dapto_in *_dapto_in,
 #line 50 "unknown_dapto.c"
 }
 
-static void unknown_dapto_op_opaque_make(struct dapto_in *_dapto_in,
-                                         struct dapto_out *_dapto_out)
+static DAPTO_NOINSTR void unknown_dapto_op_opaque_make(struct dapto_in *_dapto_in,
+                                                       struct dapto_out *_dapto_out)
 {
     (void)_dapto_in;
     (void)_dapto_out;
@@ -79,9 +79,9 @@ struct dapto_aspect unknown_dapto_aspect_unknown = {
 };
 
 /* Register the aspects when the program starts. */
-static void unknown_dapto_register(void) __attribute__((constructor));
+static DAPTO_NOINSTR void unknown_dapto_register(void) __attribute__((constructor));
 
-static void unknown_dapto_register(void)
+static DAPTO_NOINSTR void unknown_dapto_register(void)
 {
     dapto_register(&unknown_dapto_aspect_unknown);
 }

@@ -20,9 +20,9 @@ extern struct dapto_aspect unknown_dapto_aspect_unknown;
 extern dapto_state_t unknown_dapto_state[1];
 
 /* opaque_seen*: An opaque value went by */
-void unknown_dapto_emit_opaque_seen(Opaque o, int n);
+DAPTO_NOINSTR void unknown_dapto_emit_opaque_seen(Opaque o, int n);
 
-static inline void _dapto_opaque_seen(Opaque o, int n)
+static inline DAPTO_NOINSTR void _dapto_opaque_seen(Opaque o, int n)
 {
 #ifdef DAPTO_PROBES
     STAP_PROBE2(unknown, opaque_seen, &o, n);
