@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * channel-keep.c - the last events taken, kept for the post-mortem
- * (channel_keep, channel_kept) as the trail cuts them <protocol#trail>,
- * and records noosa makes itself (channel_inject) <design#channel>.
+ * channel-keep.c - the post-mortem <design#channel>: the last events
+ * taken, kept in noosa (channel_keep, channel_kept) as the trail cuts them
+ * <protocol#trail>, records noosa makes itself (channel_inject), and the
+ * threads' own trails in the program (channel_ttrails, channel_tick,
+ * channel_kept_counts) <protocol#ttrail>.
  */
 #include "config.h"
 
@@ -101,4 +103,57 @@ void channel_kept(const struct channel *ch,
             fn(arg, slot + 8, (uint32_t)bytes);
         }
     }
+}
+
+const struct ttrail_area *channel_ttrails(const struct channel *ch)
+{
+    struct dapto_region_id id;
+
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE ||
+        !region_runtime_id(&ch->region, &id) || id.rt_minor < DAPTO_TTRAIL_MINOR)
+        return NULL;
+    return &ch->tt;
+}
+
+void channel_kept_counts(const struct channel *ch, struct channel_kept_counts *k)
+{
+    memset(k, 0, sizeof *k);
+    if (ch->status == CHANNEL_WAITING || ch->region.hdr == NULL)
+        return;
+    for (uint32_t i = 0; i < ch->tt.count; i++) {
+        const struct dapto_ttrail *t = ttrail_at(&ch->tt, i);
+
+        if (__atomic_load_n(&t->owner, __ATOMIC_RELAXED) == 0)
+            continue;
+        k->threads++;
+        k->own += __atomic_load_n(&t->next, __ATOMIC_RELAXED);
+        k->lost += __atomic_load_n(&t->lost, __ATOMIC_RELAXED);
+    }
+    k->shared = __atomic_load_n(&ch->region.hdr->trail_next, __ATOMIC_RELAXED);
+    k->sent = __atomic_load_n(&ch->region.hdr->head, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < ch->tb.count; i++)
+        k->sent += __atomic_load_n(&tbuf_at(&ch->tb, i)->head, __ATOMIC_RELAXED);
+}
+
+uint32_t channel_trails_taken(const struct channel *ch)
+{
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)
+        return 0;
+    return __atomic_load_n(ch->tt.taken, __ATOMIC_RELAXED);
+}
+
+void channel_tick(struct channel *ch)
+{
+    uint64_t now = clock_monotonic_ns(), start = ch->clock.start_ns;
+    uint32_t ms = (uint32_t)(now > start ? (now - start) / 1000000u : 0), old;
+
+    if (ch->tt.count == 0 || ch->status != CHANNEL_ACTIVE)
+        return;
+    /* <protocol#ttrail>: never back (a thread taking a trail moves it on
+     * by one) */
+    old = __atomic_load_n(ch->tt.clock, __ATOMIC_RELAXED);
+    while ((int32_t)(ms - old) > 0 &&
+           !__atomic_compare_exchange_n(ch->tt.clock, &old, ms, 0,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
