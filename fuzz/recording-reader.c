@@ -23,6 +23,14 @@
  * skip; and the order must be the merge of the streams by time (of
  * equal times, the stream of the lower thread id first, noosa's own as
  * 0), done here again the plain way.
+ *
+ * Then the moves (recread_seek(), recread_seek_time()): to every event
+ * (or to events spread over a long input) and past the last, each must
+ * give the event read one by one there; and again with the recording
+ * opened anew, its index read from where the first opening kept it.
+ * Then that index with a byte changed and its check made right again
+ * (an index this noosa did not make): whether it is used or made again,
+ * every move must still give the event read one by one.
  */
 #include "config.h"
 
@@ -78,7 +86,8 @@ static void cleanup(void)
 {
     static const char *const names[] = {
         "metadata", RECFILE_NOOSA_STREAM, RECFILE_THREAD_PREFIX "1",
-        RECFILE_THREAD_PREFIX "2", "export.json", "export.pb"};
+        RECFILE_THREAD_PREFIX "2", "export.json", "export.pb",
+        RECFILE_INDEX};
     char path[512];
 
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -88,10 +97,11 @@ static void cleanup(void)
     rmdir(dir);
 }
 
-/* An event given: its thread (stream) and time. */
+/* An event given: its thread (stream), time and code. */
 struct given {
     pid_t tid;
     uint64_t ts;
+    unsigned int code;
 };
 
 /* What a way of reading gave, as text, and the events in order. */
@@ -102,7 +112,7 @@ struct said {
     size_t nev, aev;
 };
 
-static void give(struct said *w, pid_t tid, int64_t ns)
+static void give(struct said *w, pid_t tid, int64_t ns, unsigned int code)
 {
     if (w->nev == w->aev) {
         w->aev = w->aev > 0 ? 2 * w->aev : 256;
@@ -112,6 +122,7 @@ static void give(struct said *w, pid_t tid, int64_t ns)
     }
     w->ev[w->nev].tid = tid;
     w->ev[w->nev].ts = (uint64_t)ns;
+    w->ev[w->nev].code = code;
     w->nev++;
 }
 
@@ -198,6 +209,56 @@ static void say_fn(struct said *w, uint64_t seq, int enter, pid_t tid,
         enter ? "enter" : "leave", (int)tid, (long long)ns, name);
 }
 
+/* An item's code as the ways compare them: functions as the built-in
+ * enter and leave they are given as. */
+static unsigned int item_code(const struct reader_item *it)
+{
+    if (it->kind == READER_FUNCTION)
+        return it->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE;
+    return it->code;
+}
+
+/* The moves: to event K of W (every one, or spread over a long input)
+ * and past the last, by number and by time, each giving what reading
+ * one by one gave there. */
+static void check_moves(struct recread *r, const struct said *w)
+{
+    size_t step = w->nev > 4096 ? w->nev / 1024 : 1;
+    struct reader_item it;
+    uint64_t seq;
+
+    saying = NULL;
+    for (size_t k = w->nev + 1; k-- > 0;) {
+        if (k % step != 0 && k != w->nev && k + 1 != w->nev)
+            continue;
+        recread_seek(r, k);
+        if (k == w->nev) {
+            if (recread_next(r, &it, &seq))
+                abort();
+            continue;
+        }
+        if (!recread_next(r, &it, &seq) || seq != k ||
+            it.tid != w->ev[k].tid || (uint64_t)it.ns != w->ev[k].ts ||
+            item_code(&it) != w->ev[k].code) {
+            fprintf(stderr, "recording-reader: goto %zu gave %llu (thread "
+                    "%d, %lld), not thread %d, %llu\n", k,
+                    (unsigned long long)seq, (int)it.tid, (long long)it.ns,
+                    (int)w->ev[k].tid, (unsigned long long)w->ev[k].ts);
+            abort();
+        }
+        if (k % (step * 7) == 0) {
+            /* the first event at or after its time */
+            size_t j = 0;
+
+            while (j < w->nev && w->ev[j].ts < w->ev[k].ts)
+                j++;
+            if (recread_seek_time(r, w->ev[k].ts) != j ||
+                !recread_next(r, &it, &seq) || seq != j)
+                abort();
+        }
+    }
+}
+
 /* Every event counted, for recread_counts(). */
 static unsigned char counted[DAPTO_EVENT_CODE_MAX + 1];
 
@@ -228,7 +289,8 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
             for (unsigned int i = 0; i < n; i++) {
                 say_fn(w, count++, fns[i].enter, fns[i].tid, fns[i].ns,
                        fns[i].name);
-                give(w, fns[i].tid, fns[i].ns);
+                give(w, fns[i].tid, fns[i].ns,
+                     fns[i].enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
             }
             continue;
         }
@@ -243,7 +305,7 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
                     (unsigned long long)count++, (int)READER_EVENT,
                     evs[i].event->code, (int)evs[i].tid,
                     (long long)evs[i].ns);
-                give(w, evs[i].tid, evs[i].ns);
+                give(w, evs[i].tid, evs[i].ns, evs[i].event->code);
             }
             continue;
         }
@@ -252,7 +314,7 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
         if (seq != count)
             abort();
         count++;
-        give(w, it.tid, it.ns);
+        give(w, it.tid, it.ns, item_code(&it));
         if (it.kind == READER_FUNCTION) {
             uint32_t len;
             const char *name = recread_item_function(r, &len);
@@ -276,13 +338,59 @@ static void read_all(struct recread *r, struct said *w, int max, int counts)
     saying = NULL;
 }
 
+/* The kept index with byte AT (of the part its check covers) changed by
+ * X and its check made right: opened with it, the recording reads and
+ * moves as W says, whatever the index then holds. */
+static void check_changed_index(const struct said *w, size_t at,
+                                unsigned int x)
+{
+    struct recread_opts o = {note, NULL, RECREAD_INDEX_BUILD};
+    unsigned char *idx;
+    char path[512], *cause = NULL;
+    struct recread *r;
+    struct said again;
+    size_t len;
+    uint64_t h;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, RECFILE_INDEX);
+    if ((f = fopen(path, "rb")) == NULL)
+        abort();
+    fseek(f, 0, SEEK_END);
+    len = (size_t)ftell(f);
+    rewind(f);
+    idx = malloc(len + 1);
+    if (len < 16 || fread(idx, 1, len, f) != len)
+        abort();
+    fclose(f);
+    idx[at % (len - 8)] ^= (unsigned char)(x != 0 ? x : 1);
+    h = recfile_hash(idx, len - 8);
+    for (int i = 0; i < 8; i++)
+        idx[len - 8 + i] = (unsigned char)(h >> (8 * i));
+    put(RECFILE_INDEX, idx, len);
+    free(idx);
+    if (recread_open(&r, dir, &o, &cause) != 0) {
+        fprintf(stderr, "recording-reader: an index changed at %zu: %s\n",
+                at % (len - 8), cause);
+        abort();
+    }
+    memset(&again, 0, sizeof again);
+    read_all(r, &again, 0, 0);
+    if (again.nev != w->nev)
+        abort();
+    check_moves(r, w);
+    free(again.text);
+    free(again.ev);
+    recread_free(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char meta[] =
         "/* CTF 1.8 */\nenv {\n    noosa_format_major = 1;\n"
         "    noosa_format_median = 0;\n    noosa_format_minor = 0;\n"
         "    program = \"fuzz\";\n};\n";
-    struct recread_opts o = {note, NULL};
+    struct recread_opts o = {note, NULL, RECREAD_INDEX_BUILD};
     struct recread *r;
     struct said ways[4];
     uint32_t l = 0;
@@ -351,6 +459,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (int)ways[i].len, ways[i].text);
             abort();
         }
+    check_moves(r, &ways[0]);
+    if (recread_indexed(r)) {
+        /* opened anew: the index is read from the file kept */
+        struct said again;
+
+        recread_free(r);
+        if (recread_open(&r, dir, &o, &cause) != 0)
+            abort();
+        memset(&again, 0, sizeof again);
+        read_all(r, &again, 0, 0);
+        if (again.nev != ways[0].nev || !recread_indexed(r))
+            abort();
+        check_moves(r, &ways[0]);
+        free(again.text);
+        free(again.ev);
+        for (int i = 0; i < 2; i++) {
+            static size_t at = 0;
+
+            at += 8191;
+            check_changed_index(&ways[0], at, (unsigned int)(at >> 13));
+        }
+    }
     for (int i = 0; i < 4; i++) {
         free(ways[i].text);
         free(ways[i].ev);

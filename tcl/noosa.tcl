@@ -107,3 +107,143 @@ apply {{} {
     namespace ensemble configure ::info -map $map \
         -unknown ::noosa::info_unknown
 }}
+
+# <design#checkpoints> The variables of handlers and monitors, kept by a
+# replay's checkpoints: the global variables and those of every namespace
+# but Tcl's own and noosa's (a Tcl monitor's, ::noosa::monitor::NAME,
+# are kept), as name, whether an array, value.  What the user wrote at
+# the prompt while a replay stood stopped is the user's (user), and a
+# move leaves it as it is; the rest follows the events.
+namespace eval ::noosa::vars {
+    variable skip {n ev env errorInfo errorCode argv argv0 argc auto_path
+        auto_index auto_oldpath}
+    variable user
+    array set user {}
+    variable snap {}
+}
+
+proc ::noosa::vars::names {} {
+    variable skip
+    set out {}
+    foreach v [info vars ::*] {
+        set s [string range $v 2 end]
+        if {$s in $skip || [string match tcl_* $s] || [string match tk_* $s]} {
+            continue
+        }
+        lappend out $v
+    }
+    set todo [namespace children ::]
+    while {[llength $todo] > 0} {
+        set todo [lassign $todo ns]
+        if {$ns in {::tcl ::oo ::noosa}} {
+            if {$ns eq "::noosa" && [namespace exists ::noosa::monitor]} {
+                lappend todo {*}[namespace children ::noosa::monitor]
+            }
+            continue
+        }
+        lappend out {*}[info vars ${ns}::*]
+        lappend todo {*}[namespace children $ns]
+    }
+    return $out
+}
+
+proc ::noosa::vars::save {} {
+    set out {}
+    foreach v [names] {
+        if {[array exists $v]} {
+            lappend out $v 1 [array get $v]
+        } elseif {[info exists $v]} {
+            lappend out $v 0 [set $v]
+        }
+    }
+    return $out
+}
+
+# Put the variables back as SAVED has them, but the user's, which are
+# kept as they are now (the events a move hands over may change them: the
+# play's stop puts them back).
+proc ::noosa::vars::restore {saved} {
+    variable user
+    variable pinned
+    if {![info exists pinned]} {
+        set pinned {}
+        foreach v [array names user] {
+            if {[array exists $v]} {
+                lappend pinned $v 1 [array get $v]
+            } elseif {[info exists $v]} {
+                lappend pinned $v 0 [set $v]
+            } else {
+                lappend pinned $v -1 {}
+            }
+        }
+    }
+    foreach {v a val} $saved {
+        set in($v) {}
+    }
+    foreach v [names] {
+        if {![info exists in($v)] && ![info exists user($v)]} {
+            unset -nocomplain $v
+        }
+    }
+    foreach {v a val} $saved {
+        if {[info exists user($v)]} {
+            continue
+        }
+        catch {
+            if {$a} {
+                if {![array exists $v] || [array get $v] ne $val} {
+                    unset -nocomplain $v
+                    array set $v $val
+                }
+            } else {
+                if {[array exists $v]} {
+                    unset $v
+                }
+                set $v $val
+            }
+        }
+    }
+}
+
+# The play stopped (or ended): the user's variables as they were before a
+# move; what the variables are now.
+proc ::noosa::vars::stopped {} {
+    variable pinned
+    if {[info exists pinned]} {
+        foreach {v a val} $pinned {
+            catch {
+                unset -nocomplain $v
+                if {$a == 1} {
+                    array set $v $val
+                } elseif {$a == 0} {
+                    set $v $val
+                }
+            }
+        }
+        unset pinned
+    }
+    variable snap [save]
+}
+
+# The play goes on: what was written since it stopped is the user's.
+proc ::noosa::vars::going {} {
+    variable snap
+    variable user
+    if {[llength $snap] == 0} {
+        return
+    }
+    foreach {v a val} $snap {
+        set old($v) [list $a $val]
+    }
+    foreach {v a val} [save] {
+        if {![info exists old($v)] || [lindex $old($v) 0] != $a ||
+                [lindex $old($v) 1] ne $val} {
+            set user($v) 1
+        }
+        unset -nocomplain old($v)
+    }
+    foreach v [array names old] {
+        set user($v) 1
+    }
+    set snap {}
+}

@@ -87,6 +87,9 @@ bind F5 {::noosa::screen::go} {run the program, or continue it when stopped}
 bind F6 {screen focus next} {move to the next pane (command line, transcript, output, window)}
 bind S-F6 {screen focus prev} {move to the previous pane}
 bind F7 {::noosa::cmd::step} {step to the next visible event}
+bind S-F7 {::noosa::cmd::reverse-step} {a recording: back to the visible event before}
+bind C-F7 {::noosa::cmd::step back} {a recording: back one event}
+bind S-F5 {::noosa::cmd::reverse-continue} {a recording: back to the last stop before}
 bind F9 {::noosa::cmd::kill} {kill the program (noosa stays)}
 bind F10 {screen quit} {quit (asks while the program runs)}
 bind F11 {screen window profile} {open or close the profile window}

@@ -14,12 +14,18 @@
 
 void sink_say(struct sink *s, const char *text)
 {
+    if (s->muted)
+        return;
     transcript_append(s->transcript, text, strlen(text));
 }
 
 void sink_vsayf(struct sink *s, const char *fmt, va_list ap)
 {
-    char *text = xvasprintf(fmt, ap);
+    char *text;
+
+    if (s->muted)
+        return;
+    text = xvasprintf(fmt, ap);
 
     sink_say(s, text);
     free(text);
@@ -44,6 +50,13 @@ void sink_verror(struct sink *s, const char *fmt, va_list ap)
 {
     char *text = xvasprintf(fmt, ap);
 
+    if (s->muted) {
+        if (s->muted_errors++ == 0)
+            s->muted_first = text;
+        else
+            free(text);
+        return;
+    }
     sink_fresh_line(s);
     sink_sayf(s, "error: %s\n", text);
     free(text);

@@ -17,6 +17,12 @@ struct transcript;
 struct sink {
     struct transcript *transcript; /* lines go here (values marked) */
     int failed;  /* failed commands and failing errors (batch exit status) */
+    /* While muted (a replay's move hands events over quietly,
+     * <design#checkpoints>), nothing is said; errors are counted, the
+     * first kept (caller frees it when it unmutes). */
+    int muted;
+    unsigned long muted_errors;
+    char *muted_first;
 };
 
 /* Append TEXT as it is (marked values become browsable). */

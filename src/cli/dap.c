@@ -440,6 +440,11 @@ static void tell_stop(struct dap *d)
         stops = dap_breaks_stopped(d->breaks, where, &reason, &ids);
         if (d->reverse_at != 0 && reverse_on(d, ids, &reason, &where))
             return;
+        if (d->reverse_rc && ids == NULL) {
+            /* no stop before: noosa went to the first event */
+            reason = "entry";
+            where = "the first event of the recording";
+        }
         if (!stops && !d->forced) {
             /* only breakpoints the client would not stop at: a line
              * breakpoint's event at another line, log points; unless a
@@ -469,6 +474,7 @@ static void tell_stop(struct dap *d)
     d->resumed_for = NULL;
     d->forced = 0;
     d->reverse_at = 0;
+    d->reverse_rc = 0;
     body = json_object();
     json_object_set_new(body, "reason", json_string(reason));
     json_object_set_new(body, "description", dap_jstr(where));
@@ -559,6 +565,7 @@ int dap_resume(struct dap *d, json_t *req, const char *reason, int forced,
     char *out = NULL;
 
     d->reverse_at = 0;
+    d->reverse_rc = 0;
     dap_breaks_resume(d->breaks);
     if (dap_command(d, &out, argc, words) != TCL_OK) {
         /* the last line is the error */
@@ -649,7 +656,8 @@ static void req_reverse_continue(struct dap *d, json_t *req, json_t *args)
         return;
     }
     if (has_command(d, "reverse-continue")) {
-        dap_resume(d, req, NULL, 1, 1, rc);
+        if (dap_resume(d, req, NULL, 1, 1, rc) == 0)
+            d->reverse_rc = 1;
         return;
     }
     /* without it, step back until a breakpoint or the first event */

@@ -122,6 +122,8 @@ struct dap {
     pid_t stop_thread;     /* the thread stopped at, for the client */
     uint64_t reverse_at;   /* reverseContinue a step back at a time: the
                               event it last went back from, or 0 */
+    int reverse_rc;        /* reverseContinue by noosa's reverse-continue:
+                              a stop of no breakpoint is the first event */
 
     struct dap_breaks *breaks;
     struct dap_vars *vars;

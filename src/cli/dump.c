@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dump.h"
 #include "export.h"
 #include "recread.h"
@@ -42,29 +43,13 @@ static void dump_note(void *arg, const char *text)
 static int dump_bound(const char *arg, uint64_t *n, int64_t *ns)
 {
     char *end;
-    double v = strtod(arg, &end);
-    double scale;
 
-    if (end == arg || v < 0)
-        return -1;
-    if (*end == '\0') {
-        if (strchr(arg, '.') != NULL)
-            return -1;
+    if (*arg >= '0' && *arg <= '9' &&
+        (strtoull(arg, &end, 10), *end == '\0')) {
         *n = strtoull(arg, NULL, 10);
         return 0;
     }
-    if (strcmp(end, "ns") == 0)
-        scale = 1;
-    else if (strcmp(end, "us") == 0)
-        scale = 1e3;
-    else if (strcmp(end, "ms") == 0)
-        scale = 1e6;
-    else if (strcmp(end, "s") == 0)
-        scale = 1e9;
-    else
-        return -1;
-    *ns = (int64_t)(v * scale);
-    return 0;
+    return clock_parse(arg, ns);
 }
 
 static int dump_wants(const struct dump *d, const struct reader_item *it,
@@ -337,6 +322,8 @@ int dump_main(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.note = dump_note;
     ro.arg = (void *)d.dir;
+    /* one pass: an index kept is used, none is made */
+    ro.index = RECREAD_INDEX_USE;
     if (recread_open(&r, d.dir, &ro, &cause) != 0) {
         fprintf(stderr, "noosa: %s\n", cause);
         free(cause);
@@ -370,9 +357,19 @@ int dump_main(int argc, char **argv)
                args != NULL ? args : "", recread_version(r));
         free(p);
     }
-    while (recread_next(r, &it, &seq))
+    /* <design#recordings>: with an index, from where --from says */
+    if (d.from_n > 0)
+        recread_seek(r, d.from_n);
+    if (d.from_ns > 0 && recread_indexed(r) &&
+        recread_seek_time(r, (uint64_t)d.from_ns) < d.from_n)
+        recread_seek(r, d.from_n);
+    while (recread_next(r, &it, &seq)) {
+        /* (the times of an indexed recording never go back) */
+        if (seq > d.to_n || (it.ns > d.to_ns && recread_indexed(r)))
+            break;
         if (dump_wants(&d, &it, seq))
             dump_item(r, &it, seq, &line);
+    }
     free(line.buf);
     if (recread_ended(r, &status, &signo)) {
         if (signo > 0)

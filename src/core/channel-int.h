@@ -67,8 +67,6 @@ struct channel {
     uint32_t aspects_acked;
     char *pending_error; /* an error to give as the next item */
     uint64_t lost;
-    uint64_t last_refine;
-    unsigned int refine_calls; /* channel_next()s that found the ring empty */
     /* channel_more(): the ring's position and losses reported at its
      * last "yes" */
     uint64_t more_ctail, more_lost;

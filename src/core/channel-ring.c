@@ -27,6 +27,9 @@ static int channel_check_version(struct channel *ch, struct reader_item *item)
              id.rt_median, id.rt_minor);
     if (id.rt_major == DAPTO_PROTO_MAJOR &&
         id.rt_median == DAPTO_PROTO_MEDIAN) {
+        /* <design#clock>: the run's rate, before any of its records is
+         * converted or the rate handed to the program */
+        clock_fix(&ch->clock);
         ch->status = CHANNEL_ACTIVE;
         return 0;
     }
@@ -200,18 +203,8 @@ static int channel_next_item(struct channel *ch, struct reader_item *item)
             item->message = ch->message;
             return 1;
         }
-        if (n == 0) {
-            /* (the clock read once in 64 calls: with thread buffers
-             * every call may end here) */
-            if (++ch->refine_calls % 64 == 0) {
-                uint64_t now = clock_monotonic_ns();
-                if (now - ch->last_refine > 100000000u) {
-                    clock_refine(&ch->clock);
-                    ch->last_refine = now;
-                }
-            }
+        if (n == 0)
             return channel_ring_done(ch, item);
-        }
         if (ch->sink != NULL && channel_give_direct(ch, n)) {
             /* (a record that wraps, or one of an overwriting ring, which
              * ring_peek() leaves to ring_take()) */

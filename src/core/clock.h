@@ -4,7 +4,8 @@
  * started.  Timestamps are CLOCK_MONOTONIC nanoseconds, or TSC ticks when
  * the monitor sets DAPTO_RF_TSC (only with an invariant TSC); ticks are
  * converted with a rate that the monitor measures against
- * CLOCK_MONOTONIC, refined as the run goes on.
+ * CLOCK_MONOTONIC until the program's runtime has come, and keeps for the
+ * run <design#clock>.
  */
 #ifndef NOOSA_CLOCK_H
 #define NOOSA_CLOCK_H
@@ -16,8 +17,8 @@ struct clock {
     uint64_t start_ns;  /* CLOCK_MONOTONIC at the start of the run */
     uint64_t cal_tsc;   /* calibration origin: a TSC reading ... */
     uint64_t cal_ns;    /* ... and the CLOCK_MONOTONIC time with it */
-    uint64_t last_ns;   /* when the rate was last refined */
     double ns_per_tick;
+    int fixed;          /* the rate is the run's (clock_fix) */
     uint64_t ref_tsc;   /* conversion origin: the runtime's pair, once */
     uint64_t ref_ns;    /* known, else the calibration origin */
 };
@@ -33,8 +34,12 @@ void clock_init(struct clock *c, int tsc);
  * it; conversions are anchored there from now on. */
 void clock_anchor(struct clock *c, uint64_t rt_tsc, uint64_t rt_ns);
 
-/* Refine the rate (cheap; call now and then). */
-void clock_refine(struct clock *c);
+/* Measure the rate a last time, from the start to now, and keep it from
+ * then on (once the program's runtime is there, before its first record
+ * is converted and before the rate is handed to it): records converted
+ * at any time of the run, and durations the program computes with the
+ * rate, are then of one time base. */
+void clock_fix(struct clock *c);
 
 /* Nanoseconds since the start for a raw timestamp (negative if before). */
 int64_t clock_ns(const struct clock *c, uint64_t raw);
@@ -44,5 +49,11 @@ uint64_t clock_monotonic_ns(void);
 /* A timestamp of C's kind (a TSC reading, or CLOCK_MONOTONIC ns) now,
  * as the program writes them. */
 uint64_t clock_raw(const struct clock *c);
+
+/* A duration as people write it: a number and its unit (ns, us, ms, s;
+ * "1.5ms", "200 us"): 0 with *NS, or -1 when TEXT is not one. */
+int clock_parse(const char *text, int64_t *ns);
+/* NS as people read it ("1.234567 s", "12.500 ms", "830 ns") into BUF. */
+void clock_format(int64_t ns, char *buf, size_t size);
 
 #endif /* NOOSA_CLOCK_H */

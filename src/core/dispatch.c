@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "cond.h"
 #include "dapto.h"
 #include "dispatch.h"
@@ -30,7 +31,13 @@ struct consumer {
     void *arg;
     int enabled;
     int dead; /* removed while events were being delivered */
+    struct ckpt_part *part; /* <design#checkpoints>, or NULL */
 };
+
+/* Whether C is told of events now: during a replay's move, only a
+ * participant of the checkpoints not absent from the one restored. */
+#define TOLD(d, c)                                                      \
+    (!(d)->quiet || ((c)->part != NULL && !ckpts_absent((c)->part)))
 
 /* Where a consumer's clauses on an event are in the event's filter. */
 struct fanslot {
@@ -99,6 +106,8 @@ struct dtable {
 
 struct dispatch {
     struct session *session;
+    struct ckpts *ckpts; /* the session's (outlives it), or NULL */
+    int quiet;           /* dispatch_quiet() */
     struct consumer **consumers;
     unsigned int nconsumers;
 
@@ -129,6 +138,7 @@ struct dispatch *dispatch_create(struct session *s)
     struct dispatch *d = xcalloc(1, sizeof *d);
 
     d->session = s;
+    d->ckpts = s != NULL ? session_checkpoints(s) : NULL;
     d->dirty = 1;
     d->t.names = symnames_create();
     d->cur = 0;
@@ -244,6 +254,8 @@ struct consumer *dispatch_add(struct dispatch *d,
     c->ops = ops;
     c->arg = arg;
     c->enabled = 1;
+    if (ops->state != NULL && d->ckpts != NULL)
+        c->part = ckpts_join(d->ckpts, ops->state, arg);
     d->consumers = xreallocarray(d->consumers, d->nconsumers + 1,
                                  sizeof *d->consumers);
     d->consumers[d->nconsumers++] = c;
@@ -275,6 +287,8 @@ static void reap(struct dispatch *d)
     for (i = 0; i < d->nconsumers; i++) {
         if (d->consumers[i]->dead) {
             forget_clauses(d, d->consumers[i]);
+            if (d->ckpts != NULL)
+                ckpts_leave(d->ckpts, d->consumers[i]->part);
             free(d->consumers[i]);
         } else {
             d->consumers[j++] = d->consumers[i];
@@ -304,6 +318,8 @@ void dispatch_remove(struct dispatch *d, struct consumer *c)
         }
     }
     forget_clauses(d, c);
+    if (d->ckpts != NULL)
+        ckpts_leave(d->ckpts, c->part);
     free(c);
     /* the tables may point at C: rebuild them before any delivery */
     for (unsigned int k = 0; k == 0 || k < d->ntabs; k++)
@@ -325,9 +341,41 @@ void dispatch_enable(struct dispatch *d, struct consumer *c, int on)
     if (c->enabled == on)
         return;
     c->enabled = on;
+    dispatch_forget(d, c);
     if (c->ops->notice != NULL)
         c->ops->notice(c->arg, on);
     dispatch_changed(d);
+}
+
+void dispatch_forget(struct dispatch *d, struct consumer *c)
+{
+    if (d->ckpts != NULL && c->part != NULL)
+        ckpts_forget(d->ckpts, c->part);
+}
+
+int dispatch_told(const struct dispatch *d, const struct consumer *c)
+{
+    return TOLD(d, c);
+}
+
+uint64_t dispatch_quiet(struct dispatch *d, int on)
+{
+    uint64_t mask = READER_ITEMS_BIT;
+
+    d->quiet = on;
+    if (!on)
+        return 0;
+    dispatch_flush(d);
+    for (unsigned int code = 0; code < d->t.limit; code++) {
+        const struct fanout *f = &d->t.table[code];
+
+        for (unsigned int i = 0; i < f->n; i++)
+            if (f->c[i]->enabled && TOLD(d, f->c[i]))
+                mask |= reader_code_bit(code);
+    }
+    /* (function records are the built-in enter and leave, whose codes the
+     * table has when the program has them) */
+    return mask;
 }
 
 int dispatch_enabled(const struct consumer *c)
@@ -769,7 +817,8 @@ static void started(struct dispatch *d, const struct reader_item *item,
         struct consumer *c = d->consumers[i];
         void (*hook)(void *, const struct reader_item *);
 
-        if (c->dead || c->more == NULL)
+        /* (a move crossing the start tells only what it tells events) */
+        if (c->dead || c->more == NULL || !TOLD(d, c))
             continue;
         hook = joined ? c->more->joined : c->more->started;
         if (hook != NULL)
@@ -867,7 +916,7 @@ int dispatch_item(struct dispatch *d, const struct reader_item *item,
         const struct fanslot *fs = &f->slot[i];
         unsigned int j;
 
-        if (!c->enabled)
+        if (!c->enabled || !TOLD(d, c))
             continue;
         de.placed = de.held = 0;
         if (item->filtered && fs->nplaced > 0) {
@@ -910,7 +959,8 @@ unsigned int dispatch_functions(struct dispatch *d, const struct reader_fn *fns,
     f = &d->t.table[d->t.fn_enter->code];
     d->busy++;
     for (i = 0; i < f->n; i++)
-        f->c[i]->more->functions(f->c[i]->arg, fns, n);
+        if (TOLD(d, f->c[i]))
+            f->c[i]->more->functions(f->c[i]->arg, fns, n);
     d->busy--;
     return n;
 }
@@ -945,7 +995,8 @@ unsigned int dispatch_counts(struct dispatch *d, const struct reader_ev *evs,
             ;
         f = &d->t.table[code];
         for (k = 0; k < f->n; k++)
-            f->c[k]->more->counts(f->c[k]->arg, evs + i, j - i);
+            if (TOLD(d, f->c[k]))
+                f->c[k]->more->counts(f->c[k]->arg, evs + i, j - i);
         i = j;
         if (d->dirty)
             break; /* (wishes changed: the rest as items) */
@@ -1010,7 +1061,7 @@ int dispatch_post(struct dispatch *d, const struct dispatch_post *p,
     for (i = 0; i < n; i++) {
         struct consumer *c = list[i];
 
-        if (!c->enabled || c->dead || c == p->from)
+        if (!c->enabled || c->dead || c == p->from || !TOLD(d, c))
             continue;
         c->more->post(c->arg, p);
         told++;

@@ -19,6 +19,7 @@
 struct session;
 struct dispatch;
 struct consumer;
+struct ckpt_ops;
 struct symnames;
 struct dispatch_post;
 
@@ -85,6 +86,14 @@ struct consumer_ops {
     unsigned int (*clauses)(void *arg, const struct registry_event *ev,
                             unsigned char *uncond, struct dispatch_clause *cl,
                             unsigned int max);
+    /* <design#checkpoints> A consumer whose state comes from the events
+     * it is told of gives how to save and restore it (its save may
+     * return NULL when the state is kept elsewhere, the Tcl layer's
+     * variables for handlers): it is then a participant of the session's
+     * checkpoints, told of the events a replay's move hands over, and
+     * of the stretches of a reverse search.  NULL: nothing to keep
+     * (the trace, stepping), told of none of them. */
+    const struct ckpt_ops *state;
 };
 
 /* What some consumers want to hear besides events (dispatch_set_hooks); every
@@ -147,6 +156,20 @@ void *dispatch_arg(const struct consumer *c);
 /* What consumer C asks for EV, enabled or not (for listings). */
 unsigned char dispatch_wants(const struct consumer *c,
                              const struct registry_event *ev);
+
+/* <design#checkpoints> Consumer C's state changed other than by events
+ * (reset): the checkpoints forget it (turning it on or off does so
+ * too). */
+void dispatch_forget(struct dispatch *d, struct consumer *c);
+/* A replay's move hands the events before its own to the consumers that
+ * keep a state (ON), or is done (ON 0): only those not absent from the
+ * checkpoint restored are told of events meanwhile.  With ON, returns the
+ * codes they want (reader_code_bit(), READER_ITEMS_BIT besides). */
+uint64_t dispatch_quiet(struct dispatch *d, int on);
+/* Whether consumer C is told of events now (not during a move when it is
+ * not a participant or absent): for what tells it otherwise (the
+ * stacks' watchers). */
+int dispatch_told(const struct dispatch *d, const struct consumer *c);
 
 /* The session's current process changed (its process hook): events,
  * states and filters are that process's from now on.  Each process of a

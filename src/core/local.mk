@@ -22,6 +22,7 @@ src_libnoosa_la_SOURCES += \
 	src/core/session-run.c src/core/session-attach.c \
 	src/core/session-follow.c src/core/session-replay.c \
 	src/core/session-probes.c \
+	src/core/checkpoint.c src/core/checkpoint.h \
 	src/core/dispatch.c src/core/dispatch.h \
 	src/core/cond.c src/core/cond.h \
 	src/core/usdt.c src/core/usdt.h \

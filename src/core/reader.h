@@ -119,9 +119,22 @@ struct reader_scalar {
     pid_t tid;
 };
 
-/* The clock's conversion of timestamps, copied for a batch of records
- * (the rate is refined only between batches): the same nanoseconds as
- * clock_ns(), without a call. */
+/* A set of event codes in 64 bits, as a recording's index keeps them
+ * for each stretch of events (<design#recordings>) and a replay asks for
+ * them (<design#checkpoints>): codes share bits 0 to 62 by their
+ * remainder, so a set may hold a code it was not given but never misses
+ * one given; READER_ITEMS_BIT stands for the items that are not events of
+ * the program (hello, aspects, losses). */
+#define READER_ITEMS_BIT (UINT64_C(1) << 63)
+#define READER_ALL_CODES UINT64_MAX
+
+static inline uint64_t reader_code_bit(unsigned int code)
+{
+    return UINT64_C(1) << (code % 63);
+}
+
+/* The clock's conversion of timestamps, copied for a batch of records:
+ * the same nanoseconds as clock_ns(), without a call. */
 struct reader_time {
     int tsc;
     uint64_t ref;  /* TSC: the reference reading; else the start in ns */

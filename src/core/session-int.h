@@ -102,6 +102,23 @@ struct session {
 
     struct session_source source; /* next != NULL: a recording */
     uint64_t seq;  /* the number of the last item of the source given */
+    /* <design#checkpoints> a replay's moves (session-replay.c) */
+    struct ckpts *ckpts;
+    uint64_t next;   /* the number of the next item the source gives */
+    int valid;       /* the consumers' state is that at NEXT */
+    unsigned int generation; /* of the source's numbers */
+    uint64_t stop_at; /* a move stops at the first event from it on
+                         (UINT64_MAX: none) */
+    int arrived;     /* the item being handed is that one */
+    int quiet;       /* handing the events before GOAL to the
+                        consumers that keep a state, nothing said */
+    uint64_t goal;
+    uint64_t until;  /* the stretch that may hold what they want ends */
+    uint64_t mask;   /* what they want (reader_code_bit()) */
+    int searching;   /* reverse: noting the stops asked before GOAL */
+    uint64_t found;  /* 1 + the last such event, 0 none */
+    uint64_t from;   /* where that quiet play began */
+    uint64_t origin; /* the event the search began from */
     int direct;    /* session_direct() is on */
     int counting;  /* session_counting() is on */
     /* the program's terminal set by session_set_tty(), or -1 and NULL:
@@ -204,6 +221,7 @@ void probes_pending(struct session *s);
 int probes_owned(const struct session *s, unsigned int code);
 
 /* session-replay.c */
+void replay_init(struct session *s);
 int replay_run(struct session *s);
 void replay_stop(struct session *s, enum session_why why);
 void replay_ended(struct session *s, int killed);

@@ -68,6 +68,7 @@ struct session *session_create(struct loop *loop,
     s->argv = xcalloc(1, sizeof *s->argv);
     s->tty_fd = -1;
     s->follow = SESSION_FOLLOW_BOTH;
+    replay_init(s);
     return s;
 }
 
@@ -236,6 +237,12 @@ int deliver(struct session *s, const struct reader_item *item)
         channel_let_go(s->channel);
     if (item->stop < 0)
         return 0;
+    if (keep && s->quiet) {
+        /* <design#checkpoints>: a move's events stop nothing; a reverse
+         * search notes where they would */
+        s->found = s->seq + 1;
+        return 0;
+    }
     if (keep && !s->attaching &&
         (s->source.next != NULL ||
          (s->target != NULL && target_alive(s->target)))) {

@@ -23,6 +23,7 @@
 
 struct loop;
 struct session;
+struct ckpts;
 
 enum session_state {
     SESSION_IDLE,    /* no program: not started yet, exited or killed */
@@ -66,6 +67,13 @@ struct session_hooks {
     /* The current process changed (session_current()): what is said of
      * "the program" from now on is said of it.  May be NULL. */
     void (*process)(void *arg);
+    /* A replay's move hands the events before the one it goes to over to
+     * the consumers that keep a state (ON; <design#checkpoints>), or is
+     * done with that (ON 0): nothing they do is to be said meanwhile,
+     * and stops they ask for are noted, not made.  With ON, returns the
+     * codes of the events they want (reader_code_bit(), READER_ALL_CODES
+     * when it cannot tell); the others are not read.  May be NULL. */
+    uint64_t (*quiet)(void *arg, int on);
     void *arg;
 };
 
@@ -301,6 +309,22 @@ struct session_source {
                            unsigned int max, uint64_t *seq);
     /* Make the next item the one numbered SEQ (0: the first). */
     void (*seek)(void *arg, uint64_t seq);
+    /* The first item at or after FROM and before TO of a stretch that may
+     * hold an event of MASK (reader_code_bit()), *UNTIL the end of such
+     * stretches; TO when none (recread_find()).  May be NULL: every item
+     * may. */
+    uint64_t (*find)(void *arg, uint64_t from, uint64_t to, uint64_t mask,
+                     uint64_t *until);
+    /* The last such stretches at or after FROM and before TO, as
+     * [*START, *END): 1, or 0 when none (recread_find_back()).  May be
+     * NULL: every item may. */
+    int (*find_back)(void *arg, uint64_t from, uint64_t to, uint64_t mask,
+                     uint64_t *start, uint64_t *end);
+    /* How many items there are (UINT64_MAX: not known), and a number that
+     * changes when their numbers move (the source's index was made
+     * again).  May be NULL. */
+    uint64_t (*count)(void *arg);
+    unsigned int (*generation)(void *arg);
     struct registry *(*registry)(void *arg);
     pid_t pid;             /* the recorded program's */
     int ended, status, signo; /* how it ended, as session_ended() says */
@@ -314,9 +338,46 @@ void session_set_source(struct session *s, const struct session_source *src);
 int session_replaying(const struct session *s);
 /* The number of the last item given (the one stopped at). */
 uint64_t session_position(const struct session *s);
-/* Make the next item given the one numbered SEQ, without giving those
- * in between; the session is stopped (a new run when idle). */
-int session_seek(struct session *s, uint64_t seq, char **cause);
+
+/*
+ * Moves in a replay (<design#replay>, <design#checkpoints>).  The
+ * consumers' state at an event is what handing them every event before
+ * it from the start made it, whichever way the play got there: a move
+ * restores the latest checkpoint at or before its event (or goes on from
+ * where the play stands when that is nearer) and hands the events from
+ * there to the consumers that keep a state, quietly (the session's quiet
+ * hook), reading only the stretches that hold events they want.  Moves
+ * return at once; the session runs until it stops there (session_wait()
+ * in batch mode).
+ */
+/* The checkpoints of the replay, which the consumers that keep a state
+ * join: set once, before the dispatcher is made (not owned: they outlive
+ * the session, whose consumers leave them after it is gone). */
+void session_set_checkpoints(struct session *s, struct ckpts *ck);
+struct ckpts *session_checkpoints(const struct session *s);
+/* Go to item SEQ and stop at the first event at or after it, whatever
+ * the consumers say (they are told of it as of any event); -1 with
+ * *cause without a recording or past its last item. */
+int session_goto(struct session *s, uint64_t seq, char **cause);
+/* Back to the last event before item BEFORE at which a consumer that
+ * keeps a state asks to stop (a breakpoint; gdb's reverse-continue),
+ * found by playing the stretches before it from checkpoints, the latest
+ * first; with none, to the first event (a message says so).  -1 with
+ * *cause without a recording. */
+int session_reverse(struct session *s, uint64_t before, char **cause);
+/* The last item before BEFORE of a code of MASK (reader_code_bit())
+ * that PRED (with ARG) holds for, read from the source without handing
+ * it to anything: 1 with *SEQ, 0 when there is none. */
+int session_find_back(struct session *s, uint64_t before, uint64_t mask,
+                      int (*pred)(void *arg, const struct reader_item *it),
+                      void *arg, uint64_t *seq);
+/* Whether the events a move hands over are being handed (nothing is to
+ * be said of them), and whether the item being handed is the one a move
+ * stops at. */
+int session_quiet(const struct session *s);
+int session_arrived(const struct session *s);
+/* The items of the source (UINT64_MAX: not known). */
+uint64_t session_count(const struct session *s);
 
 /* Take "< FILE", "> FILE", ">> FILE", "2> FILE" and "2>&1" (with or
  * without a space before FILE) out of the NULL-terminated ARGS (pointers

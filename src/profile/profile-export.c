@@ -203,7 +203,7 @@ int profile_export_chrome(struct profile *p, FILE *f, char **cause)
     put_json_string(f, argv != NULL && argv[0] != NULL ? argv[0] : "program");
     fputs("}}", f);
     for (i = 0; i < t->nmarks; i++) {
-        const struct tmark *m = &t->marks[i];
+        const struct tmark *m = PTIME_MARK(t, i);
         struct depth *dt = depth_of(&d, &nd, &dcap, (pid_t)m->tid);
         uint32_t node = m->what >> 1;
 

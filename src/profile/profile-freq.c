@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "dapto.h"
 #include "dispatch.h"
 #include "dispatch.h"
@@ -178,11 +179,88 @@ static const struct consumer_hooks freq_more = {
     .counts = counts,
 };
 
+/* <design#checkpoints> The frequency profile saved: its counts and the
+ * calls by node. */
+struct saved_freq {
+    struct fcount *slots;
+    size_t mask, n;
+    uint64_t *calls;
+    size_t ncalls;
+    uint64_t total;
+};
+
+static void *freq_save(void *arg, size_t *bytes)
+{
+    struct profile *p = arg;
+    const struct pfreq *f = &p->freq;
+    struct saved_freq *s = xcalloc(1, sizeof *s);
+
+    s->mask = f->mask;
+    s->n = f->n;
+    s->total = f->total;
+    s->slots = xreallocarray(NULL, f->mask + 1, sizeof *s->slots);
+    memcpy(s->slots, f->slots, (f->mask + 1) * sizeof *s->slots);
+    s->ncalls = f->ncalls;
+    if (f->ncalls > 0) {
+        s->calls = xreallocarray(NULL, f->ncalls, sizeof *s->calls);
+        memcpy(s->calls, f->calls, f->ncalls * sizeof *s->calls);
+    }
+    *bytes = sizeof *s + (f->mask + 1) * sizeof *s->slots +
+             f->ncalls * sizeof *s->calls;
+    return s;
+}
+
+static void freq_restore(void *arg, const void *saved)
+{
+    struct profile *p = arg;
+    struct pfreq *f = &p->freq;
+    const struct saved_freq *s = saved;
+
+    if (s == NULL) {
+        memset(f->slots, 0, (f->mask + 1) * sizeof *f->slots);
+        f->n = 0;
+        f->total = 0;
+        if (f->calls != NULL)
+            memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+        return;
+    }
+    free(f->slots);
+    f->mask = s->mask;
+    f->n = s->n;
+    f->total = s->total;
+    f->slots = xreallocarray(NULL, s->mask + 1, sizeof *f->slots);
+    memcpy(f->slots, s->slots, (s->mask + 1) * sizeof *f->slots);
+    free(f->calls);
+    f->calls = NULL;
+    f->ncalls = s->ncalls;
+    if (s->ncalls > 0) {
+        f->calls = xreallocarray(NULL, s->ncalls, sizeof *f->calls);
+        memcpy(f->calls, s->calls, s->ncalls * sizeof *f->calls);
+    }
+}
+
+static void freq_release(void *arg, void *saved)
+{
+    struct saved_freq *s = saved;
+
+    (void)arg;
+    free(s->slots);
+    free(s->calls);
+    free(s);
+}
+
+static const struct ckpt_ops freq_state = {
+    .save = freq_save,
+    .restore = freq_restore,
+    .release = freq_release,
+};
+
 static const struct consumer_ops freq_ops = {
     .name = "frequency-profile",
     .want = want,
     .deliver = deliver,
     .notice = notice,
+    .state = &freq_state,
 };
 
 void pfreq_init(struct profile *p)
@@ -215,6 +293,7 @@ void pfreq_reset(struct profile *p)
     f->total = 0;
     if (f->calls != NULL)
         memset(f->calls, 0, f->ncalls * sizeof *f->calls);
+    dispatch_forget(p->dispatch, f->c);
 }
 
 /* Make the calls cover NODE. */

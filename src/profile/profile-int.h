@@ -66,13 +66,27 @@ struct tmark {
     uint32_t what; /* node << 1 | 1 for a leave */
 };
 
+#define PTIME_BLOCK 65536
+
+struct tblock {
+    int refs;
+    struct tmark m[PTIME_BLOCK];
+};
+
+/* Mark I of the timeline (I < nmarks). */
+#define PTIME_MARK(t, i) (&(t)->blocks[(i) / PTIME_BLOCK]->m[(i) % PTIME_BLOCK])
+
 struct ptime {
     struct consumer *c;
     int using;
     struct tthread *threads;
     size_t nthreads, cap, last;
-    struct tmark *marks;
-    size_t nmarks, marks_cap;
+    /* the timeline, in blocks of PTIME_BLOCK marks: a block is shared
+     * with the checkpoints that saved it, and copied before a mark is
+     * added to it while it is (<design#checkpoints>) */
+    struct tblock **blocks;
+    size_t nblocks, blocks_cap;
+    size_t nmarks;
     size_t marks_limit;     /* 0: no timeline */
     uint64_t marks_dropped; /* past the limit */
     pid_t pid;              /* of the run the timeline is from */

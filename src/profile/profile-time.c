@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "dapto.h"
-#include "dispatch.h"
 #include "dispatch.h"
 #include "session.h"
 #include "sink.h"
@@ -69,20 +69,60 @@ void ptime_cover(struct tthread *th, uint32_t node)
     th->n = n;
 }
 
+static void block_unref(struct tblock *b)
+{
+    if (b != NULL && --b->refs == 0)
+        free(b);
+}
+
+/* The block mark NMARKS goes into, made or copied (shared with a
+ * checkpoint) first. */
+static __attribute__((noinline)) struct tblock *block_for(struct ptime *t)
+{
+    size_t k = t->nmarks / PTIME_BLOCK;
+    struct tblock *b;
+
+    if (k == t->nblocks) {
+        t->blocks = xgrow(t->blocks, t->nblocks, &t->blocks_cap,
+                          sizeof *t->blocks);
+        b = xmalloc(sizeof *b);
+        b->refs = 1;
+        t->blocks[t->nblocks++] = b;
+        return b;
+    }
+    b = xmalloc(sizeof *b);
+    b->refs = 1;
+    memcpy(b->m, t->blocks[k]->m, (t->nmarks % PTIME_BLOCK) * sizeof *b->m);
+    block_unref(t->blocks[k]);
+    t->blocks[k] = b;
+    return b;
+}
+
 static inline void mark(struct ptime *t, int64_t ns, pid_t tid, uint32_t node,
                         int leave)
 {
+    size_t k = t->nmarks / PTIME_BLOCK;
+    struct tmark *m;
+
     if (t->nmarks >= t->marks_limit) {
         t->marks_dropped++;
         return;
     }
-    if (t->nmarks == t->marks_cap)
-        t->marks = xgrow(t->marks, t->nmarks, &t->marks_cap,
-                         sizeof *t->marks);
-    t->marks[t->nmarks].ns = ns;
-    t->marks[t->nmarks].tid = (int32_t)tid;
-    t->marks[t->nmarks].what = node << 1 | (leave ? 1u : 0u);
+    m = &(k < t->nblocks && t->blocks[k]->refs == 1 ? t->blocks[k]
+                                                      : block_for(t))
+             ->m[t->nmarks % PTIME_BLOCK];
+    m->ns = ns;
+    m->tid = (int32_t)tid;
+    m->what = node << 1 | (leave ? 1u : 0u);
     t->nmarks++;
+}
+
+static void blocks_drop(struct ptime *t)
+{
+    for (size_t i = 0; i < t->nblocks; i++)
+        block_unref(t->blocks[i]);
+    t->nblocks = 0;
+    t->nmarks = 0;
 }
 
 void ptime_changes(struct profile *p, const struct stacks_change *c,
@@ -180,10 +220,13 @@ static void started(void *arg, const struct reader_item *item)
     dispatch_changed(p->dispatch);
 }
 
+static const struct ckpt_ops time_state;
+
 static const struct consumer_ops time_ops = {
     .name = "time-profile",
     .want = want,
     .notice = notice,
+    .state = &time_state,
 };
 
 static const struct consumer_hooks time_more = {
@@ -208,26 +251,134 @@ void ptime_free(struct profile *p)
         free(p->time.threads[i].calls);
     }
     free(p->time.threads);
-    free(p->time.marks);
+    blocks_drop(&p->time);
+    free(p->time.blocks);
     psampler_free(p);
 }
 
-void ptime_reset(struct profile *p)
+/* Forget every thread's times and the timeline. */
+static void ptime_clear(struct ptime *t)
 {
-    struct ptime *t = &p->time;
-    size_t i;
-
-    for (i = 0; i < t->nthreads; i++) {
+    for (size_t i = 0; i < t->nthreads; i++) {
         free(t->threads[i].self);
         free(t->threads[i].calls);
     }
     t->nthreads = 0;
     t->last = 0;
-    free(t->marks);
-    t->marks = NULL;
-    t->nmarks = t->marks_cap = 0;
+    blocks_drop(t);
     t->marks_dropped = 0;
 }
+
+void ptime_reset(struct profile *p)
+{
+    ptime_clear(&p->time);
+    dispatch_forget(p->dispatch, p->time.c);
+}
+
+/* <design#checkpoints> The time profile saved: its threads' times and
+ * calls by node, and its timeline's blocks (shared, not copied). */
+struct saved_time {
+    size_t nthreads;
+    struct tthread *threads;
+    size_t nblocks, nmarks;
+    struct tblock **blocks;
+    uint64_t dropped;
+    pid_t pid;
+};
+
+static void *time_save(void *arg, size_t *bytes)
+{
+    struct profile *p = arg;
+    struct ptime *t = &p->time;
+    struct saved_time *s = xcalloc(1, sizeof *s);
+
+    *bytes = sizeof *s;
+    s->nthreads = t->nthreads;
+    s->threads = xcalloc(t->nthreads + 1, sizeof *s->threads);
+    for (size_t i = 0; i < t->nthreads; i++) {
+        const struct tthread *th = &t->threads[i];
+        struct tthread *c = &s->threads[i];
+
+        *c = *th;
+        if (th->n > 0) {
+            c->self = xreallocarray(NULL, th->n, sizeof *c->self);
+            c->calls = xreallocarray(NULL, th->n, sizeof *c->calls);
+            memcpy(c->self, th->self, th->n * sizeof *c->self);
+            memcpy(c->calls, th->calls, th->n * sizeof *c->calls);
+        }
+        *bytes += sizeof *c + th->n * (sizeof *c->self + sizeof *c->calls);
+    }
+    s->nblocks = t->nblocks;
+    s->nmarks = t->nmarks;
+    s->blocks = xcalloc(t->nblocks + 1, sizeof *s->blocks);
+    for (size_t i = 0; i < t->nblocks; i++) {
+        s->blocks[i] = t->blocks[i];
+        s->blocks[i]->refs++;
+    }
+    *bytes += (t->nblocks + 1) * sizeof *s->blocks;
+    s->dropped = t->marks_dropped;
+    s->pid = t->pid;
+    return s;
+}
+
+static void time_restore(void *arg, const void *saved)
+{
+    struct profile *p = arg;
+    struct ptime *t = &p->time;
+    const struct saved_time *s = saved;
+
+    ptime_clear(t);
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < s->nthreads; i++) {
+        struct tthread *th = ptime_thread(p, s->threads[i].tid, 1);
+        size_t n = s->threads[i].n;
+
+        *th = s->threads[i];
+        th->self = NULL;
+        th->calls = NULL;
+        if (n > 0) {
+            th->self = xreallocarray(NULL, n, sizeof *th->self);
+            th->calls = xreallocarray(NULL, n, sizeof *th->calls);
+            memcpy(th->self, s->threads[i].self, n * sizeof *th->self);
+            memcpy(th->calls, s->threads[i].calls, n * sizeof *th->calls);
+        }
+    }
+    if (s->nblocks > t->blocks_cap) {
+        t->blocks = xreallocarray(t->blocks, s->nblocks, sizeof *t->blocks);
+        t->blocks_cap = s->nblocks;
+    }
+    for (size_t i = 0; i < s->nblocks; i++) {
+        t->blocks[i] = s->blocks[i];
+        t->blocks[i]->refs++;
+    }
+    t->nblocks = s->nblocks;
+    t->nmarks = s->nmarks;
+    t->marks_dropped = s->dropped;
+    t->pid = s->pid;
+}
+
+static void time_release(void *arg, void *saved)
+{
+    struct saved_time *s = saved;
+
+    (void)arg;
+    for (size_t i = 0; i < s->nthreads; i++) {
+        free(s->threads[i].self);
+        free(s->threads[i].calls);
+    }
+    free(s->threads);
+    for (size_t i = 0; i < s->nblocks; i++)
+        block_unref(s->blocks[i]);
+    free(s->blocks);
+    free(s);
+}
+
+static const struct ckpt_ops time_state = {
+    .save = time_save,
+    .restore = time_restore,
+    .release = time_release,
+};
 
 void ptime_place(struct profile *p, int in)
 {

@@ -28,9 +28,11 @@ static void watch(void *arg, const struct stacks_change *c, size_t n)
 {
     struct profile *p = arg;
 
-    if (p->freq.using)
+    /* (during a replay's move, only a profile not absent from the
+     * checkpoint restored: <design#checkpoints>) */
+    if (p->freq.using && dispatch_told(p->dispatch, p->freq.c))
         pfreq_calls_made(p, c, n);
-    if (p->time.using)
+    if (p->time.using && dispatch_told(p->dispatch, p->time.c))
         ptime_changes(p, c, n);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "dapto.h"
 #include "dispatch.h"
 #include "probes.h"
@@ -611,10 +612,98 @@ static void functions(void *arg, const struct reader_fn *fns, unsigned int n)
     stacks_functions(st, dispatch_symnames(st->dispatch), fns, n);
 }
 
+/* <design#checkpoints> The stacks saved: every thread's frames (the
+ * calling-context tree only grows, so its nodes and names stay). */
+struct saved_thread {
+    pid_t tid;
+    size_t n;
+    struct frame *f;
+};
+
+struct saved_stacks {
+    int partial;
+    const struct registry_aspect *builtin;
+    size_t nthreads;
+    struct saved_thread *t;
+};
+
+static void *state_save(void *arg, size_t *bytes)
+{
+    struct stacks *st = arg;
+    struct saved_stacks *s = xcalloc(1, sizeof *s);
+
+    s->partial = st->partial;
+    s->builtin = st->builtin;
+    s->nthreads = st->nthreads;
+    s->t = xcalloc(st->nthreads + 1, sizeof *s->t);
+    *bytes = sizeof *s + (st->nthreads + 1) * sizeof *s->t;
+    for (size_t i = 0; i < st->nthreads; i++) {
+        const struct tstack *t = &st->threads[i];
+
+        s->t[i].tid = t->tid;
+        s->t[i].n = t->n;
+        if (t->n > 0) {
+            s->t[i].f = xreallocarray(NULL, t->n, sizeof *t->f);
+            memcpy(s->t[i].f, t->f, t->n * sizeof *t->f);
+            *bytes += t->n * sizeof *t->f;
+        }
+    }
+    return s;
+}
+
+static void state_restore(void *arg, const void *saved)
+{
+    struct stacks *st = arg;
+    const struct saved_stacks *s = saved;
+    size_t told = st->ncases;
+
+    stacks_clear(st);
+    st->ncases = told; /* (what was said stays said) */
+    if (s == NULL) {
+        /* empty, and what was entered before is not known */
+        st->partial = st->users > 0;
+        return;
+    }
+    st->partial = s->partial;
+    st->builtin = s->builtin;
+    for (size_t i = 0; i < s->nthreads; i++) {
+        struct tstack *t = thread(st, s->t[i].tid, 1);
+
+        t->n = t->cap = s->t[i].n;
+        t->f = NULL;
+        if (t->n > 0) {
+            t->f = xreallocarray(NULL, t->n, sizeof *t->f);
+            memcpy(t->f, s->t[i].f, t->n * sizeof *t->f);
+            /* (the memos of the children pushed last are found again) */
+            for (size_t k = 0; k < t->n; k++)
+                t->f[k].child_name = STACKS_EMPTY;
+        }
+        t->top_name = STACKS_EMPTY;
+    }
+}
+
+static void state_release(void *arg, void *saved)
+{
+    struct saved_stacks *s = saved;
+
+    (void)arg;
+    for (size_t i = 0; i < s->nthreads; i++)
+        free(s->t[i].f);
+    free(s->t);
+    free(s);
+}
+
+static const struct ckpt_ops stacks_state = {
+    .save = state_save,
+    .restore = state_restore,
+    .release = state_release,
+};
+
 static const struct consumer_ops stacks_ops = {
     .name = "stacks",
     .want = want,
     .deliver = deliver,
+    .state = &stacks_state,
 };
 
 static const struct consumer_hooks stacks_more = {
@@ -669,8 +758,13 @@ void stacks_use(struct stacks *st, int on)
     } else if (st->users > 0 && --st->users == 0) {
         stacks_clear(st);
     }
-    if (st->consumer != NULL)
+    if (st->consumer != NULL) {
+        /* <design#checkpoints>: taken into use or out of it, the stacks
+         * saved no longer tell where the play stands */
+        if (on ? st->users == 1 : st->users == 0)
+            dispatch_forget(st->dispatch, st->consumer);
         dispatch_changed(st->dispatch);
+    }
 }
 
 int stacks_used(const struct stacks *st)

@@ -149,4 +149,63 @@ static inline uint32_t recfile_check(const unsigned char *p, size_t len)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/*
+ * The index of a recording <design#recordings>: a file of the reader's,
+ * made at the first opening and kept in the recording's directory
+ * (hidden: CTF readers read every other file there as a stream).  It is
+ * versioned as the format is: the major changes with its layout or with
+ * how events are numbered (a reader uses an index of its own major only,
+ * and makes a new one for any other), the minor with what it adds.
+ * Every number little-endian:
+ *
+ *   header, 80 bytes: "NOOSAIDX", u16 major, u16 minor; u16 the
+ *     recording's format major, median, minor, u16 0; u32 events between
+ *     sync points, u32 streams, u32 notes; u64 events, u64 sync points,
+ *     u64 packets, u64 the metadata's size, u64 its modification time
+ *     (ns), u64 the bytes of the notes
+ *   a stream, 72 bytes: its file's name (32, NUL-padded), u64 size, u64
+ *     modification time (ns), u64 packets, u64 events a flight recorder
+ *     let go before them, u64 recfile_hash() of its first and last 4 KiB
+ *     (a file written again within the clock's tick is seen too)
+ *   a packet (in the order of the streams), 32 bytes: u64 offset, u32
+ *     size, u32 events given, u64 the first's time, u64 the last's
+ *   a sync point, 40 bytes: u64 the number of an event, u64 its time,
+ *     u64 its offset in its stream, u32 the stream, u32 the packet, u64
+ *     the codes of the events up to the next sync point
+ *     (reader_code_bit())
+ *   the notes: what cutting the streams said, each ending with a NUL
+ *   u64 recfile_hash() of everything before
+ */
+#define RECFILE_INDEX ".noosa_index"
+#define RECFILE_INDEX_MAGIC "NOOSAIDX"
+#define RECFILE_INDEX_MAJOR 1
+#define RECFILE_INDEX_MINOR 0
+#define RECFILE_INDEX_HEADER 80
+#define RECFILE_INDEX_STREAM 72
+#define RECFILE_INDEX_PRINT 4096
+#define RECFILE_INDEX_NAME 32
+#define RECFILE_INDEX_PACKET 32
+#define RECFILE_INDEX_SYNC 40
+
+/* A 64-bit hash of LEN bytes at P (the index's check), of the same kind
+ * as recfile_check(). */
+static inline uint64_t recfile_hash(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+    size_t i = 0;
+
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 29;
+    }
+    for (; i < len; i++) {
+        h = (h ^ p[i]) * 0xc4ceb9fe1a85ec53u;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
 #endif /* NOOSA_RECFILE_H */

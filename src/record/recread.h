@@ -24,10 +24,21 @@
 
 struct recread;
 
+/* What to do with the recording's index (<design#recordings>). */
+enum recread_index {
+    RECREAD_INDEX_BUILD = 0, /* use the one beside the recording when it
+                                holds, else make one (a pass over the
+                                whole recording) and keep it there */
+    RECREAD_INDEX_USE,       /* use it when it holds, make none (one pass
+                                over the events: noosa dump) */
+    RECREAD_INDEX_NONE       /* read the recording alone */
+};
+
 struct recread_opts {
     /* What could not be read, one message a problem; may be NULL. */
     void (*note)(void *arg, const char *text);
     void *arg;
+    enum recread_index index;
 };
 
 /* Open the recording in DIR: -1 with *cause when DIR is missing, is not a
@@ -88,6 +99,42 @@ unsigned int recread_counts(struct recread *r, const unsigned char *counted,
 
 /* Back to the first event. */
 void recread_rewind(struct recread *r);
+
+/*
+ * Moving (<design#recordings>).  With an index, a move reads the start
+ * of a packet of each stream and at most RECINDEX_EVERY events; without
+ * one, it reads from the first event.  A packet that the index calls
+ * whole but is not (the recording changed since it was indexed) is said,
+ * skipped, and the index made again at the next move, after which
+ * numbers may have moved: recread_generation() changes.
+ */
+/* Make the next event given the one numbered SEQ (past the last: the
+ * end). */
+void recread_seek(struct recread *r, uint64_t seq);
+/* Make the next event given the first at or after time NS (ns since the
+ * run's start); returns its number (recread_count() at the end). */
+uint64_t recread_seek_time(struct recread *r, uint64_t ns);
+/* The number of the next event given. */
+uint64_t recread_position(const struct recread *r);
+/* The events of the recording (UINT64_MAX without an index), and the
+ * time of its last (0 without an index). */
+uint64_t recread_count(const struct recread *r);
+uint64_t recread_last_time(const struct recread *r);
+/* Whether the index holds, and its generation (see above). */
+int recread_indexed(const struct recread *r);
+unsigned int recread_generation(const struct recread *r);
+/* The index's stretches of events by their codes (reader_code_bit();
+ * READER_ITEMS_BIT for the items that are not events of the program):
+ * the first event at or after FROM and before TO of a stretch that may
+ * hold one of MASK, with *UNTIL the end of the stretches that may
+ * (bounded by TO); TO when there is none.  Without an index every event
+ * may. */
+uint64_t recread_find(const struct recread *r, uint64_t from, uint64_t to,
+                      uint64_t mask, uint64_t *until);
+/* The same backwards: the last stretches at or after FROM and before TO
+ * that may hold one of MASK, as [*START, *END); 0 when none. */
+int recread_find_back(const struct recread *r, uint64_t from, uint64_t to,
+                      uint64_t mask, uint64_t *start, uint64_t *end);
 
 /* The threads (streams) of the recording: their number, and each tid. */
 size_t recread_nthreads(const struct recread *r);

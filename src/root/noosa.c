@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
+#include "clock.h"
+#include "noosa-int.h"
 #include "dapto.h"
 #include "debug.h"
 #include "decode.h"
@@ -63,7 +66,7 @@ static void say_params(struct noosa *n, const struct reader_item *item)
     }
 }
 
-static void interface_changed(struct noosa *n)
+void noosa_interface_changed(struct noosa *n)
 {
     if (n->client.interface != NULL)
         n->client.interface(n->client.arg);
@@ -97,9 +100,8 @@ static int on_item(void *arg, const struct reader_item *item)
     int keep;
 
     n->item_seq++;
-    if (n->stop_next && item->kind == READER_EVENT) {
-        /* goto: stop here whatever the consumers say */
-        n->stop_next = 0;
+    if (session_arrived(n->session)) {
+        /* <design#replay>: a move stops here whatever the consumers say */
         n->item = item;
         event_stop(n, item);
         keep = dispatch_item(n->dispatch, item, &where);
@@ -107,6 +109,7 @@ static int on_item(void *arg, const struct reader_item *item)
         if (!keep)
             where = xstrdup(item->event->name);
         noosa_set_where(n, where);
+        n->stop_ns = item->ns;
         stopped_at(n, item);
         sink_fresh_line(&n->sink);
         sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
@@ -121,11 +124,20 @@ static int on_item(void *arg, const struct reader_item *item)
         /* derived events whose parts are now known join the interface
          * before its states are written <design#relations> */
         relations_interface(n->relations);
-        interface_changed(n);
+        noosa_interface_changed(n);
         dispatch_item(n->dispatch, item, &where);
         return 0;
     case READER_EVENT:
         n->item = item;
+        if (session_quiet(n->session)) {
+            /* <design#checkpoints>: a move's events, told to what keeps a
+             * state; they stop nothing (the session notes where they
+             * would) and nobody looks at the program meanwhile */
+            keep = dispatch_item(n->dispatch, item, &where);
+            n->item = NULL;
+            free(where);
+            return keep;
+        }
         event_stop(n, item);
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
@@ -140,6 +152,7 @@ static int on_item(void *arg, const struct reader_item *item)
             debug_go(n->debug);
         if (keep) {
             noosa_set_where(n, where);
+            n->stop_ns = item->ns;
             stopped_at(n, item);
             sink_fresh_line(&n->sink);
             if (n->replay != NULL)
@@ -366,8 +379,13 @@ struct noosa *noosa_create(struct loop *loop, const struct noosa_opts *opts)
     hooks.message = on_message;
     hooks.inside = on_inside;
     hooks.process = on_process;
+    hooks.quiet = noosa_replay_quiet;
     hooks.arg = n;
     n->session = session_create(loop, &hooks, &opts->session);
+    /* <design#checkpoints>: before the dispatcher, whose consumers join
+     * them; freed last, since they leave them as they go */
+    n->ckpts = ckpts_create(CKPTS_BUDGET);
+    session_set_checkpoints(n->session, n->ckpts);
     if (opts->tty != NULL &&
         session_set_tty(n->session, opts->tty, &cause) != 0) {
         /* main() opened it a moment ago: say so; the default stays */
@@ -414,6 +432,8 @@ void noosa_free(struct noosa *n)
     profile_free(n->profile);
     stacks_free(n->stacks);
     dispatch_free(n->dispatch);
+    ckpts_free(n->ckpts);
+    free(n->sink.muted_first);
     transcript_free(n->transcript);
     free(n->where);
     free(n);
@@ -424,159 +444,13 @@ void noosa_set_client(struct noosa *n, const struct noosa_client *client)
     n->client = *client;
 }
 
-/* Replay <design#replay>: the recording as the session's source. */
-
-static void replay_note(void *arg, const char *text)
-{
-    struct noosa *n = arg;
-
-    sink_fresh_line(&n->sink);
-    sink_sayf(&n->sink, "note: %s\n", text);
-}
-
-/* The recording's items; a function's entry or exit becomes the built-in
- * enter or leave with the name the recorder found (the program is gone:
- * its addresses mean nothing now). */
-static int replay_next(void *arg, struct reader_item *item, uint64_t *seq)
-{
-    struct noosa *n = arg;
-    const struct registry_event *ev;
-    const char *name;
-    uint32_t len;
-
-    if (!recread_next(n->replay, item, seq))
-        return 0;
-    if (item->kind != READER_FUNCTION)
-        return 1;
-    ev = registry_event(recread_registry(n->replay),
-                        item->enter ? DAPTO_EV_ENTER : DAPTO_EV_LEAVE);
-    name = recread_item_function(n->replay, &len);
-    if (ev == NULL || name == NULL || ev->nparams != 1)
-        return 1;
-    n->replay_name->kind = DAPTO_K_STR;
-    n->replay_name->interned = 1;
-    n->replay_name->s = name;
-    n->replay_name->len = len;
-    item->kind = READER_EVENT;
-    item->code = ev->code;
-    item->event = ev;
-    item->nvalues = 1;
-    item->values = n->replay_name;
-    return 1;
-}
-
-static unsigned int replay_functions(void *arg, struct reader_fn *fns,
-                                     unsigned int max, uint64_t *seq)
-{
-    struct noosa *n = arg;
-
-    /* after goto, the next event stops the play whatever it is: as an
-     * item (on_item) */
-    if (n->stop_next)
-        return 0;
-    return recread_functions(n->replay, fns, max, seq);
-}
-
-static unsigned int replay_counts(void *arg, struct reader_ev *evs,
-                                  unsigned int max, uint64_t *seq)
-{
-    struct noosa *n = arg;
-    const unsigned char *counted;
-    unsigned int limit;
-
-    if (n->stop_next ||
-        (counted = dispatch_counted(n->dispatch, &limit)) == NULL)
-        return 0;
-    return recread_counts(n->replay, counted, limit, evs, max, seq);
-}
-
-static void replay_seek(void *arg, uint64_t seq)
-{
-    struct noosa *n = arg;
-    struct reader_item item;
-    struct reader_fn fns[256];
-    uint64_t i = 0;
-
-    recread_rewind(n->replay);
-    while (i < seq) {
-        unsigned int k = recread_functions(
-            n->replay, fns, seq - i < 256 ? (unsigned int)(seq - i) : 256,
-            NULL);
-
-        if (k > 0)
-            i += k;
-        else if (recread_next(n->replay, &item, NULL))
-            i++;
-        else
-            break;
-    }
-}
-
-static struct registry *replay_registry(void *arg)
-{
-    struct noosa *n = arg;
-
-    return recread_registry(n->replay);
-}
-
-static int noosa_replay(struct noosa *n, char **cause)
-{
-    struct recread_opts ro;
-    struct session_source src;
-    const char *prog, *args;
-    char *argv[2];
-
-    memset(&ro, 0, sizeof ro);
-    ro.note = replay_note;
-    ro.arg = n;
-    if (recread_open(&n->replay, n->replay_dir, &ro, cause) != 0)
-        return -1;
-    n->replay_name = xcalloc(1, sizeof *n->replay_name);
-    memset(&src, 0, sizeof src);
-    src.next = replay_next;
-    src.functions = replay_functions;
-    src.counts = replay_counts;
-    src.seek = replay_seek;
-    src.registry = replay_registry;
-    src.pid = recread_pid(n->replay);
-    recread_ended(n->replay, &src.status, &src.signo);
-    src.name = n->replay_dir;
-    src.arg = n;
-    session_set_source(n->session, &src);
-    prog = recread_env(n->replay, "program");
-    argv[0] = xstrdup(prog != NULL ? prog : n->replay_dir);
-    argv[1] = NULL;
-    session_set_program(n->session, argv);
-    args = recread_env(n->replay, "args");
-    sink_sayf(&n->sink, "Recording %s of %s%s%s (format %s): `run' plays it.\n",
-              n->replay_dir, argv[0], args != NULL && *args != '\0' ? " " : "",
-              args != NULL ? args : "", recread_version(n->replay));
-    free(argv[0]);
-    interface_changed(n);
-    dispatch_flush(n->dispatch);
-    return 0;
-}
-
-int noosa_goto(struct noosa *n, uint64_t seq, char **cause)
-{
-    if (n->replay == NULL) {
-        xcause(cause, "not a recording: only a recording goes back or to "
-               "an event");
-        return -1;
-    }
-    if (session_seek(n->session, seq, cause) != 0)
-        return -1;
-    n->stop_next = 1;
-    return session_continue(n->session, cause);
-}
-
 int noosa_load(struct noosa *n, char *const *argv, char **cause)
 {
     char *why = NULL;
     int rc;
 
     if (n->replay_dir != NULL)
-        return noosa_replay(n, cause);
+        return noosa_replay_open(n, cause);
 
     session_set_program(n->session, argv);
     rc = session_describe(n->session, &why);
@@ -591,7 +465,7 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause)
                   "known when it runs\n", why);
         free(why);
     }
-    interface_changed(n);
+    noosa_interface_changed(n);
     dispatch_flush(n->dispatch);
     return 0;
 }
@@ -698,7 +572,7 @@ int noosa_attach(struct noosa *n, pid_t pid, char **cause)
     noosa_set_where(n, xstrdup("attach"));
     debug_stop(n->debug, session_target(n->session), pid, pid, DEBUG_ATTACH,
                NULL);
-    interface_changed(n);
+    noosa_interface_changed(n);
     dispatch_flush(n->dispatch);
     sink_fresh_line(&n->sink);
     sink_sayf(&n->sink, "Attached to process %d (%s), stopped %s.\n",

@@ -35,6 +35,7 @@ struct reader_item;
 struct registry_param;
 struct decode_value;
 struct recread;
+struct ckpts;
 struct debug;
 
 /* A script given on the command line: a file (-x) or commands (-e). */
@@ -110,7 +111,8 @@ struct noosa {
     char *replay_dir;
     struct recread *replay;
     struct decode_value *replay_name; /* a function's name as a value */
-    int stop_next;                 /* stop at the next event (goto) */
+    struct ckpts *ckpts;           /* <design#checkpoints> (the session's) */
+    int64_t stop_ns;               /* the time of the event stopped at */
 
     struct noosa_client client;
 };
@@ -133,9 +135,42 @@ void noosa_set_client(struct noosa *n, const struct noosa_client *client);
  * interface is known at once, and `run' plays it. */
 int noosa_load(struct noosa *n, char *const *argv, char **cause);
 
-/* Go to event number SEQ of the recording being played and stop there
- * (also backwards); -1 with *cause without a recording or past its end. */
+/*
+ * Moves in the recording being played (<design#replay>), for every front
+ * end (the commands, the screen's keys, the DAP adapter's stepBack and
+ * reverseContinue).  Each returns at once with the play running to
+ * where it stops (session_wait() in batch mode), the consumers' state
+ * there as playing from the start would have made it
+ * (<design#checkpoints>); -1 with *cause without a recording or when
+ * the move makes no sense (the message says why).
+ */
+/* Go to event number SEQ and stop there (forwards or backwards). */
 int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
+/* Go to the first event at or after NS since the run's start. */
+int noosa_goto_time(struct noosa *n, int64_t ns, char **cause);
+/* Go to the event before the one stopped at (gdb's reverse-stepi). */
+int noosa_step_back(struct noosa *n, char **cause);
+/* Go back to the last visible event before the one stopped at (the one
+ * step would have stopped at: gdb's reverse-step). */
+int noosa_reverse_step(struct noosa *n, char **cause);
+/* Go back to the last event before the one stopped at where a
+ * breakpoint (or a handler, a monitor) stops, as playing from the start
+ * would; the first event when there is none (gdb's reverse-continue). */
+int noosa_reverse_continue(struct noosa *n, char **cause);
+
+/* Where the play of a recording stands. */
+struct noosa_position {
+    uint64_t event;      /* the item stopped at (or last given) */
+    uint64_t count;      /* the recording's items (UINT64_MAX: not known) */
+    int64_t ns;          /* the time of the event stopped at */
+    int64_t last_ns;     /* the time of the recording's last event */
+    int stopped;         /* stopped at it (else running, idle) */
+    size_t checkpoints;  /* checkpoints kept, and their bytes */
+    size_t checkpoint_bytes;
+    int indexed;         /* the recording's index holds */
+};
+/* 1 with *POS when a recording is played, else 0. */
+int noosa_position(const struct noosa *n, struct noosa_position *pos);
 /* Attach to process PID, which runs already (noosa -p, attach): it
  * stops, its interface is learnt, and the transcript says where it is.
  * -1 with *cause (every reason is said there) and the program as it

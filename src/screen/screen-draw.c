@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "breaks.h"
+#include "clock.h"
 #include "interp.h"
 #include "noosa.h"
 #include "screen.h"
@@ -247,6 +248,20 @@ static void draw_status(struct screen *s)
     state_text(s, state, sizeof state);
     Tcl_DStringAppend(&rest, "  ", 2);
     Tcl_DStringAppend(&rest, state, -1);
+    {
+        /* <design#replay>: where the play of a recording stands */
+        struct noosa_position pos;
+        char at[32], line[128];
+
+        if (noosa_position(in->noosa, &pos) && pos.count != UINT64_MAX &&
+            session_state(in->session) == SESSION_STOPPED) {
+            clock_format(pos.ns, at, sizeof at);
+            snprintf(line, sizeof line, "  event %llu of %llu, %s",
+                     (unsigned long long)pos.event,
+                     (unsigned long long)pos.count, at);
+            Tcl_DStringAppend(&rest, line, -1);
+        }
+    }
     if (session_state(in->session) == SESSION_RUNNING || s->rate != 0) {
         rate_text(s->rate, num, sizeof num);
         Tcl_DStringAppend(&rest, "  ", 2);

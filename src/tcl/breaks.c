@@ -10,14 +10,17 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "breaks.h"
+#include "checkpoint.h"
 #include "command.h"
 #include "dapto.h"
 #include "guard.h"
 #include "interp.h"
+#include "noosa.h"
 #include "xmalloc.h"
 
 struct bp {
@@ -26,6 +29,7 @@ struct bp {
     struct guard *guard; /* its condition and hit counting */
     int enabled;
     unsigned long hits;
+    unsigned long ignore; /* continue N: stops not made before the next */
     pid_t pid;           /* -pid: only in this process; 0: in all */
 };
 
@@ -37,7 +41,7 @@ struct breaks {
     struct bp **list;
     unsigned int n;
     int next_id;
-    int stepping;
+    unsigned long stepping; /* steps to go (step N) */
 };
 
 /* Whether breakpoint BP applies to the session's current process (the
@@ -122,11 +126,77 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
         if (!yes)
             continue;
         bp->hits++;
+        if (bp->ignore > 0) {
+            bp->ignore--;
+            continue;
+        }
         if (!de->stop)
             dispatch_stop(de, xasprintf("breakpoint %d for event \"%s\"",
                                         bp->id, de->event->name));
     }
 }
+
+/* <design#checkpoints> What the breakpoints keep from the events they
+ * were told of: each one's hits, stops still to skip, and its guard's
+ * hits, by number. */
+struct saved_bp {
+    int id;
+    unsigned long hits, ignore;
+    uint64_t ghits;
+};
+
+struct saved_bps {
+    unsigned int n;
+    struct saved_bp bp[];
+};
+
+static void *bp_save(void *arg, size_t *bytes)
+{
+    struct breaks *b = arg;
+    struct saved_bps *s;
+
+    *bytes = sizeof *s + b->n * sizeof s->bp[0];
+    s = xmalloc(*bytes);
+    s->n = b->n;
+    for (unsigned int i = 0; i < b->n; i++) {
+        s->bp[i].id = b->list[i]->id;
+        s->bp[i].hits = b->list[i]->hits;
+        s->bp[i].ignore = b->list[i]->ignore;
+        s->bp[i].ghits = guard_hits(b->list[i]->guard);
+    }
+    return s;
+}
+
+static void bp_restore(void *arg, const void *saved)
+{
+    struct breaks *b = arg;
+    const struct saved_bps *s = saved;
+
+    for (unsigned int i = 0; i < b->n; i++) {
+        struct bp *bp = b->list[i];
+        const struct saved_bp *v = NULL;
+
+        for (unsigned int j = 0; s != NULL && j < s->n; j++)
+            if (s->bp[j].id == bp->id)
+                v = &s->bp[j];
+        /* (a breakpoint made since: as it was made) */
+        bp->hits = v != NULL ? v->hits : 0;
+        bp->ignore = v != NULL ? v->ignore : 0;
+        guard_set_hits(bp->guard, v != NULL ? v->ghits : 0);
+    }
+}
+
+static void bp_release(void *arg, void *saved)
+{
+    (void)arg;
+    free(saved);
+}
+
+static const struct ckpt_ops bp_state = {
+    .save = bp_save,
+    .restore = bp_restore,
+    .release = bp_release,
+};
 
 static unsigned char step_want(void *arg, const struct registry_event *ev)
 {
@@ -142,6 +212,9 @@ static void step_deliver(void *arg, struct dispatch_event *de)
 
     if (!b->stepping || !de->event->visible)
         return;
+    /* step N: on to the Nth, unless something stops here first */
+    if (--b->stepping > 0 && !de->stop)
+        return;
     breaks_cancel_step(b);
     if (!de->stop)
         dispatch_stop(de, xasprintf("event \"%s\"", de->event->name));
@@ -150,7 +223,8 @@ static void step_deliver(void *arg, struct dispatch_event *de)
 static const struct consumer_ops bp_ops = {.name = "breakpoints",
                                            .want = bp_want,
                                            .deliver = bp_deliver,
-                                           .clauses = bp_clauses};
+                                           .clauses = bp_clauses,
+                                           .state = &bp_state};
 static const struct consumer_ops step_ops = {.name = "step",
                                              .want = step_want,
                                              .deliver = step_deliver};
@@ -178,10 +252,26 @@ void breaks_free(struct breaks *b)
     free(b);
 }
 
-void breaks_step(struct breaks *b)
+void breaks_step(struct breaks *b, unsigned long n)
 {
-    b->stepping = 1;
+    b->stepping = n > 0 ? n : 1;
     dispatch_changed(b->in->dispatch);
+}
+
+int breaks_ignore(struct breaks *b, unsigned long n)
+{
+    const char *where = b->in->noosa->where;
+    int id;
+
+    if (where == NULL || sscanf(where, "breakpoint %d for event", &id) != 1)
+        return 0;
+    for (unsigned int i = 0; i < b->n; i++) {
+        if (b->list[i]->id == id) {
+            b->list[i]->ignore = n;
+            return id;
+        }
+    }
+    return 0;
 }
 
 void breaks_cancel_step(struct breaks *b)

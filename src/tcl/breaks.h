@@ -16,8 +16,13 @@ struct breaks *breaks_create(struct interp *in);
 void breaks_free(struct breaks *b);
 void breaks_init_commands(struct breaks *b);
 
-/* Stop at the next visible event from now on (until a stop). */
-void breaks_step(struct breaks *b);
+/* Stop at the Nth visible event from now on (N 0 or 1: the next), or
+ * at a stop before it. */
+void breaks_step(struct breaks *b, unsigned long n);
+/* The program is stopped at a breakpoint: let it not stop there the next
+ * N times it holds (gdb's continue N: N - 1); its number, or 0 when the
+ * stop is not a breakpoint's. */
+int breaks_ignore(struct breaks *b, unsigned long n);
 /* Forget a step that did not end in a stop at an event. */
 void breaks_cancel_step(struct breaks *b);
 

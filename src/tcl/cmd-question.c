@@ -57,6 +57,13 @@ static int add(struct interp *in, int objc, Tcl_Obj *const objv[])
             "wrong # args: should be \"question add NAME EVENT ?VALUE? ?-by KEYS? "
             "?-if COND? ?-from EVENT? ?-hist? ?-keys N? ?-within|-outside COMPONENT?\"",
             -1));
+    /* <design#questions>: the program counts them; a recording has no
+     * program, so no answer, and no state for its checkpoints */
+    if (session_replaying(in->session))
+        return fail(tcl, Tcl_NewStringObj(
+            "question add: not available in a recording: questions are "
+            "counted by the live program (a handler counts the same from "
+            "the recording's events)", -1));
     memset(&spec, 0, sizeof spec);
     spec.name = Tcl_GetString(objv[2]);
     spec.on = Tcl_GetString(objv[3]);

@@ -7,10 +7,13 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "breaks.h"
+#include "checkpoint.h"
+#include "clock.h"
 #include "command.h"
 #include "interp.h"
 #include "noosa.h"
@@ -61,18 +64,18 @@ static int cmd_run(ClientData cd, Tcl_Interp *tcl, int objc,
     return TCL_OK;
 }
 
-/* Go on from a stop: continue and step. */
-static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
+/* Go on from a stop: continue and step (STEPS > 0: step that many). */
+static int go_on(struct interp *in, Tcl_Interp *tcl, unsigned long steps)
 {
     char *cause = NULL;
 
-    if (step)
-        breaks_step(in->breaks);
+    if (steps > 0)
+        breaks_step(in->breaks, steps);
     else
         breaks_cancel_step(in->breaks);
     dispatch_flush(in->dispatch);
     /* step from the start: run to the first visible event */
-    if (step && session_state(in->session) == SESSION_IDLE
+    if (steps > 0 && session_state(in->session) == SESSION_IDLE
             ? session_run(in->session, -1, -1, -1, &cause) != 0
             : session_continue(in->session, &cause) != 0) {
         breaks_cancel_step(in->breaks);
@@ -82,12 +85,63 @@ static int go_on(struct interp *in, Tcl_Interp *tcl, int step)
     return TCL_OK;
 }
 
+/* A count of N, the command's optional argument (1 without one): 0 with
+ * *N, or TCL_ERROR with the message. */
+static int count_arg(Tcl_Interp *tcl, const char *cmd, int objc,
+                     Tcl_Obj *const objv[], unsigned long *n)
+{
+    Tcl_WideInt w;
+
+    *n = 1;
+    if (objc < 2)
+        return TCL_OK;
+    if (Tcl_GetWideIntFromObj(NULL, objv[1], &w) != TCL_OK || w < 1) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "%s: expected a count of at least 1, got \"%s\"", cmd,
+            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    *n = (unsigned long)w;
+    return TCL_OK;
+}
+
+/* continue ?N?: N - 1 more hits of the breakpoint stopped at go by, as
+ * gdb's continue N */
 static int cmd_continue(ClientData cd, Tcl_Interp *tcl, int objc,
                         Tcl_Obj *const objv[])
 {
-    (void)objc;
-    (void)objv;
-    return go_on(cd, tcl, 0);
+    struct interp *in = cd;
+    unsigned long n;
+    int id;
+
+    if (count_arg(tcl, "continue", objc, objv, &n) != TCL_OK)
+        return TCL_ERROR;
+    if (objc > 1 && session_state(in->session) == SESSION_STOPPED) {
+        id = breaks_ignore(in->breaks, n - 1);
+        if (id == 0)
+            interp_say(in, "Not stopped at a breakpoint: the count is "
+                           "ignored.\n");
+        else if (n > 1)
+            interp_sayf(in, "Will not stop at the next %lu hit%s of "
+                            "breakpoint %d.\n", n - 1, n == 2 ? "" : "s",
+                        id);
+    }
+    return go_on(in, tcl, 0);
+}
+
+/* A move in a recording (noosa.h): what MOVE says, then the play runs
+ * to where it stops. */
+static int move(struct interp *in, Tcl_Interp *tcl,
+                int (*how)(struct noosa *, char **))
+{
+    char *cause = NULL;
+
+    breaks_cancel_step(in->breaks);
+    dispatch_flush(in->dispatch);
+    if (how(in->noosa, &cause) != 0)
+        return fail(tcl, cause);
+    wait_batch(in);
+    return TCL_OK;
 }
 
 /* Go to event SEQ of the recording being played and stop there. */
@@ -103,45 +157,173 @@ static int go_to(struct interp *in, Tcl_Interp *tcl, uint64_t seq)
     return TCL_OK;
 }
 
-/* step ?back? */
+/* step ?N|back? */
 static int cmd_step(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
     struct interp *in = cd;
-    uint64_t at;
+    unsigned long n;
 
-    if (objc == 1)
-        return go_on(cd, tcl, 1);
-    if (strcmp(Tcl_GetString(objv[1]), "back") != 0) {
+    if (objc == 2 && strcmp(Tcl_GetString(objv[1]), "back") == 0) {
+        if (!session_replaying(in->session))
+            return fail(tcl, xstrdup("step back: only a recording goes "
+                                     "back (noosa --replay)"));
+        return move(in, tcl, noosa_step_back);
+    }
+    if (objc == 2 && Tcl_GetWideIntFromObj(NULL, objv[1], &(Tcl_WideInt){0}) !=
+                         TCL_OK) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-            "step: expected \"back\" or nothing, got \"%s\"",
+            "step: expected a count or \"back\", got \"%s\"",
             Tcl_GetString(objv[1])));
         return TCL_ERROR;
     }
-    at = session_position(in->session);
-    if (!session_replaying(in->session) ||
-        session_state(in->session) != SESSION_STOPPED || at == 0)
-        return fail(tcl, xstrdup(
-            !session_replaying(in->session)
-                ? "step back: only a recording goes back (noosa --replay)"
-                : "step back: not stopped after the first event"));
-    return go_to(in, tcl, at - 1);
+    if (count_arg(tcl, "step", objc, objv, &n) != TCL_OK)
+        return TCL_ERROR;
+    return go_on(in, tcl, n);
 }
 
-/* goto N */
+/* reverse-step, reverse-continue */
+static int cmd_reverse_step(ClientData cd, Tcl_Interp *tcl, int objc,
+                            Tcl_Obj *const objv[])
+{
+    (void)objc;
+    (void)objv;
+    return move(cd, tcl, noosa_reverse_step);
+}
+
+static int cmd_reverse_continue(ClientData cd, Tcl_Interp *tcl, int objc,
+                                Tcl_Obj *const objv[])
+{
+    (void)objc;
+    (void)objv;
+    return move(cd, tcl, noosa_reverse_continue);
+}
+
+/* goto N | goto @TIME */
 static int cmd_goto(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
+    struct interp *in = cd;
+    const char *arg = Tcl_GetString(objv[1]);
     Tcl_WideInt n;
+    int64_t ns;
+    char *cause = NULL;
 
     (void)objc;
+    if (arg[0] == '@') {
+        if (clock_parse(arg + 1, &ns) != 0) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "goto: expected a time with its unit (ns, us, ms, s) after "
+                "@, got \"%s\"", arg + 1));
+            return TCL_ERROR;
+        }
+        breaks_cancel_step(in->breaks);
+        dispatch_flush(in->dispatch);
+        if (noosa_goto_time(in->noosa, ns, &cause) != 0)
+            return fail(tcl, cause);
+        wait_batch(in);
+        return TCL_OK;
+    }
     if (Tcl_GetWideIntFromObj(NULL, objv[1], &n) != TCL_OK || n < 0) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
-            "goto: expected an event number, got \"%s\"",
-            Tcl_GetString(objv[1])));
+            "goto: expected an event number or @TIME, got \"%s\"", arg));
         return TCL_ERROR;
     }
     return go_to(cd, tcl, (uint64_t)n);
+}
+
+/* A size in bytes as people write it (12345, 64k, 256M, 1G): 0 with *N,
+ * or -1. */
+static int parse_size(const char *s, size_t *n)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    unsigned int shift = 0;
+
+    if (end == s || *s == '-')
+        return -1;
+    if (*end == 'k' || *end == 'K')
+        shift = 10;
+    else if (*end == 'M')
+        shift = 20;
+    else if (*end == 'G')
+        shift = 30;
+    if (shift != 0)
+        end++;
+    if (*end != '\0' || v > (SIZE_MAX >> shift))
+        return -1;
+    *n = (size_t)(v << shift);
+    return 0;
+}
+
+/* replay ?checkpoints ?SIZE?? */
+static int cmd_replay(ClientData cd, Tcl_Interp *tcl, int objc,
+                      Tcl_Obj *const objv[])
+{
+    struct interp *in = cd;
+    struct noosa_position pos;
+    struct ckpts *ck = in->noosa->ckpts;
+    char at[32], last[32];
+    size_t size;
+
+    if (!noosa_position(in->noosa, &pos)) {
+        Tcl_SetObjResult(tcl, Tcl_NewStringObj(
+            "replay: not a recording (noosa --replay DIR plays one)", -1));
+        return TCL_ERROR;
+    }
+    if (objc >= 2 && strcmp(Tcl_GetString(objv[1]), "checkpoints") != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+            "replay: expected \"checkpoints\" or nothing, got \"%s\"",
+            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    if (objc >= 3) {
+        Tcl_WideInt every = 0;
+
+        if (parse_size(Tcl_GetString(objv[2]), &size) != 0) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "replay checkpoints: expected a size (bytes, or with k, M, "
+                "G), got \"%s\"", Tcl_GetString(objv[2])));
+            return TCL_ERROR;
+        }
+        if (objc == 4 &&
+            (Tcl_GetWideIntFromObj(NULL, objv[3], &every) != TCL_OK ||
+             every < 0)) {
+            Tcl_SetObjResult(tcl, Tcl_ObjPrintf(
+                "replay checkpoints: expected a number of events, got \"%s\"",
+                Tcl_GetString(objv[3])));
+            return TCL_ERROR;
+        }
+        ckpts_set_budget(ck, size);
+        ckpts_set_every(ck, (uint64_t)every);
+        return TCL_OK;
+    }
+    if (objc == 1) {
+        clock_format(pos.ns, at, sizeof at);
+        clock_format(pos.last_ns, last, sizeof last);
+        if (pos.count == UINT64_MAX)
+            interp_sayf(in, "Event %llu, at %s.\n",
+                        (unsigned long long)pos.event, at);
+        else
+            interp_sayf(in, "Event %llu of %llu (0 to %llu), at %s of %s%s.\n",
+                        (unsigned long long)pos.event,
+                        (unsigned long long)pos.count,
+                        (unsigned long long)(pos.count - 1), at, last,
+                        pos.stopped ? "" : " (not stopped there)");
+        interp_sayf(in, "Index: %s.\n",
+                    pos.indexed ? "yes (moves read only what they need)"
+                                : "none (moves read from the start)");
+    }
+    if (ckpts_every(ck) > 0)
+        interp_sayf(in, "Checkpoints: %zu, %zu bytes (at most %zu kept), "
+                    "taken every %llu events.\n", pos.checkpoints,
+                    pos.checkpoint_bytes, ckpts_budget(ck),
+                    (unsigned long long)ckpts_every(ck));
+    else
+        interp_sayf(in, "Checkpoints: %zu, %zu bytes (at most %zu kept), "
+                    "taken every 10 ms of play.\n", pos.checkpoints,
+                    pos.checkpoint_bytes, ckpts_budget(ck));
+    return TCL_OK;
 }
 
 static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
@@ -287,38 +469,90 @@ static const struct command commands[] = {
      .proc = cmd_run},
     {.name = "continue",
      .aliases = (const char *const[]){"c", "cont", NULL},
-     .usage = "continue",
+     .max_args = 1,
+     .usage = "continue ?N?",
      .summary = "let a stopped program go on",
      .help = "Let a stopped program go on (alias: c, cont). At a fault, "
              "the signal is\n"
-             "delivered to the program.",
+             "delivered to the program. With N, at a breakpoint, do not "
+             "stop there again\n"
+             "until its Nth hit from here (as gdb's continue N).",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_continue},
     {.name = "step",
      .aliases = (const char *const[]){"s", NULL},
      .max_args = 1,
-     .usage = "step ?back?",
+     .usage = "step ?N|back?",
      .summary = "go on to the next visible event",
      .help = "Go on to the next visible event (marked * in its interface) "
              "and stop there\n"
-             "(alias: s). Without a running program, start it and stop at "
-             "its first\n"
-             "visible event. In a recording, step back goes to the event "
-             "before.",
+             "(alias: s); with N, to the Nth (a breakpoint before it stops "
+             "there). Without\n"
+             "a running program, start it and stop at its first visible "
+             "event. In a\n"
+             "recording, step back goes to the event before.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_step},
+    {.name = "reverse-step",
+     .aliases = (const char *const[]){"rs", NULL},
+     .usage = "reverse-step",
+     .summary = "go back to the visible event before (a recording)",
+     .help = "In a recording, go back to the last visible event before the "
+             "one stopped at\n"
+             "(the one step would have stopped at; alias: rs), with "
+             "everything as playing\n"
+             "from the start makes it there: stacks, profiles, hit counts, "
+             "handlers'\n"
+             "variables.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_reverse_step},
+    {.name = "reverse-continue",
+     .aliases = (const char *const[]){"rc", NULL},
+     .usage = "reverse-continue",
+     .summary = "go back to the last stop before (a recording)",
+     .help = "In a recording, go back to the last event before the one "
+             "stopped at where a\n"
+             "breakpoint (or a handler or monitor that stops) would have "
+             "stopped a play\n"
+             "from the start, as gdb's reverse-continue (alias: rc); to the "
+             "first event\n"
+             "when there is none. Everything is there as playing from the "
+             "start makes it.",
+     .complete = COMMAND_COMPLETE_NONE,
+     .proc = cmd_reverse_continue},
     {.name = "goto",
      .min_args = 1,
      .max_args = 1,
-     .usage = "goto N",
-     .summary = "go to event N of a recording",
+     .usage = "goto N|@TIME",
+     .summary = "go to event N of a recording, or to a time",
      .help = "In a recording (noosa --replay), go to event number N (as "
              "noosa dump numbers\n"
-             "them), forwards or backwards, and stop there; the events in "
-             "between are not\n"
-             "handed to anything.",
+             "them), or to the first event at or after TIME since the "
+             "run's start (a number\n"
+             "and its unit: @1.5ms, @200us, @2s), forwards or backwards, "
+             "and stop there.\n"
+             "Stacks, profiles, hit counts and handlers' variables are there "
+             "as playing\n"
+             "from the start makes them (from the nearest checkpoint); "
+             "nothing is said of\n"
+             "the events in between.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_goto},
+    {.name = "replay",
+     .max_args = 3,
+     .usage = "replay ?checkpoints ?SIZE ?EVERY???",
+     .summary = "where the play of a recording stands; its checkpoints",
+     .help = "Where the play of a recording stands (event N of M, its time), "
+             "whether its\n"
+             "index holds, and the checkpoints kept. replay checkpoints SIZE "
+             "keeps them\n"
+             "within SIZE bytes (64M, 1G; 0: only the start, so that a move "
+             "back plays\n"
+             "from there): every other one is let go when they grow past it. "
+             "With EVERY,\n"
+             "one is taken every EVERY events instead of every 10 ms of "
+             "play (0).",
+     .proc = cmd_replay},
     {.name = "stop",
      .usage = "stop",
      .summary = "interrupt the running program",

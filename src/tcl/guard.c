@@ -227,6 +227,17 @@ int guard_reads_event(const struct guard *g,
     return ok;
 }
 
+uint64_t guard_hits(const struct guard *g)
+{
+    return g != NULL ? g->hits : 0;
+}
+
+void guard_set_hits(struct guard *g, uint64_t hits)
+{
+    if (g != NULL)
+        g->hits = hits;
+}
+
 int guard_fires(uint32_t every, uint32_t after, uint32_t count, uint64_t h)
 {
     uint64_t e = every != 0 ? every : 1;

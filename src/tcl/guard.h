@@ -61,6 +61,12 @@ Tcl_Obj *guard_cond(const struct guard *g);
 /* "every N after M count K", or "" without hit counting (static). */
 const char *guard_counting(const struct guard *g);
 
+/* The times G held in noosa, for its hit counting (every, after,
+ * count), and the same set back: a replay's checkpoints keep it
+ * (<design#checkpoints>). */
+uint64_t guard_hits(const struct guard *g);
+void guard_set_hits(struct guard *g, uint64_t hits);
+
 /* Whether G wants every event, whatever happens: no condition and no
  * hit counting. */
 int guard_always(const struct guard *g);

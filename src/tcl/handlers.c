@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "checkpoint.h"
 #include "command.h"
 #include "guard.h"
 #include "handlers.h"
@@ -245,10 +246,75 @@ static void deliver(void *arg, struct dispatch_event *de)
     free(run);
 }
 
+/* <design#checkpoints> What the handlers keep from the events: their
+ * guards' hits (by the handler's tag); their variables are the Tcl
+ * layer's (vars.c). */
+struct saved_hits {
+    unsigned int n;
+    struct {
+        unsigned int tag;
+        uint64_t hits;
+    } h[];
+};
+
+static void *state_save(void *arg, size_t *bytes)
+{
+    struct handlers *hs = arg;
+    struct saved_hits *s;
+    unsigned int n = 0, k = 0;
+
+    for (unsigned int i = 0; i < hs->nevents; i++)
+        n += hs->events[i].n;
+    *bytes = sizeof *s + n * sizeof s->h[0];
+    s = xmalloc(*bytes);
+    for (unsigned int i = 0; i < hs->nevents; i++) {
+        for (unsigned int j = 0; j < hs->events[i].n; j++) {
+            const struct handler *h = hs->events[i].list[j];
+
+            s->h[k].tag = h->tag;
+            s->h[k].hits = guard_hits(h->guard);
+            k++;
+        }
+    }
+    s->n = k;
+    return s;
+}
+
+static void state_restore(void *arg, const void *saved)
+{
+    struct handlers *hs = arg;
+    const struct saved_hits *s = saved;
+
+    for (unsigned int i = 0; i < hs->nevents; i++) {
+        for (unsigned int j = 0; j < hs->events[i].n; j++) {
+            struct handler *h = hs->events[i].list[j];
+            uint64_t hits = 0;
+
+            for (unsigned int k = 0; s != NULL && k < s->n; k++)
+                if (s->h[k].tag == h->tag)
+                    hits = s->h[k].hits;
+            guard_set_hits(h->guard, hits);
+        }
+    }
+}
+
+static void state_release(void *arg, void *saved)
+{
+    (void)arg;
+    free(saved);
+}
+
+static const struct ckpt_ops handler_state = {
+    .save = state_save,
+    .restore = state_restore,
+    .release = state_release,
+};
+
 static const struct consumer_ops handler_ops = {.name = "handlers",
                                                 .want = want,
                                                 .deliver = deliver,
-                                                .clauses = clauses};
+                                                .clauses = clauses,
+                                                .state = &handler_state};
 
 struct handlers *handlers_create(struct interp *in)
 {

@@ -35,6 +35,7 @@
 #include "monitor.h"
 #include "profile.h"
 #include "stacks.h"
+#include "vars.h"
 #include "trace.h"
 #include "value.h"
 #include "xmalloc.h"
@@ -466,6 +467,15 @@ void interp_update_status(struct interp *in)
     Tcl_SetVar2Ex(in->tcl, "n", "pid", Tcl_NewIntObj(session_pid(in->session)),
                   TCL_GLOBAL_ONLY);
     Tcl_SetVar2(in->tcl, "n", "where", where, TCL_GLOBAL_ONLY);
+    /* <design#replay>: the number of the event a replay stands at */
+    if (session_replaying(in->session) &&
+        session_state(in->session) == SESSION_STOPPED)
+        Tcl_SetVar2Ex(in->tcl, "n", "event",
+                      Tcl_NewWideIntObj(
+                          (Tcl_WideInt)session_position(in->session)),
+                      TCL_GLOBAL_ONLY);
+    else
+        Tcl_SetVar2(in->tcl, "n", "event", "", TCL_GLOBAL_ONLY);
 }
 
 /* n(processes), made when it is read: the pids of the run's processes,
@@ -595,6 +605,7 @@ static void on_status(void *arg)
     struct interp *in = arg;
 
     interp_update_status(in);
+    vars_status(in->vars);
     /* the displays, once a stop <design#debug-display> */
     if (session_state(in->session) == SESSION_STOPPED &&
         debug_stopped(in->noosa->debug) &&
@@ -697,6 +708,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
                      "thread (profile time)");
     in->trace = trace_create(in);
     in->speed = speed_create(in);
+    in->vars = vars_create(in);
 
     memset(&client, 0, sizeof client);
     client.interface = on_interface;
@@ -798,6 +810,7 @@ void interp_free(struct interp *in)
     trace_free(in->trace);
     speed_free(in->speed);
     monitors_free(in->monitors);
+    vars_free(in->vars);
     cmd_data_free(in);
     if (in->args != NULL)
         Tcl_DecrRefCount(in->args);

@@ -54,6 +54,7 @@ struct interp {
     struct trace *trace;     /* the event trace */
     struct monitors *monitors; /* Tcl and built-in monitors */
     struct speed *speed;     /* slow motion */
+    struct vars *vars;       /* handlers' variables in checkpoints */
     int batch;               /* the root's, never changes */
     struct commands *commands; /* the registered commands (command.c) */
 

@@ -7,6 +7,7 @@ src_libnoosa_la_SOURCES += \
 	src/tcl/handlers.c src/tcl/handlers.h \
 	src/tcl/breaks.c src/tcl/breaks.h \
 	src/tcl/guard.c src/tcl/guard.h \
+	src/tcl/vars.c src/tcl/vars.h \
 	src/tcl/cond-tcl.c src/tcl/cond-tcl.h \
 	src/tcl/trace.c src/tcl/trace.h \
 	src/tcl/monitor.c src/tcl/monitor.h src/tcl/monitor-speed.c \

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "dapto.h"
+#include "checkpoint.h"
 #include "command.h"
 #include "guard.h"
 #include "interp.h"
@@ -214,6 +215,33 @@ static unsigned char on_bits(struct tclmon *t, const struct mon_on *o)
         return DAPTO_STATE_RECORD | DAPTO_STATE_STOP;
     return DAPTO_STATE_RECORD;
 }
+
+/* A Tcl monitor keeps nothing of its own for the checkpoints (its
+ * variables are the Tcl layer's). */
+static void *mon_save(void *arg, size_t *bytes)
+{
+    (void)arg;
+    *bytes = 0;
+    return NULL;
+}
+
+static void mon_restore(void *arg, const void *saved)
+{
+    (void)arg;
+    (void)saved;
+}
+
+static void mon_release(void *arg, void *saved)
+{
+    (void)arg;
+    (void)saved;
+}
+
+static const struct ckpt_ops mon_state = {
+    .save = mon_save,
+    .restore = mon_restore,
+    .release = mon_release,
+};
 
 static unsigned char mon_want(void *arg, const struct registry_event *ev)
 {
@@ -564,6 +592,10 @@ static int cmd_n_monitor(ClientData cd, Tcl_Interp *tcl, int objc,
         t->ops.deliver = mon_deliver;
         t->ops.notice = mon_notice;
         t->ops.clauses = mon_clauses;
+        /* <design#checkpoints>: its state is its namespace's variables,
+         * which the Tcl layer's checkpoints keep (vars.c); it is told of
+         * the events a replay's move hands over */
+        t->ops.state = &mon_state;
         m->list = xreallocarray(m->list, m->n + 1, sizeof *m->list);
         m->list[m->n++] = t;
         created = 1;

@@ -95,11 +95,12 @@ t.check(r["success"], "reverseContinue: %r" % r)
 e = stop("tick n=1 total=1")
 t.check(e.get("hitBreakpointIds") == [tick_id],
         "back at the breakpoint before: %r" % e)
-# no breakpoint before: the first event of the recording
+# no breakpoint before: the first event of the recording (noosa's
+# reverse-continue goes to the first event, the runtime's init; a step
+# back at a time stops at the first the adapter shows)
 a.request("reverseContinue")
-e = stop("made item=Item:0x")
-t.check(reverse or (e["reason"] == "entry" and
-                    "first event" in e["description"]),
+e = stop("init pid=" if reverse else "made item=Item:0x")
+t.check(e["reason"] == "entry" and "first event" in e["description"],
         "back at the first event: %r" % e)
 a.request("continue")
 stop("tick n=1 total=1")

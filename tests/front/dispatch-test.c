@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpoint.h"
 #include "cond.h"
 #include "dapto.h"
 #include "dispatch.h"
@@ -78,12 +79,18 @@ struct session {
     unsigned int current;
     int joined; /* (a process's) its hello joins a run */
     pid_t pid;  /* (a process's) */
+    struct ckpts *ckpts; /* <design#checkpoints>, or NULL */
 };
 
 /* The process the session's calls speak of. */
 static struct session *cur(const struct session *s)
 {
     return s->nprocs > 0 ? s->procs[s->current] : (struct session *)s;
+}
+
+struct ckpts *session_checkpoints(const struct session *s)
+{
+    return s->ckpts;
 }
 
 unsigned int session_nprocs(const struct session *s)
@@ -1855,8 +1862,152 @@ static void test_filters(void)
     registry_free(reg);
 }
 
+/* <design#checkpoints> A consumer that keeps a state: a count, saved and
+ * restored by the checkpoints. */
+static void *q_save(void *arg, size_t *bytes)
+{
+    struct tc *t = arg;
+    unsigned int *v = xmalloc(sizeof *v);
+
+    *v = t->told;
+    *bytes = sizeof *v;
+    return v;
+}
+
+static void q_restore(void *arg, const void *saved)
+{
+    struct tc *t = arg;
+
+    t->told = saved != NULL ? *(const unsigned int *)saved : 0;
+}
+
+static void q_release(void *arg, void *saved)
+{
+    (void)arg;
+    free(saved);
+}
+
+static const struct ckpt_ops q_state = {q_save, q_restore, q_release};
+
+static const struct consumer_ops state_ops = {
+    .name = "state",
+    .want = tc_want,
+    .deliver = tc_deliver,
+    .notice = tc_notice,
+    .state = &q_state,
+};
+
+/* A replay's move (dispatch_quiet): only the consumers that keep a state
+ * (participants of the checkpoints) and are not absent from the one
+ * restored are told, of items, function records and counted events
+ * alike; the codes they want are what a move reads; turning a consumer
+ * on or off, or forgetting it, lets go of what the checkpoints hold of
+ * it. */
+static void test_quiet(void)
+{
+    struct registry *reg = make_registry(1);
+    struct session s;
+    struct tc a = {.name = "a"}, b = {.name = "b"}, c = {.name = "c"};
+    struct reader_fn fns[2];
+    struct reader_ev evs[2];
+    char *where = NULL;
+    uint64_t mask;
+    struct reader_item it;
+
+    memset(fns, 0, sizeof fns);
+    begin(&s, reg);
+    s.ckpts = ckpts_create(1 << 20);
+    dispatch_free(td);
+    td = dispatch_create(&s); /* (again: with the checkpoints) */
+    a.want[EV_T_ALL] = REC;
+    a.want[EV_ENTER] = REC;
+    a.want[EV_LEAVE] = REC;
+    add(&a, &state_ops);
+    give_more(&a, 1, 0, 0);
+    b.want[EV_T_ALL] = STOP;
+    b.want[EV_U_PING] = REC;
+    b.stop = "b";
+    add(&b, &tc_ops);
+    c.want[EV_U_ALL] = REC;
+    add(&c, &state_ops);
+    memset(&c.more, 0, sizeof c.more);
+    c.more.counts = tc_counts;
+    dispatch_set_hooks(td, c.c, &c.more);
+    dispatch_flush(td);
+
+    /* not quiet: everyone */
+    it = event_item(EV_T_ALL, 1);
+    CHECK_EQ_INT(dispatch_item(td, &it, &where), 1);
+    free(where);
+    where = NULL;
+    CHECK(log_is("a:6 b:6 "));
+    CHECK(dispatch_told(td, b.c));
+
+    /* quiet: the participants only; what they want */
+    mask = dispatch_quiet(td, 1);
+    CHECK(mask & READER_ITEMS_BIT);
+    CHECK(mask & reader_code_bit(EV_T_ALL));
+    CHECK(mask & reader_code_bit(EV_ENTER));
+    CHECK(mask & reader_code_bit(EV_U_ALL));
+    CHECK(!(mask & reader_code_bit(EV_U_PING))); /* b's alone */
+    CHECK(!(mask & reader_code_bit(EV_T_PING)));
+    CHECK(!dispatch_told(td, b.c));
+    CHECK(dispatch_told(td, a.c));
+    CHECK_EQ_INT(dispatch_item(td, &it, &where), 0);
+    free(where);
+    where = NULL;
+    CHECK(log_is("a:6 "));
+    dispatch_changed(td);
+    CHECK_EQ_INT(flush_direct(), 1);
+    CHECK_EQ_INT(dispatch_functions(td, fns, 2), 2);
+    CHECK(log_is("a:fn2 "));
+    for (int i = 0; i < 2; i++) {
+        evs[i].event = registry_event(reg, EV_U_ALL);
+        evs[i].tid = 42;
+        evs[i].ns = i;
+    }
+    dispatch_changed(td);
+    CHECK_EQ_INT(flush_counting(), 1);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 2), 2);
+    CHECK(log_is("c:10x2 "));
+
+    /* a participant absent from the checkpoint restored: told nothing */
+    ckpts_take(s.ckpts, 0);
+    dispatch_forget(td, c.c);
+    ckpts_restore(s.ckpts, 0);
+    CHECK(!dispatch_told(td, c.c));
+    CHECK(dispatch_told(td, a.c));
+    mask = dispatch_quiet(td, 1);
+    CHECK(!(mask & reader_code_bit(EV_U_ALL)));
+    CHECK_EQ_INT(dispatch_counts(td, evs, 2), 2);
+    CHECK(log_is(""));
+    ckpts_settle(s.ckpts);
+    CHECK_EQ_INT(dispatch_counts(td, evs, 2), 2);
+    CHECK(log_is("c:10x2 "));
+    /* turned off and on: forgotten too */
+    a.told = 5;
+    ckpts_take(s.ckpts, 10);
+    dispatch_enable(td, a.c, 0);
+    dispatch_enable(td, a.c, 1);
+    ckpts_restore(s.ckpts, 10);
+    CHECK(!dispatch_told(td, a.c));
+    CHECK_EQ_INT(a.told, 0);
+    ckpts_settle(s.ckpts);
+
+    /* loud again: everyone */
+    dispatch_quiet(td, 0);
+    CHECK(dispatch_told(td, b.c));
+    CHECK_EQ_INT(dispatch_item(td, &it, &where), 1);
+    free(where);
+    CHECK(log_is("a:6 b:6 "));
+    end();
+    ckpts_free(s.ckpts);
+    registry_free(reg);
+}
+
 int main(void)
 {
+    test_quiet();
     test_states();
     test_delivery();
     test_changes();

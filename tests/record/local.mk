@@ -16,13 +16,18 @@
 #                   runtimes, a program scribbling on its buffer
 #   replay-screen.sh  a recording played in the screen (tmux)
 #   profiles.sh     the profiles of a recording played are the live run's
+#   moves.sh        moves keep every state as a play from the start makes
+#                   it: checkpoints, reverse-continue, reverse-step, step N
+#   index.sh        the index: made, kept, used; stale, corrupt, newer;
+#                   moves against reading from the start (rec-moves)
 #
 # The programs are tests/profile's (pt, queens).
 
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
 	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
 	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh \
-	tests/record/profiles.sh tests/record/buffers.sh
+	tests/record/profiles.sh tests/record/buffers.sh tests/record/index.sh \
+	tests/record/moves.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto \
 	tests/record/threads.awk
@@ -39,6 +44,12 @@ tests_record_fuzz_seeds_SOURCES = tests/record/fuzz-seeds.c $(REC_FUZZ_SOURCES)
 tests_record_fuzz_seeds_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-DNOOSA_SRCDIR='"$(abs_top_srcdir)"'
 tests_record_fuzz_seeds_LDADD = -lm
+
+# Moves in a recording against reading it from its start (index.sh).
+check_PROGRAMS += tests/record/rec-moves
+tests_record_rec_moves_SOURCES = tests/record/rec-moves.c $(REC_READER_SOURCES)
+tests_record_rec_moves_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES)
+tests_record_rec_moves_LDADD = -lm
 
 # A recording made to look like a newer minor version's (bad.sh).
 check_PROGRAMS += tests/record/rec-inject

@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: MIT
 # replay-screen.sh - a recording played in the screen (noosa DIR in a
 # real terminal, through tests/screen/lib.sh): the recording said, run to
-# a breakpoint, step back, goto, send refused, the end of the play on the
-# status line, quit.
+# a breakpoint, the position on the status line (event N of M, its
+# time), the keys back (S-F7 reverse-step, C-F7 step back, S-F5
+# reverse-continue), step back, goto, send refused, the end of the play
+# on the status line, quit.
 
 . "$srcdir/tests/screen/lib.sh"
+# (a terminal whose description has the shifted and control function
+# keys, which tmux sends as xterm does; screen's has only F1 to F12)
+NOOSA_ENV="TERM=tmux-256color"
 
 "$noosa" record -o "$work/rec" "$abs_top_builddir/tests/profile/pt" nest 3 \
     >"$work/record.out" 2>&1 || fail "noosa record: $(cat "$work/record.out")"
@@ -17,10 +22,20 @@ cmd 'break other'
 wait_for "Breakpoint 1 on event other"
 cmd 'run'
 wait_for 'Stopped at breakpoint 1 for event "other" (event 9): n=0'
-cmd 'step back'
+wait_row_re 0 'stopped at breakpoint 1 .*event 9 of 38, [0-9.]+ ms'
+keys S-F7
 wait_for 'Stopped at tick (event 8): n=0'
+wait_row_re 0 'event 8 of 38, [0-9.]+ ms'
+keys C-F7
+wait_for 'Stopped at enter (event 7): name="b"'
+wait_row_re 0 'event 7 of 38'
+cmd 'step back'
+wait_for 'Stopped at tick (event 6): n=0'
 cmd 'goto 20'
 wait_for 'Stopped at leave (event 20): name="b"'
+keys S-F5
+wait_for 'Stopped at breakpoint 1 for event "other" (event 19): n=1'
+wait_row_re 0 'event 19 of 38'
 cmd 'send tick_count'
 wait_for "send: not available in a recording: the program is not live"
 cmd 'delete 1'

@@ -112,6 +112,9 @@ send tick_count
 TCL
 replay live -x live.tcl nest
 has live.out "send: not available in a recording: the program is not live"
+# (questions are counted by the program: said at once, not "no answer")
+replay quest -e 'question add q tick' -e run nest
+has quest.out "question add: not available in a recording: questions are counted by the live program"
 
 # profiles from the file
 cat >prof.tcl <<'TCL'
@@ -136,6 +139,6 @@ has missing.out "noosa: nowhere: No such file or directory"
 replay extra --replay nest "$PT"
 has extra.out "noosa: a recording is played alone: no program, no arguments"
 replay badgoto -e 'goto x' nest
-has badgoto.out 'error: goto: expected an event number, got "x"'
+has badgoto.out 'error: goto: expected an event number or @TIME, got "x"'
 
 finish

@@ -352,11 +352,14 @@ def compare(derived, program):
                     got = pb.get(key)
                     if key in ('a_ns', 'gap_ns'):
                         ok = isinstance(got, int) and got >= 0 and within(got, v, end)
+                        # (the span the recording's times allow)
+                        shown = '%d..%d (from %r to %d)' % (end - v[1], end - v[0], v, end)
                     else:
                         ok = got == v
+                        shown = repr(v)
                     if not ok:
-                        print('differ: %s thread %d #%d: %s=%r here, %r from the program'
-                              % (d.name, tid, k, key, v, got))
+                        print('differ: %s thread %d #%d: %s=%s here, %r from the program'
+                              % (d.name, tid, k, key, shown, got))
                         bad += 1
                         break
                 if set(pb) != set(va):

@@ -3,7 +3,8 @@
  * test-channel.c - the channel's state and stop API on a live program
  * (tt-fake states): states are written into the program only when they
  * change, operations and resumes are refused when the program is not
- * stopped at an event, unknown codes are refused.
+ * stopped at an event, unknown codes are refused; the rate of the
+ * clock's ticks does not change while the program runs.
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@ int main(void)
     const char *args[1] = {"1"};
     unsigned char b = 0;
     int fds[2], aspect = 0;
+    double rate;
 
     snprintf(prog, sizeof prog, "%s/tests/target/tt-fake",
              top != NULL ? top : ".");
@@ -67,6 +69,19 @@ int main(void)
     CHECK(channel_runtime_version(ch) != NULL &&
           strcmp(channel_runtime_version(ch), "1.0.0") == 0);
     channel_next(ch, &it); /* sends the acknowledgement */
+
+    /* <design#clock>: the rate of the ticks is fixed while the program
+     * runs, however often the channel is read with nothing in it: the
+     * times of its records and the durations it computes itself with
+     * that rate (derived events, questions) stay one time base */
+    rate = channel_ns_per_tick(ch);
+    CHECK(rate > 0);
+    for (int i = 0; i < 200; i++) {
+        while (channel_next(ch, &it))
+            ;
+        usleep(1000);
+    }
+    CHECK(channel_ns_per_tick(ch) == rate);
     e = registry_event_by_name(channel_registry(ch), "ev_all");
     CHECK(e != NULL && e->code == 6);
     CHECK_EQ_INT(channel_state(ch, 6), DAPTO_STATE_RECORD);
