@@ -32,7 +32,7 @@ lib_libdapto_la_SOURCES = lib/runtime/runtime.c lib/runtime/event.c \
 	lib/runtime/rtfilter.c lib/runtime/rtfilter-run.c \
 	lib/runtime/rtquestion.c lib/runtime/attach.c \
 	lib/runtime/rtbuf.c lib/runtime/rtrelate.c lib/runtime/rtrail.c \
-	lib/runtime/probe.c
+	lib/runtime/probe.c lib/runtime/probe-hit.c lib/runtime/probe-trap.c
 lib_libdapto_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libdapto_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0 -export-symbols-regex '^(_?dapto_|__cyg_profile)'
 lib_libdapto_la_LIBADD = lib/libchannel.la -lpthread

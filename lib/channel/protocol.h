@@ -273,7 +273,8 @@ struct dapto_record {
  * Probes handled in the program <protocol#probes>: the monitor writes,
  * in an area the runtime mapped for it (dapto_probe_area), a site's
  * description next to its trampoline, which calls
- * dapto_probe_hit(site, regs) with the registers it saved.  An argument
+ * dapto_probe_hit_gp(site, regs) with the registers it saved (the
+ * general ones and the flags: the runtime touches no other).  An argument
  * is where the probe's note says (enum usdt_arg_kind's CONST 1, REG 2,
  * MEM 3; registers as numbered below), read as VKIND (enum dapto_kind:
  * INT, LONG, PTR, DOUBLE, or STR for a pointer to a string).
@@ -314,6 +315,20 @@ struct dapto_probe_site {
     uint64_t rip;    /* what %rip means at the site (past its nop) */
     struct dapto_probe_arg arg[DAPTO_PROBE_ARGS];
 };
+
+/*
+ * The monitor's breakpoints <protocol#probes>: before it writes a
+ * breakpoint instruction in a program whose runtime has the table
+ * dapto_probe_traps, the monitor writes there the breakpoint's address
+ * (low 56 bits) and what the instruction it replaced was (high 8 bits:
+ * a nop of that many bytes, or DAPTO_PROBE_TRAP_RET for a ret), once an
+ * address, in the first free entry (0), and never clears it.  A program
+ * whose monitor was killed while attached goes on past such a breakpoint
+ * as if the instruction were there (the runtime's SIGTRAP handler).
+ */
+#define DAPTO_PROBE_TRAPS 256
+#define DAPTO_PROBE_TRAP_SHIFT 56
+#define DAPTO_PROBE_TRAP_RET 0xff
 
 #define DAPTO_REC_FIRST 0xff00
 #define DAPTO_REC_HELLO 0xff00   /* INT pid, INT ring mode; first record */

@@ -92,12 +92,26 @@ void ring_put_wrapped(struct ring *r, uint64_t p, const struct dapto_record *rec
 void ring_lost(struct ring *r);
 void ring_wake_sleeper(struct ring *r);
 
+/* How the inline paths here and in tbuf.h call their out-of-line parts:
+ * by name, unless the includer says otherwise (a caller that touches no
+ * vector register, lib/runtime/probe-hit.c, calls them through a wrapper
+ * that saves the vector state around them). */
+#ifndef CHANNEL_OUT_OF_LINE
+#define CHANNEL_OUT_OF_LINE(f) f
+#endif
+/* ... and what they are declared with besides static inline: nothing,
+ * unless the includer says otherwise (probe-hit.c: not under
+ * AddressSanitizer, like its own functions, so that they inline there). */
+#ifndef CHANNEL_INLINE_ATTR
+#define CHANNEL_INLINE_ATTR
+#endif
+
 /* Copy a record of BYTES bytes (SIZE rounded up to 8) from SRC to DST but
  * its first word (the commit word, the writer's to store last): whole
  * words, the last one keeping only the value bytes so that the padding is
  * zero.  Little and big endian alike: the mask is built in memory order.
  * SRC must be readable up to SIZE. */
-static inline void record_copy_words(unsigned char *dst,
+CHANNEL_INLINE_ATTR static inline void record_copy_words(unsigned char *dst,
                                      const unsigned char *src, uint64_t bytes,
                                      uint64_t size)
 {
@@ -121,7 +135,7 @@ static inline void record_copy_words(unsigned char *dst,
 /* ring_put(), inline for the runtime's event path.  REC must be 8-byte
  * aligned and readable up to its size rounded up to 8 (an aligned word
  * never crosses a page); the bytes past its values are written as zero. */
-static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec)
+CHANNEL_INLINE_ATTR static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec)
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
     uint64_t size = (bytes + 7) & ~(uint64_t)7;
@@ -131,20 +145,20 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
     uint32_t c[2];
 
     if (__builtin_expect(size > r->max, 0)) {
-        ring_lost(r);
+        CHANNEL_OUT_OF_LINE(ring_lost)(r);
         return -1;
     }
     p = __atomic_fetch_add(&r->hdr->head, size, __ATOMIC_RELAXED);
     if (__builtin_expect(p + size - __atomic_load_n(&r->tail_hint,
                                                    __ATOMIC_ACQUIRE) > r->size, 0) &&
-        ring_room(r, p, size) != 0)
+        CHANNEL_OUT_OF_LINE(ring_room)(r, p, size) != 0)
         return -1;
     off = p & r->mask;
     dst = r->data + off;
     if (__builtin_expect(off + size <= r->size, 1)) {
         record_copy_words(dst, src, bytes, size);
     } else {
-        ring_put_wrapped(r, p, rec);
+        CHANNEL_OUT_OF_LINE(ring_put_wrapped)(r, p, rec);
     }
     c[0] = (uint32_t)size;
     c[1] = (uint32_t)(p >> 3);
@@ -153,7 +167,7 @@ static inline int ring_put_inline(struct ring *r, const struct dapto_record *rec
     /* <protocol#wake>: a system call only when the consumer sleeps. */
     if (__builtin_expect(__atomic_load_n(&r->hdr->consumer_sleeping,
                                          __ATOMIC_RELAXED) != 0, 0))
-        ring_wake_sleeper(r);
+        CHANNEL_OUT_OF_LINE(ring_wake_sleeper)(r);
     return 0;
 }
 

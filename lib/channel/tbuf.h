@@ -112,7 +112,7 @@ int tbuf_put_slow(const struct tbuf_area *a, struct tbuf_prod *p,
 void tbuf_wake_sleeper(const struct tbuf_area *a);
 
 /* Owner: publish that the buffer holds records up to END (from POS). */
-static inline void tbuf_publish(const struct tbuf_area *a,
+CHANNEL_INLINE_ATTR static inline void tbuf_publish(const struct tbuf_area *a,
                                 struct tbuf_prod *p, uint64_t pos,
                                 uint64_t end)
 {
@@ -121,7 +121,7 @@ static inline void tbuf_publish(const struct tbuf_area *a,
     /* <protocol#tbuf>: a sleeping monitor is woken once a quarter */
     if (__builtin_expect(((pos ^ end) & ~(a->sub - 1)) != 0, 0) &&
         __atomic_load_n(&a->hdr->consumer_sleeping, __ATOMIC_RELAXED) != 0)
-        tbuf_wake_sleeper(a);
+        CHANNEL_OUT_OF_LINE(tbuf_wake_sleeper)(a);
 }
 
 /*
@@ -133,7 +133,7 @@ static inline void tbuf_publish(const struct tbuf_area *a,
  * none is lost.  Returns 0, or -1 when the record was not written (counted
  * in the buffer's lost).
  */
-static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
+CHANNEL_INLINE_ATTR static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
                            const struct dapto_record *rec)
 {
     uint64_t bytes = DAPTO_RECORD_HEADER + (uint64_t)rec->len;
@@ -145,7 +145,7 @@ static inline int tbuf_put(const struct tbuf_area *a, struct tbuf_prod *p,
 
     if (__builtin_expect(pos + size > p->limit || off + size > a->size ||
                              size > a->max, 0))
-        return tbuf_put_slow(a, p, rec);
+        return CHANNEL_OUT_OF_LINE(tbuf_put_slow)(a, p, rec);
     dst = p->data + off;
 #ifdef TBUF_PREFETCH
     __builtin_prefetch(p->data + ((off + TBUF_PREFETCH) & a->mask), 1, 3);

@@ -127,6 +127,8 @@ int dapto_attach_start(int memfd, int eventfd, int monitor)
     __atomic_fetch_add(&runtime.epoch, 1, __ATOMIC_RELEASE);
     runtime.monitor = monitor;
     last_look = 0;
+    /* its breakpoints must not end the program if it is killed */
+    rt_trap_install();
     if (!rt_attach_fds(memfd, eventfd, 0)) {
         runtime.monitor = 0;
         close(memfd);

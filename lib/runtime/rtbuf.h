@@ -33,13 +33,13 @@ int rt_record_slow(struct dapto_record *rec);
  * for the monitor: 0, or -1 when it could not be (counted lost).  Both
  * common ways inline: the thread's buffer, and the ring when the monitor
  * offered none (a monitor with stops). */
-static inline int rt_record(struct dapto_record *rec)
+CHANNEL_INLINE_ATTR static inline int rt_record(struct dapto_record *rec)
 {
     if (DAPTO_LIKELY(rt_tb.epoch == runtime.tb_epoch))
         return tbuf_put(&runtime.tb, &rt_tb.p, rec);
     if (DAPTO_LIKELY(runtime.tb_epoch == RT_TB_NONE))
         return ring_put_inline(&runtime.ring, rec);
-    return rt_record_slow(rec);
+    return CHANNEL_OUT_OF_LINE(rt_record_slow)(rec);
 }
 
 #endif /* NOOSA_RTBUF_H */

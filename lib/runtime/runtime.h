@@ -36,6 +36,8 @@
 #endif
 
 #define RT_TLS __attribute__((tls_model("initial-exec")))
+/* (for what assembler code names) */
+#define RT_HIDDEN __attribute__((visibility("hidden")))
 
 /* Per mailbox, the runtime keeps a copy of the request's arguments and an
  * alternate signal stack for the recovery point, in one anonymous
@@ -154,12 +156,42 @@ DAPTO_API int dapto_attach_end(void);
 DAPTO_API void dapto_fork_point(void);
 /* Probes handled in the program <protocol#probes>: the monitor makes a
  * stopped thread call dapto_probe_area() for room (read and execute)
- * within 2 GiB of NEAR, returning its address or a negative errno; its
- * trampolines call dapto_probe_hit().  In probe.c. */
+ * within 2 GiB of NEAR, returning its address or a negative errno (in
+ * probe.c); its trampolines call dapto_probe_hit_gp(), which touches no
+ * register but the general ones and the flags (in probe-hit.c). */
 struct dapto_probe_site;
 DAPTO_API int64_t dapto_probe_area(uint64_t near, uint64_t size);
-DAPTO_API void dapto_probe_hit(const struct dapto_probe_site *s,
-                               const uint64_t *regs);
+DAPTO_API void dapto_probe_hit_gp(const struct dapto_probe_site *s,
+                                  const uint64_t *regs);
+/* What a hit does out of probe-hit.c, with the vector state saved
+ * around it (rt_probe_vsave_out): rt_probe_out(WHAT, A, B, C) calls
+ * the function WHAT names with A, B, C as its arguments (the ring's,
+ * the thread buffer's, the record's out-of-line parts; event_deliver(A,
+ * B); rt_now()) and returns its result; errno kept.  In probe.c. */
+enum {
+    RT_OUT_RING_ROOM,
+    RT_OUT_RING_WRAPPED,
+    RT_OUT_RING_LOST,
+    RT_OUT_RING_WAKE,
+    RT_OUT_TBUF_PUT,
+    RT_OUT_TBUF_WAKE,
+    RT_OUT_RECORD,
+    RT_OUT_DELIVER,
+    RT_OUT_CLOCK,
+};
+RT_HIDDEN long rt_probe_out(int what, uint64_t a, uint64_t b, uint64_t c);
+/* How rt_probe_vsave_out saves the vector state. */
+enum { RT_VSAVE_FXSAVE, RT_VSAVE_XSAVE, RT_VSAVE_XSAVEC };
+/* A float's bits W as a double's (probe-hit.c: no floating-point
+ * register there). */
+uint64_t rt_probe_float_bits(uint32_t w);
+
+/* The monitor's breakpoints, which it lists before it writes them, and
+ * the SIGTRAP handler that carries out at one of them the instruction it
+ * replaced once the monitor is gone (installed when a monitor attaches;
+ * once).  In probe-trap.c <protocol#probes>. */
+DAPTO_API extern volatile uint64_t dapto_probe_traps[DAPTO_PROBE_TRAPS];
+void rt_trap_install(void);
 
 /* This thread's id (gettid, cached). */
 uint32_t rt_gettid(void);

@@ -10,7 +10,6 @@
  * are the process's.
  */
 #include <capstone/capstone.h>
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -335,14 +334,6 @@ bad:
     return -1;
 }
 
-/* Whether this machine has xsavec (CPUID 0xd.1 eax bit 1). */
-static int has_xsavec(void)
-{
-    unsigned int a, b, c, d;
-
-    return __get_cpuid_count(0xd, 1, &a, &b, &c, &d) && (a & 2) != 0;
-}
-
 static void put(unsigned char *buf, size_t *n, const void *b, size_t len)
 {
     memcpy(buf + *n, b, len);
@@ -360,12 +351,12 @@ static void put64(unsigned char *buf, size_t *n, uint64_t v)
 }
 
 size_t patch_trampoline(unsigned char *buf, uint64_t at, uint64_t site,
-                        uint64_t hit, const struct patch_plan *pl,
-                        unsigned int xsave)
+                        uint64_t hit, const struct patch_plan *pl)
 {
     static const unsigned char save[] = {
         0x48, 0x8d, 0x64, 0x24, 0x80, /* lea -0x80(%rsp),%rsp */
         0x9c,                         /* pushfq */
+        0xfc,                         /* cld (as a call expects) */
         0x50, 0x53, 0x51, 0x52, 0x56, 0x57, 0x55, /* rax rbx rcx rdx rsi rdi rbp */
         0x41, 0x50, 0x41, 0x51, 0x41, 0x52, 0x41, 0x53, /* r8 .. r11 */
         0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57, /* r12 .. r15 */
@@ -379,43 +370,18 @@ size_t patch_trampoline(unsigned char *buf, uint64_t at, uint64_t site,
         0x9d,                         /* popfq */
         0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00, /* lea 0x80(%rsp),%rsp */
     };
-    static const unsigned char mask[] = {0xb8, 0xff, 0xff, 0xff, 0xff,
-                                         0xba, 0xff, 0xff, 0xff, 0xff};
     size_t n = 0;
 
     put(buf, &n, save, sizeof save);
-    if (xsave > 0) {
-        /* sub $XSAVE+64,%rsp; and $-64,%rsp; the xsave header zeroed
-         * (xrstor insists); xsave64 (%rsp) with every component */
-        put(buf, &n, "\x48\x81\xec", 3);
-        put32(buf, &n, xsave + 64);
-        put(buf, &n, "\x48\x83\xe4\xc0", 4);
-        put(buf, &n, "\x31\xc0", 2); /* xor %eax,%eax */
-        for (uint32_t off = 512; off < 576; off += 8) {
-            put(buf, &n, "\x48\x89\x84\x24", 4); /* mov %rax,off(%rsp) */
-            put32(buf, &n, off);
-        }
-        put(buf, &n, mask, sizeof mask);
-        /* xsavec64 (%rsp) where there is one: it skips the components
-         * the thread has not used (AVX-512's, mostly), which xsave
-         * writes whole at every hit */
-        if (has_xsavec())
-            put(buf, &n, "\x48\x0f\xc7\x24\x24", 5);
-        else
-            put(buf, &n, "\x48\x0f\xae\x24\x24", 5);
-    } else {
-        put(buf, &n, "\x48\x83\xe4\xf0", 4); /* and $-16,%rsp */
-    }
+    /* the general registers and the flags are all the hit touches: no
+     * vector state to save <design#probes> */
+    put(buf, &n, "\x48\x83\xe4\xf0", 4); /* and $-16,%rsp */
     put(buf, &n, "\x48\xbf", 2); /* movabs $site,%rdi */
     put64(buf, &n, site);
     put(buf, &n, "\x48\x89\xde", 3); /* mov %rbx,%rsi */
     put(buf, &n, "\x48\xb8", 2);     /* movabs $hit,%rax */
     put64(buf, &n, hit);
     put(buf, &n, "\xff\xd0", 2);     /* call *%rax */
-    if (xsave > 0) {
-        put(buf, &n, mask, sizeof mask);
-        put(buf, &n, "\x48\x0f\xae\x2c\x24", 5); /* xrstor64 (%rsp) */
-    }
     put(buf, &n, restore, sizeof restore);
     /* the instructions replaced after the nop, moved here */
     for (unsigned int i = 0; i < pl->ninsn; i++) {
@@ -454,15 +420,4 @@ void patch_jump(unsigned char *buf, const struct patch_plan *pl,
     memcpy(buf + 1, &rel, 4);
     for (unsigned int i = 5; i < pl->len; i++)
         buf[i] = 0xcc;
-}
-
-unsigned int patch_xsave_size(void)
-{
-    unsigned int a, b, c, d;
-
-    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) /* osxsave */
-        return 0;
-    if (!__get_cpuid_count(0xd, 0, &a, &b, &c, &d))
-        return 0;
-    return b;
 }

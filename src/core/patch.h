@@ -2,9 +2,9 @@
 /*
  * patch.h - a USDT probe handled in the program <design#probes>: its
  * one-byte nop and the instructions after it (five bytes at least) are
- * replaced by a jump to a trampoline, which saves the thread's registers
- * (the general ones, the flags, the vector state with xsave), calls the
- * runtime's dapto_probe_hit, restores them, runs the instructions it
+ * replaced by a jump to a trampoline, which saves the thread's general
+ * registers and flags, calls the runtime's dapto_probe_hit_gp (which
+ * touches no other register), restores them, runs the instructions it
  * replaced (moved there) and jumps back.
  *
  * Replacing instructions is safe only where nothing jumps into the
@@ -59,19 +59,14 @@ int patch_plan(struct patch_obj *o, uint64_t site, unsigned int nop,
                const char **why);
 
 /* The trampoline of plan PL, to run at address AT, calling HIT(SITE,
- * registers), into BUF (PATCH_TRAMP_MAX bytes): its length.  XSAVE is
- * the size of this machine's xsave area. */
+ * registers), into BUF (PATCH_TRAMP_MAX bytes): its length. */
 #define PATCH_TRAMP_MAX 256
 size_t patch_trampoline(unsigned char *buf, uint64_t at, uint64_t site,
-                        uint64_t hit, const struct patch_plan *pl,
-                        unsigned int xsave);
+                        uint64_t hit, const struct patch_plan *pl);
 
 /* The jump that replaces the site's bytes (PL->len: a jmp to TRAMP, the
  * rest int3) into BUF. */
 void patch_jump(unsigned char *buf, const struct patch_plan *pl,
                 uint64_t tramp);
-
-/* The size of this machine's xsave area (CPUID), 0 without xsave. */
-unsigned int patch_xsave_size(void);
 
 #endif /* NOOSA_PATCH_H */

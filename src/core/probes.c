@@ -497,7 +497,15 @@ struct probes {
     struct parea *areas;
     unsigned int nareas;
     uint64_t states;
-    unsigned int xsave;
+
+    /* the runtime's table of noosa's breakpoints <protocol#probes>: its
+     * address (0: none found, looked for again when objects are added),
+     * the breakpoints listed there */
+    uint64_t traps;
+    unsigned int traps_nobjs;
+    uint64_t *trap_at;
+    unsigned int ntraps;
+    unsigned int rbrk_emul;
 };
 
 static const Dwfl_Callbacks probes_callbacks = {
@@ -549,6 +557,7 @@ void probes_free(struct probes *p)
         patch_obj_free(p->objs[i].patch);
     }
     free(p->areas);
+    free(p->trap_at);
     for (unsigned int i = 0; i < p->nsites; i++) {
         for (unsigned int k = 0; k < p->sites[i].nargs; k++)
             free(p->sites[i].arg[k].sym);
@@ -864,11 +873,44 @@ static int site_cmp(const void *a, const void *b)
 
 static int site_sema(struct probes *p, struct psite *s, int on, char **cause);
 
+static uint64_t any_symbol(struct probes *p, const char *name);
+
+/* Breakpoint AT, replacing EMUL (target_break_insert's), in the
+ * runtime's table of them, once, before it is written: so that the
+ * program goes on past it should noosa be killed while attached
+ * <protocol#probes>.  Only with a runtime that has the table. */
+static void trap_note(struct probes *p, uint64_t at, unsigned int emul)
+{
+    uint64_t e;
+
+    if (!p->runtime)
+        return;
+    if (p->traps == 0 && p->traps_nobjs != p->nobjs) {
+        p->traps = any_symbol(p, "dapto_probe_traps");
+        p->traps_nobjs = p->nobjs;
+    }
+    if (p->traps == 0 || p->ntraps == DAPTO_PROBE_TRAPS)
+        return;
+    for (unsigned int i = 0; i < p->ntraps; i++)
+        if (p->trap_at[i] == at)
+            return;
+    e = at | (uint64_t)(emul == TARGET_EMUL_RET ? DAPTO_PROBE_TRAP_RET
+                                                : emul)
+                 << DAPTO_PROBE_TRAP_SHIFT;
+    if (target_write(p->t, p->traps + 8 * (uint64_t)p->ntraps, &e, sizeof e,
+                     NULL) != 0)
+        return;
+    p->trap_at = xreallocarray(p->trap_at, p->ntraps + 1, sizeof *p->trap_at);
+    p->trap_at[p->ntraps++] = at;
+}
+
 /* Arm or disarm site S (ON): its breakpoint, and its semaphore. */
 static int site_arm(struct probes *p, struct psite *s, int on, char **cause)
 {
     if (s->nop == 0 || s->armed == on)
         return 0;
+    if (on)
+        trap_note(p, s->addr, s->nop);
     if (on && target_break_insert(p->t, s->addr, s->nop, cause) != 0)
         return -1;
     if (!on)
@@ -1049,6 +1091,7 @@ static void find_rbrk(struct probes *p, Dwfl_Module *mod)
         p->no_rbrk = 1;
         return;
     }
+    trap_note(p, fn, emul);
     if (target_break_insert(p->t, fn, emul, &cause) != 0) {
         say(p, "libraries loaded later are not looked at for probes: %s",
             cause);
@@ -1057,6 +1100,7 @@ static void find_rbrk(struct probes *p, Dwfl_Module *mod)
         return;
     }
     p->rbrk = fn;
+    p->rbrk_emul = emul;
     /* struct r_debug: int r_version, then r_map and r_brk (pointers),
      * then enum r_state */
     p->r_state = rd + 3 * sizeof(uint64_t);
@@ -1181,14 +1225,15 @@ static int inprog_ready(struct probes *p)
     if (p->inprog >= 0 || !p->runtime)
         return p->inprog > 0;
     p->area_fn = any_symbol(p, "dapto_probe_area");
-    p->hit_fn = any_symbol(p, "dapto_probe_hit");
+    /* (_gp: it touches no register but the general ones and the flags,
+     * which is all the trampoline saves) */
+    p->hit_fn = any_symbol(p, "dapto_probe_hit_gp");
     if (p->area_fn == 0 || p->hit_fn == 0) {
         p->inprog = 0;
         p->no_inprog = "the program's runtime cannot handle probes "
-                       "(it has no dapto_probe_hit)";
+                       "(it has no dapto_probe_hit_gp)";
         return 0;
     }
-    p->xsave = patch_xsave_size();
     p->inprog = 1;
     return 1;
 }
@@ -1335,8 +1380,7 @@ static int site_patch(struct probes *p, struct psite *s, const char **why)
     if (slot == 0)
         return -1;
     s->tramp = slot;
-    n = patch_trampoline(tramp, slot, slot + PATCH_TRAMP_MAX, p->hit_fn, &pl,
-                         p->xsave);
+    n = patch_trampoline(tramp, slot, slot + PATCH_TRAMP_MAX, p->hit_fn, &pl);
     site_desc(p, s, &d);
     patch_jump(jump, &pl, slot);
     if (target_write_code(p->t, slot + PATCH_TRAMP_MAX, &d, sizeof d,
@@ -1442,6 +1486,12 @@ int probes_set_state(struct probes *p, unsigned int code, unsigned char state,
 void probes_runtime(struct probes *p)
 {
     p->runtime = 1;
+    /* the breakpoints written before it attached, in its table */
+    if (p->rbrk != 0)
+        trap_note(p, p->rbrk, p->rbrk_emul);
+    for (unsigned int i = 0; i < p->nsites; i++)
+        if (p->sites[i].armed)
+            trap_note(p, p->sites[i].addr, p->sites[i].nop);
     if (!inprog_ready(p))
         return;
     /* the events wanted already are handled in the program from now on */

@@ -24,6 +24,7 @@
 #include "loop.h"
 #include "protocol.h"
 #include "region.h"
+#include "probes.h"
 #include "session-int.h"
 #include "symbols.h"
 #include "xmalloc.h"
@@ -116,7 +117,14 @@ int session_attach(struct session *s, pid_t pid, char **cause)
     if (target_attach(&t, pid, SESSION_ATTACH_STOP_MS, cause) != 0)
         return -1;
     procs_begin(s, t, NULL);
-    return attach_runtime(s, pid, cause);
+    if (attach_runtime(s, pid, cause) != 0)
+        return -1;
+    /* <design#probes>: its probes, which its runtime may handle (it has
+     * said hello) */
+    probes_begin(s);
+    if (s->cur != NULL && s->cur->probes != NULL && s->cur->hello)
+        probes_runtime(s->cur->probes);
+    return 0;
 }
 
 /* The runtime of process PID (s->target, stopped) makes a channel that

@@ -63,3 +63,19 @@ tests_probes_pp_rt_LDADD = tests/probes/libpplib.la -ldl
 EXTRA_tests_probes_pp_rt_DEPENDENCIES = tests/probes/libppdl.la
 TESTS += tests/probes/inprog.sh
 EXTRA_DIST += tests/probes/inprog.sh
+
+# pp-vec: registers held across probe hits, under ptrace (pp-vec) and
+# handled in the program (pp-vec-rt, the runtime compiled in)
+# (vecregs.sh) and after noosa is killed while attached (killed.sh);
+# hit-regs.sh checks probe-hit.c's objects.
+check_PROGRAMS += tests/probes/pp-vec tests/probes/pp-vec-rt
+tests_probes_pp_vec_SOURCES = tests/probes/pp-vec.c
+tests_probes_pp_vec_CFLAGS = $(PP_CFLAGS)
+tests_probes_pp_vec_LDFLAGS = -no-install
+tests_probes_pp_vec_rt_SOURCES = tests/probes/pp-vec.c \
+	$(lib_libdapto_la_SOURCES) $(lib_libchannel_la_SOURCES)
+tests_probes_pp_vec_rt_CFLAGS = $(PP_CFLAGS)
+tests_probes_pp_vec_rt_LDFLAGS = -pthread -no-install
+TESTS += tests/probes/vecregs.sh tests/probes/hit-regs.sh tests/probes/killed.sh
+EXTRA_DIST += tests/probes/vecregs.sh tests/probes/hit-regs.sh \
+	tests/probes/killed.sh

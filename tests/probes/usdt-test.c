@@ -164,6 +164,11 @@ static void test_operands(void)
     } bad[] = {
         {"3@%eax", "argument 1 (3@%eax): a size other than 1, 2, 4 or 8"},
         {"8@%rax 8@%foo", "argument 2 (8@%foo): an unknown register"},
+        /* (no vector or x87 register: the hit handled in the program
+         * reads the general registers alone <design#probes>) */
+        {"8f@%xmm0", "argument 1 (8f@%xmm0): an unknown register"},
+        {"4f@%st", "an unknown register"},
+        {"8@16(%xmm1)", "a base that is not a 64-bit register"},
         {"8@$x", "a constant that is not a number"},
         {"8@16(%rax", "memory without its parenthesised registers"},
         {"8@16(%rax,%rdx,3)", "a scale other than 1, 2, 4 or 8"},
