@@ -213,13 +213,19 @@ wait_for killed.prog ready
 mkfifo killed.cmd
 timeout 60 "$NOOSA" --batch -n -p $prog <killed.cmd >"$WORK/killed.out" \
     2>&1 &
-noosa=$!
+guard=$!
 exec 4>killed.cmd
 echo "break cell_made" >&4
 echo 'n_say "set\n"' >&4
 wait_for "$WORK/killed.out" set
+# noosa itself, not the timeout around it: killing timeout would leave
+# noosa attached, and the command pipe's end would let it detach cleanly.
+noosa=$(pgrep -P $guard -x noosa || pgrep -P $guard)
+[ -n "$noosa" ] || fail "no noosa under timeout $guard"
 kill -9 $noosa
-wait $noosa 2>/dev/null
+wait $guard 2>/dev/null
+rc=$?
+[ $rc = 137 ] || fail "noosa under timeout ended with $rc, not killed by SIGKILL (137)"
 exec 4>&-
 echo one >&3
 echo two >&3
