@@ -259,6 +259,25 @@ static void check_moves(struct recread *r, const struct said *w)
     }
 }
 
+/* Event numbers <design#event-numbers>: the events alone, from 1, both
+ * ways, as a reading one by one counts them. */
+static void check_numbers(struct recread *r)
+{
+    struct reader_item it;
+    uint64_t seq, events = 0, total = recread_events(r);
+
+    recread_rewind(r);
+    while (recread_next(r, &it, &seq)) {
+        if (recread_is_event(&it) && recread_event_seq(r, ++events) != seq)
+            abort();
+        if (recread_event_number(r, seq) != events)
+            abort();
+    }
+    if (events != total || recread_event_seq(r, 0) != UINT64_MAX ||
+        recread_event_seq(r, total + 1) != UINT64_MAX)
+        abort();
+}
+
 /* Every event counted, for recread_counts(). */
 static unsigned char counted[DAPTO_EVENT_CODE_MAX + 1];
 
@@ -460,6 +479,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         }
     check_moves(r, &ways[0]);
+    check_numbers(r);
     if (recread_indexed(r)) {
         /* opened anew: the index is read from the file kept */
         struct said again;
@@ -472,6 +492,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (again.nev != ways[0].nev || !recread_indexed(r))
             abort();
         check_moves(r, &ways[0]);
+        check_numbers(r);
         free(again.text);
         free(again.ev);
         for (int i = 0; i < 2; i++) {
@@ -486,10 +507,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ways[i].ev);
     }
     snprintf(out, sizeof out, "%s/export.json", dir);
-    if (export_recording(r, EXPORT_CHROME, out, &cause) != 0)
+    if (export_recording(r, EXPORT_CHROME, out, NULL, &cause) != 0)
         free(cause);
     snprintf(out, sizeof out, "%s/export.pb", dir);
-    if (export_recording(r, EXPORT_PERFETTO, out, &cause) != 0)
+    if (export_recording(r, EXPORT_PERFETTO, out, NULL, &cause) != 0)
         free(cause);
     recread_free(r);
     return 0;

@@ -11,10 +11,13 @@ namespace eval ::noosa {}
 # --- Noosa's API ---------------------------------------------------------
 
 # Print VALUE of TYPE through n_TYPE_say when a browser defines it, else
-# as TYPE:VALUE (browsable when n_TYPE_open exists).
+# as TYPE:0xHEX, as pointers are shown (browsable when n_TYPE_open
+# exists); VALUE is the pointer in decimal, as Tcl code gets it.
 proc n_say_val {type value} {
     if {[info commands ::n_${type}_say] ne ""} {
         n_${type}_say $value
+    } elseif {[regexp {^[0-9]+$} $value]} {
+        n_say "$type:0x[n_dectohex $value]"
     } else {
         n_say "$type:$value"
     }
@@ -73,7 +76,18 @@ proc ::noosa::needs_stop {body {seen {}}} {
     return 0
 }
 
-set ::noosa::info_subcommands {events aspects operations breakpoints handlers program processes display probes}
+# noosa's info subcommands (entries "info SUB" of the command tables)
+# that Tcl's own info lacks, added to Tcl's info for scripts: inside
+# procedures and handlers, info is Tcl's (info exists, info locals, ...),
+# and noosa's whole info is ::noosa::cmd::info; at the prompt, info is
+# noosa's (interp_script).
+set ::noosa::info_subcommands {}
+foreach c [::noosa::commands] {
+    if {[dict get $c kind] eq "subcommand" && [string match "info *" [dict get $c name]]} {
+        lappend ::noosa::info_subcommands [lindex [dict get $c name] 1]
+    }
+}
+unset c
 
 proc ::noosa::info_unknown {ensemble sub args} {
     set tcl {}
@@ -97,13 +111,16 @@ proc ::noosa::info_unknown {ensemble sub args} {
         [join [lsort $tcl] {, }]"
 }
 
-# info events|aspects|operations|breakpoints|handlers|program, added to
-# Tcl's own info; an unknown subcommand lists noosa's first.
 apply {{} {
     set map [namespace ensemble configure ::info -map]
+    set added {}
     foreach sub $::noosa::info_subcommands {
-        dict set map $sub [list ::noosa::cmd::info $sub]
+        if {![dict exists $map $sub]} {
+            dict set map $sub [list ::noosa::cmd::info $sub]
+            lappend added $sub
+        }
     }
+    set ::noosa::info_subcommands $added
     namespace ensemble configure ::info -map $map \
         -unknown ::noosa::info_unknown
 }}

@@ -84,7 +84,7 @@ bind F2 {screen window handlers} {open or close the handlers window}
 bind F3 {screen window breakpoints} {open or close the breakpoints window}
 bind F4 {screen toggle-break} {set or delete a breakpoint on the chosen event (in the handlers window, else the one stopped at)}
 bind F5 {::noosa::screen::go} {run the program, or continue it when stopped}
-bind F6 {screen focus next} {move to the next pane (command line, transcript, output, window)}
+bind F6 {screen focus next} {move to the next pane (command line, output, transcript, window)}
 bind S-F6 {screen focus prev} {move to the previous pane}
 bind F7 {::noosa::cmd::step} {step to the next visible event}
 bind S-F7 {::noosa::cmd::reverse-step} {a recording: back to the visible event before}
@@ -136,7 +136,8 @@ proc ::noosa::screen::help_text {} {
     lappend t "  Enter    run the command (any Tcl); Up, Down: history (kept between runs)"
     lappend t "  Tab      complete commands, events, operations, handlers, file names;"
     lappend t "           on an empty line: go to the values in the transcript"
-    lappend t "  PageUp, PageDown   scroll the transcript;  C-d on an empty line: quit"
+    lappend t "  PageUp, PageDown   scroll the transcript; End at the line's end: its end"
+    lappend t "  C-d on an empty line: quit"
     lappend t "" "Transcript (F6, or Tab on an empty command line):"
     lappend t "  Tab, S-Tab   next, previous value (its description shows below)"
     lappend t "  Enter        open the value (open N); a mouse click does too"

@@ -24,6 +24,7 @@
 #include "iface.h"
 #include "intern.h"
 #include "protocol.h"
+#include "region.h"
 #include "runtime.h"
 
 /* CLOCK_MONOTONIC ms of the last look at the tracer; 0 never.  Only a
@@ -67,6 +68,8 @@ static int tracer_pid(void)
     return v;
 }
 
+static void let_go_stale(void);
+
 int rt_monitor_gone(void)
 {
     int saved = errno, monitor = runtime.monitor, t;
@@ -82,23 +85,43 @@ int rt_monitor_gone(void)
     errno = saved;
     if (t < 0 || t == monitor)
         return 0;
-    /* gone (killed): nobody will read or resume us again; the region
-     * stays mapped, for threads inside the runtime may still use it */
-    rt_states_off();
-    __atomic_store_n(&runtime.region.hdr->let_go, 1, __ATOMIC_SEQ_CST);
+    /* gone (killed): nobody will read or resume us again */
+    let_go_stale();
     return 1;
+}
+
+/* The monitor of the channel is gone <protocol#attach>: every event off
+ * and the channel let go, as the monitor does at a detach, so that every
+ * thread waiting in the runtime gets out of it (a stopped one is resumed).
+ * The region stays mapped: another thread may be inside the runtime,
+ * using it, and only a monitor that stops them all can tell when none is
+ * (it then calls dapto_attach_end). */
+static void let_go_stale(void)
+{
+    rt_states_off();
+    region_let_go(&runtime.region);
 }
 
 /* <protocol#attach> step 1: a sealable memfd for the region (empty: the
  * monitor sizes and fills it) and an eventfd, both close-on-exec.
- * Returns memfd | eventfd << 32, or -errno. */
+ * Returns memfd | eventfd << 32, or -errno: -EBUSY when attached to a
+ * monitor that still traces the program, -ESTALE when attached to one
+ * that no longer does (the caller traces it now, and ptrace has one
+ * tracer): that channel is let go here, and the caller releases it with
+ * dapto_attach_end once no thread is inside the runtime, then asks
+ * again. */
 int64_t dapto_attach_open(void)
 {
-    int memfd, efd, e;
+    int memfd, efd, e, t;
 
     rt_init();
-    if (rt_is_attached())
-        return -EBUSY;
+    if (rt_is_attached()) {
+        t = tracer_pid();
+        if (runtime.monitor == 0 || t <= 0 || t == runtime.monitor)
+            return -EBUSY;
+        let_go_stale();
+        return -ESTALE;
+    }
     memfd = memfd_create("dapto-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (memfd < 0)
         return -errno;

@@ -11,8 +11,10 @@
  * function's address and the call site) when the state of the built-in
  * event enter (for entries) or leave (for exits) asks for more than the
  * trail (which keeps functions only with DAPTO_STATE_FTRAIL); the monitor
- * turns addresses into names.  Function records never stop the program: a stop
- * asked for on enter or leave records them instead.  Off, a hook costs
+ * turns addresses into names.  A function record stops the program as an
+ * event does, where a breakpoint (or a handler that needs a stop) asks for
+ * it on enter or leave; conditions, which read the function's name, are
+ * then noosa's to evaluate.  Off, a hook costs
  * a call, one load and one predictable branch.  Like the rest of the event
  * path it allocates nothing, uses no stdio, is async-signal-safe and keeps
  * errno.
@@ -27,6 +29,7 @@
 #include <string.h>
 
 #include "dapto.h"
+#include "rtfilter.h"
 #include "rtrail.h"
 #include "runtime.h"
 
@@ -39,7 +42,12 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site);
 #define FN_RECORD_LEN (2 * (1 + 8))
 #define FN_RECORD_SIZE 56
 
-static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_t code, void *fn,
+/* The hooks' functions below are named _dapto_ as the runtime's frames are
+ * known by name (src/debug/frames.c): the hooks tail-call them, so at a
+ * stop at a function record the innermost runtime frame may be any of
+ * them, and a backtrace starts at the program's function after it. */
+
+static NOINSTR __attribute__((noinline)) void _dapto_fn_record(unsigned int st, uint16_t code, void *fn,
                               void *site)
 {
     union {
@@ -66,12 +74,12 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
     /* <protocol#filter>: conditions on enter and leave read the name,
      * which a function record does not carry (it has two addresses, the
      * name is noosa's to find): noosa decides for it, so it goes there
-     * unfiltered */
+     * unfiltered, and waits where a clause (a breakpoint's) might want it
+     * to */
     if (st & DAPTO_STATE_FILTER)
-        st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD;
-    /* never stop: a stop is for events (and operations a user runs) */
-    if (st & DAPTO_STATE_STOP)
-        st = (st & ~(unsigned int)DAPTO_STATE_STOP) | DAPTO_STATE_RECORD;
+        st = (st & ~(unsigned int)DAPTO_STATE_FILTER) | DAPTO_STATE_RECORD |
+             rtfilter_bits(code == DAPTO_REC_FNENTER ? DAPTO_EV_ENTER
+                                                     : DAPTO_EV_LEAVE);
     rt_deliver(&u.rec, st);
     errno = saved;
 }
@@ -79,7 +87,7 @@ static NOINSTR __attribute__((noinline)) void fn_record(unsigned int st, uint16_
 /* A hook whose event is on, in state ST (not the call tree alone): FN
  * counted in the program's own call tree <protocol#cct> when the state
  * says so, and a record CODE when it says more. */
-static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int enter,
+static NOINSTR __attribute__((noinline)) void _dapto_hook_more(unsigned int st, int enter,
                                                         uint16_t code, void *fn, void *site)
 {
     if (st & DAPTO_STATE_PROFILE) {
@@ -93,13 +101,13 @@ static NOINSTR __attribute__((noinline)) void hook_more(unsigned int st, int ent
     st &= ~(unsigned int)DAPTO_STATE_FTRAIL;
     if (st == 0)
         return;
-    fn_record(st, code, fn, site);
+    _dapto_fn_record(st, code, fn, site);
 }
 
 /* A hook whose event is on, in state ST.  Apart from the hooks, so that
  * a hook whose event is off stays a load and a branch; the call tree
  * alone (the time profile in the program) goes straight to it. */
-static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter,
+static NOINSTR __attribute__((noinline)) void _dapto_hook_on(unsigned int st, int enter,
                                                       uint16_t code, void *fn, void *site)
 {
     if (DAPTO_UNLIKELY(st & DAPTO_STATE_STACK)) {
@@ -114,10 +122,10 @@ static NOINSTR __attribute__((noinline)) void hook_on(unsigned int st, int enter
         if (DAPTO_LIKELY(rt_tid != 0))
             rtq_function(&runtime.q, enter, (uint64_t)(uintptr_t)fn, rt_tid);
         else
-            hook_more(st, enter, code, fn, site);
+            _dapto_hook_more(st, enter, code, fn, site);
         return;
     }
-    hook_more(st, enter, code, fn, site);
+    _dapto_hook_more(st, enter, code, fn, site);
 }
 
 /* The hooks: while nothing but the trail wants enter and leave (the
@@ -129,7 +137,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_enter(void *fn, void *site)
 
     if (DAPTO_LIKELY((st & ~(unsigned int)DAPTO_STATE_TRAIL) == 0))
         return;
-    hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
+    _dapto_hook_on(st, 1, DAPTO_REC_FNENTER, fn, site);
 }
 
 DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
@@ -138,7 +146,7 @@ DAPTO_API NOINSTR void __cyg_profile_func_exit(void *fn, void *site)
 
     if (DAPTO_LIKELY((st & ~(unsigned int)DAPTO_STATE_TRAIL) == 0))
         return;
-    hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
+    _dapto_hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, site);
 }
 
 /* The exit of FN, which the runtime popped from the thread's component
@@ -149,5 +157,5 @@ NOINSTR void rt_fn_unwound(void *fn)
     unsigned int st = dapto_builtin_state[DAPTO_EV_LEAVE] & ~(unsigned int)DAPTO_STATE_STACK;
 
     if ((st & ~(unsigned int)DAPTO_STATE_TRAIL) != 0)
-        hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
+        _dapto_hook_on(st, 0, DAPTO_REC_FNLEAVE, fn, NULL);
 }

@@ -755,6 +755,42 @@ event_read(struct dapto_record *rec, uint32_t code, unsigned int st, int cached)
                        rec->len, st, &rec->flags);
 }
 
+unsigned int rtfilter_bits(uint32_t code)
+{
+    const unsigned char *area = runtime.filt;
+    const struct dapto_filter_area *fa =
+        (const struct dapto_filter_area *)(const void *)area;
+    uint32_t size = runtime.filt_size, off, i;
+    unsigned int out;
+    union fhead fh;
+    union fclause cl;
+
+    if (area == NULL || size < 8 ||
+        code >= __atomic_load_n(&fa->ncodes, __ATOMIC_RELAXED) ||
+        code >= (size - 8) / 4)
+        return 0;
+    off = __atomic_load_n(&fa->dir[code], __ATOMIC_ACQUIRE);
+    if (off == 0 || off % 8 != 0 || off > size - sizeof fh)
+        return 0;
+    fh.w = __atomic_load_n((const uint64_t *)(const void *)(area + off),
+                           __ATOMIC_RELAXED);
+    if (fh.h.size > DAPTO_FILTER_MAX || fh.h.size > size - off ||
+        fh.h.nclauses > DAPTO_FILTER_CLAUSES ||
+        sizeof fh + (size_t)fh.h.nclauses * sizeof cl > fh.h.size)
+        return 0;
+    out = fh.h.uncond;
+    for (i = 0; i < fh.h.nclauses; i++) {
+        const uint64_t *w = (const uint64_t *)(const void *)(area + off +
+                                                              sizeof fh +
+                                                              i * sizeof cl);
+
+        cl.w[0] = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+        if (!(cl.c.flags & (DAPTO_CL_QUESTION | DAPTO_CL_QSTART)))
+            out |= cl.c.bits;
+    }
+    return out & (DAPTO_STATE_TRAIL | DAPTO_STATE_RECORD | DAPTO_STATE_STOP);
+}
+
 unsigned int rtfilter_event(struct dapto_record *rec, uint32_t code,
                             unsigned int st)
 {

@@ -146,6 +146,14 @@ int rtfilter_glob(const unsigned char *s, size_t n, const unsigned char *p,
 uint64_t *rtfilter_take_slot(struct dapto_region *h, uint64_t *cnt,
                              uint32_t nslots);
 
+/* Every bit the filter of event CODE may give an event: its unconditional
+ * bits and those of all its clauses (none of a question's), read from
+ * the attached runtime's area with the checks of an evaluation; 0 when
+ * there is no filter that can be read.  For a record the filter cannot
+ * be evaluated on (a function record, which has no name): it goes where
+ * any clause might send it, and the monitor decides <protocol#filter>. */
+unsigned int rtfilter_bits(uint32_t code);
+
 /* The event path's entry: evaluate the filter of event CODE for record
  * REC (header filled in) in state ST, on the attached runtime's filter
  * area, counting in the calling thread's slot (taken at its first

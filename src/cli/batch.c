@@ -148,7 +148,10 @@ int batch_main(const struct noosa_opts *o)
     if (session_state(b.in->session) != SESSION_IDLE) {
         if (transcript_partial(b.in->transcript))
             interp_say(b.in, "\n");
-        if (session_attached(b.in->session)) {
+        if (session_replaying(b.in->session)) {
+            /* (the play ends where it is, and says so) */
+            session_kill(b.in->session, NULL);
+        } else if (session_attached(b.in->session)) {
             interp_say(b.in, "The program is still live at the end: "
                        "detaching from it.\n");
             session_detach(b.in->session, NULL);

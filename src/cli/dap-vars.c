@@ -189,7 +189,7 @@ static struct tframes *frames_of(struct dap_vars *v, pid_t tid)
 
         t->replay = xasprintf(
             "%s (event %llu of the recording)", e != NULL ? e->name : "?",
-            (unsigned long long)session_position(d->in->session));
+            (unsigned long long)noosa_event_at(d->in->noosa));
         t->n = 1;
     } else if (tid != d->stop_thread) {
         unwind_other(v, t);

@@ -6,8 +6,8 @@
  * (--thread).  Also the exports of a recording (--chrome, --perfetto).
  * What could not be read is said on standard error as it is met.
  *
- * Line format (numbers count events from 0; times are ns since the start
- * of the run):
+ * Line format (numbers count the events alone, from 1, as goto takes
+ * them <design#event-numbers>; times are ns since the start of the run):
  *     N TIME thread=TID NAME PARAM=VALUE ... [truncated]
  *     N TIME thread=TID function-enter|function-leave function=NAME
  *     # COMMENT  (the recording, the program, aspects, losses, its end)
@@ -226,9 +226,10 @@ static void dump_usage(FILE *f)
 "                  [--chrome=FILE] [--perfetto=FILE] DIR\n"
 "Print the events of the recording DIR, one a line, in time order.\n"
 "\n"
-"  --from=WHEN, --to=WHEN  the first and last event to print: a number of\n"
-"                       events (from 0) or a time since the start with\n"
-"                       its unit (ns, us, ms, s)\n"
+"  --from=WHEN, --to=WHEN  the first and last event to print: its number\n"
+"                       (events are numbered from 1, as goto takes them)\n"
+"                       or a time since the start with its unit (ns, us,\n"
+"                       ms, s)\n"
 "  --events=LIST        only these events (names, comma-separated;\n"
 "                       function-enter, function-leave for functions)\n"
 "  --thread=TID         only this thread's events\n"
@@ -254,7 +255,7 @@ int dump_main(int argc, char **argv)
     struct recread_opts ro;
     struct reader_item it;
     struct dline line = {NULL, 0, 0};
-    uint64_t seq;
+    uint64_t seq, num, from = 0;
     char *cause = NULL, *list = NULL;
     const char *chrome = NULL, *perfetto = NULL;
     size_t nev = 0;
@@ -331,14 +332,24 @@ int dump_main(int argc, char **argv)
         return 1;
     }
     if (chrome != NULL || perfetto != NULL) {
+        uint64_t n = 0;
         int rc = 0;
 
-        if (chrome != NULL && export_recording(r, EXPORT_CHROME, chrome,
-                                               &cause) != 0)
-            rc = 1;
-        if (rc == 0 && perfetto != NULL &&
-            export_recording(r, EXPORT_PERFETTO, perfetto, &cause) != 0)
-            rc = 1;
+        if (chrome != NULL) {
+            if (export_recording(r, EXPORT_CHROME, chrome, &n, &cause) != 0)
+                rc = 1;
+            else
+                printf("Wrote %llu events to %s (Chrome trace JSON).\n",
+                       (unsigned long long)n, chrome);
+        }
+        if (rc == 0 && perfetto != NULL) {
+            if (export_recording(r, EXPORT_PERFETTO, perfetto, &n, &cause) !=
+                0)
+                rc = 1;
+            else
+                printf("Wrote %llu events to %s (Perfetto trace).\n",
+                       (unsigned long long)n, perfetto);
+        }
         if (rc != 0) {
             fprintf(stderr, "noosa: %s\n", cause);
             free(cause);
@@ -357,18 +368,32 @@ int dump_main(int argc, char **argv)
                args != NULL ? args : "", recread_version(r));
         free(p);
     }
-    /* <design#recordings>: with an index, from where --from says */
-    if (d.from_n > 0)
-        recread_seek(r, d.from_n);
+    /* <design#recordings>: with an index, from where --from says (its
+     * event's item; past the last, the end) */
+    if (d.from_n > 1) {
+        from = recread_event_seq(r, d.from_n);
+        if (from == UINT64_MAX)
+            from = UINT64_MAX - 1;
+        recread_seek(r, from);
+    }
     if (d.from_ns > 0 && recread_indexed(r) &&
-        recread_seek_time(r, (uint64_t)d.from_ns) < d.from_n)
-        recread_seek(r, d.from_n);
+        recread_seek_time(r, (uint64_t)d.from_ns) < from)
+        recread_seek(r, from);
+    /* <design#event-numbers>: the events before where the reading
+     * starts (asked only when it starts past the first item, so that a
+     * whole dump reads the recording once) */
+    num = recread_position(r) > 0
+              ? recread_event_number(r, recread_position(r) - 1)
+              : 0;
     while (recread_next(r, &it, &seq)) {
+        /* an item that is not an event goes with the event after it */
+        uint64_t at = recread_is_event(&it) ? ++num : num + 1;
+
         /* (the times of an indexed recording never go back) */
-        if (seq > d.to_n || (it.ns > d.to_ns && recread_indexed(r)))
+        if (at > d.to_n || (it.ns > d.to_ns && recread_indexed(r)))
             break;
-        if (dump_wants(&d, &it, seq))
-            dump_item(r, &it, seq, &line);
+        if (dump_wants(&d, &it, at))
+            dump_item(r, &it, at, &line);
     }
     free(line.buf);
     if (recread_ended(r, &status, &signo)) {

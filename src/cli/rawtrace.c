@@ -309,12 +309,11 @@ static void rawtrace_target(struct rawtrace *raw, const struct target_event *ev)
 
 /* The describe pass's hooks: aspects as they come, messages as
  * comments. */
+/* (the aspects are printed in full at the end, once each) */
 static int describe_item(void *arg, const struct reader_item *it)
 {
-    struct rawtrace *raw = arg;
-
-    if (it->kind == READER_ASPECT)
-        rawtrace_aspect(raw, it->aspect, 0);
+    (void)arg;
+    (void)it;
     return 0;
 }
 
@@ -355,11 +354,11 @@ static int rawtrace_describe_run(struct rawtrace *raw)
         free(cause);
     } else {
         fprintf(raw->out, "# stopped at main\n");
-        reg = session_registry(s);
-        for (unsigned int i = 0; reg != NULL && i < registry_naspects(reg);
-             i++)
-            rawtrace_aspect(raw, registry_aspect_at(reg, i), 1);
     }
+    /* what it told of its interface (before it was cut short, if so) */
+    reg = session_registry(s);
+    for (unsigned int i = 0; reg != NULL && i < registry_naspects(reg); i++)
+        rawtrace_aspect(raw, registry_aspect_at(reg, i), 1);
     session_free(s);
     loop_free(loop);
     return 0;

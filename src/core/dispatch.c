@@ -848,7 +848,7 @@ static const struct reader_item *function_event(struct dispatch *d,
     out->code = ev->code;
     out->tid = item->tid;
     out->ns = item->ns;
-    out->stop = -1;
+    out->stop = item->stop; /* waiting where a breakpoint asked it to */
     out->event = ev;
     out->nvalues = 1;
     out->values = &d->fn_value;
@@ -868,6 +868,15 @@ static const struct reader_item *function_event(struct dispatch *d,
     d->fn_value.s = name;
     d->fn_value.len = (uint32_t)len;
     return out;
+}
+
+const struct reader_item *dispatch_function_item(struct dispatch *d,
+                                                 const struct reader_item *item,
+                                                 struct reader_item *out)
+{
+    if (d->dirty && !d->busy)
+        dispatch_sync(d);
+    return function_event(d, item, out);
 }
 
 int dispatch_item(struct dispatch *d, const struct reader_item *item,

@@ -189,6 +189,15 @@ void dispatch_flush(struct dispatch *d);
 /* Recompute now (deferred when called during a delivery). */
 void dispatch_sync(struct dispatch *d);
 
+/* A function record ITEM (READER_FUNCTION) as the built-in event enter
+ * or leave with the function's name, in *OUT (valid until the next
+ * function record is dispatched), or NULL when the interface has no such
+ * event or the address has no name.  For the root, which says where a
+ * function record the program waits at stopped. */
+const struct reader_item *dispatch_function_item(struct dispatch *d,
+                                                 const struct reader_item *item,
+                                                 struct reader_item *out);
+
 /* Hand an item of the program to the consumers; returns 1 when one of
  * them keeps the program stopped, with *where describing why (caller
  * frees). */

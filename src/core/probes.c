@@ -904,6 +904,49 @@ static void trap_note(struct probes *p, uint64_t at, unsigned int emul)
     p->trap_at[p->ntraps++] = at;
 }
 
+/* A breakpoint at AT that a noosa killed while attached left, which the
+ * runtime's table lists with what it replaced <protocol#probes>: the
+ * first byte of CODE (LEN bytes read at AT) made again that instruction
+ * (a ret, or a nop of the length the table says, the rest of it being
+ * there still) and written back, 1; 0 when it is not one. */
+static int trap_heal(struct probes *p, uint64_t at, unsigned char *code,
+                     size_t len)
+{
+    static const unsigned char firsts[] = {0xc3, 0x90, 0x66, 0x0f, 0xf3};
+    uint64_t e = 0;
+    unsigned int i, k, emul;
+
+    if (code[0] != 0xcc)
+        return 0;
+    if (p->traps == 0 && p->traps_nobjs != p->nobjs) {
+        p->traps = any_symbol(p, "dapto_probe_traps");
+        p->traps_nobjs = p->nobjs;
+    }
+    for (i = 0; p->traps != 0 && i < DAPTO_PROBE_TRAPS; i++) {
+        if (target_read(p->t, p->traps + 8 * (uint64_t)i, &e, sizeof e,
+                        NULL) != 0 ||
+            e == 0)
+            return 0;
+        if ((e & ((UINT64_C(1) << DAPTO_PROBE_TRAP_SHIFT) - 1)) == at)
+            break;
+    }
+    if (p->traps == 0 || i == DAPTO_PROBE_TRAPS)
+        return 0;
+    emul = (unsigned int)(e >> DAPTO_PROBE_TRAP_SHIFT);
+    for (k = 0; k < sizeof firsts; k++) {
+        code[0] = firsts[k];
+        if (firsts[k] == 0xc3 ? emul == DAPTO_PROBE_TRAP_RET
+                              : emul != DAPTO_PROBE_TRAP_RET &&
+                                    nop_length(code, len) == emul) {
+            if (target_write_code(p->t, at, code, 1, NULL) == 0)
+                return 1;
+            break;
+        }
+    }
+    code[0] = 0xcc;
+    return 0;
+}
+
 /* Arm or disarm site S (ON): its breakpoint, and its semaphore. */
 static int site_arm(struct probes *p, struct psite *s, int on, char **cause)
 {
@@ -1083,6 +1126,8 @@ static void find_rbrk(struct probes *p, Dwfl_Module *mod)
     if (fn == 0 || rd == 0 ||
         target_read(p->t, fn, code, sizeof code, NULL) != 0)
         return;
+    /* (one a killed noosa left: what it replaced, back) */
+    trap_heal(p, fn, code, sizeof code);
     emul = code[0] == 0xc3 ? TARGET_EMUL_RET : nop_length(code, sizeof code);
     if (emul == 0) {
         say(p, "the dynamic linker's _dl_debug_state does not begin with a "

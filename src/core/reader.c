@@ -465,8 +465,9 @@ void reader_record(struct reader *r, const void *rec, size_t size,
         reader_event(r, &h, &c, item);
         return;
     }
-    if (h.flags & DAPTO_RECF_STOP) {
-        xcause(&why, "only events may stop");
+    if ((h.flags & DAPTO_RECF_STOP) && h.code != DAPTO_REC_FNENTER &&
+        h.code != DAPTO_REC_FNLEAVE) {
+        xcause(&why, "only events and function records may stop");
         goto bad;
     }
     switch (h.code) {

@@ -127,6 +127,54 @@ int session_attach(struct session *s, pid_t pid, char **cause)
     return 0;
 }
 
+static unsigned int detach_busy(struct session *s, char **where, pid_t *busy,
+                                unsigned int max);
+static int quiet_try(struct session *s, int k, const pid_t *busy,
+                     unsigned int nbusy);
+
+/* The runtime of process PID (s->target, stopped) still had the channel
+ * of a monitor that is gone, and has let it go (dapto_attach_open said
+ * -ESTALE <protocol#attach>): the program runs a moment, as at a detach,
+ * until no thread is inside the runtime (one may be using that region),
+ * then it gives the channel back (FN_END, dapto_attach_end), called in
+ * *TID, a thread found outside it.  0, or -1 with *CAUSE. */
+static int release_stale(struct session *s, pid_t pid, uint64_t fn_end,
+                         pid_t *tid, char **cause)
+{
+    pid_t busy[64];
+    unsigned int nbusy = 0;
+    char *where = NULL;
+    uint64_t ret;
+
+    for (int k = 0;; k++) {
+        int stopped = quiet_try(s, k, busy, nbusy);
+
+        if (s->target == NULL || !target_alive(s->target)) {
+            xcause(cause, "process %d ended", (int)pid);
+            free(where);
+            return -1;
+        }
+        nbusy = stopped ? detach_busy(s, &where, busy, 64) : 0;
+        if (stopped && nbusy == 0 &&
+            (*tid = target_main_thread(s->target)) != 0)
+            break;
+        if (k == SESSION_DETACH_TRIES) {
+            xcause(cause, "process %d still has the channel of a noosa that "
+                   "is gone, and a thread stays inside its runtime (%s): "
+                   "attach again later", (int)pid,
+                   where != NULL ? where : "no thread could be stopped");
+            free(where);
+            return -1;
+        }
+    }
+    free(where);
+    if (attach_call(s, *tid, fn_end, 0, 0, 0, 0, &ret, cause) != 0)
+        return -1;
+    message(s, "Process %d still had the channel of a noosa that is gone: "
+            "it gave it back.", (int)pid);
+    return 0;
+}
+
 /* The runtime of process PID (s->target, stopped) makes a channel that
  * noosa fills in, and attaches to it <protocol#attach>.  On failure the
  * target is let go and freed. */
@@ -176,6 +224,13 @@ int attach_runtime(struct session *s, pid_t pid, char **cause)
      * copies, fill in the region, and the program attaches to it */
     if (attach_call(s, tid, fn_open, 0, 0, 0, 0, &ret, cause) != 0)
         goto fail_symbols;
+    if ((int64_t)ret == -ESTALE) {
+        /* the channel of a noosa that died attached: given back, then
+         * asked again */
+        if (release_stale(s, pid, fn_end, &tid, cause) != 0 ||
+            attach_call(s, tid, fn_open, 0, 0, 0, 0, &ret, cause) != 0)
+            goto fail_symbols;
+    }
     if ((int64_t)ret < 0) {
         if ((int64_t)ret == -EBUSY)
             xcause(cause, "process %d is monitored already (its runtime "
@@ -410,6 +465,27 @@ static int detach_quiet(struct session *s)
     }
 }
 
+/* Try K of letting the program's threads get out of the runtime: it runs
+ * a moment (every other try only the NBUSY threads BUSY found inside it
+ * last time go on: with the others running, the scheduler may never give
+ * one of them its CPU in a quiet period, seven threads spinning on the
+ * CPU of one that waits, a thread of SCHED_IDLE), a thread that still
+ * waits is woken to find the channel let go, and it is stopped again.
+ * Whether it is stopped (not when it ended meanwhile). */
+static int quiet_try(struct session *s, int k, const pid_t *busy,
+                     unsigned int nbusy)
+{
+    if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
+        for (unsigned int b = 0; b < nbusy; b++)
+            target_resume_thread(s->target, busy[b], NULL);
+    } else {
+        target_continue(s->target, NULL);
+    }
+    if (s->channel != NULL)
+        channel_wake_all(s->channel);
+    return detach_quiet(s) == 0 && detach_stop(s) == 0;
+}
+
 /* Let the live program go on untraced, every event off and nothing of
  * the channel left in it <protocol#attach>; the session is then idle.
  * SAY: say so in the transcript.  1 when it ended meanwhile. */
@@ -443,22 +519,8 @@ static int detach_program(struct session *s, int say)
     if (s->state == SESSION_STOPPED && s->why == SESSION_FAULT)
         target_fault_pass(s->target, s->fault.tid, NULL);
     for (int k = 0;; k++) {
-        int stopped;
+        int stopped = quiet_try(s, k, busy, nbusy);
 
-        if (k % 2 == 1 && nbusy > 0 && nbusy <= 64) {
-            /* every other try, only the threads still inside the
-             * runtime go on: with the others running, the scheduler may
-             * never give one of them its CPU in a quiet period (seven
-             * threads spinning on the CPU of one that waits; a thread of
-             * SCHED_IDLE) */
-            for (unsigned int b = 0; b < nbusy; b++)
-                target_resume_thread(s->target, busy[b], NULL);
-        } else {
-            target_continue(s->target, NULL);
-        }
-        /* (a thread that still waits wakes and finds it let go) */
-        channel_wake_all(s->channel);
-        stopped = detach_quiet(s) == 0 && detach_stop(s) == 0;
         if (s->target == NULL) {
             free(left_on);
             free(busy_where);
@@ -583,6 +645,8 @@ static int detach_all(struct session *s, char **cause)
 
 int session_detach(struct session *s, char **cause)
 {
+    if (ending_refused(s, cause) != 0)
+        return -1;
     if (s->nprocs > 1)
         return detach_all(s, cause);
     if (s->target == NULL || !target_alive(s->target)) {

@@ -22,9 +22,19 @@ void session_set_follow(struct session *s, enum session_follow follow)
     for (unsigned int i = 0; i < s->nprocs; i++) {
         struct target *t = ptarget(s, s->procs[i]);
 
-        if (t != NULL)
+        if (t != NULL) {
             target_keep_children(t, follow != SESSION_FOLLOW_PARENT);
+            target_hold_forks(t, follow == SESSION_FOLLOW_CHILD);
+        }
     }
+}
+
+/* The thread that forked (EV), held at its fork for follow-fork child,
+ * goes on: its process stays as it was. */
+static void fork_go_on(struct session *s, const struct target_event *ev)
+{
+    if (ev->held && s->target != NULL)
+        target_resume_thread(s->target, ev->tid, NULL);
 }
 
 enum session_follow session_follow(const struct session *s)
@@ -37,12 +47,14 @@ int session_following(const struct session *s)
     return s->following;
 }
 
-/* Let CHILD go (not followed) and say why. */
-static void follow_not(struct session *s, pid_t parent, pid_t child,
-                       const char *fate, const char *why)
+/* Let CHILD go (not followed) and say why; its parent goes on. */
+static void follow_not(struct session *s, const struct target_event *ev,
+                       pid_t parent, pid_t child, const char *fate,
+                       const char *why)
 {
     if (s->target != NULL)
         target_release_child(s->target, child);
+    fork_go_on(s, ev);
     proc_note(s, child, parent, fate);
     message(s, "Process %d created process %d, which is not followed%s%s.",
             (int)parent, (int)child, why != NULL ? ": " : "",
@@ -156,16 +168,18 @@ void follow_fork(struct session *s, const struct target_event *ev)
     uint64_t point = 0;
     char *why = NULL;
 
-    if (child <= 0)
+    if (child <= 0) {
+        fork_go_on(s, ev);
         return;
+    }
     if (s->follow == SESSION_FOLLOW_PARENT || s->attaching ||
         s->source.next != NULL || s->channel == NULL ||
         channel_status(s->channel) != CHANNEL_ACTIVE) {
-        follow_not(s, parent, child, "not followed", NULL);
+        follow_not(s, ev, parent, child, "not followed", NULL);
         return;
     }
     if (ev->code) {
-        follow_not(s, parent, child, "not followed (vfork)",
+        follow_not(s, ev, parent, child, "not followed (vfork)",
                    "it was created by vfork and shares its parent's memory "
                    "until it executes a program");
         return;
@@ -180,7 +194,7 @@ void follow_fork(struct session *s, const struct target_event *ev)
                                           DAPTO_PROTO_MAJOR,
                                           DAPTO_PROTO_MEDIAN,
                                           DAPTO_ATTACH_MINOR);
-        follow_not(s, parent, child, "not followed", w);
+        follow_not(s, ev, parent, child, "not followed", w);
         free(w);
         free(why);
         symbols_free(sym);
@@ -189,7 +203,7 @@ void follow_fork(struct session *s, const struct target_event *ev)
     symbols_free(sym);
     if (target_adopt(&ct, s->target, child, SESSION_ATTACH_STOP_MS,
                      &why) != 0) {
-        follow_not(s, parent, child, "not followed", why);
+        follow_not(s, ev, parent, child, "not followed", why);
         free(why);
         return;
     }
@@ -197,11 +211,14 @@ void follow_fork(struct session *s, const struct target_event *ev)
     if (s->follow == SESSION_FOLLOW_BOTH) {
         message(s, "Process %d created process %d: monitoring both.",
                 (int)parent, (int)child);
+        fork_go_on(s, ev);
         follow_child(s, parent, ct, point);
         return;
     }
-    /* the parent goes on unmonitored, as after detach; its events up to
-     * the fork were all taken */
+    /* the parent goes on unmonitored, as after detach: its events up to
+     * the fork were all taken, and the thread that forked has waited at
+     * its fork (target_hold_forks), so none after it is told; detach
+     * lets it go with the others */
     s->following = 1;
     if (detach_proc(s, 0) == 0) {
         proc_note(s, parent, 0, "let go, unmonitored (its child followed)");
@@ -243,6 +260,39 @@ static void exec_let_go(struct session *s, const char *path, const char *why)
     s->stop_proc = NULL;
     s->reading = 0;
     changed(s);
+}
+
+int follow_exec_inherits(struct session *s)
+{
+    const char *p;
+    struct symbols *sym;
+    uint64_t fn;
+    char *why = NULL;
+    pid_t pid;
+    int runtime;
+
+    if (s->target == NULL || s->channel == NULL || s->nprocs > 1 ||
+        target_is_attached(s->target) || s->source.next != NULL ||
+        channel_status(s->channel) != CHANNEL_WAITING)
+        return 0;
+    /* the old image never wrote into the channel, and DAPTO_CHANNEL and
+     * its descriptors (not close-on-exec until a runtime makes them so)
+     * are still the process's: a runtime in the new image takes them */
+    pid = session_pid(s);
+    sym = symbols_open(pid, NULL);
+    runtime = sym != NULL &&
+              symbols_address(sym, "dapto_attach_open", &fn, NULL) == 0;
+    symbols_free(sym);
+    if (!runtime)
+        return 0;
+    p = target_exec_path(s->target);
+    message(s, "Process %d executed %s: monitoring it with its interface.",
+            (int)pid, p != NULL ? p : "another program");
+    if (target_continue(s->target, &why) != 0) {
+        message(s, "cannot resume process %d: %s", (int)pid, why);
+        free(why);
+    }
+    return 1;
 }
 
 /* TARGET_EV_EXEC (the program waits at the exec): a new image linked

@@ -95,6 +95,11 @@ struct session {
     int told_status; /* channel status already reported for this run */
     int told_none;   /* "no monitoring interface" said (once a session) */
 
+    /* The process that ended and whose last events are being told (0:
+     * none): commands that would act on it (kill, stop, run, detach)
+     * are refused meanwhile rather than wait for a process that is gone
+     * (ending_refused()). */
+    pid_t ending;
     int ended;
     int end_status;
     int end_signo;
@@ -211,6 +216,11 @@ void watch_loose(struct session *s);
 /* session-follow.c */
 void follow_fork(struct session *s, const struct target_event *ev);
 void follow_exec(struct session *s);
+/* At an exec of the process noosa started whose channel no runtime has
+ * taken yet: when the new image is linked with libdapto, it goes on, to
+ * take that channel from its environment as a program started would, and
+ * 1; otherwise 0 (follow_exec() then). */
+int follow_exec_inherits(struct session *s);
 
 /* session-probes.c */
 void probes_begin(struct session *s);
@@ -225,5 +235,8 @@ void replay_init(struct session *s);
 int replay_run(struct session *s);
 void replay_stop(struct session *s, enum session_why why);
 void replay_ended(struct session *s, int killed);
+/* While a process's last events are told (s->ending): -1 with *CAUSE
+ * saying so; else 0. */
+int ending_refused(const struct session *s, char **cause);
 
 #endif /* NOOSA_SESSION_INT_H */

@@ -166,6 +166,7 @@ void procs_begin(struct session *s, struct target *t, struct channel *ch)
     s->target = t;
     s->channel = ch;
     target_keep_children(t, s->follow != SESSION_FOLLOW_PARENT);
+    target_hold_forks(t, s->follow == SESSION_FOLLOW_CHILD);
 }
 
 /* Keep fault EV of P for later (FIRST: before the others, it was the

@@ -200,7 +200,10 @@ static void replay_searched(struct session *s)
     if (s->from == 0) {
         s->searching = 0;
         message(s, "No stop before event %llu: back at the first event.",
-                (unsigned long long)s->origin);
+                (unsigned long long)(s->source.number != NULL
+                                         ? s->source.number(s->source.arg,
+                                                            s->origin)
+                                         : s->origin));
         s->stop_at = 0;
         replay_from_best(s, 0);
         return;

@@ -128,6 +128,7 @@ int session_describe(struct session *s, char **cause)
     if (start(s, DAPTO_STATE_OFF, devnull, devnull, devnull, cause) != 0)
         goto out;
     target_keep_children(s->target, 0);
+    target_hold_forks(s->target, 0);
     s->described = 1;
     rc = 1;
     sym = symbols_open(target_pid(s->target), cause);
@@ -209,6 +210,8 @@ int session_run(struct session *s, int fd_in, int fd_out, int fd_err,
 {
     if (s->source.next != NULL)
         return replay_run(s);
+    if (ending_refused(s, cause) != 0)
+        return -1;
     if (s->state != SESSION_IDLE && session_kill(s, cause) != 0)
         return -1;
     discard(s);
@@ -305,8 +308,11 @@ static int continue_all(struct session *s, char **cause)
 int session_continue(struct session *s, char **cause)
 {
     if (s->state != SESSION_STOPPED) {
-        xcause(cause, s->state == SESSION_RUNNING
-                          ? "the program is already running"
+        xcause(cause, s->state == SESSION_RUNNING ? "the program is already "
+                                                    "running"
+                      : s->source.next != NULL
+                          ? "the recording is not being played (run plays "
+                            "it)"
                           : "the program is not running");
         return -1;
     }
@@ -368,10 +374,14 @@ int session_convert(struct session *s, char **cause)
 
 int session_interrupt(struct session *s, char **cause)
 {
+    if (ending_refused(s, cause) != 0)
+        return -1;
     if (s->state != SESSION_RUNNING) {
-        xcause(cause, s->state == SESSION_IDLE ? "the program is not running"
-                                               : "the program is already "
-                                                 "stopped");
+        xcause(cause, s->state != SESSION_IDLE ? "the program is already "
+                                                 "stopped"
+                      : s->source.next != NULL ? "the recording is not being "
+                                                 "played (run plays it)"
+                                               : "the program is not running");
         return -1;
     }
     if (s->source.next != NULL) {
@@ -398,13 +408,17 @@ int session_kill(struct session *s, char **cause)
 {
     struct target_event ev;
 
+    if (ending_refused(s, cause) != 0)
+        return -1;
     if (s->source.next != NULL && s->state != SESSION_IDLE) {
         replay_ended(s, 1);
         return 0;
     }
     if (s->state == SESSION_IDLE ||
         (s->target == NULL && live_others(s, NULL) == 0)) {
-        xcause(cause, "the program is not running");
+        xcause(cause, s->source.next != NULL ? "the recording is not being "
+                                               "played (run plays it)"
+                                             : "the program is not running");
         return -1;
     }
     s->killed = 1;
@@ -430,7 +444,7 @@ int session_kill(struct session *s, char **cause)
         return 0;
     }
     target_kill(s->target);
-    while (s->target != NULL) {
+    while (s->target != NULL && target_alive(s->target)) {
         if (!target_wait(s->target, &ev, -1))
             continue;
         if (ev.kind == TARGET_EV_EXITED || ev.kind == TARGET_EV_KILLED)

@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "loop.h"
 #include "session-int.h"
+#include "xmalloc.h"
 
 /* Take every record of the current process now, also while another
  * process is stopped at (none of them can then stop it: one stop at a
@@ -22,14 +23,18 @@
 static void drain_now(struct session *s)
 {
     int reading = s->reading, attaching = s->attaching;
+    pid_t ending = s->ending;
 
     s->reading = 1;
     if (s->state == SESSION_STOPPED && s->stop_proc != s->cur)
         s->attaching = 1;
-    /* (bounded runs: the records left are taken too) */
+    /* (bounded runs: the records left are taken too; a handler told of
+     * them cannot act on the process, which is gone) */
+    s->ending = s->cur != NULL ? s->cur->info.pid : -1;
     do
         drain(s, 0);
     while (s->reading && s->channel != NULL && channel_more(s->channel));
+    s->ending = ending;
     s->reading = reading;
     s->attaching = attaching;
 }
@@ -94,6 +99,19 @@ void pending_ends(struct session *s)
     select_proc(s, me);
 }
 
+int ending_refused(const struct session *s, char **cause)
+{
+    if (s->ending == 0)
+        return 0;
+    if (s->ending > 0)
+        xcause(cause, "process %d has ended: these are its last events, "
+               "told after its end", (int)s->ending);
+    else
+        xcause(cause, "the program has ended: these are its last events, "
+               "told after its end");
+    return -1;
+}
+
 /* Whether a fault came while the run was stopped that is not told yet. */
 static int held_any(const struct session *s)
 {
@@ -145,10 +163,13 @@ static void ended(struct session *s, int status, int signo)
     pending_ends(s);
     s->reading = 1;
     /* the program is gone: everything it wrote is in the ring, and the
-     * channel hands it over in bounded runs */
+     * channel hands it over in bounded runs; a handler told of those
+     * events cannot act on the program any more (ending_refused) */
+    s->ending = s->cur != NULL ? s->cur->info.pid : -1;
     do
         drain(s, 0);
     while (s->reading && s->channel != NULL && channel_more(s->channel));
+    s->ending = 0;
     no_interface(s);
     unwatch_all(s);
     s->state = SESSION_IDLE;
@@ -242,6 +263,11 @@ void on_target_event(struct session *s, const struct target_event *ev)
         probes_breakpoint(s, ev);
         break;
     case TARGET_EV_EXEC:
+        /* a program that never took the channel it was started with (no
+         * runtime: env, a shell) hands it on to the new image, which
+         * takes it as at a start <protocol#activate> */
+        if (follow_exec_inherits(s))
+            break;
         /* what the old image wrote comes first; its channel is gone
          * with it (and its state bytes: none may be written now) */
         if (s->nprocs > 1)

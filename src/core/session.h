@@ -325,6 +325,9 @@ struct session_source {
      * again).  May be NULL. */
     uint64_t (*count)(void *arg);
     unsigned int (*generation)(void *arg);
+    /* The number the user knows item SEQ by (<design#event-numbers>:
+     * the events alone, from 1), for messages.  May be NULL: SEQ. */
+    uint64_t (*number)(void *arg, uint64_t seq);
     struct registry *(*registry)(void *arg);
     pid_t pid;             /* the recorded program's */
     int ended, status, signo; /* how it ended, as session_ended() says */

@@ -357,6 +357,11 @@ void target_keep_children(struct target *t, int keep)
     t->keep_children = keep;
 }
 
+void target_hold_forks(struct target *t, int hold)
+{
+    t->hold_forks = hold;
+}
+
 /* Take CHILD out of T's children; 0 when it was one. */
 static int target_take_child(struct target *t, pid_t child)
 {
@@ -430,6 +435,7 @@ int target_adopt(struct target **out, struct target *parent, pid_t child,
      * attached to is let go at the end */
     t->attached = parent->attached;
     t->keep_children = parent->keep_children;
+    t->hold_forks = parent->hold_forks;
     target_add_thread(t, child, TH_STOPPED);
     target_register(t);
     *out = t;

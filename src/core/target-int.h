@@ -104,6 +104,8 @@ struct target {
     int keep_children; /* target_keep_children(): they wait at their
                           first stop for target_adopt() or
                           target_release_child() */
+    int hold_forks;    /* target_hold_forks(): a thread that forked
+                          waits at its fork stop */
     pid_t *vforked;    /* those of them made by vfork (sharing memory) */
     unsigned int nvforked;
 

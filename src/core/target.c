@@ -477,6 +477,17 @@ static void target_handle(struct target *t, pid_t tid, int status)
         ev.tid = tid;
         ev.status = (int)child;
         ev.code = event == PTRACE_EVENT_VFORK;
+        if (t->hold_forks && event == PTRACE_EVENT_FORK && child != 0) {
+            /* it waits here, its fork not returned, until the session
+             * has taken the fork (it emits nothing meanwhile) */
+            struct target_thread *forker = target_thread(t, tid);
+
+            forker->state = TH_STOPPED;
+            forker->mid_call = 1;
+            ev.held = 1;
+            target_push(t, &ev);
+            return;
+        }
         target_push(t, &ev);
         target_go_on(t, target_thread(t, tid));
         return;

@@ -66,6 +66,7 @@ struct target_event {
     int signo;
     int code;      /* si_code of a fault */
     int core;      /* KILLED: a core was dumped */
+    int held;      /* FORK: the thread waits at its fork (target_hold_forks) */
     uint64_t addr; /* FAULT: fault address; BREAK: breakpoint address */
 };
 
@@ -73,6 +74,13 @@ struct target_event {
  * first stop, traced, until target_adopt() or target_release_child();
  * otherwise (the default) they are let go there. */
 void target_keep_children(struct target *t, int keep);
+
+/* Keep a thread that forks (HOLD 1) stopped at its fork, its fork() not
+ * returned, until the caller takes the TARGET_EV_FORK (held set) and
+ * resumes it (target_resume_thread) or lets the process go; otherwise
+ * (the default) it goes on at once.  For a parent let go at its fork,
+ * which must emit nothing monitored after it. */
+void target_hold_forks(struct target *t, int hold);
 
 /* A target for process CHILD, which PARENT's program created and which
  * was kept (target_keep_children): waits up to TIMEOUT_MS for its first

@@ -560,6 +560,16 @@ int profile_print(struct profile *p, const struct profile_query *q,
     if (profile_rows(p, q, &r, cause) != 0)
         return -1;
     sink_fresh_line(p->say);
+    if (r.n == 0 && !profile_enabled(p, q->kind)) {
+        /* nothing counted because nothing was asked: say that */
+        const char *which = q->kind == PROFILE_FREQ ? "freq" : "time";
+
+        sink_sayf(p->say, "The %s profile is off (profile %s on turns it "
+                  "on).\n",
+                  q->kind == PROFILE_FREQ ? "frequency" : "time", which);
+        profile_rows_free(&r);
+        return 0;
+    }
     if (q->kind == PROFILE_FREQ)
         print_freq(p->say, q, &r);
     else

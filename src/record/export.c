@@ -438,7 +438,7 @@ static const char *export_fname(void *arg, uint64_t addr)
 }
 
 int export_recording(struct recread *r, enum export_kind kind,
-                     const char *path, char **cause)
+                     const char *path, uint64_t *count, char **cause)
 {
     struct export *e;
     struct reader_item it;
@@ -449,5 +449,7 @@ int export_recording(struct recread *r, enum export_kind kind,
     recread_rewind(r);
     while (recread_next(r, &it, NULL))
         export_item(e, &it);
+    if (count != NULL)
+        *count = export_count(e);
     return export_close(e, cause);
 }

@@ -41,8 +41,9 @@ uint64_t export_count(const struct export *e);
 /* Finish and close; -1 with *cause when something could not be written. */
 int export_close(struct export *e, char **cause);
 
-/* The whole recording R, from its first event, exported to PATH. */
+/* The whole recording R, from its first event, exported to PATH; the
+ * events written in *COUNT (when not NULL). */
 int export_recording(struct recread *r, enum export_kind kind,
-                     const char *path, char **cause);
+                     const char *path, uint64_t *count, char **cause);
 
 #endif /* NOOSA_EXPORT_H */

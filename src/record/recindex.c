@@ -56,6 +56,7 @@ void recindex_build(struct recread *r)
     r->nsyncs = 0;
     r->indexed = 0;
     r->every = RECINDEX_EVERY;
+    r->nothers = 0; /* (numbered again with the items) */
     last = xcalloc(r->nstreams, sizeof *last);
     r->mute++;
     recread_seek(r, 0);
@@ -78,6 +79,8 @@ void recindex_build(struct recread *r)
         }
         y = &r->syncs[r->nsyncs - 1];
         y->codes |= recread_item_bit(&s->item);
+        if (!recread_is_event(&s->item))
+            recread_other(r, seq);
         if (ts < last[i] && back == NULL) {
             back = s;
             back_at = s->at;
@@ -98,6 +101,8 @@ void recindex_build(struct recread *r)
     r->mute--;
     free(last);
     r->nevents = seq;
+    r->items = seq;
+    r->others_known = 1;
     /* a packet that gives nothing takes the times of the one before, so
      * that the times of a stream's packets never go back */
     for (size_t i = 0; i < r->nstreams; i++) {

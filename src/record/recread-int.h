@@ -168,6 +168,14 @@ struct recread {
 
     /* bytes of packets read since the maps were last let go */
     size_t entered;
+
+    /* <design#event-numbers> the numbers of the items that are not
+     * events (hello, aspects, losses...), in order, once known (by the
+     * index's pass or recread_others()), and how many items there are */
+    uint64_t *others;
+    size_t nothers, aothers;
+    uint64_t items;
+    int others_known;
 };
 
 /* A sync point of the index. */
@@ -204,6 +212,7 @@ uint64_t recread_skip(struct recread *r, uint64_t n, uint64_t before);
 void recread_best(struct recread *r);
 struct rstream *recread_pick(struct recread *r);
 uint64_t recread_item_bit(const struct reader_item *it);
+void recread_other(struct recread *r, uint64_t seq);
 
 /* recstream.c */
 int recstream_map(struct recread *r, struct rstream *s, const char *path);

@@ -307,6 +307,112 @@ int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq)
     return 1;
 }
 
+/* Event numbers <design#event-numbers>: the reader numbers every item
+ * (the index's sync points, the moves, the checkpoints use these); the
+ * events the user sees are numbered from 1 without the items that are
+ * not events, translated here by the numbers of those (few) items. */
+
+int recread_is_event(const struct reader_item *it)
+{
+    return it->kind == READER_EVENT || it->kind == READER_FUNCTION;
+}
+
+void recread_other(struct recread *r, uint64_t seq)
+{
+    r->others = xgrow(r->others, r->nothers, &r->aothers, sizeof *r->others);
+    r->others[r->nothers++] = seq;
+}
+
+/* The items that are not events, where the index's pass did not see
+ * them (an index read from its file; no index), found by a reader of its
+ * own, so that R's place, the item it gave, what it said of the file and
+ * its index stay as they were (a translation may come at any time): with
+ * an index, only its stretches that may hold one are read. */
+static void rothers(struct recread *r)
+{
+    struct recread_opts o = {NULL, NULL, RECREAD_INDEX_USE};
+    struct recread *w;
+    struct reader_item it;
+    uint64_t at, from = 0, until, to, q;
+    char *cause = NULL;
+
+    r->nothers = 0;
+    r->others_known = 1;
+    r->items = r->indexed ? r->nevents : 0;
+    if (recread_open(&w, r->dir, &o, &cause) != 0) {
+        free(cause); /* (R said what it could not read) */
+        return;
+    }
+    w->keep_index = 0; /* (its index made again is not written) */
+    w->mute++;
+    to = w->indexed ? w->nevents : UINT64_MAX;
+    while ((at = recread_find(w, from, to, READER_ITEMS_BIT, &until)) < to) {
+        recread_seek(w, at);
+        while (w->seq < until && recread_next(w, &it, &q))
+            if (!recread_is_event(&it))
+                recread_other(r, q);
+        if (w->seq < until)
+            break; /* the end */
+        from = until;
+    }
+    if (!r->indexed)
+        r->items = w->indexed ? w->nevents : w->seq;
+    recread_free(w);
+}
+
+/* How many of the items that are not events come before item SEQ. */
+static uint64_t rothers_before(struct recread *r, uint64_t seq)
+{
+    size_t lo = 0, hi;
+
+    if (!r->others_known)
+        rothers(r);
+    hi = r->nothers;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (r->others[mid] < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint64_t recread_event_number(struct recread *r, uint64_t seq)
+{
+    return seq + 1 - rothers_before(r, seq + 1);
+}
+
+uint64_t recread_event_seq(struct recread *r, uint64_t number)
+{
+    size_t lo = 0, hi;
+    uint64_t seq;
+
+    if (number == 0 || number > recread_events(r))
+        return UINT64_MAX;
+    /* others[i] - i never goes down: the items that are not events
+     * before event NUMBER are those with others[i] - i < NUMBER */
+    hi = r->nothers;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (r->others[mid] - mid < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    seq = number - 1 + lo;
+    return seq;
+}
+
+uint64_t recread_events(struct recread *r)
+{
+    if (!r->others_known)
+        rothers(r);
+    return r->items - r->nothers;
+}
+
 uint64_t recread_item_bit(const struct reader_item *it)
 {
     switch (it->kind) {
@@ -587,6 +693,7 @@ void recread_free(struct recread *r)
     free(r->aspects);
     free(r->aspect_at);
     free(r->syncs);
+    free(r->others);
     for (size_t i = 0; i < r->npnotes; i++)
         free(r->pnotes[i]);
     free(r->pnotes);

@@ -73,10 +73,27 @@ const char *recread_function(const struct recread *r, uint64_t addr);
  * it is a function's entry or exit (cheaper than by its address). */
 const char *recread_item_function(const struct recread *r, uint32_t *len);
 
-/* The next event in time order: 1 with *item (valid until the next call;
+/* The next item in time order: 1 with *item (valid until the next call;
  * events of the program, functions, hello, aspects, losses), 0 at the
- * end.  *seq counts events from 0 (its number for goto). */
+ * end.  *seq numbers the items from 0 (the index's and the moves'
+ * numbers; what the user sees is recread_event_number()'s). */
 int recread_next(struct recread *r, struct reader_item *item, uint64_t *seq);
+
+/* Event numbers <design#event-numbers>: the events of a recording, and
+ * they alone (the program's events and function entries and exits, not
+ * the hello, aspects or losses), are numbered 1, 2, 3 ... in the order
+ * recread_next() gives them; noosa dump, goto N, the stop lines and the
+ * status of a replay say these.  Whether IT is such an event; the
+ * number of the event of item SEQ (of the last event before it, 0 for
+ * none, when it is not one); the item of event NUMBER (UINT64_MAX: no
+ * such event); how many events there are.  The first of these calls
+ * finds the items that are not events with a reader of its own (R is
+ * left as it was): with an index, in the few stretches that may hold
+ * them; without one, in a reading of the whole recording. */
+int recread_is_event(const struct reader_item *it);
+uint64_t recread_event_number(struct recread *r, uint64_t seq);
+uint64_t recread_event_seq(struct recread *r, uint64_t number);
+uint64_t recread_events(struct recread *r);
 
 /* The entries and exits of functions that come next, without items:
  * -finstrument-functions records and the built-in enter and leave, each

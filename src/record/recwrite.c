@@ -23,6 +23,7 @@
 #include "dapto.h"
 #include "protocol.h"
 #include "recfile.h"
+#include "recguard.h"
 #include "recwrite.h"
 #include "registry.h"
 #include "xmalloc.h"
@@ -37,6 +38,8 @@ struct wkept {
 struct wstream {
     pid_t tid;
     int fd;
+    int slot;       /* its recguard slot */
+    uint64_t size;  /* of its file: whole packets */
     /* the flight recorder: the last packets, oldest first */
     struct wkept *kept;
     size_t nkept, kept_cap, kept_bytes;
@@ -74,6 +77,9 @@ struct wfunc {
 struct recwrite {
     char *dir;
     int meta_fd;
+    struct recguard *guard; /* cuts the files if noosa dies; may be NULL */
+    int meta_slot;
+    uint64_t meta_size;
     struct recwrite_opts opts;
     char *error;          /* the first failed write: nothing more is written */
 
@@ -159,7 +165,25 @@ static void tsdl_quote(FILE *f, const char *s)
 static void wmeta(struct recwrite *w, char *text, size_t len)
 {
     wwrite(w, w->meta_fd, RECFILE_METADATA, text, len);
+    if (w->error == NULL) {
+        /* a whole block: the metadata is whole up to here */
+        w->meta_size += len;
+        recguard_commit(w->guard, w->meta_slot, w->meta_size);
+    }
     free(text);
+}
+
+/* Write packet B (LEN bytes) at the end of S's file, which is whole up
+ * to its end once the write is. */
+static void wpacket(struct recwrite *w, struct wstream *s,
+                    const unsigned char *b, size_t len)
+{
+    wwrite(w, s->fd, s->tid == 0 ? RECFILE_NOOSA_STREAM : "thread stream", b,
+           len);
+    if (w->error == NULL) {
+        s->size += len;
+        recguard_commit(w->guard, s->slot, s->size);
+    }
 }
 
 static const char *const wpreamble =
@@ -391,6 +415,7 @@ static struct wstream *wstream_new(struct recwrite *w, pid_t tid)
     s->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (s->fd < 0)
         wfail(w, name, errno);
+    s->slot = recguard_file(w->guard, name);
     free(path);
     s->cap = w->packet_target + 4096;
     s->buf = xmalloc(s->cap);
@@ -430,6 +455,8 @@ static void wdump_stream(struct recwrite *w, struct wstream *s)
     if (s->fd < 0)
         return;
     wstream_flush(w, s);
+    recguard_commit(w->guard, s->slot, 0);
+    s->size = 0;
     if (w->error == NULL && ftruncate(s->fd, 0) != 0)
         wfail(w, "thread stream", errno);
     for (size_t i = 0; i < s->nkept; i++) {
@@ -438,7 +465,7 @@ static void wdump_stream(struct recwrite *w, struct wstream *s)
         recfile_put64(b + RECFILE_OFF_DISCARDED, s->dropped);
         recfile_put32(b + RECFILE_OFF_CHECK, 0);
         recfile_put32(b + RECFILE_OFF_CHECK, recfile_check(b, s->kept[i].len));
-        wwrite(w, s->fd, "thread stream", b, s->kept[i].len);
+        wpacket(w, s, b, s->kept[i].len);
     }
 }
 
@@ -468,8 +495,7 @@ static void wstream_flush(struct recwrite *w, struct wstream *s)
     if (w->opts.flight > 0 && s != w->noosa)
         wkeep(w, s);
     else if (s->fd >= 0)
-        wwrite(w, s->fd, s->tid == 0 ? RECFILE_NOOSA_STREAM : "thread stream",
-               b, s->len);
+        wpacket(w, s, b, s->len);
     s->seq++;
     s->len = RECFILE_PACKET_HEADER;
     s->nevents = 0;
@@ -1126,6 +1152,10 @@ int recwrite_close(struct recwrite *w, char **cause)
     int rc = w->opts.flight > 0 ? recwrite_dump(w, cause)
                                 : recwrite_flush(w, cause);
 
+    /* (a write that failed half-way leaves nothing of its packet) */
+    recguard_stop(w->guard);
+    w->guard = NULL;
+
     for (size_t i = 0; i < w->streams_cap; i++)
         wstream_free(w->streams[i]);
     free(w->streams);
@@ -1149,13 +1179,21 @@ int recwrite_open(struct recwrite **out, const char *dir,
                   const struct recwrite_opts *opts, char **cause)
 {
     struct recwrite *w;
+    struct recguard *guard;
     char *path;
-    int fd;
+    int fd, slot;
 
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         xcause(cause, "%s: %s", dir, strerror(errno));
         return -1;
     }
+    /* files a CTF reader takes whatever kills noosa, from the first:
+     * the metadata is guarded before it exists (a killed noosa leaves no
+     * empty one); without the guard (it could not start) the recording
+     * goes on as it would */
+    if (recguard_start(&guard, dir, NULL) != 0)
+        guard = NULL;
+    slot = recguard_file(guard, RECFILE_METADATA);
     path = xasprintf("%s/%s", dir, RECFILE_METADATA);
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -1163,12 +1201,17 @@ int recwrite_open(struct recwrite **out, const char *dir,
                errno == EEXIST ? "holds a recording already"
                                : strerror(errno));
         free(path);
+        /* (not ours: left as it is) */
+        recguard_forget(guard, slot);
+        recguard_stop(guard);
         return -1;
     }
     free(path);
     w = xcalloc(1, sizeof *w);
     w->dir = xstrdup(dir);
     w->meta_fd = fd;
+    w->guard = guard;
+    w->meta_slot = slot;
     w->opts = *opts;
     /* the flight recorder keeps a few packets a thread at least */
     w->packet_target = wpacket_target(opts->flight);

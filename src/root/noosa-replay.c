@@ -125,6 +125,13 @@ static unsigned int replay_generation(void *arg)
     return recread_generation(n->replay);
 }
 
+static uint64_t replay_number(void *arg, uint64_t seq)
+{
+    struct noosa *n = arg;
+
+    return recread_event_number(n->replay, seq);
+}
+
 static struct registry *replay_registry(void *arg)
 {
     struct noosa *n = arg;
@@ -155,6 +162,7 @@ int noosa_replay_open(struct noosa *n, char **cause)
     src.find_back = replay_find_back;
     src.count = replay_count;
     src.generation = replay_generation;
+    src.number = replay_number;
     src.registry = replay_registry;
     src.pid = recread_pid(n->replay);
     recread_ended(n->replay, &src.status, &src.signo);
@@ -170,6 +178,8 @@ int noosa_replay_open(struct noosa *n, char **cause)
               n->replay_dir, argv[0], args != NULL && *args != '\0' ? " " : "",
               args != NULL ? args : "", recread_version(n->replay));
     free(argv[0]);
+    /* <design#event-numbers>: found now rather than at the first stop */
+    recread_events(n->replay);
     noosa_interface_changed(n);
     dispatch_flush(n->dispatch);
     return 0;
@@ -209,16 +219,38 @@ static int not_replay(struct noosa *n, char **cause)
     return -1;
 }
 
-int noosa_goto(struct noosa *n, uint64_t seq, char **cause)
+uint64_t noosa_event_at(const struct noosa *n)
 {
-    uint64_t count;
+    if (n->replay == NULL)
+        return session_position(n->session);
+    return recread_event_number(n->replay, session_position(n->session));
+}
+
+/* <design#event-numbers> Event NUMBER, as noosa dump numbers it, is the
+ * reader's item SEQ, which the session moves to. */
+int noosa_goto(struct noosa *n, uint64_t number, char **cause)
+{
+    uint64_t count, seq;
 
     if (not_replay(n, cause) != 0)
         return -1;
-    count = recread_count(n->replay);
-    if (count != UINT64_MAX && seq >= count) {
-        xcause(cause, "the recording has events 0 to %llu: no event %llu",
-               (unsigned long long)(count - 1), (unsigned long long)seq);
+    if (number == 0) {
+        xcause(cause, "events are numbered from 1 (as noosa dump numbers "
+               "them)");
+        return -1;
+    }
+    count = recread_events(n->replay);
+    seq = recread_event_seq(n->replay, number);
+    if (seq == UINT64_MAX) {
+        /* past the end: said, and the play stays where it is */
+        if (count == 0)
+            xcause(cause, "the recording has no events: no event %llu",
+                   (unsigned long long)number);
+        else
+            xcause(cause, "the recording has %llu event%s (numbered 1 to "
+                   "%llu, as noosa dump numbers them): no event %llu",
+                   (unsigned long long)count, count == 1 ? "" : "s",
+                   (unsigned long long)count, (unsigned long long)number);
         return -1;
     }
     return session_goto(n->session, seq, cause);
@@ -240,7 +272,7 @@ int noosa_goto_time(struct noosa *n, int64_t ns, char **cause)
                "%s", at, last);
         return -1;
     }
-    return noosa_goto(n, seq, cause);
+    return session_goto(n->session, seq, cause);
 }
 
 /* Where a move back starts from: the event stopped at, or past the last
@@ -319,8 +351,12 @@ int noosa_reverse_step(struct noosa *n, char **cause)
     }
     if (mask == 0 ||
         !session_find_back(n->session, before, mask, visible, NULL, &seq)) {
-        xcause(cause, "reverse-step: no visible event before event %llu",
-               (unsigned long long)before);
+        if (session_state(n->session) == SESSION_STOPPED)
+            xcause(cause, "reverse-step: no visible event before event %llu",
+                   (unsigned long long)noosa_event_at(n));
+        else
+            xcause(cause, "reverse-step: no visible event in the "
+                   "recording");
         return -1;
     }
     return session_goto(n->session, seq, cause);
@@ -340,10 +376,11 @@ int noosa_position(const struct noosa *n, struct noosa_position *pos)
     memset(pos, 0, sizeof *pos);
     if (n->replay == NULL)
         return 0;
-    pos->count = recread_count(n->replay);
+    /* <design#event-numbers> */
+    pos->count = recread_events(n->replay);
     pos->last_ns = (int64_t)recread_last_time(n->replay);
     pos->stopped = session_state(n->session) == SESSION_STOPPED;
-    pos->event = session_position(n->session);
+    pos->event = noosa_event_at(n);
     pos->ns = n->stop_ns;
     pos->checkpoints = ckpts_count(n->ckpts);
     pos->checkpoint_bytes = ckpts_bytes(n->ckpts);

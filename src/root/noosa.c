@@ -40,8 +40,11 @@ void noosa_set_where(struct noosa *n, char *where)
     n->where = where;
 }
 
-/* Say PARAM=VALUE for each parameter of the event ITEM; values of the
- * program's own types through the client, so that they are browsable. */
+/* Say " PARAM=VALUE" for each parameter of the event ITEM at a stop:
+ * numbers as they are, pointers in hexadecimal, strings quoted (as the
+ * trace does), values of the program's own types and typed pointers
+ * through the client (its browser, or the C value the debug information
+ * makes of it, browsable), "?" for one that could not be read. */
 static void say_params(struct noosa *n, const struct reader_item *item)
 {
     const struct registry_event *e = item->event;
@@ -60,7 +63,8 @@ static void say_params(struct noosa *n, const struct reader_item *item)
         } else {
             char *text = value_text(v);
 
-            sink_say(&n->sink, text);
+            /* (a string that reads like a value is not one) */
+            transcript_append_plain(n->transcript, text, strlen(text));
             free(text);
         }
     }
@@ -97,23 +101,34 @@ static int on_item(void *arg, const struct reader_item *item)
 {
     struct noosa *n = arg;
     char *where = NULL;
+    struct reader_item fn;
     int keep;
 
     n->item_seq++;
+    if (item->kind == READER_FUNCTION && item->stop >= 0) {
+        /* a function entry or exit the program waits at, for a
+         * breakpoint: told and stopped at as the event it is */
+        const struct reader_item *ev =
+            dispatch_function_item(n->dispatch, item, &fn);
+
+        if (ev != NULL)
+            item = ev;
+    }
     if (session_arrived(n->session)) {
         /* <design#replay>: a move stops here whatever the consumers say */
         n->item = item;
         event_stop(n, item);
         keep = dispatch_item(n->dispatch, item, &where);
         n->item = NULL;
+        /* (worded as a step's stop) */
         if (!keep)
-            where = xstrdup(item->event->name);
+            where = xasprintf("event \"%s\"", item->event->name);
         noosa_set_where(n, where);
         n->stop_ns = item->ns;
         stopped_at(n, item);
         sink_fresh_line(&n->sink);
         sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
-                  (unsigned long long)session_position(n->session),
+                  (unsigned long long)noosa_event_at(n),
                   item->event->nparams > 0 ? ":" : ".");
         say_params(n, item);
         sink_say(&n->sink, "\n");
@@ -157,7 +172,7 @@ static int on_item(void *arg, const struct reader_item *item)
             sink_fresh_line(&n->sink);
             if (n->replay != NULL)
                 sink_sayf(&n->sink, "Stopped at %s (event %llu)%s", where,
-                          (unsigned long long)session_position(n->session),
+                          (unsigned long long)noosa_event_at(n),
                           item->event->nparams > 0 ? ":" : ".");
             else if (session_multi(n->session))
                 /* <design#processes>: which one */
@@ -216,7 +231,7 @@ static void on_state(void *arg)
 {
     struct noosa *n = arg;
     enum session_state state = session_state(n->session);
-    int status, signo;
+    int status, signo, ended;
     char sig[32];
 
     if (state == SESSION_IDLE) {
@@ -225,11 +240,24 @@ static void on_state(void *arg)
         n->inside_sym = NULL;
         debug_forget(n->debug);
     }
-    if (state == SESSION_IDLE && session_ended(n->session, &status, &signo) &&
+    if (state == SESSION_IDLE &&
+        (ended = session_ended(n->session, &status, &signo)) != 0 &&
         !session_following(n->session)) {
         noosa_set_where(n, NULL);
         sink_fresh_line(&n->sink);
-        if (signo != 0)
+        if (n->replay != NULL && ended == 2)
+            /* a recording: its program lived and ended long ago */
+            sink_sayf(&n->sink, "The play of the recording ended at event "
+                      "%llu.\n",
+                      (unsigned long long)noosa_event_at(n));
+        else if (n->replay != NULL && signo != 0)
+            sink_sayf(&n->sink, "End of the recording: the program was "
+                      "killed by %s.\n",
+                      target_signal_name(signo, sig, sizeof sig));
+        else if (n->replay != NULL)
+            sink_sayf(&n->sink, "End of the recording: the program exited "
+                      "with status %d.\n", status);
+        else if (signo != 0)
             sink_sayf(&n->sink, "Program killed by %s.\n",
                       target_signal_name(signo, sig, sizeof sig));
         else
@@ -250,6 +278,15 @@ static void on_state(void *arg)
             /* the report, and the error policy (which may convert the
              * error or end the program before this returns) */
             fault_stopped(n->faults, f);
+        } else if (session_why(n->session) == SESSION_INTERRUPTED &&
+                   n->replay != NULL) {
+            /* stop while a recording plays */
+            noosa_set_where(n, xasprintf(
+                "a pause after event %llu",
+                (unsigned long long)noosa_event_at(n)));
+            sink_fresh_line(&n->sink);
+            sink_sayf(&n->sink, "The play is paused after event %llu.\n",
+                      (unsigned long long)noosa_event_at(n));
         } else if (session_why(n->session) == SESSION_INTERRUPTED &&
                    !n->attaching && !session_following(n->session)) {
             noosa_set_where(n, xstrdup("interrupt"));

@@ -144,8 +144,10 @@ int noosa_load(struct noosa *n, char *const *argv, char **cause);
  * (<design#checkpoints>); -1 with *cause without a recording or when
  * the move makes no sense (the message says why).
  */
-/* Go to event number SEQ and stop there (forwards or backwards). */
-int noosa_goto(struct noosa *n, uint64_t seq, char **cause);
+/* Go to event NUMBER (noosa dump's, from 1 <design#event-numbers>) and
+ * stop there (forwards or backwards); past the last, say how many there
+ * are and stay. */
+int noosa_goto(struct noosa *n, uint64_t number, char **cause);
 /* Go to the first event at or after NS since the run's start. */
 int noosa_goto_time(struct noosa *n, int64_t ns, char **cause);
 /* Go to the event before the one stopped at (gdb's reverse-stepi). */
@@ -160,8 +162,9 @@ int noosa_reverse_continue(struct noosa *n, char **cause);
 
 /* Where the play of a recording stands. */
 struct noosa_position {
-    uint64_t event;      /* the item stopped at (or last given) */
-    uint64_t count;      /* the recording's items (UINT64_MAX: not known) */
+    uint64_t event;      /* the event stopped at (or last given), by its
+                            number <design#event-numbers> */
+    uint64_t count;      /* the recording's events */
     int64_t ns;          /* the time of the event stopped at */
     int64_t last_ns;     /* the time of the recording's last event */
     int stopped;         /* stopped at it (else running, idle) */
@@ -169,6 +172,10 @@ struct noosa_position {
     size_t checkpoint_bytes;
     int indexed;         /* the recording's index holds */
 };
+/* The number of the event the play of a recording stands at (the last
+ * given; 0: none yet), as noosa dump numbers it <design#event-numbers>;
+ * the session's position without a recording. */
+uint64_t noosa_event_at(const struct noosa *n);
 /* 1 with *POS when a recording is played, else 0. */
 int noosa_position(const struct noosa *n, struct noosa_position *pos);
 /* Attach to process PID, which runs already (noosa -p, attach): it

@@ -521,7 +521,8 @@ static const struct command commands[] = {
      .summary = "what the keys of the screen do, as commands",
      .help = "What keys and windows do, as commands (for bindings and scripts):\n"
             "  screen focus ?next|prev|command|transcript|output|window?\n"
-            "  screen window ?none|handlers|breakpoints|help|profile?  (again: close)\n"
+            "  screen window ?none|handlers|breakpoints|help|profile|questions|display?\n"
+            "                                     (again: close)\n"
             "  screen select next|prev|none|N     screen open ?N?   (a value)\n"
             "  screen search ?-backward? ?-regexp? ?-nocase? PATTERN   screen search-next ?-reverse?\n"
             "  screen scroll ?-output? up|down|pageup|pagedown|home|end ?N?\n"

@@ -179,18 +179,26 @@ static void state_text(struct screen *s, char *buf, size_t size)
 
     switch (session_state(in->session)) {
     case SESSION_IDLE:
-        if (session_ended(in->session, &status, &signo)) {
+        if (session_replaying(in->session) &&
+            session_ended(in->session, &status, &signo) == 2) {
+            snprintf(buf, size, "play ended at event %llu",
+                     (unsigned long long)noosa_event_at(in->noosa));
+        } else if (session_replaying(in->session) &&
+                   session_ended(in->session, &status, &signo)) {
+            snprintf(buf, size, "played to the end");
+        } else if (session_ended(in->session, &status, &signo)) {
             if (signo != 0)
                 snprintf(buf, size, "killed by %s",
                          target_signal_name(signo, sig, sizeof sig));
             else
                 snprintf(buf, size, "exited with status %d", status);
         } else {
-            snprintf(buf, size, "not running");
+            interp_idle_state(in, buf, size);
         }
         break;
     case SESSION_RUNNING:
-        snprintf(buf, size, "running");
+        snprintf(buf, size, session_replaying(in->session) ? "playing"
+                                                            : "running");
         break;
     case SESSION_STOPPED:
         snprintf(buf, size, "stopped at %s",
@@ -253,7 +261,7 @@ static void draw_status(struct screen *s)
         struct noosa_position pos;
         char at[32], line[128];
 
-        if (noosa_position(in->noosa, &pos) && pos.count != UINT64_MAX &&
+        if (noosa_position(in->noosa, &pos) &&
             session_state(in->session) == SESSION_STOPPED) {
             clock_format(pos.ns, at, sizeof at);
             snprintf(line, sizeof line, "  event %llu of %llu, %s",
@@ -274,10 +282,18 @@ static void draw_status(struct screen *s)
                  nbreaks == 1 ? "" : "s");
         Tcl_DStringAppend(&rest, num, -1);
     }
+    /* where the keys go, when not to the command line */
     if (s->focus == UI_PANE_OUTPUT) {
-        /* keys go to the program: say how to get them back */
-        Tcl_DStringAppend(&rest, "  " SCREEN_OUTPUT_LEAVE_NAME
-                                 ": back to noosa", -1);
+        /* to the program: say how to get them back */
+        Tcl_DStringAppend(&rest, "  keys: the program, "
+                                 SCREEN_OUTPUT_LEAVE_NAME ": back to noosa",
+                          -1);
+    } else if (s->focus == UI_PANE_TRANSCRIPT) {
+        Tcl_DStringAppend(&rest, "  keys: the transcript, Esc: back", -1);
+    } else if (s->focus == UI_PANE_WINDOW && s->window != NULL) {
+        snprintf(num, sizeof num, "  keys: the %s window, Esc: back",
+                 s->window->name);
+        Tcl_DStringAppend(&rest, num, -1);
     }
 
     attrset(looks[SCREEN_LOOK_STATUS]);
@@ -513,12 +529,12 @@ static void draw_output(struct screen *s)
     screen_draw_title(s, &s->lay.output_title, title, focused);
     if (s->lay.transcript.h > 0 && !ui_tview_at_end(&s->tv)) {
         /* on the transcript's lower edge: there is more below */
-        const char *more = " transcript: more below (End) ";
+        const char *more = " transcript: more below (End, PageDown) ";
         int w = (int)strlen(more), room;
 
         room = s->lay.output_title.w - 2 - (2 + (int)strlen(title) + 1);
         if (w > room) {
-            more = " more below (End) ";
+            more = " more below (End, PageDown) ";
             w = (int)strlen(more);
         }
         if (w <= room)

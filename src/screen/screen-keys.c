@@ -214,6 +214,13 @@ static void command_key(struct screen *s, const struct ui_key *k)
         ui_tview_page(&s->tv, k->code == KEY_PPAGE ? -1 : 1);
         return;
     }
+    if (k->fn && !k->meta && k->code == KEY_END &&
+        line[point] == '\0') {
+        /* the cursor has nowhere further to go: End is the transcript's
+         * ("more below (End)") */
+        ui_tview_end(&s->tv);
+        return;
+    }
     if (!k->meta && ((!k->fn && k->code == '\t') ||
                      (k->fn && k->code == KEY_BTAB)) &&
         *line == '\0' && Tcl_DStringLength(&s->pending) == 0 &&
@@ -252,14 +259,21 @@ static void answer(struct screen *s, const struct ui_key *k)
     free(s->ask_text);
     s->ask_text = NULL;
     s->dirty = 1;
-    if (!yes)
+    if (!yes) {
+        if (what == SCREEN_ASK_CONFIRM)
+            screen_message(s, 0, "Not confirmed: nothing done.");
         return;
+    }
     switch (what) {
     case SCREEN_ASK_QUIT:
         s->quit = 1;
         break;
     case SCREEN_ASK_REMOVE_HANDLER:
         screen_handlers_remove(s);
+        break;
+    case SCREEN_ASK_CONFIRM:
+        if (s->ask_script != NULL)
+            screen_command(s, s->ask_script, 0);
         break;
     case SCREEN_ASK_NONE:
         break;

@@ -281,6 +281,20 @@ static void cand_tcl(const char *script, int index)
     Tcl_ResetResult(tcl);
 }
 
+/* The elements of the Tcl list L (a new object, freed here). */
+static void cand_list(Tcl_Obj *l)
+{
+    Tcl_Obj **v;
+    int n, i;
+
+    Tcl_IncrRefCount(l);
+    if (Tcl_ListObjGetElements(NULL, l, &n, &v) == TCL_OK) {
+        for (i = 0; i < n; i++)
+            cand_add(Tcl_GetString(v[i]));
+    }
+    Tcl_DecrRefCount(l);
+}
+
 static void cand_events(void)
 {
     struct registry *reg = session_registry(rl_screen->in->session);
@@ -368,7 +382,7 @@ static void cand_commands(void)
     const struct command *const *all = command_all(rl_screen->in, &n);
 
     for (i = 0; i < n; i++) {
-        if (all[i]->flags & COMMAND_HIDDEN)
+        if (command_unlisted(all[i]) || command_is_sub(all[i]))
             continue;
         cand_add(all[i]->name);
         for (j = 0; all[i]->aliases != NULL && all[i]->aliases[j] != NULL;
@@ -399,6 +413,92 @@ static int cand_handler(const char *const *w, int word)
     return 1;
 }
 
+static int cand_entry(const struct command *c, const char *const *w,
+                      int word);
+
+/* The argument WORD (2: the first after it) of subcommand SUB of C, as
+ * C's .subcommands says ("SUB ARG ..."): words, or @files (0: file
+ * names), @events, @monitors; nothing past the first argument. */
+static int cand_subwords(const struct command *c, const char *sub, int word)
+{
+    size_t i, len = strlen(sub);
+    int files = 0;
+
+    for (i = 0; c->subcommands != NULL && c->subcommands[i] != NULL; i++) {
+        const char *e = c->subcommands[i], *p;
+
+        if (strncmp(e, sub, len) != 0 || (e[len] != ' ' && e[len] != '\0'))
+            continue;
+        if (word != 2)
+            return 1;
+        for (p = e + len; *p != '\0';) {
+            size_t n;
+            char *one;
+
+            p += strspn(p, " ");
+            n = strcspn(p, " ");
+            if (n == 0)
+                break;
+            one = xstrndup(p, n);
+            if (strcmp(one, "@files") == 0)
+                files = 1;
+            else if (strcmp(one, "@events") == 0)
+                cand_events();
+            else if (strcmp(one, "@monitors") == 0)
+                cand_tcl("::noosa::cmd::monitor names", -1);
+            else
+                cand_add(one);
+            free(one);
+            p += n;
+        }
+        return !files;
+    }
+    return 1;
+}
+
+/* A variable of a condition ("$..."), in a command that takes one
+ * (COMMAND_CONDITION) whose words W (N of them) are before it: the
+ * parameters of the event the words name (of every event when none
+ * does, for the trace), and what every event gives, each with its $.
+ * 0 when the command takes no condition. */
+static int cand_condition(const char *const *w, int n)
+{
+    static const char *const always[] = {"$n_ename", "$n_time", "$n_thread",
+                                         "$n_pid", NULL};
+    struct registry *reg = session_registry(rl_screen->in->session);
+    const struct command *c = command_find(rl_screen->in, w[0]);
+    const struct registry_event *ev = NULL;
+    unsigned int i, j, k;
+    int k2;
+
+    if (c == NULL || !(c->flags & COMMAND_CONDITION))
+        return 0;
+    for (k2 = 1; reg != NULL && ev == NULL && k2 < n; k2++)
+        ev = registry_event_by_name(reg, w[k2]);
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        for (j = 0; j < a->nevents; j++) {
+            const struct registry_event *e = &a->events[j];
+
+            if (ev != NULL && e != ev)
+                continue;
+            for (k = 0; k < e->nparams; k++) {
+                char *v = xasprintf("$%s", e->params[k].name);
+                size_t m;
+
+                for (m = 0; m < rl_ncands && strcmp(rl_cands[m], v) != 0; m++)
+                    ;
+                if (m == rl_ncands)
+                    cand_add(v);
+                free(v);
+            }
+        }
+    }
+    cand_words(always);
+    return 1;
+}
+
 /* Candidates for word WORD (0 for the command) after the words W: the
  * commands, or what the command's entry says its arguments are; 0 for
  * file names. */
@@ -414,6 +514,26 @@ static int candidates(const char *const *w, int word)
     c = command_find(rl_screen->in, w[0]);
     if (c == NULL)
         return 0;
+    return cand_entry(c, w, word);
+}
+
+/* Candidates for word WORD of the command of entry C, whose words are W
+ * (W[0] its own). */
+static int cand_entry(const struct command *c, const char *const *w,
+                      int word)
+{
+    if (c->complete == COMMAND_COMPLETE_SUBCOMMAND && word >= 2) {
+        /* the subcommand's own arguments */
+        char *name = xasprintf("%s %s", c->name, w[1]);
+        const struct command *sub = command_find(rl_screen->in, name);
+
+        free(name);
+        if (sub == NULL)
+            return cand_subwords(c, w[1], word);
+        return !command_unlisted(sub) ? cand_entry(sub, w + 1, word - 1) : 1;
+    }
+    if (c->max_args == 0)
+        return 1;
     switch (c->complete) {
     case COMMAND_COMPLETE_FILE:
         return 0;
@@ -436,10 +556,9 @@ static int candidates(const char *const *w, int word)
         return 1;
     case COMMAND_COMPLETE_HANDLER:
         return cand_handler(w, word);
-    case COMMAND_COMPLETE_INFO:
+    case COMMAND_COMPLETE_SUBCOMMAND:
         if (word == 1)
-            cand_tcl("dict keys [namespace ensemble configure ::info -map]",
-                     -1);
+            cand_list(command_subwords(rl_screen->in, c->name));
         return 1;
     case COMMAND_COMPLETE_SCREEN:
         if (word == 1)
@@ -465,6 +584,8 @@ static char **complete(const char *text, int start, int end)
     words[n] = NULL;
     switch (s->prompt) {
     case SCREEN_PROMPT_COMMAND:
+        if (text[0] == '$' && n > 0 && cand_condition(words, n))
+            break;
         files = !candidates(words, n);
         break;
     case SCREEN_PROMPT_SAVE:

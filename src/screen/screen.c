@@ -74,6 +74,22 @@ void screen_message(struct screen *s, int error, const char *fmt, ...)
     s->dirty = 1;
 }
 
+/* interp_confirm()'s question, asked on the bottom line. */
+static void confirm(void *arg, const char *question, const char *script)
+{
+    struct screen *s = arg;
+
+    free(s->ask_script);
+    s->ask_script = xstrdup(script);
+    screen_ask(s, SCREEN_ASK_CONFIRM, "%s (y or n)", question);
+}
+
+void screen_confirm_init(struct screen *s)
+{
+    s->in->confirm = confirm;
+    s->in->confirm_arg = s;
+}
+
 void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
 {
     va_list ap;
@@ -283,9 +299,13 @@ void screen_request_quit(struct screen *s, int status, int force)
         s->quit = 1;
         return;
     }
-    screen_ask(s, SCREEN_ASK_QUIT,
-               "The program is running (pid %d): kill it and quit? (y or n)",
-               (int)session_pid(s->in->session));
+    /* what quitting does to it: a program attached to is let go */
+    screen_ask(s, SCREEN_ASK_QUIT, "The program (pid %d) is %s: %s and "
+               "quit? (y or n)", (int)session_pid(s->in->session),
+               session_state(s->in->session) == SESSION_STOPPED ? "stopped"
+                                                                : "running",
+               session_attached(s->in->session) ? "let it go on unmonitored"
+                                                : "kill it");
 }
 
 void screen_interrupt(struct screen *s)
@@ -418,7 +438,9 @@ void screen_line(struct screen *s, enum screen_prompt what, const char *line)
         screen_rl_continue(s, 0);
         if (cmd[strspn(cmd, " \t\n")] != '\0') {
             screen_rl_history_add(s, cmd);
+            s->in->typed = 1; /* (it may ask, interp_confirm) */
             screen_command(s, cmd, 1);
+            s->in->typed = 0;
         }
         free(cmd);
         return;
@@ -716,6 +738,7 @@ struct screen *screen_create(const struct noosa_opts *o, FILE *out,
     transcript_set_changed(s->in->transcript, transcript_changed, s);
     windows_create(s);
     screen_cmd_init(s);
+    screen_confirm_init(s);
     screen_rl_init(s);
     screen_relayout(s);
     return s;
@@ -783,6 +806,7 @@ int screen_free(struct screen *s)
     screen_sig_fd = -1;
     free(s->message);
     free(s->ask_text);
+    free(s->ask_script);
     Tcl_DStringFree(&s->pending);
     free(s);
     return rc;

@@ -115,7 +115,8 @@ enum screen_prompt {
 enum screen_ask {
     SCREEN_ASK_NONE,
     SCREEN_ASK_QUIT,
-    SCREEN_ASK_REMOVE_HANDLER
+    SCREEN_ASK_REMOVE_HANDLER,
+    SCREEN_ASK_CONFIRM /* a command's question: ask_script on yes */
 };
 
 struct screen {
@@ -179,6 +180,7 @@ struct screen {
     int message_error;
     enum screen_ask ask;
     char *ask_text;
+    char *ask_script; /* SCREEN_ASK_CONFIRM's, evaluated on yes */
 
     int quit;
     int quit_status;
@@ -242,6 +244,8 @@ void screen_search(struct screen *s, const char *pattern, int flags);
 void screen_search_next(struct screen *s, int reverse);
 void screen_ask(struct screen *s, enum screen_ask what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Be the one commands typed at the prompt ask (interp_confirm). */
+void screen_confirm_init(struct screen *s);
 /* Act on a line read for WHAT (NULL: end of input). */
 void screen_line(struct screen *s, enum screen_prompt what, const char *line);
 

@@ -104,12 +104,19 @@ int ui_layout_has(const struct ui_layout *l, enum ui_pane pane)
 enum ui_pane ui_layout_next_focus(const struct ui_layout *l,
                                   enum ui_pane focus, int dir)
 {
-    int p = focus == UI_PANE_NONE ? UI_PANE_COMMAND : (int)focus, i;
+    /* the program's pane first: one key from the command line */
+    static const enum ui_pane order[4] = {UI_PANE_COMMAND, UI_PANE_OUTPUT,
+                                          UI_PANE_TRANSCRIPT, UI_PANE_WINDOW};
+    int p = 0, i;
 
     for (i = 0; i < 4; i++) {
+        if (order[i] == focus)
+            p = i;
+    }
+    for (i = 0; i < 4; i++) {
         p = (p + (dir > 0 ? 1 : 3)) % 4;
-        if (ui_layout_has(l, (enum ui_pane)p))
-            return (enum ui_pane)p;
+        if (ui_layout_has(l, order[p]))
+            return order[p];
     }
     return UI_PANE_COMMAND;
 }

@@ -136,6 +136,16 @@ static void bp_deliver(void *arg, struct dispatch_event *de)
     }
 }
 
+/* Whether step stops at EV: a visible event of the program's own
+ * interface, not the runtime's (init, finit), so that step with nothing
+ * run stops at the program's first event. */
+static int steps_to(const struct registry_event *ev)
+{
+    return ev->visible &&
+           !(ev->aspect != NULL && ev->aspect->event_base == 0 &&
+             strcmp(ev->aspect->name, "dapto") == 0);
+}
+
 /* <design#checkpoints> What the breakpoints keep from the events they
  * were told of: each one's hits, stops still to skip, and its guard's
  * hits, by number. */
@@ -202,15 +212,15 @@ static unsigned char step_want(void *arg, const struct registry_event *ev)
 {
     struct breaks *b = arg;
 
-    return b->stepping && ev->visible ? DAPTO_STATE_RECORD | DAPTO_STATE_STOP
-                                      : 0;
+    return b->stepping && steps_to(ev) ? DAPTO_STATE_RECORD | DAPTO_STATE_STOP
+                                       : 0;
 }
 
 static void step_deliver(void *arg, struct dispatch_event *de)
 {
     struct breaks *b = arg;
 
-    if (!b->stepping || !de->event->visible)
+    if (!b->stepping || !steps_to(de->event))
         return;
     /* step N: on to the Nth, unless something stops here first */
     if (--b->stepping > 0 && !de->stop)
@@ -408,6 +418,12 @@ static int counting_words(struct breaks *b, Tcl_Interp *tcl, int *n,
     return 0;
 }
 
+/* Whether EV is the event named ARG (NAME or ASPECT.NAME). */
+static int named(void *arg, const struct registry_event *ev)
+{
+    return registry_event_named(ev, arg);
+}
+
 /* break EVENT ?if COND...? ?every N? ?after N? ?count N? */
 static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
                      Tcl_Obj *const objv[])
@@ -445,8 +461,7 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
         return TCL_ERROR;
     }
     event = Tcl_GetString(objv[1]);
-    if (session_registry(b->in->session) != NULL &&
-        interp_event(b->in, event) == NULL)
+    if (interp_interface(b->in) != NULL && interp_event(b->in, event) == NULL)
         return TCL_ERROR;
     if (n == 4) {
         cond = objv[3];
@@ -454,10 +469,13 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
         cond = Tcl_ConcatObj(n - 3, objv + 3);
     }
     if (cond != NULL) {
-        /* reject a condition that is not an expression now, not at the
-         * first hit */
+        /* reject a condition that is not an expression, or that reads a
+         * variable the event does not give, now, not at the first hit */
         Tcl_IncrRefCount(cond);
-        if (guard_check(tcl, cond) != TCL_OK) {
+        if (guard_check(tcl, cond) != TCL_OK ||
+            guard_check_reads(tcl, "break", cond, interp_interface(b->in),
+                              named,
+                              (void *)event, 1) != TCL_OK) {
             Tcl_DecrRefCount(cond);
             return TCL_ERROR;
         }
@@ -485,6 +503,9 @@ static int cmd_break(ClientData cd, Tcl_Interp *tcl, int objc,
                 guard_within_words(bp->guard));
     if (pid != 0)
         interp_sayf(b->in, " in process %d", (int)pid);
+    if (interp_interface(b->in) == NULL)
+        interp_say(b->in, " (pending: the program's interface is not known "
+                          "yet)");
     interp_say(b->in, "\n");
     return TCL_OK;
 }
@@ -535,6 +556,19 @@ static int cmd_bp_change(ClientData cd, Tcl_Interp *tcl, int objc,
 
     if (colon != NULL)
         what = colon + 1;
+    if (objc == 1 && b->n > 0 && strcmp(what, "delete") == 0) {
+        /* every breakpoint: typed at the screen's prompt, asked first,
+         * as gdb does */
+        char *q = b->n == 1 ? xstrdup("Delete the breakpoint?")
+                            : xasprintf("Delete all %u breakpoints?", b->n);
+        int asked = interp_confirm(b->in, q, "::noosa::cmd::delete");
+
+        free(q);
+        if (asked) {
+            free(chosen);
+            return TCL_OK;
+        }
+    }
     if (select_bps(b, tcl, what, objc, objv, chosen) != 0) {
         free(chosen);
         return TCL_ERROR;
@@ -599,6 +633,7 @@ static const struct command commands[] = {
             "the program itself, without a stop; anything else in noosa.\n"
             "\"info breakpoints\" says where each condition runs.",
      .complete = COMMAND_COMPLETE_EVENT,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_break},
     {.name = "conditions",
      .min_args = 0,
@@ -615,7 +650,8 @@ static const struct command commands[] = {
      .max_args = -1,
      .usage = "delete ?N ...?",
      .summary = "delete breakpoints",
-     .help = "Delete breakpoints N ... (all of them without arguments).",
+     .help = "Delete breakpoints N ... (all of them without arguments; typed in the\n"
+            "screen, that asks first).",
      .complete = COMMAND_COMPLETE_BREAKPOINT,
      .proc = cmd_bp_change},
     {.name = "enable",

@@ -364,7 +364,12 @@ static int cmd_undisplay(ClientData cd, Tcl_Interp *tcl, int objc,
     struct interp *in = cd;
 
     if (objc == 1) {
-        display_clear(in);
+        /* every display: typed at the screen's prompt, asked first, as
+         * gdb does (and as delete does) */
+        if (in->ndisplays == 0 ||
+            !interp_confirm(in, "Delete all auto-display expressions?",
+                            "::noosa::cmd::undisplay"))
+            display_clear(in);
         return TCL_OK;
     }
     for (int i = 1; i < objc; i++) {
@@ -404,7 +409,7 @@ static const struct command commands[] = {
             "members or follow a pointer.  print never changes the program and never\n"
             "calls its functions.",
      .complete = COMMAND_COMPLETE_NONE,
-     .flags = COMMAND_RAW,
+     .flags = COMMAND_RAW | COMMAND_GDB_ERRORS,
      .proc = cmd_print},
     {.name = "whatis",
      .max_args = -1,
@@ -413,7 +418,7 @@ static const struct command commands[] = {
      .help = "Show the type of a C expression (not evaluating more than it must), or\n"
             "the type a type name stands for, as gdb does.",
      .complete = COMMAND_COMPLETE_NONE,
-     .flags = COMMAND_RAW,
+     .flags = COMMAND_RAW | COMMAND_GDB_ERRORS,
      .proc = cmd_whatis},
     {.name = "ptype",
      .max_args = -1,
@@ -422,7 +427,7 @@ static const struct command commands[] = {
      .help = "Show the type of an expression, or a type, with a struct's, union's or\n"
             "enum's definition spelt out, as gdb does.",
      .complete = COMMAND_COMPLETE_NONE,
-     .flags = COMMAND_RAW,
+     .flags = COMMAND_RAW | COMMAND_GDB_ERRORS,
      .proc = cmd_ptype},
     {.name = "display",
      .max_args = -1,
@@ -433,13 +438,14 @@ static const struct command commands[] = {
             "gdb does (\"1: x = 5\").  Without EXPRESSION, show them all now.  See\n"
             "undisplay and info display.",
      .complete = COMMAND_COMPLETE_NONE,
-     .flags = COMMAND_RAW,
+     .flags = COMMAND_RAW | COMMAND_GDB_ERRORS,
      .proc = cmd_display},
     {.name = "undisplay",
      .max_args = -1,
      .usage = "undisplay ?N ...?",
      .summary = "stop showing expressions at every stop",
-     .help = "Forget display N ... (see info display), or all of them.",
+     .help = "Forget display N ... (see info display), or all of them (typed at\n"
+            "the screen's prompt, after asking).",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_undisplay},
     {.name = "n_cvalue",

@@ -204,7 +204,9 @@ static const struct command errors_commands[] = {
             "convert N, or none.  In batch mode there is no policy until one is set:\n"
             "an error then terminates the program, the transcript says so, and noosa\n"
             "exits with status 1.",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "ask", "terminate", "convert", "last", "stacks on off", NULL},
      .proc = cmd_errors},
     {0}};
 

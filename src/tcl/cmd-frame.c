@@ -304,6 +304,7 @@ static const struct command commands[] = {
             "event selects the program's frame that emitted it; an error or an\n"
             "interrupt selects the program's own innermost frame.",
      .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_GDB_ERRORS,
      .proc = cmd_frame},
     {.name = "up",
      .max_args = -1,
@@ -311,6 +312,7 @@ static const struct command commands[] = {
      .summary = "select the frame N calls out (the caller)",
      .help = "Select the frame that called the selected one (N frames out).",
      .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_GDB_ERRORS,
      .proc = cmd_up},
     {.name = "down",
      .max_args = -1,
@@ -318,6 +320,7 @@ static const struct command commands[] = {
      .summary = "select the frame N calls in (the callee)",
      .help = "Select the frame that the selected one called (N frames in).",
      .complete = COMMAND_COMPLETE_NONE,
+     .flags = COMMAND_GDB_ERRORS,
      .proc = cmd_down},
     {0}};
 

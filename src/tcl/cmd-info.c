@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-info.c - `info events|aspects|operations|breakpoints|handlers|
- * program`: what the monitor knows, printed in the transcript.  (The Tcl
- * library adds these to Tcl's own `info` ensemble.)
+ * program|processes`: what the monitor knows, printed in the transcript.
+ * Each subcommand is an entry "info SUB" (command.h); other files add
+ * theirs the same way.  At the top level info is noosa's; the Tcl library
+ * adds the subcommands Tcl's own info lacks to Tcl's ensemble, for
+ * scripts.
  */
 #include "config.h"
 
@@ -124,14 +127,31 @@ static void info_program(struct interp *in)
     interp_say(in, "\n");
     switch (session_state(in->session)) {
     case SESSION_IDLE:
-        if (session_ended(in->session, &status, &signo)) {
+        if (session_replaying(in->session) &&
+            session_ended(in->session, &status, &signo) == 2) {
+            interp_sayf(in, "State: the play of the recording ended at "
+                        "event %llu\n",
+                        (unsigned long long)noosa_event_at(in->noosa));
+        } else if (session_replaying(in->session) &&
+                   session_ended(in->session, &status, &signo)) {
+            if (signo != 0)
+                interp_sayf(in, "State: the recording played to its end "
+                            "(the program was killed by %s)\n",
+                            target_signal_name(signo, sig, sizeof sig));
+            else
+                interp_sayf(in, "State: the recording played to its end "
+                            "(the program exited with status %d)\n", status);
+        } else if (session_ended(in->session, &status, &signo)) {
             if (signo != 0)
                 interp_sayf(in, "State: killed by %s\n",
                             target_signal_name(signo, sig, sizeof sig));
             else
                 interp_sayf(in, "State: exited with status %d\n", status);
         } else {
-            interp_say(in, "State: not running\n");
+            char state[96];
+
+            interp_idle_state(in, state, sizeof state);
+            interp_sayf(in, "State: %s\n", state);
         }
         break;
     case SESSION_RUNNING:
@@ -211,84 +231,170 @@ static void info_processes(struct interp *in)
     }
 }
 
+/* info events ?-v? */
+static int info_events_cmd(ClientData cd, Tcl_Interp *tcl, int objc,
+                           Tcl_Obj *const objv[])
+{
+    if (objc == 2 && strcmp(Tcl_GetString(objv[1]), "-v") != 0) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("info events: expected -v, got "
+                                            "\"%s\"",
+                                            Tcl_GetString(objv[1])));
+        return TCL_ERROR;
+    }
+    info_events(cd, objc == 2);
+    return TCL_OK;
+}
+
+/* info aspects, operations, breakpoints, program, processes: no
+ * arguments. */
+#define INFO_PLAIN(NAME, CALL)                                              \
+    static int NAME(ClientData cd, Tcl_Interp *tcl, int objc,               \
+                    Tcl_Obj *const objv[])                                  \
+    {                                                                       \
+        struct interp *in = cd;                                             \
+                                                                            \
+        (void)tcl;                                                          \
+        (void)objc;                                                         \
+        (void)objv;                                                         \
+        CALL;                                                               \
+        return TCL_OK;                                                      \
+    }
+INFO_PLAIN(info_aspects_cmd, info_aspects(in))
+INFO_PLAIN(info_operations_cmd, info_operations(in))
+INFO_PLAIN(info_breakpoints_cmd, breaks_list(in->breaks))
+INFO_PLAIN(info_program_cmd, info_program(in))
+INFO_PLAIN(info_processes_cmd, info_processes(in))
+
+/* info handlers ?EVENT? */
+static int info_handlers(ClientData cd, Tcl_Interp *tcl, int objc,
+                         Tcl_Obj *const objv[])
+{
+    Tcl_Obj *cmd = Tcl_NewStringObj("::noosa::cmd::handler list", -1);
+    int rc;
+
+    (void)cd;
+    Tcl_IncrRefCount(cmd);
+    if (objc == 2)
+        Tcl_ListObjAppendElement(NULL, cmd, objv[1]);
+    rc = Tcl_EvalObjEx(tcl, cmd, TCL_EVAL_GLOBAL);
+    Tcl_DecrRefCount(cmd);
+    return rc;
+}
+
+/* info frame, locals, args: the selected frame, as gdb says them. */
+#define INFO_FRAME(NAME, SUB)                                               \
+    static int NAME(ClientData cd, Tcl_Interp *tcl, int objc,               \
+                    Tcl_Obj *const objv[])                                  \
+    {                                                                       \
+        (void)tcl;                                                          \
+        (void)objc;                                                         \
+        (void)objv;                                                         \
+        return cmd_frame_info(cd, SUB);                                     \
+    }
+INFO_FRAME(info_frame_cmd, "frame")
+INFO_FRAME(info_locals_cmd, "locals")
+INFO_FRAME(info_args_cmd, "args")
+
+INFO_PLAIN(info_display_cmd, display_info(in))
+INFO_PLAIN(info_probes_cmd, info_probes(in))
+
+/* info ?SUBCOMMAND ?ARG ...??: noosa's subcommands, at the top level; Tcl's
+ * own info is ::info there (and info inside scripts). */
 static int cmd_info(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
-    static const char *const subs[] = {"events",      "aspects",
-                                       "operations",  "breakpoints",
-                                       "handlers",    "program",
-                                       "processes",   "frame",
-                                       "locals",      "args",
-                                       "display",     "probes",
-                                       NULL};
-    enum { EVENTS, ASPECTS, OPERATIONS, BREAKPOINTS, HANDLERS, PROGRAM,
-           PROCESSES, FRAME, LOCALS, ARGS, DISPLAY, PROBES };
     struct interp *in = cd;
-    int sub;
 
-    if (objc < 2 || objc > 3) {
-        Tcl_WrongNumArgs(tcl, 1, objv, "events|aspects|operations|"
-                                       "breakpoints|handlers|program|"
-                                       "processes|frame|locals|args|"
-                                       "display|probes");
-        return TCL_ERROR;
-    }
-    if (Tcl_GetIndexFromObj(tcl, objv[1], subs, "subcommand", 0, &sub) !=
-        TCL_OK)
-        return TCL_ERROR;
-    switch (sub) {
-    case EVENTS:
-        info_events(in, objc == 3 &&
-                            strcmp(Tcl_GetString(objv[2]), "-v") == 0);
-        break;
-    case ASPECTS:
-        info_aspects(in);
-        break;
-    case OPERATIONS:
-        info_operations(in);
-        break;
-    case BREAKPOINTS:
-        breaks_list(in->breaks);
-        break;
-    case HANDLERS:
-        return Tcl_EvalEx(tcl, "::noosa::cmd::handler list", -1, TCL_EVAL_GLOBAL);
-    case PROGRAM:
-        info_program(in);
-        break;
-    case PROCESSES:
-        info_processes(in);
-        break;
-    case FRAME:
-        return cmd_frame_info(in, "frame");
-    case LOCALS:
-        return cmd_frame_info(in, "locals");
-    case ARGS:
-        return cmd_frame_info(in, "args");
-    case DISPLAY:
-        display_info(in);
-        break;
-    case PROBES:
-        info_probes(in);
-        break;
-    }
-    return TCL_OK;
+    if (objc == 1)
+        return Tcl_EvalEx(tcl, "::noosa::cmd::help info", -1, TCL_EVAL_GLOBAL);
+    return command_subcommand(in, "info", tcl, objc, objv,
+                              "; Tcl's own info is ::info");
 }
 
 static const struct command commands[] = {
     {.name = "info",
+     .aliases = (const char *const[]){"i", NULL},
      .max_args = -1,
-     .usage = "info events|aspects|operations|breakpoints|handlers|program|"
-              "processes|frame|locals|args|display|probes",
+     .usage = "info SUBCOMMAND ?ARG ...?",
      .summary = "what noosa knows about the program",
-     .help = "What noosa knows about the program (info events -v: with parameter docs,\n"
-            "and what the program's conditions on each event checked and passed).\n"
-            "info frame, info locals and info args describe the selected frame as gdb\n"
-            "does (typed at the command line: in Tcl code, info frame, info locals and\n"
-            "info args are Tcl's own); info display lists the displays; info probes\n"
-            "the program's USDT probes, where, their semaphores and arguments.",
-     .complete = COMMAND_COMPLETE_INFO,
-     .flags = COMMAND_MERGED,
+     .help = "What noosa knows about the program and the run: info SUBCOMMAND\n"
+            "(alias: i; a unique prefix of a subcommand will do).  Typed at the\n"
+            "prompt, info is noosa's; Tcl's own is ::info (and info inside\n"
+            "procedures and handlers).",
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
      .proc = cmd_info},
+    {.name = "info events",
+     .max_args = 1,
+     .usage = "info events ?-v?",
+     .summary = "the program's events",
+     .help = "The events of the program's interface by aspect, * before those\n"
+            "visible to step; -v: with the parameters' docs, and what the\n"
+            "program's conditions on each event checked and passed.",
+     .proc = info_events_cmd},
+    {.name = "info aspects",
+     .usage = "info aspects",
+     .summary = "the program's aspects",
+     .help = "The aspects of the program's interface: file, events, operations.",
+     .proc = info_aspects_cmd},
+    {.name = "info operations",
+     .usage = "info operations",
+     .summary = "the program's operations",
+     .help = "The operations of the program's interface, with their parameters.",
+     .proc = info_operations_cmd},
+    {.name = "info breakpoints",
+     .usage = "info breakpoints",
+     .summary = "the breakpoints",
+     .help = "The breakpoints, their hits, and where each condition runs.",
+     .proc = info_breakpoints_cmd},
+    {.name = "info handlers",
+     .max_args = 1,
+     .usage = "info handlers ?EVENT?",
+     .summary = "the handlers",
+     .help = "The handlers (of EVENT), as handler list prints them.",
+     .complete = COMMAND_COMPLETE_EVENT,
+     .proc = info_handlers},
+    {.name = "info program",
+     .usage = "info program",
+     .summary = "the program and its state",
+     .help = "The program's command line, its state, its runtime's protocol and\n"
+            "the events lost.",
+     .proc = info_program_cmd},
+    {.name = "info processes",
+     .aliases = (const char *const[]){"info inferiors", NULL},
+     .usage = "info processes",
+     .summary = "the processes of the run",
+     .help = "The processes of the run and what became of each; * marks the\n"
+            "current one (alias: info inferiors).",
+     .proc = info_processes_cmd},
+    {.name = "info frame",
+     .usage = "info frame",
+     .summary = "the selected frame",
+     .help = "The selected frame, as gdb describes it (typed at the command\n"
+            "line: in Tcl code, info frame is Tcl's own).",
+     .proc = info_frame_cmd},
+    {.name = "info locals",
+     .usage = "info locals",
+     .summary = "the selected frame's local variables",
+     .help = "The local variables of the selected frame, as gdb prints them\n"
+            "(typed at the command line: in Tcl code, info locals is Tcl's own).",
+     .proc = info_locals_cmd},
+    {.name = "info args",
+     .usage = "info args",
+     .summary = "the selected frame's arguments",
+     .help = "The arguments of the selected frame, as gdb prints them (typed at\n"
+            "the command line: in Tcl code, info args is Tcl's own).",
+     .proc = info_args_cmd},
+    {.name = "info display",
+     .usage = "info display",
+     .summary = "the displays",
+     .help = "The displays (display EXPR), with their numbers.",
+     .proc = info_display_cmd},
+    {.name = "info probes",
+     .usage = "info probes",
+     .summary = "the program's USDT probes",
+     .help = "The program's USDT probes, as gdb lists them: where they are, their\n"
+            "semaphores and arguments, and whether noosa has them on.",
+     .proc = info_probes_cmd},
     {0}};
 
 void cmd_info_init(struct interp *in)

@@ -218,6 +218,7 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
     pid_t thread = 0;
     char *cause = NULL;
     FILE *f;
+    long size;
     int i, rc, chrome;
 
     if (objc < 2)
@@ -263,6 +264,7 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
         rc = profile_export_chrome(p, f, &cause);
     else
         rc = profile_export_folded(p, f, metric, thread, &cause);
+    size = ftell(f);
     if (fclose(f) != 0 && rc == 0) {
         xcause(&cause, "cannot write %s: %s", path, strerror(errno));
         rc = -1;
@@ -273,6 +275,12 @@ static int export(struct profile *p, Tcl_Interp *tcl, int objc,
         free(cause);
         return TCL_ERROR;
     }
+    /* (printed at the prompt) */
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("Wrote %s (%s, %ld bytes).", path,
+                                        chrome ? "the timeline as Chrome "
+                                                 "trace JSON"
+                                               : "folded stacks",
+                                        size));
     return TCL_OK;
 }
 
@@ -444,7 +452,11 @@ static const struct command commands[] = {
             "Times are in seconds; self time is spent in the component itself, total\n"
             "time includes the components it called (counted once under recursion in\n"
             "the flat view).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "freq on off reset show get in", "time on off reset show get in",
+         "show freq time", "get freq time", "export folded chrome",
+         "timeline", "threads", "print on off", NULL},
      .proc = cmd_profile},
     {0}};
 

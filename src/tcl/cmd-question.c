@@ -337,10 +337,17 @@ static int export(struct interp *in, const char *name, const char *path)
         rc = -1;
         e = errno;
     }
-    question_answer_free(&a);
-    if (rc != 0)
+    if (rc != 0) {
+        question_answer_free(&a);
         return fail(tcl, Tcl_ObjPrintf("question export: cannot write %s: %s", path,
                                        strerror(e)));
+    }
+    /* (printed at the prompt) */
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("Wrote question %s to %s (CSV, %lu "
+                                        "row%s).", name, path,
+                                        (unsigned long)a.nrows,
+                                        a.nrows == 1 ? "" : "s"));
+    question_answer_free(&a);
     return TCL_OK;
 }
 
@@ -500,7 +507,11 @@ static const struct command commands[] = {
             "groups read while their thread was updating them are counted and shown;\n"
             "question show says how many events the program checked for each question\n"
             "and how many it recorded (counted).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "add", "list", "show", "get", "export", "reset", "delete",
+         "print on off", "window on off -from", NULL},
+     .flags = COMMAND_CONDITION,
      .proc = cmd_question},
     {0}};
 

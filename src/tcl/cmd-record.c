@@ -214,7 +214,10 @@ static const struct command commands[] = {
              "written by record dump and record stop.  record stop closes "
              "it; record status\n"
              "says how far it is.",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "start @files -chrome -perfetto -flight", "stop", "dump", "status",
+         NULL},
      .proc = cmd_record},
     {0}};
 

@@ -28,9 +28,32 @@ static int fail(Tcl_Interp *tcl, char *cause)
     return TCL_ERROR;
 }
 
+/* Whether an event is being told to Tcl code (a handler, a monitor, a
+ * condition): commands it runs must not wait for the program, whose
+ * event is being delivered (a loop inside that delivery would deliver
+ * the next events inside it), nor start or attach to another one under
+ * it. */
+static int delivering(const struct interp *in)
+{
+    return in->noosa->item != NULL || in->running_handler != NULL;
+}
+
+/* TCL_ERROR: command WHAT may not run while an event is delivered; INSTEAD
+ * says what to do. */
+static int not_delivering(struct interp *in, Tcl_Interp *tcl,
+                          const char *what, const char *instead)
+{
+    if (!delivering(in))
+        return TCL_OK;
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: not while an event is being "
+                                        "delivered (in a handler or a "
+                                        "monitor): %s", what, instead));
+    return TCL_ERROR;
+}
+
 static void wait_batch(struct interp *in)
 {
-    if (in->batch)
+    if (in->batch && !delivering(in))
         session_wait(in->session);
 }
 
@@ -39,10 +62,14 @@ static int cmd_run(ClientData cd, Tcl_Interp *tcl, int objc,
                    Tcl_Obj *const objv[])
 {
     struct interp *in = cd;
-    char **args = xcalloc((size_t)objc, sizeof *args);
+    char **args;
     char *cause = NULL;
     int fds[3], i, rc;
 
+    if (not_delivering(in, tcl, "run", "kill ends the program; run it "
+                       "again at the prompt") != TCL_OK)
+        return TCL_ERROR;
+    args = xcalloc((size_t)objc, sizeof *args);
     for (i = 1; i < objc; i++)
         args[i - 1] = Tcl_GetString(objv[i]);
     args[objc - 1] = NULL;
@@ -301,15 +328,10 @@ static int cmd_replay(ClientData cd, Tcl_Interp *tcl, int objc,
     if (objc == 1) {
         clock_format(pos.ns, at, sizeof at);
         clock_format(pos.last_ns, last, sizeof last);
-        if (pos.count == UINT64_MAX)
-            interp_sayf(in, "Event %llu, at %s.\n",
-                        (unsigned long long)pos.event, at);
-        else
-            interp_sayf(in, "Event %llu of %llu (0 to %llu), at %s of %s%s.\n",
-                        (unsigned long long)pos.event,
-                        (unsigned long long)pos.count,
-                        (unsigned long long)(pos.count - 1), at, last,
-                        pos.stopped ? "" : " (not stopped there)");
+        interp_sayf(in, "Event %llu of %llu, at %s of %s%s.\n",
+                    (unsigned long long)pos.event,
+                    (unsigned long long)pos.count, at, last,
+                    pos.stopped ? "" : " (not stopped there)");
         interp_sayf(in, "Index: %s.\n",
                     pos.indexed ? "yes (moves read only what they need)"
                                 : "none (moves read from the start)");
@@ -336,7 +358,7 @@ static int cmd_stop(ClientData cd, Tcl_Interp *tcl, int objc,
     (void)objv;
     if (session_interrupt(in->session, &cause) != 0)
         return fail(tcl, cause);
-    if (in->batch) {
+    if (in->batch && !delivering(in)) {
         while (session_state(in->session) == SESSION_RUNNING)
             loop_once(in->loop, -1);
     }
@@ -372,6 +394,8 @@ static int cmd_attach(ClientData cd, Tcl_Interp *tcl, int objc,
             Tcl_GetString(objv[1])));
         return TCL_ERROR;
     }
+    if (not_delivering(in, tcl, "attach", "attach at the prompt") != TCL_OK)
+        return TCL_ERROR;
     breaks_cancel_step(in->breaks);
     dispatch_flush(in->dispatch);
     if (noosa_attach(in->noosa, (pid_t)pid, &cause) != 0)
@@ -384,12 +408,21 @@ static int cmd_detach(ClientData cd, Tcl_Interp *tcl, int objc,
 {
     struct interp *in = cd;
     char *cause = NULL;
+    pid_t pid = session_process(in->session, 0) != NULL
+                    ? session_process(in->session, 0)->pid
+                    : session_pid(in->session);
 
     (void)objc;
     (void)objv;
+    if (not_delivering(in, tcl, "detach", "n_break stops the program at "
+                       "the event, and detach then lets it go") != TCL_OK)
+        return TCL_ERROR;
     breaks_cancel_step(in->breaks);
     if (session_detach(in->session, &cause) != 0)
         return fail(tcl, cause);
+    /* it goes on: the state says so until the next run */
+    in->detached = pid;
+    interp_update_status(in);
     return TCL_OK;
 }
 
@@ -484,12 +517,13 @@ static const struct command commands[] = {
      .max_args = 1,
      .usage = "step ?N|back?",
      .summary = "go on to the next visible event",
-     .help = "Go on to the next visible event (marked * in its interface) "
-             "and stop there\n"
-             "(alias: s); with N, to the Nth (a breakpoint before it stops "
-             "there). Without\n"
-             "a running program, start it and stop at its first visible "
-             "event. In a\n"
+     .help = "Go on to the next visible event of the program's interface "
+             "(marked *;\n"
+             "not the runtime's init and finit) and stop there (alias: s); "
+             "with N, to the\n"
+             "Nth (a breakpoint before it stops there). Without a running "
+             "program, start\n"
+             "it and stop at its first such event. In a\n"
              "recording, step back goes to the event before.",
      .complete = COMMAND_COMPLETE_NONE,
      .proc = cmd_step},
@@ -527,7 +561,7 @@ static const struct command commands[] = {
      .summary = "go to event N of a recording, or to a time",
      .help = "In a recording (noosa --replay), go to event number N (as "
              "noosa dump numbers\n"
-             "them), or to the first event at or after TIME since the "
+             "them, from 1), or to the first event at or after TIME since the "
              "run's start (a number\n"
              "and its unit: @1.5ms, @200us, @2s), forwards or backwards, "
              "and stop there.\n"

@@ -113,6 +113,8 @@ static int cmd_send(ClientData cd, Tcl_Interp *tcl, int objc,
 {
     struct interp *in = cd;
     struct channel_result res;
+    struct registry *reg;
+    const struct registry_op *op;
     unsigned int i;
     int k;
 
@@ -123,10 +125,21 @@ static int cmd_send(ClientData cd, Tcl_Interp *tcl, int objc,
     interp_say(in, " =>");
     if (res.nvalues == 0)
         interp_say(in, " (nothing)");
+    reg = session_registry(in->session);
+    op = reg != NULL ? registry_op_by_name(reg, Tcl_GetString(objv[1]))
+                     : NULL;
     for (i = 0; i < res.nvalues; i++) {
-        char *text = value_text(&res.values[i]);
+        char *text;
 
-        interp_sayf(in, " %s", text);
+        interp_say(in, " ");
+        /* as values are shown everywhere: the result of the program's
+         * own type browsable, as in a stop line */
+        if (i == 0 && op != NULL && op->result_kind == DAPTO_K_USER &&
+            res.values[i].kind == DAPTO_K_PTR &&
+            interp_say_val(in, op->result_type, &res.values[i]))
+            continue;
+        text = value_text(&res.values[i]);
+        interp_say(in, text);
         free(text);
     }
     interp_say(in, "\n");

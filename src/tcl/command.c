@@ -24,6 +24,7 @@ struct command_slot {
     ClientData cd;
     int toplevel;
     struct command *owned;
+    struct commands *reg;
 };
 
 /* Set by command_register(), freed by command_free(). */
@@ -31,6 +32,7 @@ struct commands {
     struct command_slot **slots; /* in name order */
     size_t n;
     const struct command **all; /* the entries of slots, for command_all */
+    unsigned int running; /* commands running now, one inside another */
 };
 
 static struct commands *registry(struct interp *in)
@@ -40,20 +42,68 @@ static struct commands *registry(struct interp *in)
     return in->commands;
 }
 
-/* Check the argument count, then run the entry's procedure. */
-static int dispatch(ClientData cd, Tcl_Interp *tcl, int objc,
+/* An error of command NAME says which command it is: its message in
+ * TCL's result gets "NAME: " in front unless it names it already (or is
+ * Tcl's own "wrong # args"). */
+static void name_error(Tcl_Interp *tcl, const char *name)
+{
+    const char *msg = Tcl_GetStringResult(tcl);
+    size_t len = strlen(name), first = strcspn(name, " ");
+
+    if ((strncmp(msg, name, len) == 0 && msg[len] == ':') ||
+        (strncmp(msg, name, first) == 0 &&
+         (msg[first] == ':' || msg[first] == ' ')) ||
+        strncmp(msg, "wrong # args", 12) == 0)
+        return;
+    Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s", name, msg));
+}
+
+/* Check the argument count, then run the entry's procedure (or say
+ * what to use instead). */
+static int run_slot(struct command_slot *slot, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
-    struct command_slot *slot = cd;
     const struct command *c = slot->c;
+    int rc;
 
+    if (c->proc == NULL) {
+        Tcl_SetObjResult(tcl, Tcl_ObjPrintf("%s: %s", c->name,
+                                            c->instead != NULL ? c->instead
+                                                               : "no such "
+                                                                 "command"));
+        return TCL_ERROR;
+    }
     if (objc - 1 < c->min_args ||
         (c->max_args >= 0 && objc - 1 > c->max_args)) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("wrong # args: should be \"%s\"",
                                             c->usage));
         return TCL_ERROR;
     }
-    return c->proc(slot->cd, tcl, objc, objv);
+    slot->reg->running++;
+    rc = c->proc(slot->cd, tcl, objc, objv);
+    slot->reg->running--;
+    /* (the command typed names it; one it ran inside does not) */
+    if (rc == TCL_ERROR && !(c->flags & (COMMAND_API | COMMAND_GDB_ERRORS)) &&
+        slot->reg->running == 0)
+        name_error(tcl, c->name);
+    return rc;
+}
+
+static int dispatch(ClientData cd, Tcl_Interp *tcl, int objc,
+                    Tcl_Obj *const objv[])
+{
+    return run_slot(cd, tcl, objc, objv);
+}
+
+int command_is_sub(const struct command *c)
+{
+    return strchr(c->name, ' ') != NULL;
+}
+
+int command_unlisted(const struct command *c)
+{
+    return (c->flags & COMMAND_HIDDEN) ||
+           (c->proc == NULL && !(c->flags & COMMAND_SCRIPT));
 }
 
 static int cmp_slots(const void *a, const void *b)
@@ -77,6 +127,7 @@ static void order(struct commands *r)
 
 static void add_slot(struct commands *r, struct command_slot *slot)
 {
+    slot->reg = r;
     r->slots = xreallocarray(r->slots, r->n + 1, sizeof *r->slots);
     r->slots[r->n++] = slot;
     order(r);
@@ -107,32 +158,165 @@ static int global_name(Tcl_Interp *tcl, const char *name, const char *target)
     return had;
 }
 
+static struct command_slot *find_slot(struct interp *in, const char *name);
+
+/* The slot of the entry named NAME itself (not an alias), or NULL. */
+static struct command_slot *named_slot(struct commands *r, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < r->n; i++) {
+        if (strcmp(r->slots[i]->c->name, name) == 0)
+            return r->slots[i];
+    }
+    return NULL;
+}
+
+/* The Tcl names of entry C of SLOT: its command, its global name and its
+ * aliases (none for a subcommand, whose parent runs it). */
+static void tcl_names(struct interp *in, struct command_slot *slot,
+                      const struct command *c)
+{
+    char *full;
+    size_t i;
+
+    if (command_is_sub(c))
+        return;
+    if (c->flags & COMMAND_API) {
+        Tcl_CreateObjCommand(in->tcl, c->name, dispatch, slot, NULL);
+        return;
+    }
+    full = xasprintf("::noosa::cmd::%s", c->name);
+    Tcl_CreateObjCommand(in->tcl, full, dispatch, slot, NULL);
+    slot->toplevel = global_name(in->tcl, c->name, full);
+    for (i = 0; c->aliases != NULL && c->aliases[i] != NULL; i++)
+        global_name(in->tcl, c->aliases[i], full);
+    free(full);
+}
+
 void command_register(struct interp *in, const struct command *table,
                       ClientData cd)
 {
     struct commands *r = registry(in);
     const struct command *c;
-    size_t i;
 
     for (c = table; c->name != NULL; c++) {
-        struct command_slot *slot = xcalloc(1, sizeof *slot);
-        char *full;
+        struct command_slot *slot = named_slot(r, c->name);
 
+        if (slot != NULL) {
+            /* an entry that works replaces one that says what to use
+             * instead, whichever comes first */
+            if (c->proc == NULL)
+                continue;
+            slot->c = c;
+            slot->cd = cd;
+            tcl_names(in, slot, c);
+            order(r);
+            continue;
+        }
+        slot = xcalloc(1, sizeof *slot);
         slot->c = c;
         slot->cd = cd;
-        if (c->flags & COMMAND_API) {
-            Tcl_CreateObjCommand(in->tcl, c->name, dispatch, slot, NULL);
-        } else {
-            full = xasprintf("::noosa::cmd::%s", c->name);
-            Tcl_CreateObjCommand(in->tcl, full, dispatch, slot, NULL);
-            if (!(c->flags & COMMAND_MERGED))
-                slot->toplevel = global_name(in->tcl, c->name, full);
-            for (i = 0; c->aliases != NULL && c->aliases[i] != NULL; i++)
-                global_name(in->tcl, c->aliases[i], full);
-            free(full);
-        }
+        tcl_names(in, slot, c);
         add_slot(r, slot);
     }
+}
+
+/* The subcommand of PARENT that WORD names: the entry "PARENT WORD" (or
+ * an alias), else the one listed subcommand WORD begins, else the one
+ * unlisted one.  NULL with *AMBIGUOUS set when several match. */
+static struct command_slot *find_sub(struct interp *in, const char *parent,
+                                     const char *word, int *ambiguous)
+{
+    struct commands *r = registry(in);
+    struct command_slot *found[2] = {NULL, NULL};
+    int nfound[2] = {0, 0};
+    size_t plen = strlen(parent), wlen = strlen(word), i;
+    char *full = xasprintf("%s %s", parent, word);
+    struct command_slot *slot = find_slot(in, full);
+
+    free(full);
+    *ambiguous = 0;
+    if (slot != NULL)
+        return slot;
+    for (i = 0; i < r->n; i++) {
+        const struct command *c = r->slots[i]->c;
+        int k = command_unlisted(c);
+
+        if (strncmp(c->name, parent, plen) != 0 || c->name[plen] != ' ' ||
+            strncmp(c->name + plen + 1, word, wlen) != 0)
+            continue;
+        found[k] = r->slots[i];
+        nfound[k]++;
+    }
+    for (i = 0; i < 2; i++) {
+        if (nfound[i] == 1)
+            return found[i];
+        if (nfound[i] > 1) {
+            *ambiguous = 1;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+Tcl_Obj *command_subwords(struct interp *in, const char *parent)
+{
+    struct commands *r = registry(in);
+    struct command_slot *p = find_slot(in, parent);
+    Tcl_Obj *out = Tcl_NewListObj(0, NULL);
+    size_t plen = strlen(parent), i;
+
+    for (i = 0; i < r->n; i++) {
+        const struct command *c = r->slots[i]->c;
+
+        if (strncmp(c->name, parent, plen) == 0 && c->name[plen] == ' ' &&
+            !command_unlisted(c))
+            Tcl_ListObjAppendElement(NULL, out,
+                                     Tcl_NewStringObj(c->name + plen + 1, -1));
+    }
+    for (i = 0; p != NULL && p->c->subcommands != NULL &&
+                p->c->subcommands[i] != NULL;
+         i++)
+        Tcl_ListObjAppendElement(NULL, out,
+                                 Tcl_NewStringObj(p->c->subcommands[i],
+                                                  (int)strcspn(
+                                                      p->c->subcommands[i],
+                                                      " ")));
+    return out;
+}
+
+int command_subcommand(struct interp *in, const char *parent,
+                       Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
+                       const char *hint)
+{
+    const char *word = Tcl_GetString(objv[1]);
+    struct command_slot *slot;
+    Tcl_Obj *words, **v, *msg;
+    const char *sep = " ";
+    int ambiguous = 0, n, i;
+
+    slot = word[0] != '\0' ? find_sub(in, parent, word, &ambiguous) : NULL;
+    if (slot != NULL)
+        return run_slot(slot, tcl, objc - 1, objv + 1);
+    words = command_subwords(in, parent);
+    Tcl_IncrRefCount(words);
+    Tcl_ListObjGetElements(NULL, words, &n, &v);
+    msg = Tcl_ObjPrintf("%s: %s subcommand \"%s\": %s", parent,
+                        ambiguous ? "ambiguous" : "unknown", word,
+                        ambiguous ? "it begins" : "noosa's are");
+    for (i = 0; i < n; i++) {
+        if (ambiguous &&
+            strncmp(Tcl_GetString(v[i]), word, strlen(word)) != 0)
+            continue;
+        Tcl_AppendStringsToObj(msg, sep, Tcl_GetString(v[i]), NULL);
+        sep = ", ";
+    }
+    if (hint != NULL && !ambiguous)
+        Tcl_AppendStringsToObj(msg, hint, NULL);
+    Tcl_DecrRefCount(words);
+    Tcl_SetObjResult(tcl, msg);
+    return TCL_ERROR;
 }
 
 static struct command_slot *find_slot(struct interp *in, const char *name)
@@ -219,7 +403,29 @@ void command_free(struct interp *in)
     in->commands = NULL;
 }
 
-/* help ?COMMAND? */
+/* The subcommands of PARENT that have entries of their own, with their
+ * synopses and summaries, for help PARENT. */
+static void say_subs(struct interp *in, const char *parent)
+{
+    struct commands *r = registry(in);
+    size_t plen = strlen(parent), i;
+    int first = 1;
+
+    for (i = 0; i < r->n; i++) {
+        const struct command *c = r->slots[i]->c;
+
+        if (strncmp(c->name, parent, plen) != 0 || c->name[plen] != ' ' ||
+            command_unlisted(c))
+            continue;
+        if (first)
+            interp_sayf(in, "Subcommands (help %s SUBCOMMAND for more):\n",
+                        parent);
+        first = 0;
+        interp_sayf(in, "  %-34s %s\n", c->usage, c->summary);
+    }
+}
+
+/* help ?COMMAND ?SUBCOMMAND?? */
 static int cmd_help(ClientData cd, Tcl_Interp *tcl, int objc,
                     Tcl_Obj *const objv[])
 {
@@ -227,15 +433,25 @@ static int cmd_help(ClientData cd, Tcl_Interp *tcl, int objc,
     const struct command *c;
     size_t i;
 
-    if (objc == 2) {
-        c = command_find(in, Tcl_GetString(objv[1]));
+    if (objc >= 2) {
+        Tcl_Obj *name = objc == 2 ? objv[1] : Tcl_ConcatObj(objc - 1, objv + 1);
+
+        Tcl_IncrRefCount(name);
+        c = command_find(in, Tcl_GetString(name));
         if (c == NULL) {
             Tcl_SetObjResult(tcl, Tcl_ObjPrintf("help: no command \"%s\" "
                                                 "(help lists them)",
-                                                Tcl_GetString(objv[1])));
+                                                Tcl_GetString(name)));
+            Tcl_DecrRefCount(name);
             return TCL_ERROR;
         }
+        Tcl_DecrRefCount(name);
+        if (c->proc == NULL && c->instead != NULL) {
+            interp_sayf(in, "%s: %s\n", c->name, c->instead);
+            return TCL_OK;
+        }
         interp_sayf(in, "%s\n%s\n", c->usage, c->help);
+        say_subs(in, c->name);
         return TCL_OK;
     }
     interp_say(in, "Commands (help COMMAND for more; any Tcl can be typed "
@@ -244,7 +460,7 @@ static int cmd_help(ClientData cd, Tcl_Interp *tcl, int objc,
         char *shown;
 
         c = in->commands->slots[i]->c;
-        if (c->flags & COMMAND_HIDDEN)
+        if (command_unlisted(c) || command_is_sub(c))
             continue;
         shown = strlen(c->usage) > 34 ? xasprintf("%s ...", c->name)
                                       : xstrdup(c->usage);
@@ -261,7 +477,7 @@ static int cmd_help(ClientData cd, Tcl_Interp *tcl, int objc,
 
 static const char *const complete_names[] = {
     "file", "none", "event", "operation", "breakpoint", "command",
-    "handler", "info", "screen"};
+    "handler", "subcommand", "screen"};
 
 /* ::noosa::commands: the entries as a list of dicts (name, aliases, usage,
  * summary, help, complete, kind: command, api or script, hidden), in name
@@ -289,11 +505,16 @@ static int cmd_commands(ClientData cd, Tcl_Interp *tcl, int objc,
         PUT("summary", Tcl_NewStringObj(c->summary, -1));
         PUT("help", Tcl_NewStringObj(c->help, -1));
         PUT("complete", Tcl_NewStringObj(complete_names[c->complete], -1));
-        PUT("kind", Tcl_NewStringObj(c->flags & COMMAND_API      ? "api"
+        PUT("kind", Tcl_NewStringObj(c->proc == NULL && c->instead != NULL
+                                         ? "instead"
+                                     : command_is_sub(c)         ? "subcommand"
+                                     : c->flags & COMMAND_API    ? "api"
                                      : c->flags & COMMAND_SCRIPT ? "script"
                                                                  : "command",
                                      -1));
-        PUT("hidden", Tcl_NewBooleanObj(c->flags & COMMAND_HIDDEN));
+        PUT("hidden", Tcl_NewBooleanObj(command_unlisted(c)));
+        if (c->instead != NULL)
+            PUT("instead", Tcl_NewStringObj(c->instead, -1));
 #undef PUT
         Tcl_ListObjAppendElement(NULL, out, d);
     }
@@ -348,10 +569,10 @@ static int cmd_defhelp(ClientData cd, Tcl_Interp *tcl, int objc,
 
 static const struct command commands[] = {
     {.name = "help",
-     .max_args = 1,
-     .usage = "help ?COMMAND?",
+     .max_args = 2,
+     .usage = "help ?COMMAND ?SUBCOMMAND??",
      .summary = "list the commands, or describe one",
-     .help = "List the commands, or describe one.",
+     .help = "List the commands, or describe one (and its subcommands).",
      .complete = COMMAND_COMPLETE_COMMAND,
      .proc = cmd_help},
     {.name = "::noosa::commands",

@@ -25,16 +25,15 @@ enum command_complete {
     COMMAND_COMPLETE_BREAKPOINT, /* breakpoint numbers */
     COMMAND_COMPLETE_COMMAND,    /* a command name, as first argument */
     COMMAND_COMPLETE_HANDLER,    /* handler subcommands, events, handlers */
-    COMMAND_COMPLETE_INFO,       /* the subcommands of info */
+    COMMAND_COMPLETE_SUBCOMMAND, /* its subcommands (entries "NAME SUB"
+                                  * and the words of .subcommands), as
+                                  * first argument */
     COMMAND_COMPLETE_SCREEN      /* the subcommands of screen */
 };
 
 /* Flags of an entry. */
 #define COMMAND_API 0x1    /* a procedure of the API (n_...): its own name,
                             * not ::noosa::cmd::NAME, and not in noosa(1) */
-#define COMMAND_MERGED 0x2 /* added to Tcl's command of the same name (as
-                            * info's subcommands): Tcl's name keeps Tcl's
-                            * meaning everywhere */
 #define COMMAND_HIDDEN 0x4 /* left out of help's list and completion */
 #define COMMAND_SCRIPT 0x8 /* help only, for a command Tcl code defines
                             * (::noosa::defhelp): no procedure */
@@ -42,7 +41,24 @@ enum command_complete {
                             * an expression in C, taken as typed (no Tcl
                             * substitution of its [ ] and $), and NAME/FMT
                             * gives the format (print/x a[i]) */
+#define COMMAND_CONDITION 0x20 /* takes a condition after "if" or "-if":
+                                * at the prompt, one left unbraced is
+                                * refused where Tcl would substitute it
+                                * wrongly (interp_script) */
+#define COMMAND_GDB_ERRORS 0x40 /* its errors are gdb's messages, worded
+                                 * as gdb words them (No symbol "x" in
+                                 * current context.): the command's name
+                                 * is not put in front of them */
 
+/* An entry named "PARENT SUB" (two words) is a subcommand of PARENT: no
+ * Tcl command of its own; PARENT's procedure hands it its words through
+ * command_subcommand(), with objv[0] the subcommand's word.  An entry
+ * with INSTEAD and no procedure is a word users of other debuggers type
+ * that noosa has no command for (a gdb word): it answers with one line,
+ * "NAME: INSTEAD", as an error, and is left out of help's list and of
+ * completion.  An entry with a procedure registered under the name of
+ * such an entry, before or after it, replaces it, so a command that comes
+ * to work is its entry alone (<design#commands>). */
 struct command {
     const char *name;
     const char *const *aliases; /* NULL-terminated, or NULL */
@@ -51,8 +67,13 @@ struct command {
     const char *summary;        /* a few words for the list of commands */
     const char *help;           /* the text of help NAME */
     enum command_complete complete;
-    int flags;                  /* COMMAND_API, COMMAND_MERGED, ... */
+    int flags;                  /* COMMAND_API, COMMAND_HIDDEN, ... */
     Tcl_ObjCmdProc *proc;
+    const char *instead;        /* without proc: what to use instead */
+    /* NULL-terminated, or NULL: "SUB ARG ..." for each subcommand SUB
+     * handled by the procedure itself, what its first argument completes
+     * to: words, @files, @events or @monitors (for the screen). */
+    const char *const *subcommands;
 };
 
 /* Register the commands of TABLE (ending with an entry whose name is
@@ -76,6 +97,26 @@ const struct command *command_find(struct interp *in, const char *name);
 /* Whether WORD, first word of a top-level command, means noosa's command
  * rather than Tcl's of the same name. */
 int command_toplevel(struct interp *in, const char *word);
+
+/* For the procedure of PARENT: run its subcommand OBJV[1] (a registered
+ * entry "PARENT SUB", or a unique prefix of a subcommand that is not
+ * hidden) with OBJC - 1 words from OBJV + 1, after checking their count
+ * against the entry.  An unknown or ambiguous word is an error listing
+ * PARENT's subcommands, followed by HINT when not NULL. */
+int command_subcommand(struct interp *in, const char *parent,
+                       Tcl_Interp *tcl, int objc, Tcl_Obj *const objv[],
+                       const char *hint);
+
+/* Whether C is a subcommand entry ("PARENT SUB"). */
+int command_is_sub(const struct command *c);
+
+/* Whether C is left out of help's list and of completion: hidden, or a
+ * word that only says what to use instead. */
+int command_unlisted(const struct command *c);
+
+/* The words of the subcommands of PARENT that are not hidden, in name
+ * order, as a Tcl list (with the words of PARENT's .subcommands). */
+Tcl_Obj *command_subwords(struct interp *in, const char *parent);
 
 /* Whether WORD (or WORD/FMT), first word of a line typed at the top
  * level, is a command that takes the rest of the line as typed

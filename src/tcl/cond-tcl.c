@@ -42,11 +42,19 @@ enum ctx {
     CTX_STR    /* an operand of eq, ne */
 };
 
+/* How deep an expression is read: a condition nested deeper would not
+ * fit in the program's filter <protocol#filter> anyway, and reading it
+ * recursively would overflow noosa's stack (a 60000-term || is 60000
+ * levels deep); noosa evaluates it with Tcl's own expr, which does not
+ * recurse. */
+#define RD_DEPTH 256
+
 struct rd {
     Tcl_Interp *interp;
     const struct registry_event *ev;
     char **cause;
     int failed;
+    unsigned int depth; /* of rd_expr calls now */
 };
 
 static struct cond *refuse(struct rd *r, const char *fmt, ...)
@@ -67,6 +75,7 @@ static struct cond *refuse(struct rd *r, const char *fmt, ...)
 }
 
 static struct cond *rd_expr(struct rd *r, Tcl_Token *sub, enum ctx ctx);
+static struct cond *rd_sub(struct rd *r, Tcl_Token *sub, enum ctx ctx);
 
 /* The text of tokens [T, END), which must be text and backslashes only
  * (a literal word or string), appended to DS.  0, or -1 when there is a
@@ -428,8 +437,22 @@ static const struct {
     { "<=", COND_LE }, { ">", COND_GT }, { ">=", COND_GE }
 };
 
-/* A SUB_EXPR token. */
+/* A SUB_EXPR token, at most RD_DEPTH deep. */
 static struct cond *rd_expr(struct rd *r, Tcl_Token *sub, enum ctx ctx)
+{
+    struct cond *c;
+
+    if (r->depth >= RD_DEPTH)
+        return refuse(r, "an expression nested more than %d deep is not "
+                      "compilable", RD_DEPTH);
+    r->depth++;
+    c = rd_sub(r, sub, ctx);
+    r->depth--;
+    return c;
+}
+
+/* A SUB_EXPR token (rd_expr's). */
+static struct cond *rd_sub(struct rd *r, Tcl_Token *sub, enum ctx ctx)
 {
     Tcl_Token *t = sub + 1, *end = sub + 1 + sub->numComponents, *o[3], *p;
     struct cond *a, *b;
@@ -495,6 +518,7 @@ struct cond *cond_tcl_parse(Tcl_Interp *interp, const char *text,
     r.ev = ev;
     r.cause = cause;
     r.failed = 0;
+    r.depth = 0;
     if (Tcl_ParseExpr(interp, text, -1, &parse) != TCL_OK) {
         refuse(&r, "not an expression: %s", Tcl_GetStringResult(interp));
         Tcl_RestoreInterpState(interp, state);

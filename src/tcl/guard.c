@@ -21,6 +21,7 @@
 #include "interp.h"
 #include "protocol.h"
 #include "relate.h"
+#include "symnames.h"
 #include "xmalloc.h"
 
 /* Bytes of one compiled condition; a filter holds several. */
@@ -202,29 +203,101 @@ static int event_gives(const struct registry_event *ev, const char *name,
     return 0;
 }
 
-int guard_reads_event(const struct guard *g,
-                      const struct registry_event *ev)
+/* The first variable COND reads directly (not inside a command
+ * substitution, and not a name with "::") that EV does not give: 1 with
+ * its name in NAME (initialised here, freed by the caller), or 0. */
+static int missing_var(Tcl_Obj *cond, const struct registry_event *ev,
+                       Tcl_DString *name)
 {
     Tcl_Parse parse;
-    int len, i, ok = 1;
+    int len, i, missing = 0;
     const char *text;
 
-    if (g->cond == NULL)
-        return 1;
-    text = Tcl_GetStringFromObj(g->cond, &len);
+    Tcl_DStringInit(name);
+    text = Tcl_GetStringFromObj(cond, &len);
     if (Tcl_ParseExpr(NULL, text, len, &parse) != TCL_OK)
-        return 1; /* guard_check() keeps this from happening */
-    for (i = 0; ok && i + 1 < parse.numTokens; i++) {
+        return 0; /* guard_check() keeps this from happening */
+    for (i = 0; !missing && i + 1 < parse.numTokens; i++) {
         const Tcl_Token *v = &parse.tokenPtr[i], *n = v + 1;
 
         if (v->type != TCL_TOKEN_VARIABLE || n->type != TCL_TOKEN_TEXT)
             continue;
         if (n->size >= 2 && memchr(n->start, ':', (size_t)n->size) != NULL)
             continue;
-        ok = event_gives(ev, n->start, n->size);
+        if (!event_gives(ev, n->start, n->size)) {
+            Tcl_DStringAppend(name, n->start, n->size);
+            missing = 1;
+        }
     }
     Tcl_FreeParse(&parse);
-    return ok;
+    return missing;
+}
+
+int guard_reads_event(const struct guard *g,
+                      const struct registry_event *ev)
+{
+    Tcl_DString name;
+    int missing;
+
+    if (g->cond == NULL)
+        return 1;
+    missing = missing_var(g->cond, ev, &name);
+    Tcl_DStringFree(&name);
+    return !missing;
+}
+
+int guard_check_reads(Tcl_Interp *tcl, const char *what, Tcl_Obj *cond,
+                      struct registry *reg,
+                      int (*takes)(void *arg, const struct registry_event *ev),
+                      void *arg, int every)
+{
+    const struct registry_event *lacks = NULL;
+    Tcl_DString name, missing;
+    unsigned int i, j, k, taken = 0, fine = 0;
+    Tcl_Obj *msg;
+
+    if (cond == NULL || reg == NULL)
+        return TCL_OK;
+    Tcl_DStringInit(&missing);
+    for (i = 0; i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
+
+        for (j = 0; j < a->nevents; j++) {
+            const struct registry_event *ev = &a->events[j];
+
+            if (!takes(arg, ev))
+                continue;
+            taken++;
+            if (!missing_var(cond, ev, &name)) {
+                fine++;
+            } else if (lacks == NULL) {
+                lacks = ev;
+                Tcl_DStringAppend(&missing, Tcl_DStringValue(&name), -1);
+            }
+            Tcl_DStringFree(&name);
+        }
+    }
+    if (lacks == NULL || (!every && fine > 0)) {
+        Tcl_DStringFree(&missing);
+        return TCL_OK;
+    }
+    if (every || taken == 1) {
+        msg = Tcl_ObjPrintf("%s: the condition reads $%s, which event %s "
+                            "does not have: its parameters are ", what,
+                            Tcl_DStringValue(&missing), lacks->name);
+        for (k = 0; k < lacks->nparams; k++)
+            Tcl_AppendPrintfToObj(msg, "%s$%s", k > 0 ? ", " : "",
+                                  lacks->params[k].name);
+        Tcl_AppendPrintfToObj(msg, "%s$n_ename, $n_time, $n_thread and "
+                              "$n_pid", lacks->nparams > 0 ? "; and " : "");
+    } else {
+        msg = Tcl_ObjPrintf("%s: the condition reads $%s, which none of the "
+                            "%u events it would apply to has", what,
+                            Tcl_DStringValue(&missing), taken);
+    }
+    Tcl_DStringFree(&missing);
+    Tcl_SetObjResult(tcl, msg);
+    return TCL_ERROR;
 }
 
 uint64_t guard_hits(const struct guard *g)
@@ -406,6 +479,18 @@ int guard_holds(struct guard *g, struct interp *in,
     return guard_fires(g->every, g->after, g->count, ++g->hits);
 }
 
+/* Whether EV is the built-in enter or leave and the run has had function
+ * records, whose names only noosa knows <protocol#filter>. */
+static int function_event(struct interp *in, const struct registry_event *ev)
+{
+    size_t excluded;
+
+    return (ev->code == DAPTO_EV_ENTER || ev->code == DAPTO_EV_LEAVE) &&
+           ev->aspect != NULL && ev->aspect->event_base == 0 &&
+           strcmp(ev->aspect->name, "dapto") == 0 &&
+           symnames_count(dispatch_symnames(in->dispatch), &excluded) > 0;
+}
+
 char *guard_where(struct guard *g, struct interp *in,
                   const struct consumer *c, unsigned int tag,
                   const struct registry_event *ev)
@@ -422,9 +507,14 @@ char *guard_where(struct guard *g, struct interp *in,
         return xasprintf("in noosa: %s", p->why);
     if (dispatch_clause_counts(in->dispatch, c, ev, tag, &checked,
                                &passed) == 0)
-        return xasprintf("in the program: %llu checked, %llu passed",
+        return xasprintf("in the program: %llu checked, %llu passed%s",
                          (unsigned long long)checked,
-                         (unsigned long long)passed);
+                         (unsigned long long)passed,
+                         function_event(in, ev)
+                             ? "; in noosa for function entries and exits "
+                               "(-finstrument-functions), which carry an "
+                               "address, not a name"
+                             : "");
     if (!dispatch_filters(in->dispatch, &why)) {
         if (session_state(in->session) == SESSION_IDLE)
             return xstrdup("in the program, once it runs");

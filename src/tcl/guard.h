@@ -28,6 +28,18 @@ struct guard;
  * compiles a bad expression into code that fails when run. */
 int guard_check(Tcl_Interp *tcl, Tcl_Obj *cond);
 
+/* Check that COND (NULL: none) can hold where command WHAT applies it,
+ * when the program's interface REG is known (NULL: not yet): the events
+ * of REG that TAKES accepts each give every variable COND reads directly
+ * (EVERY), or at least one of them does (not EVERY; the others are left
+ * out, as the trace does).  TCL_ERROR with the variable and the event's
+ * parameters in TCL's result otherwise: reading a variable an event does
+ * not give is an error at every such event. */
+int guard_check_reads(Tcl_Interp *tcl, const char *what, Tcl_Obj *cond,
+                      struct registry *reg,
+                      int (*takes)(void *arg, const struct registry_event *ev),
+                      void *arg, int every);
+
 /* A guard of condition COND (NULL: always; a reference is taken) with
  * hit counting EVERY (0: none), AFTER and COUNT (0: no limit).  The
  * caller has checked that COND parses as an expression. */

@@ -341,11 +341,17 @@ void handlers_free(struct handlers *hs)
     free(hs);
 }
 
+/* Whether EV is the event named ARG (NAME or ASPECT.NAME). */
+static int named(void *arg, const struct registry_event *ev)
+{
+    return registry_event_named(ev, arg);
+}
+
 /* Check that EVENT names an event of the program, when its interface is
  * known. */
 static int check_event(struct handlers *hs, const char *event)
 {
-    if (session_registry(hs->in->session) == NULL)
+    if (interp_interface(hs->in) == NULL)
         return TCL_OK;
     return interp_event(hs->in, event) != NULL ? TCL_OK : TCL_ERROR;
 }
@@ -491,8 +497,8 @@ static struct handler *lookup(struct handlers *hs, Tcl_Interp *tcl,
 }
 
 /* Write the handlers of HE to F as n_install_handler lines (with a sixth
- * element, the condition, for those that have one). */
-static void save_event(FILE *f, struct hevent *he)
+ * element, the condition, for those that have one); how many. */
+static unsigned int save_event(FILE *f, struct hevent *he)
 {
     unsigned int i;
 
@@ -524,6 +530,7 @@ static void save_event(FILE *f, struct hevent *he)
         fprintf(f, "n_install_handler %s\n", Tcl_GetString(outer));
         Tcl_DecrRefCount(outer);
     }
+    return he->n;
 }
 
 static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
@@ -531,7 +538,7 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
 {
     char *tmp = xasprintf("%s.tmp", path);
     FILE *f = fopen(tmp, "w");
-    unsigned int i;
+    unsigned int i, n = 0;
 
     if (f == NULL) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot write %s: %s", path,
@@ -541,7 +548,7 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
     }
     for (i = 0; i < hs->nevents; i++) {
         if (event == NULL || strcmp(hs->events[i].event, event) == 0)
-            save_event(f, &hs->events[i]);
+            n += save_event(f, &hs->events[i]);
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         Tcl_SetObjResult(tcl, Tcl_ObjPrintf("cannot write %s: %s", path,
@@ -551,6 +558,8 @@ static int save(struct handlers *hs, Tcl_Interp *tcl, const char *path,
         return TCL_ERROR;
     }
     free(tmp);
+    interp_sayf(hs->in, "Saved %u handler%s to %s.\n", n, n == 1 ? "" : "s",
+                path);
     return TCL_OK;
 }
 
@@ -685,7 +694,11 @@ static int cmd_handler(ClientData cd, Tcl_Interp *tcl, int objc,
         }
         if (check_event(hs, Tcl_GetString(objv[2])) != TCL_OK)
             return TCL_ERROR;
-        if (cond != NULL && guard_check(tcl, cond) != TCL_OK)
+        if (cond != NULL &&
+            (guard_check(tcl, cond) != TCL_OK ||
+             guard_check_reads(tcl, "handler add", cond,
+                               interp_interface(in), named,
+                               Tcl_GetString(objv[2]), 1) != TCL_OK))
             return TCL_ERROR;
         install(hs, Tcl_GetString(objv[2]), 0, Tcl_GetString(objv[3]), 1,
                 mode, objv[4], cond, within, outside)->pid = pid;
@@ -868,8 +881,11 @@ static const struct command commands[] = {
             "n_send or n_break, or was added with -stop); others run while the program\n"
             "goes on.  CONDITION is a Tcl expression over the same variables, as for\n"
             "break: evaluated in the program itself where its shape allows (see\n"
-            "conditions), otherwise in noosa; handler list says where.",
+            "conditions), otherwise in noosa; handler list says where.  A handler\n"
+            "that returns -code break skips the event's other handlers; an error\n"
+            "or any other code is reported and skips them too.",
      .complete = COMMAND_COMPLETE_HANDLER,
+     .flags = COMMAND_CONDITION,
      .proc = cmd_handler},
     {.name = "n_install_handler",
      .min_args = 1,

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -383,15 +384,25 @@ int interp_run_for(struct interp *in, const char *what, const char *name,
     in->running_handler = name;
     rc = interp_apply(in, lambda, de->item);
     in->running_handler = NULL;
-    if (rc == TCL_ERROR)
+    if (rc == TCL_ERROR) {
         interp_error(in, "in %s \"%s\" for event \"%s\": %s", what, name,
                      de->event->name, Tcl_GetStringResult(in->tcl));
-    else if (in->break_called && !de->stop)
+    } else if (rc != TCL_OK && rc != TCL_BREAK && rc != TCL_CONTINUE) {
+        /* return -code 99 means nothing here: say so, as for an error */
+        interp_error(in, "in %s \"%s\" for event \"%s\": it returned code "
+                     "%d; a %s returns normally, with an error, or with "
+                     "-code break to skip the event's other %ss", what, name,
+                     de->event->name, rc, what, what);
+        rc = TCL_ERROR;
+    }
+    if (rc != TCL_ERROR && in->break_called && !de->stop)
         dispatch_stop(de, xasprintf("%s \"%s\" for event \"%s\"", what,
                                     name, de->event->name));
     in->break_called = 0;
     Tcl_ResetResult(in->tcl);
-    return rc == TCL_ERROR ? TCL_ERROR : TCL_OK;
+    /* as a script bound to an event in Tk: break skips the rest of the
+     * event's code, continue ends this code only */
+    return rc == TCL_CONTINUE ? TCL_OK : rc;
 }
 
 /* {NAME DOC NAME DOC ...} for N parameters, as in the .db files. */
@@ -472,7 +483,7 @@ void interp_update_status(struct interp *in)
         session_state(in->session) == SESSION_STOPPED)
         Tcl_SetVar2Ex(in->tcl, "n", "event",
                       Tcl_NewWideIntObj(
-                          (Tcl_WideInt)session_position(in->session)),
+                          (Tcl_WideInt)noosa_event_at(in->noosa)),
                       TCL_GLOBAL_ONLY);
     else
         Tcl_SetVar2(in->tcl, "n", "event", "", TCL_GLOBAL_ONLY);
@@ -559,8 +570,6 @@ static int on_say_value(void *arg, const struct registry_param *p,
                         const struct decode_value *v)
 {
     struct interp *in = arg;
-    Tcl_Obj *cmd[3];
-    int ok;
 
     if (!(p->kind == DAPTO_K_USER && tcl_browser(in, p->type))) {
         struct cvalue *cv = debug_param(in->noosa->debug, p->name);
@@ -588,8 +597,17 @@ static int on_say_value(void *arg, const struct registry_param *p,
             return 1;
         }
     }
+    return interp_say_val(in, p->type, v);
+}
+
+int interp_say_val(struct interp *in, const char *type,
+                   const struct decode_value *v)
+{
+    Tcl_Obj *cmd[3];
+    int ok;
+
     cmd[0] = Tcl_NewStringObj("n_say_val", -1);
-    cmd[1] = Tcl_NewStringObj(p->type, -1);
+    cmd[1] = Tcl_NewStringObj(type, -1);
     cmd[2] = interp_value(v);
     for (int k = 0; k < 3; k++)
         Tcl_IncrRefCount(cmd[k]);
@@ -604,6 +622,9 @@ static void on_status(void *arg)
 {
     struct interp *in = arg;
 
+    /* a new run: the program detached before is not this one */
+    if (session_state(in->session) != SESSION_IDLE)
+        in->detached = 0;
     interp_update_status(in);
     vars_status(in->vars);
     /* the displays, once a stop <design#debug-display> */
@@ -615,6 +636,27 @@ static void on_status(void *arg)
     }
 }
 
+int interp_confirm(struct interp *in, const char *question,
+                   const char *script)
+{
+    if (!in->typed || in->confirm == NULL)
+        return 0;
+    in->confirm(in->confirm_arg, question, script);
+    return 1;
+}
+
+void interp_idle_state(struct interp *in, char *buf, size_t size)
+{
+    if (in->detached <= 0)
+        snprintf(buf, size, "not running");
+    else if (kill(in->detached, 0) == 0 || errno == EPERM)
+        snprintf(buf, size, "detached: process %d goes on unmonitored",
+                 (int)in->detached);
+    else
+        snprintf(buf, size, "detached: process %d has ended since",
+                 (int)in->detached);
+}
+
 static int browsable(const char *type, void *arg)
 {
     struct interp *in = arg;
@@ -623,6 +665,13 @@ static int browsable(const char *type, void *arg)
 
     snprintf(name, sizeof name, "n_%s_open", type);
     return Tcl_GetCommandInfo(in->tcl, name, &info);
+}
+
+struct registry *interp_interface(struct interp *in)
+{
+    struct registry *reg = session_registry(in->session);
+
+    return reg != NULL && registry_naspects(reg) > 0 ? reg : NULL;
 }
 
 const struct registry_event *interp_event(struct interp *in, const char *name)
@@ -748,6 +797,7 @@ struct interp *interp_create(struct noosa *n, const struct noosa_opts *opts,
     trace_init_commands(in->trace);
     monitors_init_commands(in->monitors);
     speed_init_commands(in->speed);
+    cmd_gdb_init(in);
 
     in->datadir = find_datadir();
     in->libdir = xasprintf("%s/tcl", in->datadir);
@@ -838,32 +888,125 @@ static int line_at(const char *script, size_t off, int first)
     return first;
 }
 
-/* info's subcommands that Tcl has too (info frame, info locals, info
- * args): gdb's at the top level of what the user types, Tcl's inside
- * scripts. */
-static int info_toplevel(const char *text, int len)
+/* Whether some event of the program's interface has a parameter NAME
+ * (LEN bytes). */
+static int some_param(struct interp *in, const char *name, int len)
 {
-    static const char *const subs[] = {"frame", "locals", "args", NULL};
-    const char *p = text, *e = text + len;
+    struct registry *reg = session_registry(in->session);
+    unsigned int i, j, k;
 
-    if (len < 5 || strncmp(p, "info", 4) != 0 || (p[4] != ' ' && p[4] != '\t'))
-        return 0;
-    p += 4;
-    while (p < e && (*p == ' ' || *p == '\t'))
-        p++;
-    for (int i = 0; subs[i] != NULL; i++) {
-        size_t n = strlen(subs[i]);
+    for (i = 0; reg != NULL && i < registry_naspects(reg); i++) {
+        struct registry_aspect *a = registry_aspect_at(reg, i);
 
-        if ((size_t)(e - p) >= n && strncmp(p, subs[i], n) == 0) {
-            const char *q = p + n;
-
-            while (q < e && (*q == ' ' || *q == '\t' || *q == '\n' ||
-                             *q == ';'))
-                q++;
-            return q == e;
+        for (j = 0; j < a->nevents; j++) {
+            for (k = 0; k < a->events[j].nparams; k++) {
+                if ((int)strlen(a->events[j].params[k].name) == len &&
+                    memcmp(a->events[j].params[k].name, name,
+                           (size_t)len) == 0)
+                    return 1;
+            }
         }
     }
     return 0;
+}
+
+/* Whether the global variable NAME exists (an array too). */
+static int var_exists(struct interp *in, const char *name)
+{
+    Tcl_Obj *cmd[3];
+    int yes = 0, i;
+
+    cmd[0] = Tcl_NewStringObj("::info", -1);
+    cmd[1] = Tcl_NewStringObj("exists", -1);
+    cmd[2] = Tcl_ObjPrintf("::%s", name);
+    for (i = 0; i < 3; i++)
+        Tcl_IncrRefCount(cmd[i]);
+    if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK ||
+        Tcl_GetBooleanFromObj(NULL, Tcl_GetObjResult(in->tcl), &yes) !=
+            TCL_OK)
+        yes = 0;
+    for (i = 0; i < 3; i++)
+        Tcl_DecrRefCount(cmd[i]);
+    Tcl_ResetResult(in->tcl);
+    return yes;
+}
+
+/* For a command whose entry takes a condition after "if" or "-if"
+ * (COMMAND_CONDITION), typed at the top level as PARSE: refuse a
+ * condition left unbraced whose variables Tcl would substitute as the
+ * command is read (break e if $count > 3) where that cannot be meant:
+ * the variable does not exist, or an event has a parameter of that name.
+ * (One that exists and names no parameter holds the condition, as in
+ * break e if $cond.)  TCL_ERROR with the braced command to type. */
+static int check_braced(struct interp *in, const Tcl_Parse *parse)
+{
+    static const char *const ends[] = {"every", "after", "count", "-pid",
+                                       "-stop", "-nostop", "-within",
+                                       "-outside", NULL};
+    const Tcl_Token *t = parse->tokenPtr, *w, *first = NULL, *last = NULL;
+    const char *bad = NULL, *end;
+    int i, j, in_cond = 0, badlen = 0, quoted;
+    Tcl_Obj *msg;
+
+    for (i = 0; i < parse->numWords; i++, t += 1 + t->numComponents) {
+        w = t + 1;
+        if (t->type == TCL_TOKEN_SIMPLE_WORD) {
+            const char *const *e;
+
+            if ((w->size == 2 && memcmp(w->start, "if", 2) == 0) ||
+                (w->size == 3 && memcmp(w->start, "-if", 3) == 0)) {
+                in_cond = 1;
+                continue;
+            }
+            for (e = ends; in_cond && *e != NULL; e++) {
+                if ((int)strlen(*e) == w->size &&
+                    memcmp(*e, w->start, (size_t)w->size) == 0)
+                    in_cond = 0;
+            }
+        }
+        if (!in_cond)
+            continue;
+        if (first == NULL)
+            first = t;
+        last = t;
+        for (j = 0; bad == NULL && j < t->numComponents; j++) {
+            const Tcl_Token *v = &w[j], *n = v + 1;
+            Tcl_DString name;
+
+            if (v->type != TCL_TOKEN_VARIABLE || n->type != TCL_TOKEN_TEXT ||
+                memchr(n->start, ':', (size_t)n->size) != NULL)
+                continue;
+            Tcl_DStringInit(&name);
+            Tcl_DStringAppend(&name, n->start, n->size);
+            if (!var_exists(in, Tcl_DStringValue(&name)) ||
+                some_param(in, n->start, n->size)) {
+                bad = n->start;
+                badlen = n->size;
+            }
+            Tcl_DStringFree(&name);
+        }
+    }
+    if (bad == NULL)
+        return TCL_OK;
+    end = parse->commandStart + parse->commandSize;
+    while (end > last->start + last->size &&
+           strchr(" \t\n\r;", end[-1]) != NULL)
+        end--;
+    /* "$n > 1" in quotes: its text braced */
+    quoted = first == last && first->start[0] == '"' && first->size >= 2;
+    msg = Tcl_ObjPrintf("%.*s: brace the condition, as in: %.*s{%.*s}%.*s "
+                        "(without braces Tcl substitutes $%.*s as the "
+                        "command is read, not at each event)",
+                        parse->tokenPtr[1].size, parse->tokenPtr[1].start,
+                        (int)(first->start - parse->commandStart),
+                        parse->commandStart,
+                        (int)(last->start + last->size - first->start) -
+                            2 * quoted,
+                        first->start + quoted,
+                        (int)(end - (last->start + last->size)),
+                        last->start + last->size, badlen, bad);
+    Tcl_SetObjResult(in->tcl, msg);
+    return TCL_ERROR;
 }
 
 /* Evaluate one command (TEXT, LEN bytes) whose first word is WORD (or
@@ -875,8 +1018,7 @@ static int eval_command(struct interp *in, const char *text, int len,
 
     /* debugger commands whose names Tcl already has are noosa's at the
      * top level of what the user types (or of a script of commands) */
-    if ((word != NULL && command_toplevel(in, word)) ||
-        info_toplevel(text, len)) {
+    if (word != NULL && command_toplevel(in, word)) {
         Tcl_Obj *cmd = Tcl_ObjPrintf("::noosa::cmd::%.*s", len, text);
 
         Tcl_IncrRefCount(cmd);
@@ -1015,7 +1157,15 @@ int interp_script(struct interp *in, const char *script, const char *file,
             w = word;
         }
         if (parse.numWords > 0) {
-            rc = eval_command(in, parse.commandStart, parse.commandSize, w);
+            const struct command *c = w != NULL ? command_find(in, w) : NULL;
+
+            if (c != NULL && (c->flags & COMMAND_CONDITION))
+                rc = check_braced(in, &parse);
+            else
+                rc = TCL_OK;
+            if (rc == TCL_OK)
+                rc = eval_command(in, parse.commandStart, parse.commandSize,
+                                  w);
             errors += command_done(in, rc, script, parse.commandStart, file,
                                    first_line);
         }

@@ -77,9 +77,32 @@ struct interp {
     int display_window;         /* the screen shows the displays */
     unsigned long display_serial; /* the stop the displays were shown at */
 
-    int startup_pending;
-    int conditions_in_noosa; /* "conditions noosa": none in the program */ /* the start-up files are still to be read */
+    int startup_pending;     /* the start-up files are still to be read */
+    int conditions_in_noosa; /* "conditions noosa": none in the program */
+    /* The program detach let go, running on unmonitored, until the next
+     * run or attach (0: none): what the state of an idle session is. */
+    pid_t detached;
+    /* A command is being evaluated as typed at the screen's prompt (so
+     * it may ask before it does something drastic, interp_confirm). */
+    int typed;
+    /* The screen's way to ask a question typed commands raise: ask
+     * QUESTION, and evaluate SCRIPT if the answer is yes.  NULL: no one
+     * to ask (batch mode, scripts). */
+    void (*confirm)(void *arg, const char *question, const char *script);
+    void *confirm_arg;
 };
+
+/* For a command that would do something drastic that the user may not
+ * mean (delete every breakpoint): when it was typed at the screen's
+ * prompt, ask QUESTION and evaluate SCRIPT (which does it) on yes, and
+ * return 1 (the command then does nothing now); otherwise 0: do it. */
+int interp_confirm(struct interp *in, const char *question,
+                   const char *script);
+
+/* What the idle session's program is, for the status line and info
+ * program: "not running", or "detached: process N goes on unmonitored"
+ * (or "has ended" since), in BUF. */
+void interp_idle_state(struct interp *in, char *buf, size_t size);
 
 /* Create the Tcl layer over N: the Tcl library and browsers.  Unless
  * opts->no_init, the start-up files are read by interp_load(), once the
@@ -153,6 +176,12 @@ Tcl_Obj *interp_params(const struct registry_event *e);
  * making anything (lambdas are checked so at every event). */
 int interp_params_match(Tcl_Obj *params, const struct registry_event *e);
 
+/* Say V, a value of the program's own type TYPE, as n_say_val does
+ * (through the type's browser, else TYPE:0xHEX): 1, or 0 when that
+ * failed. */
+int interp_say_val(struct interp *in, const char *type,
+                   const struct decode_value *v);
+
 /* Call LAMBDA (an apply lambda with interp_params() as its parameters)
  * with the values of the event ITEM being delivered.  Handler code runs
  * in its own procedure scope; the event's values are its arguments, so
@@ -164,12 +193,20 @@ int interp_apply(struct interp *in, Tcl_Obj *lambda,
  * (WHAT is "handler" or "monitor"): n_send in it names NAME, an error is
  * reported and returned (TCL_ERROR: the event's other code is skipped),
  * and a call of n_break in it stops the program at DE, for the first such
- * code of the delivery (dispatch_stop). */
+ * code of the delivery (dispatch_stop).  As for a script bound to an event
+ * in Tk, return -code break returns TCL_BREAK (the event's other code is
+ * skipped, quietly) and -code continue TCL_OK; any other code is reported
+ * as an error. */
 int interp_run_for(struct interp *in, const char *what, const char *name,
                    Tcl_Obj *lambda, struct dispatch_event *de);
 
 /* Refresh n(status), n(pid), n(where). */
 void interp_update_status(struct interp *in);
+
+/* The program's interface when noosa knows one (an aspect at least), or
+ * NULL: not yet, or a program without a runtime, which may execute one
+ * that has (names are then taken as they are, for later). */
+struct registry *interp_interface(struct interp *in);
 
 /* Events by name in the current interface: NULL and a message in the
  * interpreter when unknown. */
@@ -203,5 +240,8 @@ int cmd_frame_info(struct interp *in, const char *sub);
 /* Close the recording under way, if any, while the session it records
  * is still there (the end of the Tcl layer). */
 void cmd_record_end(struct interp *in);
+/* gdb's words noosa has no command for (cmd-gdb.c): last, so that an
+ * entry that works replaces one of them whichever comes first. */
+void cmd_gdb_init(struct interp *in);
 
 #endif /* NOOSA_INTERP_H */

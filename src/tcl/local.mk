@@ -18,5 +18,5 @@ src_libnoosa_la_SOURCES += \
 	src/tcl/cmd-probe.c \
 	src/tcl/cmd-data.c src/tcl/cmd-frame.c \
 	src/tcl/cbrowse.c src/tcl/cbrowse.h \
-	src/tcl/display.c src/tcl/display.h
+	src/tcl/display.c src/tcl/display.h src/tcl/cmd-gdb.c
 EXTRA_DIST += src/tcl/README

@@ -98,7 +98,8 @@ static const struct command commands[] = {
             "compile time to make them free: -finstrument-functions-exclude-file-list=\n"
             "FILE,..., -finstrument-functions-exclude-function-list=NAME,..., or\n"
             "__attribute__((no_instrument_function)).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){"exclude", "include", NULL},
      .proc = cmd_functions},
     {0}};
 

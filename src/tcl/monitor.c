@@ -987,6 +987,10 @@ static const struct command commands[] = {
             "Monitor files in noosa's monitors/ directory, ~/.noosa/monitors and\n"
             "$XDG_CONFIG_HOME/noosa/monitors are loaded at start-up, off.  A monitor\n"
             "file defines monitors with n_monitor (see help n_monitor).",
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){
+         "list -all", "names", "load @files", "enable @monitors",
+         "disable @monitors", "remove @monitors", "post", NULL},
      .proc = cmd_monitor},
     {.name = "n_monitor",
      .max_args = -1,

@@ -48,25 +48,31 @@ struct trace {
 /* The tag of the trace's clause: it has one per event. */
 #define TRACE_TAG 0
 
-/* Whether the filter matches EV. */
-static int matches(struct trace *t, const struct registry_event *ev)
+/* Whether the regular expression FILTER (NULL: any) matches EV. */
+static int filter_matches(void *filter, const struct registry_event *ev)
 {
     Tcl_Obj *name;
     int rc;
 
-    if (t->filter == NULL)
+    if (filter == NULL)
         return 1;
     name = Tcl_NewStringObj(ev->name, -1);
     Tcl_IncrRefCount(name);
-    rc = Tcl_RegExpMatchObj(NULL, name, t->filter);
+    rc = Tcl_RegExpMatchObj(NULL, name, filter);
     Tcl_DecrRefCount(name);
     if (rc == 0 && ev->aspect != NULL) {
         name = Tcl_ObjPrintf("%s.%s", ev->aspect->name, ev->name);
         Tcl_IncrRefCount(name);
-        rc = Tcl_RegExpMatchObj(NULL, name, t->filter);
+        rc = Tcl_RegExpMatchObj(NULL, name, filter);
         Tcl_DecrRefCount(name);
     }
     return rc == 1;
+}
+
+/* Whether the trace's filter matches EV. */
+static int matches(struct trace *t, const struct registry_event *ev)
+{
+    return filter_matches(t->filter, ev);
 }
 
 /* Whether the trace shows EV (when its condition holds). */
@@ -127,7 +133,6 @@ static void deliver(void *arg, struct dispatch_event *de)
     struct interp *in = t->in;
     const struct reader_item *item = de->item;
     const struct registry_event *e = de->event;
-    unsigned int i;
     int yes;
 
     if (t->guard != NULL && (yes = guard_holds(t->guard, in, de)) <= 0) {
@@ -145,38 +150,21 @@ static void deliver(void *arg, struct dispatch_event *de)
         /* <design#processes>: whose */
         interp_sayf(in, "[%d] ", (int)session_pid(in->session));
     say_plain(in, e->name);
-    for (i = 0; i < item->nvalues && i < e->nparams; i++) {
+    /* values as a stop line says them (numbers unquoted), but of the
+     * event's record alone: no debug information of a stop */
+    for (unsigned int i = 0; i < item->nvalues && i < e->nparams; i++) {
         const struct registry_param *p = &e->params[i];
         const struct decode_value *v = &item->values[i];
         char *text;
 
         interp_sayf(in, " %s=", p->name);
         if (p->kind == DAPTO_K_USER && v->kind != DAPTO_K_UNKNOWN) {
-            Tcl_Obj *cmd[3];
-            int k;
-
-            cmd[0] = Tcl_NewStringObj("n_say_val", -1);
-            cmd[1] = Tcl_NewStringObj(p->type, -1);
-            cmd[2] = interp_value(v);
-            for (k = 0; k < 3; k++)
-                Tcl_IncrRefCount(cmd[k]);
-            interp_say(in, "\"");
-            if (Tcl_EvalObjv(in->tcl, 3, cmd, TCL_EVAL_GLOBAL) != TCL_OK)
-                interp_say(in, "?");
-            interp_say(in, "\"");
-            for (k = 0; k < 3; k++)
-                Tcl_DecrRefCount(cmd[k]);
-            Tcl_ResetResult(in->tcl);
+            if (!interp_say_val(in, p->type, v))
+                say_plain(in, "?");
             continue;
         }
         text = value_text(v);
-        if (v->kind == DAPTO_K_STR) {
-            say_plain(in, text);
-        } else {
-            say_plain(in, "\"");
-            say_plain(in, text);
-            say_plain(in, "\"");
-        }
+        say_plain(in, text);
         free(text);
     }
     if (item->truncated)
@@ -314,6 +302,14 @@ static int cmd_trace(ClientData cd, Tcl_Interp *tcl, int objc,
                                                 Tcl_GetStringResult(tcl)));
             return TCL_ERROR;
         }
+    }
+    /* a condition no traced event gives the variables of would hide
+     * them all */
+    if (guard_check_reads(tcl, "trace", cond, interp_interface(t->in),
+                          filter_matches, objc == 3 ? objv[2] : NULL, 0) !=
+        TCL_OK)
+        return TCL_ERROR;
+    if (objc == 3) {
         if (t->filter != NULL)
             Tcl_DecrRefCount(t->filter);
         t->filter = Tcl_DuplicateObj(objv[2]);
@@ -361,7 +357,7 @@ static const struct command commands[] = {
      .summary = "show every event as it happens",
      .help = "Show every event (or those whose name, NAME or ASPECT.NAME, matches the\n"
             "Tcl regular expression REGEX) in the transcript with its parameters:\n"
-            "  EVENT param=\"value\" ...\n"
+            "  EVENT param=VALUE ... (values as in a stop line)\n"
             "Events that do not match are not emitted by the program for the trace.\n"
             "With -if, only the events where CONDITION, a Tcl expression over the\n"
             "event's parameters (and n_ename, n_time, n_thread, n_pid) as for break,\n"
@@ -374,7 +370,9 @@ static const struct command commands[] = {
             "Typed at the prompt (or as a command of a script) `trace` is noosa's; Tcl's\n"
             "own trace command keeps its meaning inside procedures (noosa's is\n"
             "::noosa::cmd::trace there).",
-     .complete = COMMAND_COMPLETE_NONE,
+     .complete = COMMAND_COMPLETE_SUBCOMMAND,
+     .subcommands = (const char *const[]){"on @events -if", "off", NULL},
+     .flags = COMMAND_CONDITION,
      .proc = cmd_trace},
     {0}};
 

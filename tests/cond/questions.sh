@@ -140,6 +140,7 @@ status life 0
 has life '^before 50[01]$'
 has life '^reset 0$'
 has life '^after 49[89]$|^after 500$'
+has life "^Wrote question c to $WORK/c.csv \\(CSV, 1 row\\)\\.$"
 count life 0 '^question c: count'
 count life 0 '^n +n of sample'
 if [ "$(head -1 "$WORK/c.csv")" = count ] && grep -q '^49[89]$\|^500$' "$WORK/c.csv"; then
@@ -175,7 +176,7 @@ batch bad -e 'catch {question add x nosuch} m; puts "1: $m"' \
     -e 'catch {question get x} m; puts "14: $m"' \
     "$CV" samples 10 "$seed"
 status bad 0
-has bad '^1: no event "nosuch"'
+has bad '^1: question: no event "nosuch"'
 has bad '^2: question x: event sample has no parameter nosuch'
 has bad '^3: question x: cannot sum s: it is str'
 has bad '^4: question x: cannot group by d: it is double'
@@ -185,7 +186,7 @@ has bad '^7: question: bad -keys "3": should be a power of two'
 has bad '^8: question: -hist needs a value'
 has bad '^9: question: unknown option "-bogus"'
 has bad '^10: question x exists already'
-has bad '^11: no question "y"'
+has bad '^11: question: no question "y"'
 has bad '^12: question: unknown subcommand "frob"'
 has bad '^13: question x has no answer yet'
 has bad '^14: question x has no answer yet'

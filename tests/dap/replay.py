@@ -5,14 +5,16 @@
  - step back is announced once the recording is launched (a
    capabilities event), not before;
  - a function breakpoint stops the play at each tick; the stack is the
-   event's place in the recording; its parameters are variables;
+   event's place in the recording, by noosa dump's number (the events
+   alone, from 1); its parameters are variables;
  - stepBack goes to the event before (made, of the same step), and
    again (the visible tick before with noosa's reverse-step, else the
    event before: quiet), and a continue from there stops at the
    breakpoint again; reverseContinue goes back to the breakpoint's last
    stop (with noosa's reverse-continue; without it, a step back at a
    time, the steps not told), and with no breakpoint before, to the
-   recording's first event (reason entry); continue goes forward again;
+   recording's first event, event 1 of noosa dump (reason entry);
+   continue goes forward again;
  - a line breakpoint on an event emitted at several lines says that a
    recording stops at every one of them;
  - the play ends with the recorded program's exit code, then terminated.
@@ -31,6 +33,14 @@ with open(os.path.join(t.work, "record.out"), "wb") as out:
     rc = subprocess.call([t.noosa, "record", "-o", rec, t.dp, "run", "3"],
                          stdout=out, stderr=subprocess.STDOUT)
 t.check(rc == 3, "recorded dp run 3: %d" % rc)
+# noosa dump's numbers <design#event-numbers>: the first event is 1 (the
+# runtime's init: every event of the recording, visible or not, counts)
+dump = subprocess.run([t.noosa, "dump", rec], stdout=subprocess.PIPE,
+                      stderr=subprocess.STDOUT, text=True).stdout
+numbered = [ln.split() for ln in dump.splitlines() if ln[:1].isdigit()]
+t.check(numbered[0][0] == "1" and numbered[0][3] == "init",
+        "event 1 of the recording: %r" % numbered[:1])
+tick1 = [ln[0] for ln in numbered if ln[3:5] == ["tick", "n=1"]][0]
 
 a = t.adapter("replay")
 init, r = t.start(a, launch={"replay": rec, "noInit": True,
@@ -68,8 +78,8 @@ t.check([x["id"] for x in threads] == [e["threadId"]], "one thread: %r" %
 frames = a.request("stackTrace",
                    {"threadId": e["threadId"]})["body"]["stackFrames"]
 t.check(len(frames) == 1 and
-        frames[0]["name"].startswith("tick (event ") and
-        "of the recording" in frames[0]["name"], "the stack: %r" % frames)
+        frames[0]["name"] == "tick (event %s of the recording)" % tick1,
+        "the stack (event %s): %r" % (tick1, frames))
 scopes = a.request("scopes", {"frameId": frames[0]["id"]})["body"]["scopes"]
 vs = a.request("variables", {"variablesReference": scopes[0][
     "variablesReference"]})["body"]["variables"]
@@ -102,6 +112,11 @@ a.request("reverseContinue")
 e = stop("init pid=" if reverse else "made item=Item:0x")
 t.check(e["reason"] == "entry" and "first event" in e["description"],
         "back at the first event: %r" % e)
+if reverse:
+    frames = a.request("stackTrace",
+                       {"threadId": e["threadId"]})["body"]["stackFrames"]
+    t.check(frames[0]["name"] == "init (event 1 of the recording)",
+            "the first event is 1: %r" % frames)
 a.request("continue")
 stop("tick n=1 total=1")
 a.request("continue")

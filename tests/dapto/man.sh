@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # man.sh - dapto(1) renders without warnings and documents every option
-# that `dapto --help` lists.
+# that `dapto --help` lists, and that the specification's headers need
+# include guards (the generated header includes them again).
 set -u
 page=$abs_top_srcdir/man/dapto.1
 dapto=$abs_top_builddir/src/dapto/dapto
@@ -26,4 +27,8 @@ for opt in $("$dapto" --help | grep -o -e '--[a-z-]*' -e ' -[a-zA-Z],' | tr -d '
         fail=1
     fi
 done
+if ! sed -n '/^\.SS The header/,/^\.SS /p' "$page" | grep -q 'include guard of its own'; then
+    echo "FAIL: dapto.1 does not say that the specification's headers need include guards"
+    fail=1
+fi
 exit $fail

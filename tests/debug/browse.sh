@@ -99,8 +99,10 @@ TCL
             "$DV" </dev/null >"$WORK/tcl-browser.out" 2>"$WORK/tcl-browser.err"
     echo $? >"$WORK/tcl-browser.rc"
 )
-has tcl-browser '^Stopped at breakpoint 1 for event "done": total=60 last=Entry:[0-9]+ value=0x[0-9a-f]+$'
-has tcl-browser '^Entry browser: Entry:[0-9]+, count 0$'
+# (a value of a type with a browser but no n_Entry_say: Entry:0xHEX, as
+# n_say_val says a pointer of the program's own type)
+has tcl-browser '^Stopped at breakpoint 1 for event "done": total=60 last=Entry:0x[0-9a-f]+ value=0x[0-9a-f]+$'
+has tcl-browser '^Entry browser: Entry:0x[0-9a-f]+, count 0$'
 has tcl-browser '^Entry browser: \(Entry\) 0x[0-9a-f]+ <nodes>, count 0$'
 count tcl-browser 0 '^\*last = '
 

@@ -20,25 +20,45 @@
 # period (make check-stress); a thread of SCHED_IDLE among seven spinning
 # on its CPU does it at once ("idle"): detach now lets every other try
 # only the threads inside the runtime go on.
+# noosa killed while attached, then another attaching, time after time.
 # ATTACH_CYCLES (default 3) attaches; make check-stress runs more.
 . "$srcdir/tests/load/lib.sh"
+. "$abs_top_srcdir/tests/lib/started.sh"
 
 CYCLES=${ATTACH_CYCLES:-3}
+
+# launch NAME [VAR=VALUE ...] MODE ARG: lt MODE ARG $WORK/stop-NAME in
+# the background (in the environment given), its output in
+# NAME-prog.out, its pid in $prog, once it says it has started.
+launch() {
+    lname=$1
+    shift
+    rm -f "$WORK/stop-$lname"
+    env "$@" "$WORK/stop-$lname" >"$WORK/$lname-prog.out" 2>&1 &
+    prog=$!
+    wait_started "$WORK/$lname-prog.out"
+}
+
+# ended NAME DONE: tell the program of launch NAME to end; it must end
+# with status 0, saying DONE (an extended regular expression).
+ended() {
+    touch "$WORK/stop-$1"
+    wait $prog
+    rc=$?
+    if [ "$rc" = 0 ] && grep -E -q "^$2" "$WORK/$1-prog.out"; then
+        echo "ok: $1: the program went on and ended"
+    else
+        fail "$1: the program: status $rc"
+        cat "$WORK/$1-prog.out"
+    fi
+}
 
 # shape MODE ARG DONE: lt MODE ARG FILE in the background, CYCLES
 # attaches, then FILE, and the program must end with status 0 saying
 # DONE.
 shape() {
     mode=$1
-    rm -f "$WORK/stop-$mode"
-    "$LT" "$mode" "$2" "$WORK/stop-$mode" >"$WORK/$mode-prog.out" 2>&1 &
-    prog=$!
-    i=0
-    while ! grep -q started "$WORK/$mode-prog.out" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 200 ] && break
-        sleep 0.05
-    done
+    launch "$mode" "$LT" "$mode" "$2"
     k=0
     while [ $k -lt "$CYCLES" ]; do
         k=$((k + 1))
@@ -56,30 +76,14 @@ shape() {
             cat "$WORK/$name.out"
         fi
     done
-    touch "$WORK/stop-$mode"
-    wait $prog
-    rc=$?
-    if [ "$rc" = 0 ] && grep -E -q "^$3" "$WORK/$mode-prog.out"; then
-        echo "ok: $mode: the program went on and ended"
-    else
-        fail "$mode: the program: status $rc"
-        cat "$WORK/$mode-prog.out"
-    fi
+    ended "$mode" "$3"
 }
 
 shape busy 8 'busy: 8 threads$'
 
 # thread 0 of SCHED_IDLE, all eight on CPU 0: stopped there, it gets out
 # of the runtime at detach
-rm -f "$WORK/stop-idle"
-LT_IDLE=1 LT_CPU=0 "$LT" busy 8 "$WORK/stop-idle" >"$WORK/idle-prog.out" 2>&1 &
-prog=$!
-i=0
-while ! grep -q started "$WORK/idle-prog.out" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && break
-    sleep 0.05
-done
+launch idle LT_IDLE=1 LT_CPU=0 "$LT" busy 8
 for k in 1 2; do
     name=idle-$k
     batch "$name" -p $prog -e 'set c 0' \
@@ -94,31 +98,15 @@ for k in 1 2; do
         grep 'stays inside' "$WORK/$name.out"
     fi
 done
-touch "$WORK/stop-idle"
-wait $prog
-rc=$?
-if [ "$rc" = 0 ] && grep -q '^busy: 8 threads$' "$WORK/idle-prog.out"; then
-    echo "ok: idle: the program went on and ended"
-else
-    fail "idle: the program: status $rc"
-    cat "$WORK/idle-prog.out"
-fi
+ended idle 'busy: 8 threads$'
 
 # The program turns an event on by itself (a wild write into its state
 # byte) while noosa is attached: detach finds it, says so and turns it
 # off; it used to trust what it had written there, leave the event on,
 # and its threads kept entering the runtime: the region could not be
 # given back.
-rm -f "$WORK/stop-self" "$WORK/on-self" "$WORK/on-self.done"
-LT_TOCK_ON="$WORK/on-self" "$LT" busy 8 "$WORK/stop-self" \
-    >"$WORK/self-prog.out" 2>&1 &
-prog=$!
-i=0
-while ! grep -q started "$WORK/self-prog.out" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && break
-    sleep 0.05
-done
+rm -f "$WORK/on-self" "$WORK/on-self.done"
+launch self LT_TOCK_ON="$WORK/on-self" "$LT" busy 8
 batch self -p $prog -e "exec touch $WORK/on-self" \
     -e "handler add rare r {if {[file exists $WORK/on-self.done]} n_break}" \
     -e continue -e detach -e 'puts "after $n(status)"'
@@ -130,15 +118,45 @@ has self '^after dead$'
 if grep -q 'stays inside' "$WORK/self.out"; then
     fail "self: the region was left in the program"
 fi
-touch "$WORK/stop-self"
-wait $prog
-rc=$?
-if [ "$rc" = 0 ] && grep -q '^busy: 8 threads$' "$WORK/self-prog.out"; then
-    echo "ok: self: the program went on and ended"
-else
-    fail "self: the program: status $rc"
-    cat "$WORK/self-prog.out"
+ended self 'busy: 8 threads$'
+# noosa killed (SIGKILL) at a random moment while attached and counting
+# the events of eight threads flat out, then another attached: the
+# runtime has let go of the channel of the one killed (its waits found it
+# gone, or the next attach tells it), and gives it back once no thread is
+# inside it, so the next attach works (it was refused for ever,
+# "monitored already"); the program runs on through all of it and ends
+# normally.
+launch killed "$LT" busy 8
+seed=${ATTACH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "killed: seed $seed (ATTACH_SEED=$seed repeats this run)"
+k=0
+while [ $k -lt "$CYCLES" ]; do
+    k=$((k + 1))
+    seed=$(((seed * 1103515245 + 12345) % 2147483648))
+    delay=$(printf '0.%02d' $((5 + (seed / 65536) % 45)))
+    "$NOOSA" --batch -n -p $prog -e 'set c 0' \
+        -e 'handler add tock count {global c; incr c; if {$c % 5000 == 0} {n_break}}' \
+        -e 'while 1 continue' </dev/null >"$WORK/killed-$k.first" 2>&1 &
+    first=$!
+    sleep "$delay"
+    kill -9 $first
+    wait $first 2>/dev/null
+    name=killed-$k
+    batch "$name" -p $prog -e 'set c 0' \
+        -e 'handler add tock count {global c; incr c; if {$c == 4000} {n_break}}' \
+        -e continue -e 'puts "count $c $n(status)"' -e detach
+    status "$name" 0
+    has "$name" '^count 4000 stopped$'
+    has "$name" '^Detached from process'
+    if grep -q 'stays inside\|monitored already' "$WORK/$name.out" "$WORK/$name.err"; then
+        fail "$name (killed after $delay s): $(grep 'stays inside\|monitored already' "$WORK/$name.out" "$WORK/$name.err")"
+    fi
+done
+if grep -q dapto-channel "/proc/$prog/maps"; then
+    fail "killed: a channel is left in the program"
 fi
+ended killed 'busy: 8 threads$'
+
 # (three times as many: the race it found, a thread stopped inside
 # clone3 at the moment of the interrupt, was seen once in some 10 cycles)
 CYCLES=$((CYCLES * 3))

@@ -99,13 +99,13 @@ has stopcont '^loop: 20000 ticks$'
 
 batch null -e 'trace on' -e run "$LT" null
 status null 0
-has null '^tick i="-1" label="\(null\)"$'
+has null '^tick i=-1 label="\(null\)"$'
 
 # 10 MB: the record keeps its first 64 KiB, the transcript less, and says
 # that the string goes on.
 batch big -e 'trace on' -e run "$LT" big 10
 status big 0
-has big '^tick i="-2" label="b+"\.\.\. \(truncated\)$'
+has big '^tick i=-2 label="b+"\.\.\. \(truncated\)$'
 long=$(awk 'length($0) > 4096' "$WORK/big.out" | wc -l)
 if [ "$long" -eq 0 ]; then
     echo "ok: big: no line of more than 4096 characters"

@@ -32,6 +32,11 @@
  *                                the fork only once FILE exists (PROG
  *                                creates it, so it runs by then; 20 s at
  *                                most)
+ *   lt fork-loop N [PAUSE_NS]    a child that executes lt loop N child;
+ *                                the parent meanwhile ticks N times
+ *                                labelled "parent" (i from 0), busy
+ *                                PAUSE_NS between them, waits for it and
+ *                                says "fork-loop: status S"
  *   lt forker N K MS             N times: wait MS ms, then a child that
  *                                ticks K times, waits MS ms and exits,
  *                                waited for; then "forker: N ended" (to
@@ -557,6 +562,44 @@ static int fork_exec(char **argv)
     return 0;
 }
 
+/* fork-loop: a child that executes SELF loop N child while the parent
+ * ticks N times on its own. */
+static int fork_loop(const char *self, long n, long pause_ns)
+{
+    char count[32];
+    char *argv[5];
+    int status;
+    pid_t c, w;
+
+    snprintf(count, sizeof count, "%ld", n);
+    c = fork();
+    if (c < 0)
+        return 1;
+    if (c == 0) {
+        argv[0] = (char *)self;
+        argv[1] = "loop";
+        argv[2] = count;
+        argv[3] = "child";
+        argv[4] = NULL;
+        execv(self, argv);
+        perror(self);
+        _exit(127);
+    }
+    for (long i = 0; i < n; i++) {
+        _dapto_tick((int)i, "parent");
+        if (pause_ns > 0) {
+            uint64_t until = now_ns() + (uint64_t)pause_ns;
+            while (now_ns() < until)
+                ;
+        }
+    }
+    while ((w = waitpid(c, &status, 0)) < 0 && errno == EINTR)
+        ;
+    printf("fork-loop: status %d\n",
+           w == c && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+}
+
 /* forker: N children, one every MS milliseconds, K ticks each. */
 static int forker(int n, long k, int ms)
 {
@@ -586,6 +629,7 @@ static void usage(void)
                     "scribble N | scribble-filters N | scribble-buffer N | "
                     "stopped | stopped-old | daemon SECS FILE | "
                     "exec PROG ARG... | fork-exec PROG ARG... | "
+                    "fork-loop N [PAUSE_NS] | "
                     "forker N K MS | flood | null | big MB\n");
     exit(2);
 }
@@ -680,6 +724,8 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && strcmp(argv[1], "fork-exec") == 0)
         return fork_exec(argv + 2);
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "fork-loop") == 0)
+        return fork_loop(argv[0], atol(argv[2]), argc == 4 ? atol(argv[3]) : 0);
     if (argc == 5 && strcmp(argv[1], "forker") == 0)
         return forker(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc >= 3 && strcmp(argv[1], "exec") == 0) {

@@ -14,7 +14,8 @@
 # on outlives noosa and does its work).  With follow-fork child, noosa
 # lets the parent go on unmonitored and monitors the child: every event of
 # the child is seen, through a chain of forks too, and breakpoints stop
-# it; a child made by vfork is never followed.  A program that executes
+# it, while nothing the parent emits after its fork is told; a child
+# made by vfork is never followed.  A program that executes
 # another linked with libdapto is monitored on with the new interface;
 # one that executes another program is let go at the exec: untraced
 # (TracerPid 0), it outlives noosa and kill, finishes with its own output
@@ -38,7 +39,7 @@ batch daemon -e 'follow-fork parent' -e 'trace on' -e run \
 status daemon 0
 count daemon 1 '^Process [0-9]+ created process [0-9]+, which is not followed\.$'
 has daemon '^daemon: started$'
-has daemon 'tick i="1" label="after the fork"'
+has daemon 'tick i=1 label="after the fork"'
 count daemon 0 'in the (child|daemon)'
 has daemon '^Program exited with status 0\.$'
 # the daemon writes its file two seconds after it started
@@ -97,7 +98,7 @@ rm -f "$WORK/daemon.flag"
 batch follow-chain -e 'follow-fork child' -e 'trace on' -e run \
     -e 'info processes' "$LT" daemon 1 "$WORK/daemon.flag"
 status follow-chain 0
-has follow-chain 'tick i="0" label="before the fork"'
+has follow-chain 'tick i=0 label="before the fork"'
 count follow-chain 1 'label="in the child"'
 count follow-chain 10 'label="in the daemon"'
 count follow-chain 1 '^Process [0-9]+ created process [0-9]+ and exited: following the child\.$'
@@ -118,6 +119,42 @@ child=$(sed -n 's/^Process [0-9]* created process \([0-9]*\): following it.*/\1/
     "$WORK/follow-break.out")
 has follow-break "State: stopped at breakpoint 1 for event \"tick\", pid ${child:-none}\$"
 later follow-break '^workers: 2 ended$'
+
+# The parent let go emits nothing monitored after its fork: none of the
+# 1000 ticks it emits at once after it reaches a handler or stops at a
+# breakpoint (they did: fork() returned before noosa took the fork, and
+# the parent's events until it was let go were told, its breakpoint
+# stopping after "goes on unmonitored"); the child's are all told.
+batch follow-after -e 'follow-fork child' -e 'set p 0; set c 0' \
+    -e 'handler add tick h {if {$label eq "parent"} {incr ::p} else {incr ::c}}' \
+    -e 'break tick if {$label eq "parent" && $i == 500}' -e run \
+    -e 'puts "parent $p child $c"' -e 'info processes' "$LT" fork-loop 1000
+status follow-after 0
+count follow-after 0 '^Stopped at '
+has follow-after '^parent 0 child 1000$'
+has follow-after 'let go, unmonitored \(its child followed\)$'
+later follow-after '^fork-loop: status 0$'
+
+# A program without a runtime (env) that executes one linked with
+# libdapto hands it the channel it was started with: the new image is
+# monitored with its interface, and a breakpoint set before (pending,
+# while no interface is known) stops there.  It was let go at the exec
+# ("no monitoring interface"), its runtime then waited 10 s for an
+# acknowledgement of each aspect, and break refused the event.
+ENV=$(command -v env)
+batch env-exec -e 'break tick if {$i == 1}' -e run -e 'info processes' \
+    -e continue "$ENV" "$LT" loop 3 x
+status env-exec 0
+has env-exec '^Breakpoint 1 on event tick if \$i == 1 \(pending: the program.s interface is not known yet\)$'
+has env-exec "executed $LT: monitoring it with its interface\\.\$"
+count env-exec 1 '^Stopped at breakpoint 1 for event "tick": i=1 label="x"$'
+has env-exec '^loop: 3 ticks$'
+has env-exec '^Program exited with status 0\.$'
+count env-exec 0 'let go|did not acknowledge'
+# one without a runtime either is let go at the exec, as before
+batch env-plain -e run "$ENV" "$abs_top_builddir/tests/noosa/plain"
+status env-plain 0
+has env-plain 'which has no monitoring interface: let go, it goes on unmonitored\.$'
 
 # vfork: never followed, said so; the program goes on monitored.
 batch follow-vfork -e 'follow-fork child' -e 'trace on' -e run "$LT" vfork
@@ -173,7 +210,7 @@ count both-question 3 '^  worker [0-2] +1000$'
 # The trace says which process each event is of, once there are two.
 batch both-trace -e 'trace on' -e run "$LT" workers 2 3
 status both-trace 0
-count both-trace 6 '^\[[0-9]+\] tick i="[0-2]" label="worker [01]"$'
+count both-trace 6 '^\[[0-9]+\] tick i=[0-2] label="worker [01]"$'
 count both-trace 2 '^\[[0-9]+\] forked pid='
 
 # A breakpoint given -pid stops that process only: stopped in the first
@@ -255,7 +292,7 @@ count end-live 3 '^Process [0-9]+ was killed by SIGKILL\.$'
 rm -f "$WORK/daemon.flag"
 batch both-daemon -e 'trace on' -e run "$LT" daemon 1 "$WORK/daemon.flag"
 status both-daemon 0
-count both-daemon 10 '^\[[0-9]+\] tick i="[0-9]+" label="in the daemon"$'
+count both-daemon 10 '^\[[0-9]+\] tick i=[0-9]+ label="in the daemon"$'
 count both-daemon 1 'label="in the child"$'
 count both-daemon 3 '^Process [0-9]+ exited with status 0\.$'
 if [ "$(cat "$WORK/daemon.flag" 2>/dev/null)" = alive ] &&
@@ -302,8 +339,8 @@ fi
 batch both-exec -e 'trace on' -e run "$LT" fork-exec "$LT" loop 3 after
 status both-exec 0
 count both-exec 1 '^Process [0-9]+ executed .*/lt: monitoring it with its interface\.$'
-count both-exec 3 '^\[[0-9]+\] tick i="[0-2]" label="after"$'
-has both-exec '^\[[0-9]+\] tick i="0" label="after the child"$'
+count both-exec 3 '^\[[0-9]+\] tick i=[0-2] label="after"$'
+has both-exec '^\[[0-9]+\] tick i=0 label="after the child"$'
 has both-exec '^fork-exec: status 0$'
 has both-exec '^loop: 3 ticks$'
 
@@ -353,7 +390,7 @@ wait $!
 status both-exec-other 0
 count both-exec-other 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
 has both-exec-other '^fork-exec: status 3$'
-has both-exec-other '^\[[0-9]+\] tick i="0" label="after the child"$'
+has both-exec-other '^\[[0-9]+\] tick i=0 label="after the child"$'
 has both-exec-other '^Program exited with status 0\.$'
 has both-exec-other '^  [0-9]+ +[0-9]+ +let go at the exec, unmonitored$'
 has both-exec-other '^  [0-9]+ +- +exited$'
@@ -388,10 +425,10 @@ batch exec -e 'trace on' -e run -e 'info processes' \
     -e 'puts "kill: [catch kill msg] $msg"' \
     "$LT" exec /bin/sh -c "$LETGO" letgo "$WORK/le"
 status exec 0
-has exec 'tick i="0" label="before the exec"'
+has exec 'tick i=0 label="before the exec"'
 count exec 1 '^Process [0-9]+ executed /.*, which has no monitoring interface: let go, it goes on unmonitored\.$'
 has exec '^  [0-9]+ +- +let go at the exec, unmonitored$'
-has exec '^kill: 1 the program is not running$'
+has exec '^kill: 1 kill: the program is not running$'
 count exec 0 '^Program (exited|killed)'
 untraced exec "$WORK/le"
 
@@ -428,10 +465,10 @@ untraced kill-letgo "$WORK/lg"
 batch exec-monitored -e 'trace on' -e run -e 'info processes' \
     "$LT" exec "$LT" loop 3 after
 status exec-monitored 0
-has exec-monitored 'tick i="0" label="before the exec"'
+has exec-monitored 'tick i=0 label="before the exec"'
 count exec-monitored 1 '^Process [0-9]+ executed .*/lt: monitoring it with its interface\.$'
 count exec-monitored 2 '^init pid='
-count exec-monitored 3 'tick i="[012]" label="after"'
+count exec-monitored 3 'tick i=[012] label="after"'
 has exec-monitored '^loop: 3 ticks$'
 has exec-monitored '^Program exited with status 0\.$'
 

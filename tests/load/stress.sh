@@ -26,9 +26,11 @@
 # events in their own trails while a signal handler keeps more inside
 # them, then a fault; a debug adapter's session continued from stop to
 # stop while pauses race the stops (tests/dap/stress.py) and the stops it
-# goes on from by itself (tests/dap/pause.py).  RUNS (default 100) runs of
-# each shape on each placement; the first failure's output is shown.  Not
-# part of `make check`; .ci/run runs it with fewer RUNS.
+# goes on from by itself (tests/dap/pause.py); then recordings whose
+# writer is killed at random moments, STRESS_KILL_RUNS (20) of each kind
+# (tests/record/killed.sh).  RUNS (default 100) runs of each shape on
+# each placement; the first failure's output is shown.  Not part of
+# `make check`; .ci/run runs it with fewer RUNS.
 . "$srcdir/tests/load/lib.sh"
 
 RUNS=${RUNS:-100}
@@ -401,5 +403,16 @@ for p in $placements; do
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
     echo "$p CPU: $ok of $((16 * RUNS - skipped)) runs passed$note"
 done
+# recordings whose writer is killed at random moments
+# (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)
+if env KILL_RUNS=${STRESS_KILL_RUNS:-20} srcdir="$abs_top_srcdir" \
+    top_builddir="$abs_top_builddir" abs_top_srcdir="$abs_top_srcdir" \
+    abs_top_builddir="$abs_top_builddir" \
+    sh "$abs_top_srcdir/tests/record/killed.sh" >"$WORK/killed.out" 2>&1; then
+    echo "killed recordings: $(grep "recordings readable" "$WORK/killed.out")"
+else
+    fail "killed recordings"
+    tail -40 "$WORK/killed.out"
+fi
 echo "stress: $(($(date +%s) - start)) s"
 finish

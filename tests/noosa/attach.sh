@@ -4,8 +4,9 @@
 # attach PID) and detaching from it, through `noosa --batch`.  nt in its
 # `lines` mode reads its standard input from a FIFO that this script
 # writes, so it is blocked in read(2) whenever noosa attaches:
-#  - attach, stop at a breakpoint, open the value it carries, detach; the
-#    program then finishes with its own output and status 0;
+#  - attach, stop at a breakpoint, open the value it carries, detach
+#    (info program then says the program goes on, detached: it said "not
+#    running"); the program then finishes with its own output and status 0;
 #  - attach and detach twice in a row, then the program goes on;
 #  - attach at the prompt, and detach refused for a program noosa started;
 #  - each reason not to attach, with its message: no such process, no
@@ -14,7 +15,9 @@
 #    noosa, and, as root, another user's program and a program that may
 #    not be traced (undumpable);
 #  - noosa killed with SIGKILL while attached, with a breakpoint set: the
-#    program goes on unmonitored, neither stopped nor killed.
+#    program goes on unmonitored, neither stopped nor killed; another
+#    noosa then attaches to it (the runtime gives back the channel of the
+#    one killed) and detaches, and nothing of either is left in it.
 . "$srcdir/tests/noosa/lib.sh"
 OLD=$abs_top_builddir/tests/noosa/old-runtime
 PLAIN=$abs_top_builddir/tests/noosa/plain
@@ -22,6 +25,7 @@ PLAIN=$abs_top_builddir/tests/noosa/plain
 # Process numbers and the C library's frames change from run to run.
 norm_attach() {
     sed -e 's/process [0-9][0-9]*/process PID/g' \
+        -e 's/Process [0-9][0-9]*/Process PID/g' \
         -e 's/stopped in [^,]*, called from/stopped in LIBC, called from/' \
         "$WORK/$1.out" >"$WORK/$1.tmp" && mv "$WORK/$1.tmp" "$WORK/$1.out"
     sed -e 's/process [0-9][0-9]*/process PID/g' \
@@ -68,6 +72,7 @@ values
 open 1
 detach
 n_say "status $n(status)\n"
+info program
 EOF2
 timeout 60 "$NOOSA" --batch -n -B "$TESTS_SRC/browsers" -x one.tcl -p $prog \
     >"$WORK/one.out" 2>"$WORK/one.err" &
@@ -228,13 +233,32 @@ rc=$?
 [ $rc = 137 ] || fail "noosa under timeout ended with $rc, not killed by SIGKILL (137)"
 exec 4>&-
 echo one >&3
+# another noosa attaches to it (it was refused: the runtime kept the
+# channel of the one killed, "monitored already"), stops at the next line,
+# detaches; nothing of either is left in it
+timeout 60 "$NOOSA" --batch -n -p $prog -e 'break cell_made' -e continue \
+    -e 'n_say "again at $n(where)\n"' -e detach >"$WORK/killed-again.out" \
+    2>"$WORK/killed-again.err" &
+noosa=$!
+wait_for "$WORK/killed-again.out" Attached
 echo two >&3
+wait $noosa
+echo $? >"$WORK/killed-again.rc"
+norm_attach killed-again
+check killed-again
+if grep -q dapto-channel "/proc/$prog/maps"; then
+    fail "a channel is left in the program: $(grep dapto-channel "/proc/$prog/maps")"
+else
+    echo "ok: no channel left in the program"
+fi
+echo three >&3
 exec 3>&-
 wait $prog
 echo "status $?" >>killed.prog
 same killed-prog killed.prog "ready
 got one
 got two
+got three
 done
 status 0"
 

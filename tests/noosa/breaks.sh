@@ -40,8 +40,9 @@ step 6
 step 7
 step 8"
 
-# step: event by event (quiet is not visible) to the end; then, with no
-# program, it starts one and stops at its first visible event.
+# step: event by event (quiet is not visible, nor is the runtime's finit
+# a step) to the end; then, with no program, it starts one and stops at
+# the program's first visible event (it stopped in the runtime's init).
 cat >step.tcl <<'EOF2'
 break dapto.init
 run > step-prog.out
@@ -61,7 +62,8 @@ batch step -n -x step.tcl "$NT" ticks 2
 check step
 
 # A condition that fails when evaluated stops the program and says why;
-# malformed breakpoints are refused when they are set.
+# malformed breakpoints, and a condition reading a variable the event
+# does not give, are refused when they are set.
 cat >bp-bad.tcl <<'EOF2'
 break nosuch
 break nt.nosuch
@@ -70,6 +72,7 @@ break tick when {$n > 1}
 break tick if {$n >}
 break tick if {[string length $text}
 break tick if {$nosuch > 1}
+break tick if {[nosuch_command] > 1}
 run > bp-bad-prog.out
 delete 9
 delete x

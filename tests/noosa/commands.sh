@@ -7,17 +7,19 @@
 # counts checked from a command's entry; ::noosa::defhelp adding the help
 # of a command defined in Tcl (listed, shown, replaced, refused for
 # noosa's own); the global names and aliases; Tcl's break and continue
-# kept inside procedures; the screen command in batch mode.
+# kept inside procedures; the screen command in batch mode; errors that
+# name the command typed.
 . "$srcdir/tests/noosa/lib.sh"
 
-# Every command ::noosa::commands lists, but the hidden ones, has a line
+# Every command ::noosa::commands lists, but the hidden ones and the
+# subcommands (help info lists info's), has a line
 # "  SYNOPSIS-OR-NAME ...  SUMMARY" in help's list; so have two commands
 # given help by defhelp.
 cat >help-all.tcl <<'EOF2'
 ::noosa::defhelp frob {frob ?HOW?} {frobnicate the program} {Frobnicate it.}
 ::noosa::defhelp long {long AAAAAAAAAA BBBBBBBBBB CCCCCCCCCC DDDDDDDDDD} {it is long} {.}
 foreach c [::noosa::commands] {
-    if {![dict get $c hidden]} {
+    if {![dict get $c hidden] && [dict get $c kind] ne "subcommand"} {
         puts "[dict get $c name]\t[dict get $c summary]"
     }
 }
@@ -93,5 +95,38 @@ screen focus next
 EOF2
 batch commands -n -x commands.tcl
 check commands
+
+# An error names the command typed (by its name, for an alias), once,
+# however deep inside it the error came from; kill, continue and the
+# like said "the program is not running" alone.
+batch named -n -e kill -e k -e cont -e c -e stop -e detach -e 'goto 3' \
+    -e 'profile show freq -sort up' -e 'info events -x' "$NT"
+for line in 'kill: the program is not running' \
+    'continue: the program is not running' 'stop: the program is not running' \
+    'detach: the program is not running' 'goto: not a recording' \
+    'profile: bad sort key "up"' \
+    'info events: expected -v, got "-x"'; do
+    if grep -q -F -e "error: $line" named.out named.err; then
+        echo "ok: named: $line"
+    else
+        fail "named: no \"error: $line\""
+    fi
+done
+if [ "$(grep -c '^error: kill: the program is not running$' named.out)" = 2 ] &&
+    [ "$(grep -c '^error: continue: the program is not running$' named.out)" = 2 ]; then
+    echo "ok: aliases name their command"
+else
+    fail "aliases: $(cat named.out)"
+fi
+
+# gdb's words that came to work keep gdb's messages, as gdb words them
+# (print's not named; its own "not stopped" as tests/debug/errors.sh has it)
+batch gdbwords -n -e 'print 1 + 2' -e 'whatis x' "$NT"
+if [ "$(grep -c '^error: the program is not stopped' gdbwords.out)" = 2 ] &&
+    ! grep -q -e '^error: print:' -e '^error: whatis:' gdbwords.out; then
+    echo "ok: print and whatis say gdb's messages alone"
+else
+    fail "gdb's messages: $(cat gdbwords.out gdbwords.err)"
+fi
 
 finish

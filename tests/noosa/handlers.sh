@@ -3,7 +3,7 @@
 # handlers.sh - handlers through `noosa --batch`: the event's parameters,
 # n_ename, n_time and n_thread as variables; newest first; n_break; an
 # error reported with the handler's name, the event's other handlers
-# skipped and monitoring going on; removal during the event taking effect
+# skipped and monitoring going on; return -code break and other codes; removal during the event taking effect
 # after it; handler list/get/rename/body/enable/disable; handler files
 # saved and loaded back (round trip); calc's handler file on calc.
 #
@@ -76,6 +76,19 @@ continue
 EOF2
 batch break -n -x break.tcl "$NT" ticks 4
 check break
+
+# Return codes, as for a script bound to an event in Tk: break skips the
+# event's other handlers, quietly; continue ends this handler only; any
+# other code is an error naming it (they used to be ignored).
+cat >codes.tcl <<'EOF2'
+handler add tick last {n_say "last $n\n"}
+handler add tick odd {if {$n == 3} {return -code 99 odd}; n_say "odd passed $n\n"}
+handler add tick skip {if {$n == 2} {n_say "skipping the others\n"; return -code break}}
+handler add tick cont {if {$n == 1} {return -code continue}; n_say "cont passed $n\n"}
+run > codes-prog.out
+EOF2
+batch codes -n -x codes.tcl "$NT" ticks 4
+check codes
 
 # Round trip: handlers installed from a file are saved as the same file.
 cat >h1.handlers <<'EOF2'

@@ -35,7 +35,8 @@ check info
 batch help-list -n -e help "$NT"
 for c in 'run ?ARG ...?' continue step stop kill 'break ...' \
     'delete ?N ...?' 'enable ?N ...?' 'disable ?N ...?' 'handler ...' \
-    'send OPERATION ?ARG ...?' 'info ...' 'help ?COMMAND?' 'quit ?STATUS?' \
+    'send OPERATION ?ARG ...?' 'info SUBCOMMAND ?ARG ...?' \
+    'help ?COMMAND ?SUBCOMMAND??' 'quit ?STATUS?' \
     'values ?FIRST?' 'open N'; do
     if grep -q -F -e "  $c " help-list.out; then
         echo "ok: help lists $c"
@@ -53,8 +54,9 @@ EOF2
 batch help -n -x help.tcl "$NT"
 check help
 
-# An info subcommand that does not exist lists noosa's first; prefixes
-# still work, an ambiguous one says which it begins.
+# An info subcommand that does not exist lists noosa's (Tcl's own info is
+# ::info at the prompt); prefixes still work, an ambiguous one says which
+# it begins.
 batch info-bad -n -e 'info nothing' -e 'info pro' -e 'info op' \
     -e 'info tclversion' "$NT"
 check info-bad

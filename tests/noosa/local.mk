@@ -83,7 +83,8 @@ NOOSA_E2E_TESTS = tests/noosa/cli.sh tests/noosa/breaks.sh \
 	tests/noosa/handlers.sh tests/noosa/send.sh tests/noosa/browse.sh \
 	tests/noosa/startup.sh tests/noosa/data.sh tests/noosa/info.sh \
 	tests/noosa/names.sh tests/noosa/man.sh tests/noosa/man-commands.sh \
-	tests/noosa/commands.sh tests/noosa/attach.sh
+	tests/noosa/commands.sh tests/noosa/attach.sh tests/noosa/gdb.sh \
+	tests/noosa/conditions.sh
 TESTS += $(NOOSA_E2E_TESTS)
 EXTRA_DIST += $(NOOSA_E2E_TESTS) tests/noosa/lib.sh tests/noosa/expected \
 	tests/noosa/browsers tests/noosa/small.calc

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # send.sh - operations through `noosa --batch`: n_send returns the
 # results as a proper Tcl list (strings with spaces and braces, empty
-# strings), send prints them; pointers travel as decimal integers that
-# n_hextodec and n_dectohex convert; an operation run from a handler; and
+# strings), send prints them as values are shown everywhere (a result of
+# the program's own type as Cell:0xHEX: it printed a bare pointer);
+# pointers travel as decimal integers that n_hextodec and n_dectohex
+# convert; an operation run from a handler; and
 # every way a request can fail, each with its message: the program not
 # stopped at an event, an unknown operation, the wrong number of
 # arguments, an argument that does not convert, an operation that refuses
@@ -26,6 +28,7 @@ n_say "head is a decimal pointer: [string is entier -strict $head]\n"
 n_say "through hex and back: [expr {[n_hextodec 0x[n_dectohex $head]] == $head}]\n"
 n_say "by its decimal value: [lrange [n_send cell_info $head] 0 1]\n"
 send cell_info 0x[n_dectohex $head]
+send list_head
 n_say "ev(n) $ev(n), ev(text) $ev(text)\n"
 EOF2
 batch ops -n -x ops.tcl "$NT" list 2

@@ -48,7 +48,7 @@ grep -qE '^vec +stay +0x[0-9a-f]+ .* ptrace ' noosa.out ||
     fail "vec:stay is not under ptrace: $(cat noosa.out)"
 echo continue >&4
 echo one >&3
-until_in noosa.out 'stay arg1="1"'
+until_in noosa.out 'stay arg1=1'
 until_in prog.out 'got one'
 kill -9 $noosa
 wait $noosa 2>/dev/null

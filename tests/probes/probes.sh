@@ -219,7 +219,7 @@ status threads 0
 [ "$(grep -c '^thread ' threads.out)" = 8000 ] ||
     fail "threads: $(grep -c '^thread ' threads.out) hits, not 8000"
 for i in 0 1 2 3 4 5 6 7; do
-    [ "$(grep -c "^thread arg1=\"$i\" " threads.out)" = 1000 ] ||
+    [ "$(grep -c "^thread arg1=$i " threads.out)" = 1000 ] ||
         fail "threads: thread $i's hits are not 1000"
 done
 

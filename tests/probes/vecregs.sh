@@ -53,7 +53,7 @@ grep '^hit ' ptrace.out >ptrace.values
 long=$(printf '%512s' '' | tr ' ' x)
 {
     for left in 3 2 1; do
-        printf 'hit left="%s" f="1.5" d="-2.25" s="kept" ' "$left"
+        printf 'hit left=%s f=1.5 d=-2.25 s="kept" ' "$left"
         printf 'bad="<unreadable 0x10>" null="(null)" long="%s"\n' "$long"
     done
 } >expected.values

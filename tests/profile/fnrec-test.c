@@ -108,9 +108,13 @@ int main(void)
     reader_record(rd, rec, size, NULL, 0, &it);
     CHECK(has(&it, "expected ptr"));
     n = ptrs(v, 0x401000, 0x402000, 0);
+    /* a function entry the thread waits at (a breakpoint on enter):
+     * the general way, its mailbox (aux 0) kept */
     size = make(DAPTO_REC_FNENTER, DAPTO_RECF_STOP, v, n);
     reader_record(rd, rec, size, NULL, 0, &it);
-    CHECK(has(&it, "only events may stop"));
+    CHECK_EQ_INT(it.kind, READER_FUNCTION);
+    CHECK_EQ_INT(it.stop, 0);
+    CHECK(it.function == 0x401000 && it.enter == 1);
     size = make(DAPTO_REC_FNENTER, 0, v, n - 1);
     CHECK_EQ_INT(size, 56);
     reader_record(rd, rec, size, NULL, 0, &it);

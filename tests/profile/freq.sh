@@ -4,7 +4,7 @@
 # component stack, a total when there is more than one line, the total of
 # all), the flat view, sorting, one event, the calls, limits, `profile
 # get`, reset, off and on, printing at the end, the events it asks the
-# program for, and bad arguments.
+# program for, a profile never turned on, and bad arguments.
 
 . "${srcdir:-.}/tests/profile/lib.sh"
 
@@ -42,6 +42,11 @@ contains states-noosa "states tick=2 other=2 quiet=0 enter=2 leave=2"
 batch states-off -e 'profile freq on' -e 'profile freq off' -e run \
     "$PT" states 2
 contains states-off "states tick=0 other=0 quiet=0 enter=0 leave=0"
+
+# a profile never turned on says so rather than "no events counted"
+batch never -e run -e 'profile show freq' -e 'profile show time' "$PT" nest 1
+contains never "The frequency profile is off (profile freq on turns it on)."
+contains never "The time profile is off (profile time on turns it on)."
 
 # bad arguments
 batch bad -e 'profile show freq -sort self' -e 'profile show freq -event' \

@@ -34,7 +34,7 @@ normalise() {
             line = substr(line, RSTART + RLENGTH)
         }
         line = out line
-        gsub(/pid="[0-9]+"/, "pid=\"P\"", line)
+        gsub(/pid=[0-9]+/, "pid=P", line)
         # a padded field of seconds or a percentage, whatever its width
         gsub(/ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]/, " S", line)
         gsub(/ *[0-9]+\.[0-9]%/, " P%", line)

@@ -67,6 +67,7 @@ tests_profile_calc_LDFLAGS = $(PT_LINK)
 $(tests_profile_calc_OBJECTS): $(CALC_DAPTO_H)
 
 PROF_TESTS = tests/profile/freq.sh tests/profile/time.sh \
+	tests/profile/readme.sh \
 	tests/profile/trace.sh tests/profile/stacks.sh tests/profile/monitor.sh \
 	tests/profile/window.sh
 TESTS += $(PROF_TESTS)

@@ -60,10 +60,14 @@ foreach row [profile get time -flat -sort name] {
 check {$names eq [lsort $names]} "sorted by name: $names"
 check {[llength [profile get time -flat -limit 2]] == 2} "-limit 2"
 # exports
-profile export folded nest.folded
+set said [profile export folded nest.folded]
+check {[string match "Wrote nest.folded (folded stacks, * bytes)." $said] &&
+       [lindex $said end-1] == [file size nest.folded]} "export says: $said"
 profile export folded nest.calls -calls
 profile export folded nest.events -events
-profile export chrome nest.json
+set said [profile export chrome nest.json]
+check {[string match "Wrote nest.json (the timeline as Chrome trace JSON, * bytes)." $said]} \
+    "export chrome says: $said"
 set sum 0
 set f [open nest.folded]
 while {[gets $f line] >= 0} {

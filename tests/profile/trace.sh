@@ -23,7 +23,7 @@ contains states-all "states tick=2 other=2 quiet=2 enter=2 leave=2"
 # values of user types are browsable; strings are data
 batch calc -e 'trace on ^(call_entered|printed)$' -e run -e 'values 0' \
     "$CALC" "$EXAMPLES/strings.calc"
-contains calc 'call_entered call="Node:0x'
+contains calc 'call_entered call=Node:0x'
 contains calc 'printed text="'
 grep -q '^\[[0-9]*\] Node:0x' calc.out ||
     fail "calc: no Node among the browsable values"

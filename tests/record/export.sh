@@ -9,7 +9,9 @@
 . "${srcdir:-.}/tests/record/lib.sh"
 
 record nest "$PT" threads 2 3
-"$NOOSA" dump --chrome=nest.json nest 2>chrome.err || fail "chrome export: $(cat chrome.err)"
+"$NOOSA" dump --chrome=nest.json nest >chrome.said 2>chrome.err || fail "chrome export: $(cat chrome.err)"
+grep -qE '^Wrote [0-9]+ events to nest\.json \(Chrome trace JSON\)\.$' chrome.said ||
+    fail "noosa dump --chrome does not say what it wrote: $(cat chrome.said)"
 "$TCLSH" <<'TCL' >chrome.check 2>&1 || fail "chrome: $(cat chrome.check)"
 set f [open nest.json]
 set text [read $f]

@@ -68,6 +68,6 @@ has bad.out "error: record stop: nothing is being recorded"
 has bad.out "error: record start: all: holds a recording already"
 has bad.out "error: record start: already recording to x (record stop first)"
 has bad.out 'error: record: unknown subcommand "frob": should be start, stop, dump or status'
-has bad.out "error: usage: record start ?-chrome|-perfetto|-flight BYTES? PATH ?EVENTS?"
+has bad.out "error: record: usage: record start ?-chrome|-perfetto|-flight BYTES? PATH ?EVENTS?"
 
 finish

@@ -26,8 +26,8 @@
 RECORD_TESTS = tests/record/record.sh tests/record/bad.sh \
 	tests/record/babeltrace.sh tests/record/export.sh tests/record/replay.sh \
 	tests/record/live.sh tests/record/flight.sh tests/record/replay-screen.sh \
-	tests/record/profiles.sh tests/record/buffers.sh tests/record/index.sh \
-	tests/record/moves.sh
+	tests/record/profiles.sh tests/record/buffers.sh tests/record/killed.sh \
+	tests/record/index.sh tests/record/moves.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/lib.sh tests/record/perfetto.proto \
 	tests/record/threads.awk

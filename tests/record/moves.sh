@@ -207,7 +207,9 @@ block rc.out "$prev"
 diff -u "ref$prev.out.$prev" "rc.out.$prev" >/dev/null ||
     fail "reverse-continue: the state at $prev is not a play's"
 has rc.out "No stop before event $first: back at the first event."
-grep -q 'Stopped at init (event 2)' rc.out || fail "rc to the start: $(tail -3 rc.out)"
+# (the first event is 1, noosa dump's first <design#event-numbers>)
+grep -q '^1 [0-9]* thread=[0-9]* init ' nest.dump || fail "dump: init is not event 1: $(grep -v '^#' nest.dump | head -1)"
+grep -q 'Stopped at event "init" (event 1)' rc.out || fail "rc to the start: $(tail -3 rc.out)"
 
 # a variable set at the prompt while stopped is the user's; the handler's
 # follows the moves
@@ -232,18 +234,20 @@ has user2.out "limit=5 ticks=$ticks"
 
 # a profile turned on during the play: going back before that point empties
 # it, and it counts what is played from there
-cat >late.tcl <<'TCL'
+# (to a leave, which the profile counts no call of)
+leave=$(awk '$1 >= 10000 && $4 == "leave" { print $1; exit }' nest.dump)
+cat >late.tcl <<TCL
 profile print off
 goto 20003
 profile freq on
 goto 29000
-goto 10000
+goto $leave
 profile show freq
 continue
 TCL
 replay late -x late.tcl nest
 grep -q "warning" late.out && fail "late: $(grep warning late.out | head -3)"
-has late.out "Stopped at leave (event 10000)"
+has late.out "Stopped at event \"leave\" (event $leave)"
 grep -A3 '^Event frequency profile:' late.out | grep -q '^ *[0-9]' &&
     fail "late: the profile is not empty back before it was turned on: $(cat late.out)"
 
@@ -283,10 +287,16 @@ has bad.out 'step: expected a count or "back", got "x"'
 has bad.out 'continue: expected a count of at least 1, got "0"'
 has bad.out 'replay checkpoints: expected a size (bytes, or with k, M, G), got "x"'
 has bad.out "No stop before event"
-replay first -e 'goto 0' -e 'step back' -e 'reverse-step' nest
-has first.out "Stopped at init (event 2)"
+last=$(awk '$1 ~ /^[0-9]+$/ { n = $1 } END { print n }' nest.dump)
+replay first -e 'goto 1' -e 'step back' -e 'reverse-step' -e 'goto 0' \
+    -e "goto $((last + 1))" -e 'replay' nest
+has first.out 'Stopped at event "init" (event 1)'
 has first.out "step back: at the first event already"
-has first.out "reverse-step: no visible event before event 2"
+has first.out "reverse-step: no visible event before event 1"
+has first.out "goto: events are numbered from 1 (as noosa dump numbers them)"
+# past the last: how many there are, and the play stays at event 1
+has first.out "goto: the recording has $last events (numbered 1 to $last, as noosa dump numbers them): no event $((last + 1))"
+has first.out "Event 1 of $last, at "
 replay badlive -e 'reverse-continue' -e 'replay' "$PT" nest 1
 has badlive.out "not a recording: only a recording goes back or to an event"
 has badlive.out "replay: not a recording (noosa --replay DIR plays one)"

@@ -4,7 +4,9 @@
  * start (tests/record/index.sh): the recording DIR is read one by one,
  * then, with its index, every event is gone to by number (or every
  * STEP-th, and those around each sync point of the index) and by time,
- * and each must be the event read one by one there.
+ * and each must be the event read one by one there; and the numbers the
+ * user sees (<design#event-numbers>: the events alone, from 1) must be
+ * those of the reading one by one, both ways.
  *
  *     rec-moves DIR [STEP]
  *
@@ -22,6 +24,7 @@ struct ev {
     pid_t tid;
     int64_t ns;
     unsigned int kind, code;
+    uint64_t number; /* events up to it, it included */
 };
 
 static void note(void *arg, const char *text)
@@ -37,7 +40,7 @@ int main(int argc, char **argv)
     struct reader_item it;
     struct ev *evs = NULL;
     size_t n = 0, cap = 0, moves = 0, step;
-    uint64_t seq;
+    uint64_t seq, events = 0;
     char *cause = NULL;
 
     if (argc < 2) {
@@ -67,7 +70,19 @@ int main(int argc, char **argv)
         evs[n].ns = it.ns;
         evs[n].kind = it.kind;
         evs[n].code = it.code;
+        evs[n].number = recread_is_event(&it) ? ++events : events;
         n++;
+    }
+    if (recread_events(r) != events) {
+        fprintf(stderr, "rec-moves: %llu events numbered, %llu read\n",
+                (unsigned long long)recread_events(r),
+                (unsigned long long)events);
+        return 1;
+    }
+    if (recread_event_seq(r, 0) != UINT64_MAX ||
+        recread_event_seq(r, events + 1) != UINT64_MAX) {
+        fprintf(stderr, "rec-moves: an event numbered 0 or past the last\n");
+        return 1;
     }
     if (recread_indexed(r) && recread_count(r) != n) {
         fprintf(stderr, "rec-moves: the index counts %llu events, %zu read\n",
@@ -95,6 +110,14 @@ int main(int argc, char **argv)
                     "at %lld, not thread %d at %lld\n", k,
                     (unsigned long long)seq, (int)it.tid, (long long)it.ns,
                     (int)evs[k].tid, (long long)evs[k].ns);
+            return 1;
+        }
+        if (recread_event_number(r, k) != evs[k].number ||
+            ((evs[k].kind == READER_EVENT || evs[k].kind == READER_FUNCTION) &&
+             recread_event_seq(r, evs[k].number) != k)) {
+            fprintf(stderr, "rec-moves: item %zu is event %llu, not %llu\n",
+                    k, (unsigned long long)recread_event_number(r, k),
+                    (unsigned long long)evs[k].number);
             return 1;
         }
         if (k % (step * 3) == 0) {

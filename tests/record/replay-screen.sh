@@ -3,9 +3,9 @@
 # replay-screen.sh - a recording played in the screen (noosa DIR in a
 # real terminal, through tests/screen/lib.sh): the recording said, run to
 # a breakpoint, the position on the status line (event N of M, its
-# time), the keys back (S-F7 reverse-step, C-F7 step back, S-F5
-# reverse-continue), step back, goto, send refused, the end of the play
-# on the status line, quit.
+# time, noosa dump's numbers, from 1), the keys back (S-F7 reverse-step,
+# C-F7 step back, S-F5 reverse-continue), step back, goto, send refused,
+# the end of the recording on the status line, quit.
 
 . "$srcdir/tests/screen/lib.sh"
 # (a terminal whose description has the shifted and control function
@@ -21,26 +21,27 @@ wait_for "(noosa)"
 cmd 'break other'
 wait_for "Breakpoint 1 on event other"
 cmd 'run'
-wait_for 'Stopped at breakpoint 1 for event "other" (event 9): n=0'
-wait_row_re 0 'stopped at breakpoint 1 .*event 9 of 38, [0-9.]+ ms'
+wait_for 'Stopped at breakpoint 1 for event "other" (event 7): n=0'
+wait_row_re 0 'stopped at breakpoint 1 .*event 7 of 35, [0-9.]+ ms'
 keys S-F7
-wait_for 'Stopped at tick (event 8): n=0'
-wait_row_re 0 'event 8 of 38, [0-9.]+ ms'
+wait_for 'Stopped at event "tick" (event 6): n=0'
+wait_row_re 0 'event 6 of 35, [0-9.]+ ms'
 keys C-F7
-wait_for 'Stopped at enter (event 7): name="b"'
-wait_row_re 0 'event 7 of 38'
+wait_for 'Stopped at event "enter" (event 5): name="b"'
+wait_row_re 0 'event 5 of 35'
 cmd 'step back'
-wait_for 'Stopped at tick (event 6): n=0'
-cmd 'goto 20'
-wait_for 'Stopped at leave (event 20): name="b"'
+wait_for 'Stopped at event "tick" (event 4): n=0'
+cmd 'goto 18'
+wait_for 'Stopped at event "leave" (event 18): name="b"'
 keys S-F5
-wait_for 'Stopped at breakpoint 1 for event "other" (event 19): n=1'
-wait_row_re 0 'event 19 of 38'
+wait_for 'Stopped at breakpoint 1 for event "other" (event 17): n=1'
+wait_row_re 0 'event 17 of 35'
 cmd 'send tick_count'
 wait_for "send: not available in a recording: the program is not live"
 cmd 'delete 1'
 cmd 'continue'
-wait_for "Program exited with status 0."
+wait_for "End of the recording: the program exited with status 0."
+wait_row 0 "played to the end"
 cmd 'quit'
 wait_exit
 [ "$status" = 0 ] || fail "noosa exited with status $status"

@@ -34,7 +34,7 @@ batch live -e "record start $WORK/live.rec" \
     -e 'derive list' -e 'question show qk' \
     "$REL" walk 40 "$seed" 2
 status live 0
-sed -n 's/^mb gap_ns="[0-9]*" key="\([0-9]*\)" .*/ans tmb \1/p' "$WORK/live.out" >>"$WORK/live.out"
+sed -n 's/^mb gap_ns=[0-9]* key=\([0-9]*\) .*/ans tmb \1/p' "$WORK/live.out" >>"$WORK/live.out"
 reference live 'derive:pc:contains:c:parse:e:miss:key > 3' \
     derive:mb:before:e:miss:e:tick:request derivedby:qk:pc:key
 python3 - "$WORK/live.dump" >>"$WORK/live.ref" <<'PY'
@@ -69,7 +69,7 @@ batch replay -e 'info events' \
     -e 'handler add pc h {puts "ans hpc $b_count $key $where"}' \
     -e 'trace on ^mb$' -e run "$WORK/live.rec"
 status replay 0
-sed -n 's/^mb gap_ns="[0-9]*" key="\([0-9]*\)" .*/ans tmb \1/p' "$WORK/replay.out" >>"$WORK/replay.out"
+sed -n 's/^mb gap_ns=[0-9]* key=\([0-9]*\) .*/ans tmb \1/p' "$WORK/replay.out" >>"$WORK/replay.out"
 grep -E '^ref (hpc|tmb) ' "$WORK/live.ref" >"$WORK/replay.ref"
 same replay
 has replay '^aspect derived:mb:$'

@@ -26,7 +26,7 @@ batch prog -e 'errors convert' -e "record start $WORK/prog.rec" \
     -e 'question show qw' \
     "$REL" walk 40 "$seed" 1 try
 status prog 0
-sed -n 's/^miss key="\([0-9]*\)" .*/ans tr \1/p' "$WORK/prog.out" >>"$WORK/prog.out"
+sed -n 's/^miss key=\([0-9]*\) .*/ans tr \1/p' "$WORK/prog.out" >>"$WORK/prog.out"
 reference prog list:hw:tick:i:within:lookup list:ho:miss:key:outside:parse \
     list:tr:miss:key:within:cache count:qw:tick:within:lookup \
     'list:hc:tick:i:within:parse:v > 0'
@@ -50,7 +50,7 @@ batch noosa -e 'errors convert' -e 'conditions noosa' \
     -e 'trace on ^miss$ -within cache' \
     -e 'handler list' -e run "$REL" walk 40 "$seed" 1 try
 status noosa 0
-sed -n 's/^miss key="\([0-9]*\)" .*/ans tr \1/p' "$WORK/noosa.out" >>"$WORK/noosa.out"
+sed -n 's/^miss key=\([0-9]*\) .*/ans tr \1/p' "$WORK/noosa.out" >>"$WORK/noosa.out"
 grep -E '^ref (hw|ho|tr) ' "$WORK/prog.ref" >"$WORK/noosa.ref"
 same noosa
 has noosa 'condition runs in noosa'

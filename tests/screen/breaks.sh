@@ -3,8 +3,10 @@
 #
 # breaks.sh - the breakpoints window: a breakpoint added there (the
 # prompt offers the chosen event), its condition and where it runs (in
-# the program, with its counts), its hits counted as the program stops, disabled and enabled, deleted; each change echoed as the
-# command it runs, and the status line counting the active ones.
+# the program, with its counts), its hits counted as the program stops,
+# disabled and enabled, deleted; each change echoed as the command it
+# runs, and the status line counting the active ones.  F10 at a stop says
+# the program is stopped; delete typed without numbers asks first.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -54,6 +56,25 @@ wait_for ' 2    y         1  binding_made'
 # F3 again closes the window
 keys F3
 wait_gone "Breakpoints"
+# F10 at a stop says the program is stopped (it said "running"); no
+keys F10
+wait_row_re 39 '^The program \(pid [0-9]+\) is stopped: kill it and quit\? \(y or n\)'
+keys n
+wait_gone 'kill it and quit?'
+# delete typed without a number asks first (it deleted them all at once);
+# no keeps them, yes deletes them
+cmd 'break printed'
+cmd 'delete'
+wait_for 'Delete all 2 breakpoints? (y or n)'
+keys n
+wait_for 'Not confirmed: nothing done.'
+cmd 'info breakpoints'
+wait_row 0 "2 breakpoints"
+cmd 'delete'
+wait_for 'Delete all 2 breakpoints? (y or n)'
+keys y
+cmd 'info breakpoints'
+wait_for 'No breakpoints.'
 keys F9
 wait_row 0 "killed by SIGKILL"
 keys F10

@@ -6,8 +6,8 @@
 # not repeated in the transcript while it is open; once it is closed, the
 # transcript shows them at each stop); the event's parameter of a C type
 # is a value that Tab reaches and Enter opens, with no Tcl written, and a
-# click on a member that is a pointer follows it.  The program is
-# tests/debug's dv.
+# click on a member that is a pointer follows it; undisplay alone asks
+# before it forgets them all.  The program is tests/debug's dv.
 
 . "$srcdir/tests/screen/lib.sh"
 
@@ -63,6 +63,18 @@ wait_for '  name = "node1'
 # back to the command line
 keys Escape
 wait_for "F1:help"
+
+# undisplay alone asks first, as delete does: no keeps them, yes forgets
+cmd 'undisplay'
+wait_for 'Delete all auto-display expressions? (y or n)'
+keys n
+wait_for 'Not confirmed: nothing done.'
+cmd 'info display'
+wait_for 'Auto-display expressions now in effect:'
+cmd 'undisplay'
+keys y
+cmd 'info display'
+wait_for 'There are no auto-display expressions now.'
 cmd 'kill'
 wait_for "Program killed by SIGKILL."
 cmd 'quit'

@@ -11,13 +11,12 @@
 
 start 90 28 "$calc"
 wait_for "(noosa)"
-# F5 runs the program; F6 twice goes from the command line to the
-# transcript, then to the output pane
+# F5 runs the program; F6 goes from the command line to the output pane
+# (it went to the transcript first, where what was typed for the program
+# ran as a command)
 run_to_output() {
     keys F5
     wait_row 0 "running"
-    keys F6
-    wait_for "Esc back"
     keys F6
     wait_for "Output: keys go to the program"
 }
@@ -43,9 +42,12 @@ type_text 'print "again"'
 keys Enter C-d
 wait_row 0 "exited with status 0"
 wait_pane_line "again"
-# F6 goes round to the command line again
+# F6 goes round to the command line again, by the transcript
 keys F6
 wait_gone "Output: keys go to"
+wait_row 0 "keys: the transcript, Esc: back"
+keys F6
+wait_gone "keys: the transcript"
 
 # The pty is the program's controlling terminal: a key the terminal turns
 # into a signal (Ctrl-\ here; Ctrl-C is noosa's interrupt key) signals the

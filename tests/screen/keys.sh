@@ -4,7 +4,9 @@
 # keys.sh - keys and the command line: bindings made by -e commands at
 # start and by `bind` (with their help in the F1 window and in `help`), a
 # bad key name refused, Alt keys, tab completion of commands, events,
-# operations, handler names and file names, search in the transcript
+# operations, handler names, info's subcommands (noosa's alone), other
+# commands' subcommands, a condition's variables and file names, search
+# in the transcript
 # (/ n N ?, wrapping, not found), vi editing, C-c clearing the line,
 # history kept between runs (~/.noosa_history,
 # $XDG_STATE_HOME/noosa/history), colours and NO_COLOR.
@@ -24,7 +26,7 @@ cmd 'bind F11 {screen message "F11 too"}'
 keys F11
 wait_for "F11 too"
 cmd 'bind F99 x'
-wait_for 'error: unknown key "F99"'
+wait_for 'error: bind: unknown key "F99"'
 cmd 'bind C-c'
 wait_for "screen interrupt"
 # F1: the keys as bound now, and the commands
@@ -43,13 +45,19 @@ done
 keys Escape
 wait_gone "Keys (bind KEY SCRIPT"
 cmd 'help'
-# a long output shows its start; End shows the rest
-wait_for "more below (End)"
-keys F6 End
+# a long output shows its start; End shows the rest, typed at the
+# command line as the hint says (it only moved the cursor there)
+wait_for "more below (End, PageDown)"
+keys End
 wait_for "Keys (F1 shows them all; bind rebinds them):"
 wait_for "  F8       a test key"
-wait_gone "more below (End)"
-keys Escape
+wait_gone "more below (End"
+# End in the middle of a line typed moves the cursor, as ever
+type_text 'abc'
+keys Left Left End
+type_text 'd'
+wait_row 28 "(noosa) abcd"
+keys C-c
 wait_for "F1:help"
 
 # completion: commands, events, operations, files; what a command's
@@ -94,12 +102,72 @@ type_text 'handler disable printed my_h'
 keys Tab
 wait_row 28 "(noosa) handler disable printed my_handler"
 keys C-c
+# info: noosa's subcommands only (not Tcl's info exists, nor gdb's words
+# that only say what to use instead), gdb's info frame and info locals
+# among them, then a subcommand's own arguments
+type_text 'info '
+keys Tab Tab
+wait_for "aspects"
+screen_text | grep -A3 'aspects  ' >"$work/info-tab.txt"
+grep -E -q '(^| )frame( |$)' "$work/info-tab.txt" &&
+    grep -E -q '(^| )locals( |$)' "$work/info-tab.txt" ||
+    fail "Tab after info lacks info frame or info locals"
+if grep -E -q '(^| )(exists|commands|tclversion|registers|threads|stack)( |$)' "$work/info-tab.txt"; then
+    fail "Tab after info lists Tcl's subcommands or gdb's words"
+    cat "$work/info-tab.txt"
+fi
+keys C-c
+type_text 'info han'
+keys Tab
+wait_row 28 "(noosa) info handlers"
+type_text 'binding_m'
+keys Tab
+wait_row 28 "(noosa) info handlers binding_made"
+keys C-c
+# the subcommands of profile, question, record, trace, errors (they
+# completed to nothing), a subcommand's words, and a condition's
+# variables: the event's parameters
+type_text 'profile '
+keys Tab Tab
+wait_for "export    freq      get       print     show      threads   time      timeline"
+keys C-c
+type_text 'profile fr'
+keys Tab
+wait_row 28 "(noosa) profile freq"
+type_text 'of'
+keys Tab
+wait_row 28 "(noosa) profile freq off"
+keys C-c
+type_text 'question sh'
+keys Tab
+wait_row 28 "(noosa) question show"
+keys C-c
+type_text 'record sto'
+keys Tab
+wait_row 28 "(noosa) record stop"
+keys C-c
+type_text 'trace of'
+keys Tab
+wait_row 28 "(noosa) trace off"
+keys C-c
+type_text 'errors te'
+keys Tab
+wait_row 28 "(noosa) errors terminate"
+keys C-c
+type_text 'break binding_made if {$i'
+keys Tab
+wait_row 28 '(noosa) break binding_made if {$idn'
+keys C-c
+type_text 'handler add binding_made h {} -if {$'
+keys Tab Tab
+wait_for '$env       $idn       $n_ename   $n_pid     $n_thread  $n_time    $v'
+keys C-c
 
 # search: 100 numbered lines, then / forward (from the top of the screen,
 # wrapping round), n again, N back, ? backward, and a pattern not there
 cmd 'for {set i 0} {$i < 100} {incr i} {n_say "number $i\n"}'
-wait_for "more below (End)"
-keys F6 End
+wait_for "more below (End, PageDown)"
+keys F6 F6 End
 wait_for "number 99"
 wait_for "Esc back"
 keys /
@@ -173,6 +241,10 @@ NOOSA_ENV="XDG_STATE_HOME='$work/state'"
 start 100 30 "$calc" "$examples/demo.calc"
 wait_for "(noosa)"
 cmd 'set in_xdg 1'
+# help screen names every window screen window takes (it left out
+# questions)
+cmd 'catch {screen window a b} m; n_say "[expr {[string first [string range $m [string first ? $m] end-1] [dict get [lsearch -inline -index 1 [::noosa::commands] screen] help]] >= 0 ? "help names every window" : "help misses a window"}]\n"'
+wait_for "help names every window"
 keys F10
 wait_exit
 grep -qxF 'set in_xdg 1' "$work/state/noosa/history" ||

@@ -46,7 +46,7 @@ SCREEN_TESTS = tests/screen/session.sh tests/screen/handlers.sh \
 	tests/screen/fallback.sh tests/screen/breaks.sh tests/screen/demo.sh \
 	tests/screen/windows.sh tests/screen/questions.sh \
 	tests/screen/term.sh tests/screen/tty.sh tests/screen/processes.sh \
-	tests/screen/display.sh tests/screen/faults.sh
+	tests/screen/detach.sh tests/screen/display.sh tests/screen/faults.sh
 TESTS += $(SCREEN_TESTS)
 EXTRA_DIST += $(SCREEN_TESTS) tests/screen/lib.sh
 clean-local: clean-screen-tests

@@ -674,6 +674,15 @@ static void test_layout(void)
     CHECK_EQ_INT(l.transcript.y, 1);
     CHECK_EQ_INT(l.transcript.h, 15);
     CHECK_EQ_INT(l.output.h, 5);
+    /* F6 goes to the program's pane first, then the transcript */
+    CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_COMMAND, 1),
+                 UI_PANE_OUTPUT);
+    CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_OUTPUT, 1),
+                 UI_PANE_TRANSCRIPT);
+    CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_TRANSCRIPT, 1),
+                 UI_PANE_COMMAND);
+    CHECK_EQ_INT(ui_layout_next_focus(&l, UI_PANE_COMMAND, -1),
+                 UI_PANE_TRANSCRIPT);
     /* a window takes the transcript's place on a small terminal ... */
     ui_layout_compute(&l, 24, 80, UI_LAYOUT_WINDOW, 0);
     CHECK_EQ_INT(l.transcript.h, 0);

@@ -38,6 +38,8 @@ other=$(stops | sed -n 2p)
     fail "the second stop is not in the other worker ($pid, $other)"
 wait_row_re 0 " pid $other of 3 processes  stopped at breakpoint 1"
 cmd 'delete'
+wait_for 'Delete the breakpoint?'
+keys y
 keys F5
 wait_row_re 0 " pid [0-9]+ of 3 processes  running"
 keys C-c

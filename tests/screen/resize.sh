@@ -50,7 +50,7 @@ keys F5
 wait_for "5 80"
 T resize-window -t =t: -x 130 -y 40
 wait_row 28 "Output of the program"
-keys F6 F6
+keys F6
 wait_for "Output: keys go to"
 keys Enter
 wait_for "9 130"

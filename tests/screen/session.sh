@@ -70,6 +70,8 @@ fi
 
 # on to the end: the program's output shows in the output pane
 cmd 'delete'
+wait_for 'Delete all '
+keys y
 no_breakpoints() { ! row_has 0 "breakpoint"; }
 poll "no breakpoints on the status line" no_breakpoints
 keys F5

@@ -60,8 +60,6 @@ check_same() {
 
 to_output() {
     keys F6
-    wait_for "n N again"
-    keys F6
     wait_for "Output: keys go to the program"
 }
 

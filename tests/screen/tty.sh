@@ -42,7 +42,7 @@ wait_pane "progress 100%"
 
 # bad paths
 cmd 'tty /nonexistent'
-wait_for "error: cannot open /nonexistent: No such file or directory"
+wait_for "error: tty: cannot open /nonexistent: No such file or directory"
 : > "$work/plain"
 cmd "tty $work/plain"
 wait_for "plain is not a terminal"

@@ -366,7 +366,8 @@ static void test_bad_values(void)
     BAD(4000, 0, &v, "no aspect declares this event code");
     BAD(0xf500, 0, &v, "neither an event nor a runtime record");
     BAD(7, 0x40, &v, "unknown flags 0x40");
-    BAD(DAPTO_REC_HELLO, DAPTO_RECF_STOP, &v, "only events may stop");
+    BAD(DAPTO_REC_HELLO, DAPTO_RECF_STOP, &v,
+        "only events and function records may stop");
     BAD(DAPTO_REC_HELLO, 0, &v, "values end there");
     v.len = 0;
     wire_int(&v, 1);

@@ -21,6 +21,21 @@ proc said {script} {
     return $::said
 }
 set n(aspects) {dapto tree}
+# The command tables' entries, as noosa's ::noosa::commands gives them:
+# info's subcommands, one of them a name Tcl's info has (frame), and a
+# gdb word that only says what to use instead.
+namespace eval ::noosa {}
+proc ::noosa::commands {} {
+    set out {}
+    foreach {name kind} {
+        {info events} subcommand {info breakpoints} subcommand
+        {info program} subcommand {info frame} subcommand
+        {info locals} instead info command
+    } {
+        lappend out [dict create name $name kind $kind]
+    }
+    return $out
+}
 source [file join $env(abs_top_srcdir) tcl noosa.tcl]
 
 # --- n_hextodec ---------------------------------------------------------
@@ -85,9 +100,10 @@ foreach {i bad} {1 {} 2 -1 3 abc 4 1.5 5 0x10 6 { 5} 7 +5 8 1e3} {
 
 # --- n_say_val ----------------------------------------------------------
 
-test say_val-1 {without n_TYPE_say: TYPE:VALUE} -body {
-    said {n_say_val Thing 42}
-} -result {Thing:42}
+test say_val-1 {without n_TYPE_say: TYPE:0xHEX, as pointers are shown} -body {
+    list [said {n_say_val Thing 42}] [said {n_say_val Thing 0}] \
+        [said {n_say_val Thing 18446744073709551615}] [said {n_say_val Thing ?}]
+} -result {Thing:0x2a Thing:0x0 Thing:0xffffffffffffffff Thing:?}
 
 test say_val-2 {with n_TYPE_say: the browser prints it} -setup {
     proc n_Thing_say {v} { n_say "Thing:0x[n_dectohex $v]" }
@@ -115,7 +131,7 @@ test say_val-5 {an n_TYPE_open alone does not change how it is said} -setup {
     said {n_say_val Thing 7}
 } -cleanup {
     rename n_Thing_open {}
-} -result {Thing:7}
+} -result {Thing:0x7}
 
 # --- n_provided ---------------------------------------------------------
 
@@ -183,8 +199,10 @@ test needs_stop-6 {n_say_val TYPE is followed to the browser's n_TYPE_say} -setu
 test names-3 {info gains noosa's subcommands and keeps Tcl's} -body {
     set map [namespace ensemble configure ::info -map]
     list [dict get $map events] [dict get $map breakpoints] [dict get $map program] \
-        [info exists ::n(aspects)] [llength [info procs n_hextodec]]
-} -result {{::noosa::cmd::info events} {::noosa::cmd::info breakpoints} {::noosa::cmd::info program} 1 1}
+        [info exists ::n(aspects)] [llength [info procs n_hextodec]] \
+        [dict get $map frame] [dict exists $map locals] \
+        [string equal [info locals] ""] $::noosa::info_subcommands
+} -result {{::noosa::cmd::info events} {::noosa::cmd::info breakpoints} {::noosa::cmd::info program} 1 1 ::tcl::info::frame 1 1 {events breakpoints program}}
 
 set failed $::tcltest::numTests(Failed)
 cleanupTests
