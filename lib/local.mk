@@ -12,7 +12,8 @@ noinst_HEADERS += lib/channel/protocol.h lib/channel/futex.h \
 	lib/channel/region.h lib/channel/ring.h lib/channel/trail.h \
 	lib/channel/mailbox.h lib/runtime/runtime.h lib/runtime/iface.h \
 	lib/runtime/intern.h lib/runtime/stop.h lib/runtime/rtlog.h \
-	lib/runtime/rtfilter.h lib/channel/filter.h lib/runtime/rtquestion.h \
+	lib/runtime/rtfilter.h lib/runtime/rtfilter-int.h lib/channel/filter.h \
+	lib/runtime/rtquestion.h \
 	lib/channel/qarea.h lib/channel/tbuf.h lib/runtime/rtbuf.h \
 	lib/runtime/rtrelate.h lib/channel/relarea.h \
 	lib/channel/ttrail.h lib/runtime/rtrail.h
@@ -28,7 +29,8 @@ lib_libchannel_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 lib_libdapto_la_SOURCES = lib/runtime/runtime.c lib/runtime/event.c \
 	lib/runtime/iface.c lib/runtime/intern.c lib/runtime/stop.c \
 	lib/runtime/rtlog.c lib/runtime/recover.c lib/runtime/instrument.c \
-	lib/runtime/rtfilter.c lib/runtime/rtquestion.c lib/runtime/attach.c \
+	lib/runtime/rtfilter.c lib/runtime/rtfilter-run.c \
+	lib/runtime/rtquestion.c lib/runtime/attach.c \
 	lib/runtime/rtbuf.c lib/runtime/rtrelate.c lib/runtime/rtrail.c \
 	lib/runtime/probe.c lib/runtime/probe-hit.c lib/runtime/probe-trap.c
 lib_libdapto_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rtfilter.c - filters in the program <protocol#filter>: the stack machine
- * that runs a clause's program on an event's encoded values, hit counting,
- * the filter's and clauses' counters <protocol#counters>, and the event
- * path's entry on the attached runtime.
+ * rtfilter.c - filters in the program <protocol#filter>: a filter read
+ * from the area and its clauses evaluated on an event's encoded values
+ * (the commonest shapes without the machine, which is rtfilter-run.c),
+ * hit counting, the filter's and clauses' counters <protocol#counters>,
+ * and the event path's entries on the attached runtime.
  *
  * Nothing read from the filter area is trusted: the program may have
  * written anything there.  Every field is copied once into a local and
  * checked there; every read of the area or of the values is bounded by
- * their sizes; every push, pop and type is checked as the program runs.
- * A clause whose program goes wrong does not hold.  No allocation, no
- * stdio, no system call; errno is untouched.
+ * their sizes.  A clause whose program goes wrong does not hold.  No
+ * allocation, no stdio, no system call; errno is untouched.
  *
  * A filter of the commonest shape, once checked, is kept by the thread
  * <protocol#filter-gen> and evaluated from what was kept for as long as
@@ -23,7 +23,7 @@
 
 #include "dapto.h"
 #include "intern.h"
-#include "rtfilter.h"
+#include "rtfilter-int.h"
 #include "rtrelate.h"
 #include "runtime.h"
 
@@ -58,387 +58,6 @@ union fclause {
 _Static_assert(sizeof(struct dapto_filter) == 8, "a filter header is a word");
 _Static_assert(sizeof(struct dapto_clause) == 24, "a clause is three words");
 
-enum { T_INT = 1, T_DBL = 2, T_STR = 3 };
-
-struct fval {
-    int type; /* T_* */
-    union {
-        int64_t i;
-        double d;
-    } u;
-    const unsigned char *s; /* T_STR */
-    uint32_t n;
-};
-
-/* What a program runs on: the record's values, or (ARGS not NULL) the
- * event's arguments, which the caller has found the record would hold
- * whole (args_fit), so that both give the same answers. */
-struct run {
-    const unsigned char *vals, *vend;
-    const union dapto_arg *args;
-    const struct dapto_param *params; /* the kinds of ARGS */
-    unsigned int nargs;
-    const struct rtfilter_env *env;
-};
-
-/* Whether the record of an event with parameters PARAMS (N) and
- * arguments ARGS would hold every value whole <protocol#record>: the
- * values an encoder of dapto.h writes (an 8-aligned buffer of
- * DAPTO_EVENT_MAX bytes, a header, then each value, a string cut or a
- * value left out when it does not fit), no user type among them. */
-static int args_fit(const struct dapto_param *params, const union dapto_arg *args,
-                    unsigned int n)
-{
-    const size_t room = DAPTO_EVENT_MAX - DAPTO_EVENT_HEADER;
-    size_t used = 0;
-    unsigned int k;
-
-    for (k = 0; k < n; k++) {
-        switch (params[k].kind) {
-        case DAPTO_K_INT:
-            used += 5;
-            break;
-        case DAPTO_K_LONG:
-        case DAPTO_K_DOUBLE:
-        case DAPTO_K_PTR:
-            used += 9;
-            break;
-        case DAPTO_K_STR:
-            /* tag, length, the bytes and a NUL; NULL travels as "(null)" */
-            used += 6 + strnlen(args[k].s != NULL ? args[k].s : "(null)", room);
-            break;
-        default:
-            return 0;
-        }
-        if (used > room)
-            return 0;
-    }
-    return 1;
-}
-
-/* Argument K as value K of the record would give it to load_arg(). */
-static int load_argv(const struct run *r, int op, unsigned int k, struct fval *v)
-{
-    const char *s;
-
-    if (k >= r->nargs)
-        return -1;
-    switch (r->params[k].kind) {
-    case DAPTO_K_INT:
-    case DAPTO_K_LONG:
-        if (op == DAPTO_FOP_ARG) {
-            v->type = T_INT;
-            v->u.i = r->args[k].i;
-        } else if (op == DAPTO_FOP_ARGD) {
-            v->type = T_DBL;
-            v->u.d = (double)r->args[k].i;
-        } else {
-            return -1;
-        }
-        return 0;
-    case DAPTO_K_PTR:
-        if (op != DAPTO_FOP_ARG)
-            return -1;
-        v->type = T_INT;
-        v->u.i = r->args[k].i;
-        return 0;
-    case DAPTO_K_DOUBLE:
-        if (op != DAPTO_FOP_ARGD)
-            return -1;
-        v->type = T_DBL;
-        v->u.d = r->args[k].d;
-        return 0;
-    case DAPTO_K_STR:
-        if (op != DAPTO_FOP_ARGS)
-            return -1;
-        s = r->args[k].s != NULL ? r->args[k].s : "(null)";
-        v->type = T_STR;
-        v->s = (const unsigned char *)s;
-        v->n = (uint32_t)strlen(s);
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-/* Value K of the record: its tag's position, or NULL when there is no
- * such value or a value before it cannot be stepped over. */
-static const unsigned char *value_at(const struct run *r, unsigned int k)
-{
-    const unsigned char *p = r->vals, *end = r->vend;
-    uint32_t n;
-
-    for (;;) {
-        if (p >= end)
-            return NULL;
-        if (k-- == 0)
-            return p;
-        switch (*p & ~DAPTO_K_TRUNC) {
-        case DAPTO_K_INT:
-        case DAPTO_K_ISTR:
-            p += 5;
-            break;
-        case DAPTO_K_LONG:
-        case DAPTO_K_DOUBLE:
-        case DAPTO_K_PTR:
-            p += 9;
-            break;
-        case DAPTO_K_UNKNOWN:
-            p += 1;
-            break;
-        case DAPTO_K_STR:
-            if (end - p < 5)
-                return NULL;
-            memcpy(&n, p + 1, 4);
-            if ((size_t)(end - p) - 5 < (size_t)n + 1)
-                return NULL;
-            p += 5 + (size_t)n + 1;
-            break;
-        default:
-            return NULL;
-        }
-    }
-}
-
-/* Push value K of the record as an integer, a double or a string (OP);
- * 0, or -1 when it is absent or of another kind. */
-static int load_arg(const struct run *r, int op, unsigned int k, struct fval *v)
-{
-    const unsigned char *p = value_at(r, k);
-    size_t room;
-    int32_t i32;
-    int64_t i64;
-    uint32_t n;
-
-    if (r->args != NULL)
-        return load_argv(r, op, k, v);
-    if (p == NULL)
-        return -1;
-    room = (size_t)(r->vend - p);
-    switch (*p) {
-    case DAPTO_K_INT:
-        if (room < 5)
-            return -1;
-        memcpy(&i32, p + 1, 4);
-        if (op == DAPTO_FOP_ARG) {
-            v->type = T_INT;
-            v->u.i = i32;
-        } else if (op == DAPTO_FOP_ARGD) {
-            v->type = T_DBL;
-            v->u.d = (double)i32;
-        } else {
-            return -1;
-        }
-        return 0;
-    case DAPTO_K_LONG:
-    case DAPTO_K_PTR:
-        if (room < 9)
-            return -1;
-        memcpy(&i64, p + 1, 8);
-        if (op == DAPTO_FOP_ARG) {
-            v->type = T_INT;
-            v->u.i = i64;
-        } else if (op == DAPTO_FOP_ARGD && *p == DAPTO_K_LONG) {
-            v->type = T_DBL;
-            v->u.d = (double)i64;
-        } else {
-            return -1;
-        }
-        return 0;
-    case DAPTO_K_DOUBLE:
-        if (room < 9 || op != DAPTO_FOP_ARGD)
-            return -1;
-        v->type = T_DBL;
-        memcpy(&v->u.d, p + 1, 8);
-        return 0;
-    case DAPTO_K_STR:
-    case DAPTO_K_STR | DAPTO_K_TRUNC:
-        /* its length within the values, and its NUL; a cut string is
-         * taken as it was recorded */
-        if (op != DAPTO_FOP_ARGS || room < 6)
-            return -1;
-        memcpy(&n, p + 1, 4);
-        if (room - 6 < n || p[5 + (size_t)n] != '\0')
-            return -1;
-        v->type = T_STR;
-        v->s = p + 5;
-        v->n = n;
-        return 0;
-    case DAPTO_K_ISTR:
-        if (room < 5 || op != DAPTO_FOP_ARGS || r->env->istr == NULL)
-            return -1;
-        memcpy(&n, p + 1, 4);
-        v->s = (const unsigned char *)r->env->istr(n, &v->n);
-        if (v->s == NULL)
-            return -1;
-        v->type = T_STR;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-/* rtq_arg_fn over a struct run: parameter K's kind and value. */
-static int question_arg(const void *ctx, unsigned int k, int *kind, int64_t *i,
-                        double *d, struct rtq_str *s)
-{
-    const struct run *r = ctx;
-    struct fval v;
-    const unsigned char *p;
-
-    if (r->args != NULL) {
-        if (k >= r->nargs)
-            return -1;
-        *kind = r->params[k].kind;
-    } else {
-        p = value_at(r, k);
-        if (p == NULL)
-            return -1;
-        *kind = *p & ~DAPTO_K_TRUNC;
-    }
-    switch (*kind) {
-    case DAPTO_K_INT:
-    case DAPTO_K_LONG:
-    case DAPTO_K_PTR:
-        if (load_arg(r, DAPTO_FOP_ARG, k, &v) != 0)
-            return -1;
-        *i = v.u.i;
-        return 0;
-    case DAPTO_K_DOUBLE:
-        if (load_arg(r, DAPTO_FOP_ARGD, k, &v) != 0)
-            return -1;
-        *d = v.u.d;
-        return 0;
-    case DAPTO_K_STR:
-    case DAPTO_K_ISTR:
-        if (load_arg(r, DAPTO_FOP_ARGS, k, &v) != 0)
-            return -1;
-        s->s = v.s;
-        s->n = v.n;
-        return 0;
-    default:
-        return -1;
-    }
-}
-
-static int cmp_result(int c, int lt, int eq)
-{
-    switch (c) {
-    case DAPTO_FCMP_EQ:
-        return eq;
-    case DAPTO_FCMP_NE:
-        return !eq;
-    case DAPTO_FCMP_LT:
-        return lt;
-    case DAPTO_FCMP_LE:
-        return lt || eq;
-    case DAPTO_FCMP_GT:
-        return !lt && !eq;
-    default:
-        return !lt;
-    }
-}
-
-/* One character of a glob's set [...] at P (before END) against C:
- * returns 1 when the set holds C, 0 when not, and sets *NEXT after the
- * closing ']'; -1 when the set is not closed. */
-static int glob_set(const unsigned char *p, const unsigned char *end,
-                    unsigned char c, const unsigned char **next)
-{
-    int hit = 0;
-    unsigned char lo, hi;
-
-    for (;;) {
-        if (p == end)
-            return -1;
-        if (*p == ']')
-            break;
-        lo = *p++;
-        if (p + 1 < end && *p == '-' && p[1] != ']') {
-            hi = p[1];
-            p += 2;
-            if ((lo <= c && c <= hi) || (hi <= c && c <= lo))
-                hit = 1;
-        } else if (lo == c) {
-            hit = 1;
-        }
-    }
-    *next = p + 1;
-    return hit;
-}
-
-int rtfilter_glob(const unsigned char *s, size_t n, const unsigned char *p,
-                  size_t m)
-{
-    const unsigned char *send = s + n, *pend = p + m;
-    /* where to resume after the last '*': pattern and string */
-    const unsigned char *star_p = NULL, *star_s = NULL;
-    const unsigned char *next;
-    int hit;
-
-    for (;;) {
-        if (p < pend && *p == '*') {
-            while (p < pend && *p == '*')
-                p++;
-            if (p == pend)
-                return 1;
-            star_p = p;
-            star_s = s;
-            continue;
-        }
-        if (p == pend) {
-            if (s == send)
-                return 1;
-            goto backtrack;
-        }
-        if (s == send)
-            return 0; /* pattern left and no string: no '*' can help */
-        switch (*p) {
-        case '?':
-            p++;
-            s++;
-            continue;
-        case '[':
-            hit = glob_set(p + 1, pend, *s, &next);
-            if (hit < 0)
-                return 0;
-            if (hit) {
-                p = next;
-                s++;
-                continue;
-            }
-            goto backtrack;
-        case '\\':
-            if (p + 1 == pend)
-                return 0;
-            if (p[1] == *s) {
-                p += 2;
-                s++;
-                continue;
-            }
-            goto backtrack;
-        default:
-            if (*p == *s) {
-                p++;
-                s++;
-                continue;
-            }
-            goto backtrack;
-        }
-    backtrack:
-        /* let the last '*' take one more character */
-        if (star_p == NULL || star_s == send)
-            return 0;
-        p = star_p;
-        s = ++star_s;
-    }
-}
-
-static int str_eq(const struct fval *a, const struct fval *b)
-{
-    return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
-}
-
 /* Integer value K of the record (INT, LONG or PTR) into *V: 0, or -1 when
  * there is none. */
 static inline __attribute__((always_inline)) int
@@ -456,7 +75,7 @@ arg_int(const struct run *r, unsigned int k, int64_t *v)
         *v = r->args[k].i;
         return 0;
     }
-    p = k == 0 ? r->vals : value_at(r, k);
+    p = k == 0 ? r->vals : rtfilter_value_at(r, k);
     if (p == NULL || p >= r->vend)
         return -1;
     room = (size_t)(r->vend - p);
@@ -556,157 +175,6 @@ static uint64_t within_mask(const struct rtfilter_env *env)
 static const unsigned char always_prog[] = {DAPTO_FOP_CONST, 1, 0, 0, 0, 0, 0, 0, 0,
                                             DAPTO_FOP_END};
 
-/* Run program [PC, END): 1 when it holds, 0 when not or when it goes
- * wrong. */
-static int run_program(const struct run *r, const unsigned char *pc,
-                       const unsigned char *end)
-{
-    struct fval st[DAPTO_FILTER_STACK];
-    int sp = 0; /* values on the stack */
-    unsigned int op;
-    uint16_t off;
-    struct fval *a, *b;
-    int lt, eq;
-
-    while (pc < end) {
-        op = *pc++;
-        switch (op) {
-        case DAPTO_FOP_END:
-            return sp == 1 && st[0].type == T_INT && st[0].u.i != 0;
-        case DAPTO_FOP_ARG:
-        case DAPTO_FOP_ARGD:
-        case DAPTO_FOP_ARGS:
-            if (pc == end || sp == DAPTO_FILTER_STACK ||
-                load_arg(r, (int)op, *pc, &st[sp]) != 0)
-                return 0;
-            pc++;
-            sp++;
-            break;
-        case DAPTO_FOP_TID:
-            if (sp == DAPTO_FILTER_STACK)
-                return 0;
-            st[sp].type = T_INT;
-            st[sp++].u.i = r->env->tid;
-            break;
-        case DAPTO_FOP_WITHIN:
-            /* <protocol#relate>: a component on the thread's stack */
-            if (pc == end || sp == DAPTO_FILTER_STACK)
-                return 0;
-            st[sp].type = T_INT;
-            st[sp++].u.i = *pc < DAPTO_REL_COMPS && r->env->within != NULL
-                               ? (int64_t)((r->env->within() >> *pc) & 1)
-                               : 0;
-            pc++;
-            break;
-        case DAPTO_FOP_CONST:
-        case DAPTO_FOP_CONSTD:
-            if (end - pc < 8 || sp == DAPTO_FILTER_STACK)
-                return 0;
-            st[sp].type = op == DAPTO_FOP_CONST ? T_INT : T_DBL;
-            memcpy(&st[sp++].u, pc, 8);
-            pc += 8;
-            break;
-        case DAPTO_FOP_CONSTS:
-            if (end - pc < 2 || sp == DAPTO_FILTER_STACK)
-                return 0;
-            memcpy(&off, pc, 2);
-            pc += 2;
-            if (end - pc < off)
-                return 0;
-            st[sp].type = T_STR;
-            st[sp].s = pc;
-            st[sp++].n = off;
-            pc += off;
-            break;
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_EQ:
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_NE:
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_LT:
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_LE:
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_GT:
-        case DAPTO_FOP_CMPI + DAPTO_FCMP_GE:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_EQ:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_NE:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_LT:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_LE:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_GT:
-        case DAPTO_FOP_CMPU + DAPTO_FCMP_GE:
-            if (sp < 2)
-                return 0;
-            a = &st[sp - 2];
-            b = &st[sp - 1];
-            if (a->type != T_INT || b->type != T_INT)
-                return 0;
-            eq = a->u.i == b->u.i;
-            lt = op < DAPTO_FOP_CMPU ? a->u.i < b->u.i
-                                     : (uint64_t)a->u.i < (uint64_t)b->u.i;
-            a->u.i = cmp_result((int)(op & 7), lt, eq);
-            sp--;
-            break;
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_EQ:
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_NE:
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_LT:
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_LE:
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_GT:
-        case DAPTO_FOP_CMPD + DAPTO_FCMP_GE:
-            if (sp < 2)
-                return 0;
-            a = &st[sp - 2];
-            b = &st[sp - 1];
-            if (a->type != T_DBL || b->type != T_DBL)
-                return 0;
-            /* with a NaN, only != holds */
-            eq = a->u.d == b->u.d;
-            lt = a->u.d < b->u.d;
-            if (a->u.d != a->u.d || b->u.d != b->u.d)
-                a->u.i = (op & 7) == DAPTO_FCMP_NE;
-            else
-                a->u.i = cmp_result((int)(op & 7), lt, eq);
-            a->type = T_INT;
-            sp--;
-            break;
-        case DAPTO_FOP_SEQ:
-        case DAPTO_FOP_SNE:
-        case DAPTO_FOP_GLOB:
-            if (sp < 2)
-                return 0;
-            a = &st[sp - 2];
-            b = &st[sp - 1];
-            if (a->type != T_STR || b->type != T_STR)
-                return 0;
-            if (op == DAPTO_FOP_GLOB)
-                eq = rtfilter_glob(a->s, a->n, b->s, b->n);
-            else
-                eq = str_eq(a, b) == (op == DAPTO_FOP_SEQ);
-            a->type = T_INT;
-            a->u.i = eq;
-            sp--;
-            break;
-        case DAPTO_FOP_NOT:
-            if (sp < 1 || st[sp - 1].type != T_INT)
-                return 0;
-            st[sp - 1].u.i = !st[sp - 1].u.i;
-            break;
-        case DAPTO_FOP_JF:
-        case DAPTO_FOP_JT:
-            if (end - pc < 2 || sp < 1 || st[sp - 1].type != T_INT)
-                return 0;
-            memcpy(&off, pc, 2);
-            pc += 2;
-            if ((st[sp - 1].u.i != 0) == (op == DAPTO_FOP_JT)) {
-                if (end - pc <= off)
-                    return 0; /* past the last byte: no END there */
-                pc += off;
-            } else {
-                sp--;
-            }
-            break;
-        default:
-            return 0;
-        }
-    }
-    return 0; /* ran off the end without END */
-}
-
 /* Add 1 to counter ID of ENV's slots. */
 static inline void count(const struct rtfilter_env *env, unsigned int id)
 {
@@ -799,7 +267,7 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
                 env.tid = tid;
                 env.istr = outer != NULL ? outer->istr : istr_name;
                 r.env = &env;
-                rtq_fire(q, qi, ce->cl.c.flags, tid, question_arg, &r);
+                rtq_fire(q, qi, ce->cl.c.flags, tid, rtfilter_question_arg, &r);
             }
         }
         /* as the filter read from the area says (eval_read) */
@@ -816,7 +284,7 @@ cached_rest(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached *ce,
             env.tid = tid != 0 ? tid : rt_thread();
             env.istr = outer != NULL ? outer->istr : istr_name;
             r.env = &env;
-            part(ce->cl.c.every - 1u, ce->cl.c.count, question_arg, &r);
+            part(ce->cl.c.every - 1u, ce->cl.c.count, rtfilter_question_arg, &r);
         }
         return eval_done(&env, out, 0, ce->passed, flags);
     }
@@ -891,8 +359,8 @@ eval_cached_args(uint64_t *shared, uint64_t *mine, const struct rtfilter_cached 
  * evaluated on directly (HOT; its clause reads no string, whose record
  * might be cut; STRS when EV has one, which a question's counting may
  * read).  Returns 1 for an event without strings, 0 for one with strings
- * (then, in the general path, args_fit decides each time), -1 for one
- * with a user type (never on its arguments). */
+ * (then, in the general path, rtfilter_args_fit decides each time), -1
+ * for one with a user type (never on its arguments). */
 static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
 {
     const struct dapto_param *pa = ev->params;
@@ -1061,13 +529,13 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
             fast = fh.h.nclauses == 1;
         } else {
             wrest = 0;
-            held = run_program(&r, p, p + cl.c.prog_len);
+            held = rtfilter_run(&r, p, p + cl.c.prog_len);
         }
         if (cl.c.flags & DAPTO_CL_PART) {
             /* <protocol#relate>: the event is a part of a derived event */
             if (held && env->part != NULL && cl.c.every >= 1) {
                 count(env, cl.c.passed);
-                env->part(cl.c.every - 1u, cl.c.count, question_arg, &r);
+                env->part(cl.c.every - 1u, cl.c.count, rtfilter_question_arg, &r);
             }
             continue;
         }
@@ -1087,7 +555,7 @@ eval_read(const struct rtfilter_env *env, uint32_t code, const struct run *rp,
                 (cl.c.flags != DAPTO_CL_QUESTION || rtq_open(env->q))) {
                 count(env, cl.c.passed);
                 rtq_fire(env->q, cl.c.every - 1u, cl.c.flags, env->tid,
-                         question_arg, &r);
+                         rtfilter_question_arg, &r);
             }
             continue;
         }
@@ -1163,7 +631,7 @@ args_read(const struct rtfilter_env *env, uint32_t code, const struct dapto_even
 {
     struct run r;
 
-    if (!args_fit(ev->params, args, ev->nparams))
+    if (!rtfilter_args_fit(ev->params, args, ev->nparams))
         return st;
     r.vals = r.vend = NULL;
     r.args = args;
@@ -1197,7 +665,7 @@ eval_args_inline(const struct rtfilter_env *env, uint32_t code, const struct dap
             if (off == ce->off && gen == ce->gen) {
                 if (ce->hot != ev && plan_args(ce, ev) < 0)
                     return st;
-                if (ce->strs && !args_fit(ev->params, args, ev->nparams))
+                if (ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams))
                     return st;
                 return eval_cached_args(env->shared, env->mine, ce, ev, args, flags,
                                         env, env->tid);
@@ -1451,7 +919,7 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
     }
     if (ce->qh.epoch_at == NULL || !rtq_open(&runtime.q) ||
         !rtq_hot_count(&ce->qh, args, rt_thread())) {
-        if (ce->strs && !args_fit(ev->params, args, ev->nparams)) {
+        if (ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams)) {
             /* (counted from the record, as it holds them) */
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
             rt_ft.busy = 0;
@@ -1491,7 +959,7 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
         held = ((rt_rel_mask() & ce->wbit) != 0) ^ ce->wneg;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
-    if (held && ce->strs && !args_fit(ev->params, args, ev->nparams))
+    if (held && ce->strs && !rtfilter_args_fit(ev->params, args, ev->nparams))
         return st; /* (the part read from the record, as it holds them) */
     bump(c0, atomic);
     bump(c1, atomic);
@@ -1502,7 +970,7 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
         r.params = ev->params;
         r.nargs = ev->nparams;
         r.env = NULL; /* (arguments are never interned) */
-        rt_rel_part(def, role, question_arg, &r);
+        rt_rel_part(def, role, rtfilter_question_arg, &r);
     }
     if (out == 0)
         return 0;

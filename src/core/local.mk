@@ -1,8 +1,14 @@
 # SPDX-License-Identifier: MIT
 # src/core: target control and the event path (src/core/README).
 src_libnoosa_la_SOURCES += \
-	src/core/target.c src/core/target.h \
-	src/core/channel.c src/core/channel.h \
+	src/core/target.c src/core/target.h src/core/target-int.h \
+	src/core/target-start.c src/core/target-attach.c \
+	src/core/target-break.c src/core/target-mem.c \
+	src/core/target-call.c \
+	src/core/channel.c src/core/channel.h src/core/channel-int.h \
+	src/core/channel-wait.c src/core/channel-ring.c \
+	src/core/channel-tbuf.c src/core/channel-direct.c \
+	src/core/channel-keep.c src/core/channel-stop.c \
 	src/core/reader.c src/core/reader.h \
 	src/core/decode.c src/core/decode.h \
 	src/core/registry.c src/core/registry.h \

@@ -162,17 +162,24 @@ static int rcheck_string(const unsigned char *p, size_t left, size_t *len)
     return 0;
 }
 
+/* grow_to: the table TAB of *N entries of SIZE bytes made to hold entry
+ * ID, the new entries zeroed; returns the table. */
+static void *grow_to(void *tab, size_t *n, size_t id, size_t size)
+{
+    if (id < *n)
+        return tab;
+    tab = xreallocarray(tab, id + 1, size);
+    memset((char *)tab + *n * size, 0, (id + 1 - *n) * size);
+    *n = id + 1;
+    return tab;
+}
+
 static void rdefine_name(struct recread *r, uint32_t id, const char *s,
                          size_t len)
 {
     if (id >= (1u << 24))
         return;
-    if (id >= r->nnames) {
-        r->names = xreallocarray(r->names, id + 1, sizeof *r->names);
-        memset(r->names + r->nnames, 0,
-               (id + 1 - r->nnames) * sizeof *r->names);
-        r->nnames = id + 1;
-    }
+    r->names = grow_to(r->names, &r->nnames, id, sizeof *r->names);
     free(r->names[id].text);
     r->names[id].text = xstrndup(s, len);
     r->names[id].len = (uint32_t)len;
@@ -183,12 +190,7 @@ static void rdefine_func(struct recread *r, uint32_t id, uint64_t addr,
 {
     if (id >= (1u << 24))
         return;
-    if (id >= r->nfuncs) {
-        r->funcs = xreallocarray(r->funcs, id + 1, sizeof *r->funcs);
-        memset(r->funcs + r->nfuncs, 0,
-               (id + 1 - r->nfuncs) * sizeof *r->funcs);
-        r->nfuncs = id + 1;
-    }
+    r->funcs = grow_to(r->funcs, &r->nfuncs, id, sizeof *r->funcs);
     free(r->funcs[id].name);
     r->funcs[id].addr = addr;
     r->funcs[id].name = xstrndup(s, len);
