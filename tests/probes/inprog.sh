@@ -32,30 +32,7 @@ batch run -x run.tcl "$RT"
 status run 0
 sed -E 's/="([^"]*)"/=\1/g' run.out | grep -E '^[a-z]+ [a-z0-9]+=' |
     grep -v '^dl ' >run.values
-cat >run.expected <<'OUT'
-tick arg1=0 arg2=0 arg3=0
-pair a=40 who=parent
-global arg1=9
-constant arg1=42
-guarded arg1=0
-work arg1=0 arg2=from the library
-plain arg1=0
-tick arg1=1 arg2=1000000000 arg3=-1
-pair a=41 who=parent
-global arg1=9
-constant arg1=42
-guarded arg1=-1
-work arg1=1 arg2=from the library
-plain arg1=3
-tick arg1=2 arg2=2000000000 arg3=-2
-pair a=42 who=parent
-global arg1=9
-constant arg1=42
-guarded arg1=-2
-work arg1=2 arg2=from the library
-plain arg1=6
-loaded arg1=7 arg2=49
-OUT
+pp_values >run.expected
 diff run.expected run.values >/dev/null ||
     fail "run: the probes' values: $(diff run.expected run.values)"
 # (which sites the program handles depends on the compiler's code; some

@@ -34,3 +34,33 @@ status() {
     [ "$(cat "$WORK/$1.rc")" = "$2" ] ||
         fail "$1: exit status $(cat "$WORK/$1.rc"), not $2: $(cat "$WORK/$1.err")"
 }
+
+# pp_values: the values pp-main's probes give in a run, one line a hit,
+# the same whichever way noosa takes the hits (ptrace stops or in the
+# program).
+pp_values() {
+    cat <<'OUT'
+tick arg1=0 arg2=0 arg3=0
+pair a=40 who=parent
+global arg1=9
+constant arg1=42
+guarded arg1=0
+work arg1=0 arg2=from the library
+plain arg1=0
+tick arg1=1 arg2=1000000000 arg3=-1
+pair a=41 who=parent
+global arg1=9
+constant arg1=42
+guarded arg1=-1
+work arg1=1 arg2=from the library
+plain arg1=3
+tick arg1=2 arg2=2000000000 arg3=-2
+pair a=42 who=parent
+global arg1=9
+constant arg1=42
+guarded arg1=-2
+work arg1=2 arg2=from the library
+plain arg1=6
+loaded arg1=7 arg2=49
+OUT
+}
