@@ -368,6 +368,127 @@ DAPTO_API unsigned int dapto_event_filter(const struct dapto_aspect *aspect,
                                           const union dapto_arg *args,
                                           unsigned int st);
 
+/*
+ * Quick clauses <protocol#quick>: the runtime publishes, per thread, the
+ * filters it has kept whose whole answer on an event, when their one
+ * comparison of an integer parameter with a constant does not hold, is
+ * "the trail alone" (or "nowhere").  A generated encoder in state
+ * DAPTO_STATE_FILTER asks its thread's first, with plain loads and
+ * without a call, and dapto_event_filter() only when it cannot tell:
+ *
+ *     unsigned long long _dapto_t;
+ *     struct dapto_quick *_dapto_q = dapto_quick_entry(&foo_dapto_aspect_a, 0,
+ *                                                      _dapto_v, &_dapto_t);
+ *     int _dapto_w = _dapto_q == NULL ? -1
+ *                    : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(x));
+ *
+ *     if (_dapto_w == DAPTO_STATE_TRAIL)
+ *         foo_dapto_keep_bar(x, s);
+ *     else if (_dapto_w != 0)
+ *         foo_dapto_ask_bar(_dapto_v, x, s);
+ *
+ * (the value the entry's ARG names: with several integer parameters,
+ * `_dapto_q->arg == 0 ? ... : ...`).  An entry is written by its thread's
+ * runtime only (TAG 0 while it is written, then a new one); it holds
+ * while the thread's EPOCH is dapto_quick_epoch (the attach it was
+ * written in; 0 when detached) and the filter area's directory entry of
+ * the event and its generation are what they were <protocol#filter-gen>.
+ * The counts are the filter's own <protocol#counters>, in the thread's
+ * slot.
+ */
+#define DAPTO_QUICK_ENTRIES 4 /* by event code modulo */
+
+struct dapto_quick {
+    /* the event's code + 1 (low half) and the entry's writes (high);
+     * 0 while it is empty or written */
+    unsigned long long tag;
+    const unsigned int *dir; /* the event's directory entry in the area */
+    const unsigned int *gen; /* the area's generation */
+    unsigned int dir_was, gen_was;
+    /* the clause holds when (unsigned long long)value - lo <= span, xor
+     * neg, where value is the argument of parameter ARG (int, long or
+     * ptr) as dapto_event_filter() takes it */
+    unsigned long long lo, span;
+    unsigned int arg, neg;
+    /* where the event goes when the clause does not hold: 0 or
+     * DAPTO_STATE_TRAIL */
+    unsigned int out;
+    unsigned int pad;
+    /* the counters to add 1 to when it does not hold (the thread's) */
+    unsigned long long *count[3];
+    unsigned long long spare[5]; /* (an entry is 128 bytes) */
+};
+
+struct dapto_quick_thread {
+    unsigned int epoch; /* the attach the entries are of */
+    unsigned int pad;
+    /* events the entries decided (the thread's) */
+    unsigned long long decided;
+    unsigned long long sink; /* a counter no one reads */
+    struct dapto_quick e[DAPTO_QUICK_ENTRIES];
+};
+
+DAPTO_API extern __thread struct dapto_quick_thread dapto_quick_self;
+/* The attach whose quick clauses hold; 0 while there is none. */
+DAPTO_API extern unsigned int dapto_quick_epoch;
+
+/* Add 1 to counter C of the thread's own, in one instruction (a signal
+ * handler's count cannot fall between a load and a store). */
+static inline DAPTO_NOINSTR void dapto_quick_add(unsigned long long *c)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__("addq $1, %0" : "+m"(*c));
+#else
+    __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+#endif
+}
+
+/* The calling thread's quick clause for event INDEX of ASPECT in state V
+ * (with DAPTO_STATE_FILTER), its tag in *TAG; NULL when there is none
+ * that holds. */
+static inline DAPTO_NOINSTR struct dapto_quick *
+dapto_quick_entry(const struct dapto_aspect *aspect, unsigned int index, unsigned int v,
+                  unsigned long long *tag)
+{
+    struct dapto_quick_thread *t = &dapto_quick_self;
+    unsigned int code = aspect->event_base + index;
+    struct dapto_quick *q = &t->e[code % DAPTO_QUICK_ENTRIES];
+
+    *tag = q->tag;
+    /* (the frequency profile counts in dapto_event_filter()) */
+    if (DAPTO_UNLIKELY((v & (DAPTO_STATE_PROFILE | DAPTO_STATE_STACK)) != 0 ||
+                       (unsigned int)*tag != code + 1 ||
+                       t->epoch != __atomic_load_n(&dapto_quick_epoch, __ATOMIC_RELAXED)))
+        return (struct dapto_quick *)0;
+    /* <protocol#filter-gen>: the entry, then the generation */
+    if (DAPTO_UNLIKELY(__atomic_load_n(q->dir, __ATOMIC_ACQUIRE) != q->dir_was ||
+                       __atomic_load_n(q->gen, __ATOMIC_RELAXED) != q->gen_was))
+        return (struct dapto_quick *)0;
+    return q;
+}
+
+/* What quick clause Q (of tag TAG) says of an event whose argument it
+ * compares is X: where the event goes (0 or DAPTO_STATE_TRAIL), counted;
+ * -1 when it cannot tell (ask dapto_event_filter()). */
+static inline DAPTO_NOINSTR int dapto_quick_decide(struct dapto_quick *q,
+                                                   unsigned long long tag, long long x)
+{
+    unsigned long long *c0 = q->count[0], *c1 = q->count[1], *c2 = q->count[2];
+    unsigned int out = q->out;
+    int held = ((unsigned long long)x - q->lo <= q->span) ^ (int)q->neg;
+
+    /* the same entry all along (a signal handler's event may have
+     * written it meanwhile) */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (DAPTO_UNLIKELY(held || q->tag != tag))
+        return -1;
+    dapto_quick_add(c0);
+    dapto_quick_add(c1);
+    dapto_quick_add(c2);
+    dapto_quick_add(&dapto_quick_self.decided);
+    return (int)out;
+}
+
 /* Count event INDEX of ASPECT, whose state has DAPTO_STATE_PROFILE, in the
  * calling thread's call tree, under its current path (the frequency
  * profile kept by the program) <protocol#cct>.  The runtime does so for an

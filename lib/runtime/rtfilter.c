@@ -42,6 +42,12 @@ static RT_TLS __thread struct {
     uint32_t epoch;
 } rt_ft;
 
+/* The threads' quick clauses and the attach they hold in <protocol#quick>;
+ * attaches that had them so far (dapto_quick_epoch's values, never 0). */
+DAPTO_API RT_TLS __thread struct dapto_quick_thread dapto_quick_self;
+DAPTO_API unsigned int dapto_quick_epoch;
+static unsigned int quick_attaches;
+
 /* A filter's header and a clause, each read from the area as whole
  * 8-aligned words with single loads, so that the copy checked is the copy
  * used, whatever the program writes meanwhile. */
@@ -369,6 +375,7 @@ static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
 
     ce->hot = NULL;
     ce->strs = 0;
+    ce->quick = 0;
     for (k = 0; k < n; k++) {
         kind = pa[k].kind;
         if (kind == DAPTO_K_STR)
@@ -383,6 +390,8 @@ static int plan_args(struct rtfilter_cached *ce, const struct dapto_event *ev)
                 : 2;
     ce->hot = ev;
     ce->strs = (uint8_t)str;
+    ce->quick = ce->amode == 0 && !ce->question && !ce->part && ce->wbit == 0 &&
+                !ce->atomic && (ce->uncond & ~(unsigned int)DAPTO_STATE_TRAIL) == 0;
     return str ? 0 : 1;
 }
 
@@ -402,6 +411,7 @@ static void cache_keep(const struct rtfilter_env *env, struct rtfilter_cached *c
     ce->key = 0;
     ce->neg = 0;
     ce->hot = NULL;
+    ce->quick = 0;
     switch (d->op & 7) {
     case DAPTO_FCMP_EQ:
     case DAPTO_FCMP_NE:
@@ -978,6 +988,60 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
     return RTF_VERDICT(out, DAPTO_RECF_FILTERED);
 }
 
+/* Make kept filter CE (planned for the arguments of event CODE, its
+ * directory entry and the generation of area FA unchanged) the calling
+ * thread's quick clause for CODE <protocol#quick>: its entry emptied
+ * first, its tag new last, so that a generated encoder (a signal
+ * handler's among them) never uses half of it. */
+static __attribute__((noinline)) void quick_publish(const struct rtfilter_cached *ce,
+                                                    const struct dapto_filter_area *fa,
+                                                    uint32_t code)
+{
+    struct dapto_quick_thread *t = &dapto_quick_self;
+    struct dapto_quick *q = &t->e[code % DAPTO_QUICK_ENTRIES];
+    unsigned int e = __atomic_load_n(&dapto_quick_epoch, __ATOMIC_RELAXED);
+    unsigned long long writes = (q->tag >> 32) + 1;
+    unsigned int k;
+
+    /* (the cache is this attach's: event_filter() looked) */
+    if (e == 0)
+        return;
+    if (t->epoch != e) {
+        for (k = 0; k < DAPTO_QUICK_ENTRIES; k++)
+            t->e[k].tag = 0;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->epoch = e;
+    }
+    q->tag = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    q->dir = &fa->dir[code];
+    q->gen = &fa->gen;
+    q->dir_was = ce->off;
+    q->gen_was = ce->gen;
+    q->lo = ce->lo;
+    q->span = ce->span;
+    q->arg = ce->arg;
+    q->neg = ce->neg;
+    q->out = ce->uncond;
+    q->count[0] = (unsigned long long *)ce->checked[0];
+    q->count[1] = (unsigned long long *)ce->checked[1];
+    q->count[2] = ce->uncond != 0 ? (unsigned long long *)ce->fpassed : &t->sink;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    q->tag = (writes & 0xffffffffu) << 32 | (code + 1ull);
+}
+
+void rtfilter_quick_attach(void)
+{
+    if (++quick_attaches == 0)
+        quick_attaches = 1;
+    __atomic_store_n(&dapto_quick_epoch, quick_attaches, __ATOMIC_RELEASE);
+}
+
+void rtfilter_quick_release(void)
+{
+    __atomic_store_n(&dapto_quick_epoch, 0, __ATOMIC_RELEASE);
+}
+
 /* The event path's entry before encoding (dapto.h): a kept filter
  * <protocol#filter-gen> of the event, planned for its arguments, is
  * evaluated here; anything else goes to args_slow().  The thread's cache
@@ -1035,6 +1099,9 @@ event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto
         unsigned int out = ce->uncond;
         int atomic = ce->atomic;
 
+        /* the next ones decided by the encoder itself */
+        if (DAPTO_UNLIKELY(ce->quick))
+            quick_publish(ce, fa, code);
         /* the counters are the thread's slot's, not the cache's */
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         rt_ft.busy = 0;
@@ -1075,6 +1142,7 @@ void rtfilter_count(unsigned int id)
 void rtfilter_fork_child(void)
 {
     rtq_fork_child();
+    memset(&dapto_quick_self, 0, sizeof dapto_quick_self);
     memset(&rt_ft.c, 0, sizeof rt_ft.c);
     rt_ft.epoch = runtime.epoch;
     rt_ft.busy = 0;

@@ -54,6 +54,11 @@ struct rtfilter_cached {
     /* -within / -outside <protocol#relate>: the clause holds only when
      * (the thread's components & wbit) != 0, xor wneg; wbit 0: always */
     uint8_t wneg;
+    /* The entry may be the thread's quick clause for HOT <protocol#quick>:
+     * a comparison of an integer argument, no question, part or -within,
+     * the thread's own slot, and nothing but the trail when it does not
+     * hold. */
+    uint8_t quick;
     uint64_t wbit;
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
     uint64_t lo, span;
@@ -167,5 +172,11 @@ void rtfilter_count(unsigned int id);
 
 /* Forget the calling thread's cached filters: in a forked child. */
 void rtfilter_fork_child(void);
+
+/* <protocol#quick>: the threads' quick clauses hold from now on, for a
+ * new attach (rtfilter_quick_attach), or never again until the next
+ * (rtfilter_quick_release, before the area goes). */
+void rtfilter_quick_attach(void);
+void rtfilter_quick_release(void);
 
 #endif /* NOOSA_RTFILTER_H */

@@ -341,6 +341,7 @@ int rt_attach_fds(int memfd, int eventfd, int from_env)
     h->rt_interrupt = (uint64_t)(uintptr_t)stop_interrupt;
     /* <protocol#relate>: where the derived events' states are */
     h->rt_region = (uint64_t)(uintptr_t)h;
+    rtfilter_quick_attach();
     __atomic_store_n(&runtime.attached, 1, __ATOMIC_RELEASE);
     memset(&hello, 0, sizeof hello);
     dapto_event_begin(&o, buf, sizeof buf, NULL, 0);
@@ -389,6 +390,7 @@ void rt_release(void)
     __atomic_store_n(&runtime.attached, 0, __ATOMIC_RELEASE);
     runtime.tb_epoch = RT_TB_NONE;
     __atomic_store_n(&dapto_trail_epoch, RT_TT_NONE, __ATOMIC_RELAXED);
+    rtfilter_quick_release();
     states_off();
     runtime.filt = NULL;
     runtime.cnt = NULL;

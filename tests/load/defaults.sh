@@ -88,6 +88,18 @@ for way in condition count keyed; do
     [ "$way" = condition ] || has "$way" '^counted 100000$'
     no_records "$way" "100000 ticks"
 done
+# and the condition decided by the encoder itself, without a call into
+# the runtime, from the second or third tick on <protocol#quick>, with
+# the condition's counts exact
+d=$(sed -n 's/^loop: \([0-9]*\) decided by quick clauses$/\1/p' "$WORK/condition.out")
+if [ -n "$d" ] && [ "$d" -ge 99990 ] && [ "$d" -le 100000 ]; then
+    echo "ok: condition: $d ticks decided by the quick clause"
+else
+    fail "condition: ${d:-no} ticks decided by the quick clause (99990 to 100000 expected)"
+fi
+batch quick-counts -e 'break tick if {$i < 0}' -e run -e 'info breakpoints' "$LT" loop 100000 x
+has quick-counts '^ +condition runs in the program: 100000 checked, 0 passed$'
+has quick-counts '^loop: 999[0-9][0-9] decided by quick clauses$'
 
 # errors last 0: nothing kept
 batch none -e 'errors last 0' -e run -e 'info program' "$LT" loop 1000 x
