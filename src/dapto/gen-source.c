@@ -122,7 +122,8 @@ static void gen_quick_value(struct buf *b, const struct sig *sig)
         (void)arg_member(&sig->params[i], &conv);
         if (i != last && n > 1)
             buf_printf(b, "_dapto_q->arg == %zu ? ", i);
-        buf_printf(b, "(long long)%s(%s)", conv, sig->params[i].name);
+        buf_printf(b, "%s%s(%s)", sig->params[i].kind == TYPE_PTR ? "" : "(long long)",
+                   conv, sig->params[i].name);
         if (i != last && n > 1)
             buf_puts(b, " : ");
     }

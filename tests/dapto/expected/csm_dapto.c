@@ -59,9 +59,18 @@ DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         csm_dapto_keep_string_stored(index, string);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        csm_dapto_ask_string_stored(_dapto_v, index, string);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&csm_dapto_aspect_string, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(index));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            csm_dapto_keep_string_stored(index, string);
+        else if (_dapto_w != 0)
+            csm_dapto_ask_string_stored(_dapto_v, index, string);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&csm_dapto_aspect_string, 0);
         csm_dapto_keep_string_stored(index, string);
     } else
@@ -95,7 +104,7 @@ static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 99 "csm_dapto.c"
+#line 108 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -131,7 +140,7 @@ static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 135 "csm_dapto.c"
+#line 144 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

@@ -59,9 +59,18 @@ DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         docs_dapto_keep_list(set, puts);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        docs_dapto_ask_list(_dapto_v, set, puts);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&docs_dapto_aspect_docs, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(puts));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            docs_dapto_keep_list(set, puts);
+        else if (_dapto_w != 0)
+            docs_dapto_ask_list(_dapto_v, set, puts);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&docs_dapto_aspect_docs, 0);
         docs_dapto_keep_list(set, puts);
     } else
@@ -132,9 +141,18 @@ DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         docs_dapto_keep_escapes(q, c, u, e);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&docs_dapto_aspect_docs, 1, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, _dapto_q->arg == 0 ? (long long)(int)(q) : _dapto_q->arg == 1 ? (long long)(int)(c) : _dapto_q->arg == 2 ? (long long)(int)(u) : (long long)(int)(e));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            docs_dapto_keep_escapes(q, c, u, e);
+        else if (_dapto_w != 0)
+            docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&docs_dapto_aspect_docs, 1);
         docs_dapto_keep_escapes(q, c, u, e);
     } else
@@ -159,7 +177,7 @@ static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 163 "docs_dapto.c"
+#line 181 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

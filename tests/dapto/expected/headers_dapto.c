@@ -54,9 +54,18 @@ DAPTO_NOINSTR void headers_dapto_emit_first_event(int end)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         headers_dapto_keep_first_event(end);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        headers_dapto_ask_first_event(_dapto_v, end);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&headers_dapto_aspect_first, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(end));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            headers_dapto_keep_first_event(end);
+        else if (_dapto_w != 0)
+            headers_dapto_ask_first_event(_dapto_v, end);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&headers_dapto_aspect_first, 0);
         headers_dapto_keep_first_event(end);
     } else
@@ -141,9 +150,18 @@ DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         headers_dapto_keep_second_event(event, operation, aspect);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&headers_dapto_aspect_second, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, _dapto_q->arg == 0 ? (long long)(int)(event) : _dapto_q->arg == 1 ? (long long)(int)(operation) : (long long)(int)(aspect));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            headers_dapto_keep_second_event(event, operation, aspect);
+        else if (_dapto_w != 0)
+            headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&headers_dapto_aspect_second, 0);
         headers_dapto_keep_second_event(event, operation, aspect);
     } else
@@ -159,7 +177,7 @@ static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 163 "headers_dapto.c"
+#line 181 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

@@ -54,9 +54,18 @@ DAPTO_NOINSTR void markers_dapto_emit_from_header(int n)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         markers_dapto_keep_from_header(n);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        markers_dapto_ask_from_header(_dapto_v, n);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&markers_dapto_aspect_marked, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(n));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            markers_dapto_keep_from_header(n);
+        else if (_dapto_w != 0)
+            markers_dapto_ask_from_header(_dapto_v, n);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&markers_dapto_aspect_marked, 0);
         markers_dapto_keep_from_header(n);
     } else
@@ -75,7 +84,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 79 "markers_dapto.c"
+#line 88 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -104,7 +113,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 108 "markers_dapto.c"
+#line 117 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

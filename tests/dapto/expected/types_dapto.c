@@ -126,9 +126,18 @@ DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         types_dapto_keep_hidden(n);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        types_dapto_ask_hidden(_dapto_v, n);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&types_dapto_aspect_types, 2, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, (long long)(int)(n));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            types_dapto_keep_hidden(n);
+        else if (_dapto_w != 0)
+            types_dapto_ask_hidden(_dapto_v, n);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&types_dapto_aspect_types, 2);
         types_dapto_keep_hidden(n);
     } else
@@ -189,9 +198,18 @@ DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names)
 
     if (_dapto_v == DAPTO_STATE_TRAIL)
         types_dapto_keep_typed(at, names);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        types_dapto_ask_typed(_dapto_v, at, names);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&types_dapto_aspect_types, 3, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, _dapto_q->arg == 0 ? (long long)(size_t)(at) : (long long)(size_t)(names));
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            types_dapto_keep_typed(at, names);
+        else if (_dapto_w != 0)
+            types_dapto_ask_typed(_dapto_v, at, names);
+    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&types_dapto_aspect_types, 3);
         types_dapto_keep_typed(at, names);
     } else
@@ -220,7 +238,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 224 "types_dapto.c"
+#line 242 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -245,7 +263,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 249 "types_dapto.c"
+#line 267 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -266,7 +284,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 270 "types_dapto.c"
+#line 288 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -287,7 +305,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 291 "types_dapto.c"
+#line 309 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -308,7 +326,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 312 "types_dapto.c"
+#line 330 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -334,7 +352,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 338 "types_dapto.c"
+#line 356 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -346,7 +364,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 350 "types_dapto.c"
+#line 368 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -358,7 +376,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 362 "types_dapto.c"
+#line 380 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -386,7 +404,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 390 "types_dapto.c"
+#line 408 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
