@@ -100,6 +100,26 @@ for k in 1 2; do
 done
 ended idle 'busy: 8 threads$'
 
+# Quick clauses <protocol#quick> belong to their attach: a never-true
+# condition decided by the threads' encoders for a while, a detach, and
+# then a condition that always holds from another attach stops at the
+# next event (a clause kept from before, its addresses in a region gone,
+# would keep dropping them: then the rare event's handler stops instead).
+launch quick "$LT" busy 8
+batch quick-1 -p $prog -e 'set c 0' -e 'break tock if {$i < 0}' \
+    -e 'handler add rare r {global c; if {[incr c] == 50} n_break}' \
+    -e continue -e 'info breakpoints' -e detach
+status quick-1 0
+has quick-1 '^Stopped at handler "r" for event "rare"'
+has quick-1 '^ +condition runs in the program: [0-9]+ checked, 0 passed$'
+has quick-1 '^Detached from process'
+batch quick-2 -p $prog -e 'break tock if {$i > -1}' -e 'handler add rare r {n_break}' \
+    -e continue -e detach
+status quick-2 0
+has quick-2 '^Stopped at breakpoint 1 for event "tock"'
+has quick-2 '^Detached from process'
+ended quick 'busy: 8 threads$'
+
 # A thread stopped in the middle of code that keeps values in its vector
 # registers, called in at attach and detach: it goes on with them as they
 # were.  The calls used to give back only the general registers; the
