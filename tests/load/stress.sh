@@ -433,7 +433,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((16 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((19 * RUNS - skipped)) runs passed$note"
 done
 # recordings whose writer is killed at random moments
 # (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)
