@@ -17,6 +17,13 @@
 #       each tree's `noosa record --events=hit` of its bench/monitor-loop
 #       (N iterations, default 10000000) to tmpfs: the program's loop
 #       time, as Mevents/s (none lost: checked).
+#   sh bench/ab-run.sh probes OLD NEW [ROUNDS [N [NG]]]
+#       each tree's noosa on its tests/probes/pp-main looping over app:tick
+#       (N hits, default 10000) with an empty handler (h), the same added
+#       -stop (s) and nothing wanted (o); NEW's bench/ptrace-floor (a bare
+#       stop, floor) and gdb's `break -probe-stap' (NG hits, default 1000,
+#       gdb.on and gdb.off); in us a hit over (o), gdb over its own run
+#       without the breakpoint, and gdb / each.
 #
 # OLD and NEW are built trees (NOOSA_NO_INSTALL=1 ./bootstrap; make
 # bench/front-loop bench/profile-calls ...).  Both placements: everything
@@ -27,7 +34,7 @@ set -e
 mode=$1 OLD=$2 NEW=$3
 R=${4:-7}
 [ -n "$mode" ] && [ -d "$OLD" ] && [ -d "$NEW" ] || {
-    echo "usage: ab-run.sh cond|profile|record OLD NEW [ROUNDS [N]]" >&2
+    echo "usage: ab-run.sh cond|profile|record|probes OLD NEW [ROUNDS [N]]" >&2
     exit 2
 }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ab-run.XXXXXX")
@@ -138,8 +145,65 @@ record)
             printf "  %-4s best %6.1f  median %6.1f\n", $1, n * 1000 / $2, n * 1000 / $3 }'
     done
     ;;
+probes)
+    N=${5:-10000}
+    NG=${6:-1000}
+    # secs CMD...: the seconds CMD takes (its output in $work/o)
+    secs() {
+        t0=$(date +%s.%N)
+        "$@" </dev/null >"$work/o" 2>&1 || { cat "$work/o" >&2; exit 1; }
+        t1=$(date +%s.%N)
+        awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }'
+    }
+    printf 'set pagination off\nset confirm off\nbreak -probe-stap app:tick\ncommands\nsilent\ncontinue\nend\nrun\n' \
+        >"$work/gdb-on"
+    printf 'set pagination off\nrun\n' >"$work/gdb-off"
+    for cpu in 0 1; do
+        : >"$work/t"
+        export PP_CPU=$cpu
+        for r in $(seq "$R"); do
+            for t in old new; do
+                if [ $t = old ]; then B=$OLD; else B=$NEW; fi
+                PP=$B/tests/probes/pp-main
+                echo "h.$t $(secs taskset -c 0 "$B/src/noosa" --batch -n \
+                    -e 'handler add tick h {}' -e run "$PP" loop "$N")" >>"$work/t"
+                echo "s.$t $(secs taskset -c 0 "$B/src/noosa" --batch -n \
+                    -e 'handler add tick h {} -stop' -e run "$PP" loop "$N")" \
+                    >>"$work/t"
+                echo "o.$t $(secs taskset -c 0 "$B/src/noosa" --batch -n \
+                    -e run "$PP" loop "$N")" >>"$work/t"
+            done
+            taskset -c 0 "$NEW/bench/ptrace-floor" "$N" >"$work/o"
+            echo "floor $(sed -n 's/^\([0-9]*\) ns a hit$/\1/p' "$work/o")" >>"$work/t"
+            if command -v gdb >/dev/null 2>&1; then
+                echo "gdb.on $(secs taskset -c 0 gdb -batch -nx -x "$work/gdb-on" \
+                    --args "$NEW/tests/probes/pp-main" loop "$NG")" >>"$work/t"
+                echo "gdb.off $(secs taskset -c 0 gdb -batch -nx -x "$work/gdb-off" \
+                    --args "$NEW/tests/probes/pp-main" loop "$NG")" >>"$work/t"
+            fi
+        done
+        echo "== the program on CPU $cpu, noosa on CPU 0: medians of $R, us a hit"
+        summary "$work/t" >"$work/s"
+        awk -v n="$N" -v ng="$NG" '{ m[$1] = $3 } END {
+            g = ("gdb.on" in m) ? (m["gdb.on"] - m["gdb.off"]) / ng * 1e6 : 0
+            printf "  a bare ptrace stop (C)   %7.1f\n", m["floor"] / 1000
+            if (g > 0)
+                printf "  gdb, break -probe-stap   %7.1f\n", g
+            split("h s", w, " ")
+            for (i = 1; i <= 2; i++)
+                for (j = 0; j < 2; j++) {
+                    t = j ? "new" : "old"
+                    v = (m[w[i] "." t] - m["o." t]) / n * 1e6
+                    printf "  %s.%-4s %7.1f", w[i], t, v
+                    if (g > 0)
+                        printf "   gdb / it %5.1f", g / v
+                    printf "\n"
+                }
+        }' "$work/s"
+    done
+    ;;
 *)
-    echo "ab-run.sh: no mode $mode (cond, profile or record)" >&2
+    echo "ab-run.sh: no mode $mode (cond, profile, record or probes)" >&2
     exit 2
     ;;
 esac

@@ -5,7 +5,10 @@
 # registers) hit N times in a loop:
 #  - noosa through ptrace stops (a breakpoint at the probe, its arguments
 #    read at the stop), every hit to a handler in noosa (an empty Tcl
-#    body: the cheapest consumer told of every hit of a probe);
+#    body: the cheapest consumer told of every hit of a probe; it needs
+#    no stop, so the thread goes on once its arguments are read);
+#  - the same with the handler added -stop: the thread waits at each hit
+#    until the handler has run (what a breakpoint's condition costs);
 #  - noosa with the probe handled in the program (PP_RT: pp-main with the
 #    runtime compiled in; the site's nop and the instructions after it
 #    replaced by a jump to a trampoline that calls the runtime, which
@@ -15,13 +18,17 @@
 #    which takes each event to the same empty handler meanwhile);
 #  - gdb's `break -probe-stap' on the same probe, with a command that
 #    only continues (gdb's cheapest way to see every hit);
+#  - a bare stop under ptrace (FLOOR, bench/ptrace-floor.c: a breakpoint
+#    instruction in a loop, a C tracer that finds each stop as noosa does,
+#    reads the registers and continues): what the kernel's stop and the
+#    wake-ups cost on the placement, which no tracer goes below;
 # each as the time of the run less that of the same run with nothing
 # wanted (the tool's own start and end), per hit; the program alone is
 # the baseline.  Kernel uprobes, for comparison (they need root and are
 # not run here), cost about 140-330 ns a hit in published measurements.
 # On two CPUs (the tool on CPU 0, the program on CPU 1) and on one.
 #
-# NOOSA, PP and PP_RT in the environment; N (default 20000), NG for gdb
+# NOOSA, PP, PP_RT and FLOOR in the environment; N (default 20000), NG for gdb
 # (2000), NI in the program (1000000),
 # ROUNDS (3, medians).
 set -e
@@ -71,14 +78,20 @@ command -v gdb >/dev/null 2>&1 || {
 for place in two one; do
     cpu=1
     [ "$place" = one ] && cpu=0
-    base= non= noff= gon= goff= rtalone= rton=
+    base= non= nstop= noff= gon= goff= rtalone= rton= floor=
     for r in $(seq "$ROUNDS"); do
         base="$base $(time_of $cpu "$PP" loop "$N")"
         non="$non $(time_of $cpu "$NOOSA" --batch -n -e 'handler add tick h {}' \
             -e run "$PP" loop "$N")"
         grep -q 'Program exited with status 0' "$work/out" ||
             { cat "$work/out" >&2; exit 1; }
+        nstop="$nstop $(time_of $cpu "$NOOSA" --batch -n \
+            -e 'handler add tick h {} -stop' -e run "$PP" loop "$N")"
+        grep -q 'Program exited with status 0' "$work/out" ||
+            { cat "$work/out" >&2; exit 1; }
         noff="$noff $(time_of $cpu "$NOOSA" --batch -n -e run "$PP" loop "$N")"
+        time_of $cpu "$FLOOR" "$N" >/dev/null
+        floor="$floor $(sed -n 's/^\([0-9]*\) ns a hit$/\1/p' "$work/out")"
         time_of $cpu "$PP_RT" loop "$NI" >/dev/null
         rtalone="$rtalone $(sed -n 's/^loop: .* in \([0-9]*\) ns$/\1/p' "$work/out")"
         time_of $cpu "$NOOSA" --batch -n --ring-size=268435456 \
@@ -91,20 +104,26 @@ for place in two one; do
     done
     echo "== $place CPU$( [ $place = two ] && echo s), medians of $ROUNDS runs"
     awk -v n=$N -v b="$(median $base)" -v on="$(median $non)" \
-        -v off="$(median $noff)" 'BEGIN {
+        -v st="$(median $nstop)" -v off="$(median $noff)" \
+        -v fl="$(median $floor)" 'BEGIN {
         printf "program alone, %d hits:             %.4f s\n", n, b
         printf "noosa, ptrace stops:              %8.0f ns a hit\n", (on - off) / n * 1e9
+        printf "noosa, ptrace stops, -stop:       %8.0f ns a hit\n", (st - off) / n * 1e9
+        printf "a bare ptrace stop (C):           %8.0f ns a hit\n", fl
     }'
     awk -v n=$NI -v a="$(median $rtalone)" -v b="$(median $rton)" 'BEGIN {
         printf "noosa, in the program:            %8.0f ns a hit\n", (b - a) / n
     }'
     if [ $have_gdb = 1 ]; then
         awk -v n=$NG -v on="$(median $gon)" -v off="$(median $goff)" \
-            -v nn=$N -v non="$(median $non)" -v noff="$(median $noff)" 'BEGIN {
+            -v nn=$N -v non="$(median $non)" -v noff="$(median $noff)" \
+            -v nst="$(median $nstop)" 'BEGIN {
             g = (on - off) / n * 1e9
             o = (non - noff) / nn * 1e9
+            s = (nst - noff) / nn * 1e9
             printf "gdb, break -probe-stap:           %8.0f ns a hit\n", g
             printf "gdb / noosa (ptrace):             %8.1f\n", g / o
+            printf "gdb / noosa (ptrace, -stop):      %8.1f\n", g / s
         }'
     fi
     echo "kernel uprobes (published):        140-330 ns a hit"

@@ -1742,7 +1742,7 @@ enum probes_hit probes_hit(struct probes *p, pid_t tid, uint64_t addr,
     *size = ((size_t)(o.p - rec) + 7) & ~(size_t)7;
     h->size = (uint32_t)*size;
     memset(o.p, 0, *size - (size_t)(o.p - rec));
-    return PROBES_HIT_EVENT;
+    return e->state & DAPTO_STATE_STOP ? PROBES_HIT_EVENT : PROBES_HIT_RECORD;
 }
 #else
 enum probes_hit probes_hit(struct probes *p, pid_t tid, uint64_t addr,

@@ -118,6 +118,9 @@ int probes_set_state(struct probes *p, unsigned int code, unsigned char state,
 enum probes_hit {
     PROBES_HIT_NONE,  /* nothing to tell (a probe nobody wants now) */
     PROBES_HIT_EVENT, /* *REC holds the event's record */
+    PROBES_HIT_RECORD, /* the same, and no consumer stops there (its
+                          state has no DAPTO_STATE_STOP): the thread
+                          need not wait while it is told */
     PROBES_HIT_LIBS   /* the dynamic linker's: the libraries changed and
                          are consistent (probes_scan) */
 };

@@ -125,8 +125,9 @@ static int tell(struct session *s, const struct target_event *ev)
     _Alignas(8) unsigned char rec[DAPTO_EVENT_MAX];
     struct reader_item item;
     size_t size = 0;
+    enum probes_hit hit = probes_hit(p, ev->tid, ev->addr, rec, &size);
 
-    switch (probes_hit(p, ev->tid, ev->addr, rec, &size)) {
+    switch (hit) {
     case PROBES_HIT_LIBS:
         scan(s);
         go_on(s, ev->tid);
@@ -135,6 +136,7 @@ static int tell(struct session *s, const struct target_event *ev)
         go_on(s, ev->tid);
         return 0;
     case PROBES_HIT_EVENT:
+    case PROBES_HIT_RECORD:
         break;
     }
     /* the records the program wrote before come first */
@@ -145,8 +147,16 @@ static int tell(struct session *s, const struct target_event *ev)
      * one with a runtime has said hello by then, at its start) */
     hello(s);
     channel_inject(s->channel, rec, size, &item);
-    item.stop = STOP_PROBE;
     item.tid = ev->tid;
+    if (hit == PROBES_HIT_RECORD) {
+        /* no consumer stops there: told as the program's own events
+         * that do not wait are, the thread going on first, so that it
+         * runs to its next hit (on its CPU) while noosa tells this one */
+        go_on(s, ev->tid);
+        item.stop = -1;
+        return deliver(s, &item);
+    }
+    item.stop = STOP_PROBE;
     return deliver(s, &item);
 }
 

@@ -10,9 +10,7 @@
 #include "config.h"
 
 #include <poll.h>
-#include <sched.h>
 
-#include "clock.h"
 #include "loop.h"
 #include "session-int.h"
 #include "xmalloc.h"
@@ -362,24 +360,15 @@ static int preading(const struct session *s, const struct sproc *p)
  * wake-up at each hit (on another CPU, what a hit costs the most).  The
  * look lasts up to 200 us: the program's own CPU, idle while it was
  * stopped, takes about that long to wake on our VMs (bench/README).  The
- * yield lets the program run when it shares noosa's CPU.  Returns 1
- * when a stop came. */
+ * look asks the kernel for a wait status with SIGCHLD held
+ * (target_spin()): the stop costs no signal.  Returns 1 when a stop
+ * came. */
 static int probe_spin(struct session *s)
 {
-    uint64_t end;
-
     if (!s->probe_spin || s->state != SESSION_RUNNING)
         return 0;
     s->probe_spin = 0;
-    end = clock_monotonic_ns() + 200000;
-    do {
-        struct pollfd pfd = {.fd = target_fd(NULL), .events = POLLIN};
-
-        if (poll(&pfd, 1, 0) > 0)
-            return 1;
-        sched_yield();
-    } while (clock_monotonic_ns() < end);
-    return 0;
+    return target_spin(200000);
 }
 
 static int prepare(void *arg)

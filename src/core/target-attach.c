@@ -89,12 +89,16 @@ unsigned int target_loose(void)
 void target_reap_loose(void)
 {
     char buf[64];
-    int woken = 0;
+    ssize_t n;
 
-    while (target_pipe[0] != -1 && read(target_pipe[0], buf, sizeof buf) > 0)
-        woken = 1;
-    if (woken)
+    /* (the flag first: a signal after it writes the pipe anew; a read
+     * that leaves room emptied the pipe) */
+    if (target_signalled && target_pipe[0] != -1) {
+        target_signalled = 0;
+        while ((n = read(target_pipe[0], buf, sizeof buf)) == sizeof buf)
+            ;
         target_wakes++; /* (for the targets, whose reap it was too) */
+    }
     if (target_nloose > 0)
         target_loose_reap();
 }

@@ -308,6 +308,8 @@ int target_bp_hit(struct target *t, struct target_thread *th)
     th->state = TH_BREAK;
     th->at_bp = bp->addr;
     th->want_stop = 0;
+    th->regs = regs; /* (the probe's arguments are read from them) */
+    th->have_regs = 1;
     memset(&ev, 0, sizeof ev);
     ev.kind = TARGET_EV_BREAKPOINT;
     ev.tid = th->tid;
@@ -342,6 +344,7 @@ int target_break_go(struct target *t, pid_t tid, char **cause)
         xcause(cause, "thread %d is not at a breakpoint", (int)tid);
         return -1;
     }
+    target_forget_regs(t, tid);
     bp = target_bp_find(t, th->at_bp);
     if (bp != NULL && target_emulate(tid, bp, t->memfd) != 0) {
         xcause(cause, "thread %d cannot go on past the breakpoint at "

@@ -47,6 +47,7 @@ int target_call(struct target *t, pid_t tid, uint64_t fn, uint64_t arg0,
     regs.rsi = arg1;
     regs.orig_rax = (uint64_t)-1; /* no system call to restart */
     regs.eflags &= ~(uint64_t)0x400; /* the direction flag, clear at calls */
+    target_forget_regs(t, tid);
     if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
         xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
                strerror(errno));
@@ -169,6 +170,7 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
     regs.rax = 0;
     regs.orig_rax = (uint64_t)-1; /* no system call to restart */
     regs.eflags &= ~(uint64_t)0x400;
+    target_forget_regs(t, tid);
     if (ptrace(PTRACE_SETREGS, tid, 0, &regs) != 0) {
         xcause(cause, "cannot set the registers of thread %d: %s", (int)tid,
                strerror(errno));
@@ -228,6 +230,7 @@ int target_inject(struct target *t, pid_t tid, uint64_t fn,
     *ret = regs.rax;
     rc = 0;
 restore:
+    target_forget_regs(t, tid);
     th = target_thread(t, tid);
     if (ptrace(PTRACE_SETREGS, tid, 0, &saved) != 0 && rc == 0) {
         xcause(cause, "cannot restore the registers of thread %d: %s",

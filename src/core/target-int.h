@@ -8,8 +8,10 @@
 #ifndef NOOSA_TARGET_INT_H
 #define NOOSA_TARGET_INT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/user.h>
 
 #include "target.h"
 
@@ -32,6 +34,13 @@ struct target_thread {
                         interrupt): no call may be made in it */
     uint64_t at_bp;  /* TH_BREAK: the breakpoint's address */
     int paused;      /* stopped by target_pause() */
+#if defined(__x86_64__)
+    /* TH_BREAK: its registers as the hit found them (have_regs), which
+     * the probe's arguments are read from; forgotten as it goes on or
+     * they are set */
+    struct user_regs_struct regs;
+    int have_regs;
+#endif
 };
 
 /* A breakpoint at a probe site, and the byte it replaced; one removed is
@@ -74,6 +83,7 @@ struct target {
     struct target_thread *threads;
     unsigned int nthreads;
     unsigned int athreads;
+    unsigned long threads_gen; /* counts threads added and removed */
 
     int interrupting; /* waiting for every thread to stop */
     int breaking;     /* the stop is for a breakpoint hit */
@@ -130,11 +140,13 @@ struct target {
  * live targets (set and changed there alone) */
 extern int target_pipe[2];
 extern unsigned long target_wakes;
+extern volatile sig_atomic_t target_signalled;
 extern struct target **target_all;
 extern unsigned int target_nall;
 
 int target_setup_pipe(char **cause);
 struct target_thread *target_thread(struct target *t, pid_t tid);
+void target_forget_regs(struct target *t, pid_t tid);
 struct target_thread *target_add_thread(struct target *t, pid_t tid,
                                         enum thread_state state);
 void target_push(struct target *t, const struct target_event *ev);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +38,15 @@
 
 /*
  * The SIGCHLD self-pipe.  Created with the first target, read-only after;
- * the handler only writes a byte to it.  It is shared by every target: a
- * reap that empties it counts a wake-up in target_wakes, so that every
- * other target reaps at its next poll too (several processes are
- * monitored at once).
+ * the handler only notes the signal (target_signalled) and writes a byte
+ * to it, so that the pipe is read only when it holds something.  It is
+ * shared by every target: a reap that empties it counts a wake-up in
+ * target_wakes, so that every other target reaps at its next poll too
+ * (several processes are monitored at once).
  */
 int target_pipe[2] = {-1, -1};
 unsigned long target_wakes;
+volatile sig_atomic_t target_signalled;
 
 /* The live targets, so that a status collected by one for another's
  * thread reaches it: changed only as targets are made and freed. */
@@ -56,6 +59,7 @@ static void target_sigchld(int sig)
     char c = 0;
 
     (void)sig;
+    target_signalled = 1;
     if (write(target_pipe[1], &c, 1) < 0) {
         /* full: a wake-up is already pending */
     }
@@ -122,11 +126,10 @@ struct target_thread *target_add_thread(struct target *t, pid_t tid,
                                    sizeof *t->threads);
     }
     th = &t->threads[t->nthreads++];
+    memset(th, 0, sizeof *th);
     th->tid = tid;
     th->state = state;
-    th->pending_sig = 0;
-    th->want_stop = 0;
-    th->mid_call = 0;
+    t->threads_gen++;
     return th;
 }
 
@@ -135,9 +138,25 @@ static void target_remove_thread(struct target *t, pid_t tid)
     for (unsigned int i = 0; i < t->nthreads; i++) {
         if (t->threads[i].tid == tid) {
             t->threads[i] = t->threads[--t->nthreads];
+            t->threads_gen++;
             return;
         }
     }
+}
+
+/* Thread TID's registers are changed, or it goes on: those its hit kept
+ * are not its own any more. */
+void target_forget_regs(struct target *t, pid_t tid)
+{
+#if defined(__x86_64__)
+    struct target_thread *th = target_thread(t, tid);
+
+    if (th != NULL)
+        th->have_regs = 0;
+#else
+    (void)t;
+    (void)tid;
+#endif
 }
 
 /* Room for one more event in T's queue. */
@@ -330,6 +349,9 @@ void target_resume(struct target *t, struct target_thread *th)
     th->pending_sig = 0;
     th->state = TH_RUNNING;
     th->mid_call = 0;
+#if defined(__x86_64__)
+    th->have_regs = 0;
+#endif
     if (ptrace(PTRACE_CONT, th->tid, 0, sig) != 0 && errno != ESRCH)
         th->state = TH_STOPPED;
 }
@@ -389,6 +411,7 @@ static int target_hit_break(struct target *t, struct target_thread *th)
     if (regs.rip - 1 != t->bp_addr)
         return 0;
     regs.rip = t->bp_addr;
+    th->have_regs = 0;
     ptrace(PTRACE_SETREGS, th->tid, 0, &regs);
     ptrace(PTRACE_POKEDATA, th->tid, (void *)(uintptr_t)t->bp_addr,
            (void *)t->bp_word);
@@ -640,27 +663,76 @@ void target_reap(struct target *t)
     for (unsigned int i = 0; i < t->nstash && t->alive; i++)
         target_handle(t, t->stash[i].tid, t->stash[i].status);
     t->nstash = 0;
+    /* Each thread is looked at once a pass; another pass only when the
+     * threads or the children changed under this one (a thread moved
+     * into a place looked at already, a child to let go).  A thread
+     * that stops again after this one looked at it raises SIGCHLD
+     * anew, and the next reap takes it. */
     while (again && t->alive) {
+        unsigned long gen = t->threads_gen;
+        unsigned int nchildren = t->nchildren;
+
         again = target_let_children_go(t);
         for (unsigned int i = 0; i < t->nthreads && t->alive; i++) {
             pid_t tid = t->threads[i].tid;
             pid_t w = waitpid(tid, &status, WNOHANG | __WALL);
             if (w == tid) {
                 target_handle(t, tid, status);
-                again = 1;
             } else if (w < 0 && errno == ECHILD) {
                 /* gone without a word (exec by another thread) */
-                if (tid != t->pid) {
+                if (tid != t->pid)
                     target_remove_thread(t, tid);
-                    again = 1;
-                }
             }
             if (t->qlen >= TARGET_QUEUE - 2) {
                 t->reap_more = 1;
                 return;
             }
         }
+        if (t->threads_gen != gen || t->nchildren != nchildren)
+            again = 1;
     }
+}
+
+/* Whether a child or a traced thread of noosa has a wait status, looked
+ * at without collecting it. */
+static int target_peek(void)
+{
+    siginfo_t si;
+
+    si.si_pid = 0;
+    return waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT |
+                                     __WALL) == 0 &&
+           si.si_pid != 0;
+}
+
+int target_spin(uint64_t ns)
+{
+    struct timespec zero = {0, 0};
+    uint64_t end = target_now_ns() + ns;
+    sigset_t chld, old;
+    int found = 0;
+
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    if (sigprocmask(SIG_BLOCK, &chld, &old) != 0)
+        return 0;
+    do {
+        if (target_peek()) {
+            found = 1;
+            break;
+        }
+        sched_yield();
+    } while (target_now_ns() < end);
+    /* The signal a status raised meanwhile is taken here: for a status
+     * seen, every target reaps at its next poll, as the handler's byte
+     * would make them; for one that came too late to be seen (or a
+     * child's that is no target's), the handler is run. */
+    if (sigtimedwait(&chld, NULL, &zero) == SIGCHLD && !found)
+        target_sigchld(SIGCHLD);
+    if (found)
+        target_wakes++;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return found;
 }
 
 int target_behind(const struct target *t)
@@ -953,7 +1025,17 @@ void target_unpause(struct target *t)
 
 int target_regs(struct target *t, pid_t tid, struct user_regs_struct *regs)
 {
+#if defined(__x86_64__)
+    /* (a thread at a probe: as its hit read them) */
+    const struct target_thread *th = target_thread(t, tid);
+
+    if (th != NULL && th->state == TH_BREAK && th->have_regs) {
+        *regs = th->regs;
+        return 0;
+    }
+#else
     (void)t;
+#endif
     return ptrace(PTRACE_GETREGS, tid, 0, regs) == 0 ? 0 : -1;
 }
 

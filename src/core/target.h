@@ -177,6 +177,15 @@ int target_poll(struct target *t, struct target_event *ev);
  * targets behind before it sleeps. */
 int target_behind(const struct target *t);
 
+/* Wait up to NS nanoseconds, spinning (a yield a turn: whoever shares
+ * the CPU runs), for a thread of a target (or a child of noosa) to have
+ * a wait status to collect: 1 when one has; every target is then behind
+ * (target_behind()) until its next target_poll().  For a caller that
+ * expects a stop within microseconds (a thread just let go past a
+ * probe): SIGCHLD is held meanwhile, so that the stop costs noosa no
+ * signal handler and the program's CPU no signal to send it. */
+int target_spin(uint64_t ns);
+
 /* Wait up to TIMEOUT_MS (-1: no limit) for an event: 1 with *ev, 0 on
  * timeout.  Blocks, by definition. */
 int target_wait(struct target *t, struct target_event *ev, int timeout_ms);

@@ -22,7 +22,11 @@
 # taking their buffers, and in overwrite mode (recorded and lost add up),
 # and one thread keeping its buffer full of int events while noosa takes
 # them one by one; eight threads hitting a USDT probe, under ptrace and
-# handled in the program, every hit told; 200 threads keeping their last
+# handled in the program, every hit told; threads hitting a probe under
+# ptrace in waves, with a signal and a fork each wave, told to a handler
+# that lets each thread go on once its hit is read, and with a breakpoint
+# a wave stopping the program while the other hits wait, every hit told
+# once and every stop seen; 200 threads keeping their last
 # events in their own trails while a signal handler keeps more inside
 # them, then a fault; a debug adapter's session continued from stop to
 # stop while pauses race the stops (tests/dap/stress.py) and the stops it
@@ -377,6 +381,34 @@ for p in $placements; do
             fi
         done
 
+        # USDT probes under ptrace in waves of 8 threads (20 waves, 100
+        # hits a thread), a signal and a fork each wave: to a handler
+        # that does not stop, and with a breakpoint on a hit a wave
+        for brk in "" 'break thread if {$arg2 == 50 && $arg1 % 8 == 5}'; do
+            name=probes-waves-$p-$i${brk:+-break}
+            place "$p" timeout -k 5 120 "$NOOSA" --batch -n \
+                -e 'set T 160; set N 100; set stops 0' \
+                -e 'handler add thread h {incr ::c($arg1)}' \
+                -e "${brk:-set brk none}" -e run \
+                -e 'while {$n(status) eq "stopped"} {incr stops; cont}' \
+                -e 'puts "stops $stops"' \
+                -e "$counts" "$abs_top_builddir/tests/probes/pp-main" waves 20 \
+                </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+            echo $? >"$WORK/$name.rc"
+            stops=0
+            [ -n "$brk" ] && stops=20
+            if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+                grep -q '^waves 20 signals 20$' "$WORK/$name.out" &&
+                grep -q "^stops $stops\$" "$WORK/$name.out" &&
+                grep -q '^threads 160 wrong 0$' "$WORK/$name.out"; then
+                ok=$((ok + 1))
+                rm -f "$WORK/$name".*
+            else
+                fail "$name"
+                show "$name"
+            fi
+        done
+
         # the debug adapter's stops and continues, pauses racing them
         # (tests/dap/stress.py), and pauses racing the stops it goes on
         # from by itself (tests/dap/pause.py): the whole session on CPU
@@ -401,7 +433,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((16 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((19 * RUNS - skipped)) runs passed$note"
 done
 # recordings whose writer is killed at random moments
 # (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)

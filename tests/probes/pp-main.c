@@ -10,15 +10,19 @@
  * MODE: run (the default: three rounds), fork (a child runs the rounds
  * too and ends), vfork (a vfork child passes a probe, then executes
  * true), exec (executes true after a round), threads (N threads hit the
- * probes 1000 times each), components (enters and leaves components),
- * loop (N hits of app:tick, for the bench).  PP_CPU=C in the environment
- * keeps it on CPU C.
+ * probes 1000 times each), waves (N waves of 8 threads, each hitting
+ * app:thread 100 times with its number 8 * wave + k, one of them taking
+ * a signal amid its hits and the main thread forking a child that ends at
+ * once: stops of every kind racing the hits), components (enters and
+ * leaves components), loop (N hits of app:tick, for the bench).  PP_CPU=C
+ * in the environment keeps it on CPU C.
  */
 #define _GNU_SOURCE
 #define _SDT_HAS_SEMAPHORES 1
 #include <dlfcn.h>
 #include <sched.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +85,55 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+static volatile sig_atomic_t signals;
+
+static void on_usr1(int sig)
+{
+    (void)sig;
+    signals++;
+}
+
+static void *wave_main(void *arg)
+{
+    long id = (long)arg;
+
+    for (int i = 0; i < 100; i++) {
+        DTRACE_PROBE2(app, thread, id, i);
+        if (id % 8 == 3 && i == 40)
+            pthread_kill(pthread_self(), SIGUSR1);
+    }
+    return NULL;
+}
+
+/* N waves of 8 threads hitting app:thread, a signal and a fork in each. */
+static int waves(long n)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sigaction(SIGUSR1, &sa, NULL);
+    for (long w = 0; w < n; w++) {
+        pthread_t t[8];
+        int status;
+        pid_t pid;
+
+        for (long k = 0; k < 8; k++)
+            pthread_create(&t[k], NULL, wave_main, (void *)(8 * w + k));
+        if ((pid = fork()) == 0)
+            _exit(0);
+        for (long k = 0; k < 8; k++)
+            pthread_join(t[k], NULL);
+        if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+            !WIFEXITED(status)) {
+            fprintf(stderr, "pp-main: the child of wave %ld\n", w);
+            return 1;
+        }
+    }
+    printf("waves %ld signals %d\n", n, (int)signals);
+    return 0;
+}
+
 static int load_dl(void)
 {
     void *h = dlopen(PP_DL, RTLD_NOW);
@@ -137,6 +190,8 @@ int main(int argc, char **argv)
         printf("threads %ld\n", n);
         return 0;
     }
+    if (strcmp(mode, "waves") == 0)
+        return waves(n);
     if (strcmp(mode, "components") == 0) {
         component("main", 3);
         return 0;

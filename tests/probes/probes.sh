@@ -11,7 +11,10 @@
 # too) and the profiles (components a probe enters and
 # leaves) take them; `info probes' lists them; a forked child not
 # followed, a vfork child that hits a probe and an exec are left with
-# nothing of noosa; eight threads hitting a probe lose no hit.
+# nothing of noosa; eight threads hitting a probe lose no hit, nor do
+# threads that come and go in waves while signals, forks and a breakpoint
+# stop them (a handler that does not stop: each thread goes on as soon as
+# its hit is read).
 
 . "${srcdir:-.}/tests/probes/lib.sh"
 
@@ -199,6 +202,28 @@ for i in 0 1 2 3 4 5 6 7; do
     [ "$(grep -c "^thread arg1=$i " threads.out)" = 1000 ] ||
         fail "threads: thread $i's hits are not 1000"
 done
+
+# --- waves: hits racing stops of every kind ------------------------------------------
+# 10 waves of 8 threads, 100 hits each, a signal and a fork a wave: to a
+# handler that needs no stop (each thread goes on once its hit is read),
+# then with a breakpoint on one hit a wave too (every hit waits to be
+# told; the others' wait their turn while the program is stopped there).
+WAVES='set bad 0; for {set k 0} {$k < 80} {incr k} {
+    if {![info exists c($k)] || $c($k) != 100} {incr bad}
+}; puts "threads [array size c] wrong $bad stops $stops"'
+batch waves -e 'set stops 0' -e 'handler add thread h {incr ::c($arg1)}' \
+    -e run -e "$WAVES" "$PP" waves 10
+status waves 0
+has waves "waves 10 signals 10"
+has waves "threads 80 wrong 0 stops 0"
+batch waves-break -e 'set stops 0' \
+    -e 'handler add thread h {incr ::c($arg1)}' \
+    -e 'break thread if {$arg2 == 50 && $arg1 % 8 == 5}' -e run \
+    -e 'while {$n(status) eq "stopped"} {incr stops; cont}' \
+    -e "$WAVES" "$PP" waves 10
+status waves-break 0
+has waves-break "waves 10 signals 10"
+has waves-break "threads 80 wrong 0 stops 10"
 
 [ "$failures" = 0 ] || exit 1
 echo "probes.sh: every check passed"
