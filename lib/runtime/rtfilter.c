@@ -993,7 +993,7 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * thread's quick clause for CODE <protocol#quick>: its entry emptied
  * first, its tag new last, so that a generated encoder (a signal
  * handler's among them) never uses half of it. */
-static __attribute__((noinline)) void quick_publish(const struct rtfilter_cached *ce,
+static __attribute__((noinline)) void quick_publish(struct rtfilter_cached *ce,
                                                     const struct dapto_filter_area *fa,
                                                     uint32_t code)
 {
@@ -1002,6 +1002,10 @@ static __attribute__((noinline)) void quick_publish(const struct rtfilter_cached
     unsigned int e = __atomic_load_n(&dapto_quick_epoch, __ATOMIC_RELAXED);
     unsigned long long writes = (q->tag >> 32) + 1;
     unsigned int k;
+
+    /* once (an encoder whose state has the frequency profile, say, asks
+     * every time; a new entry's plan publishes it again) */
+    ce->quick = 2;
 
     /* (the cache is this attach's: event_filter() looked) */
     if (e == 0)
@@ -1100,7 +1104,7 @@ event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto
         int atomic = ce->atomic;
 
         /* the next ones decided by the encoder itself */
-        if (DAPTO_UNLIKELY(ce->quick))
+        if (DAPTO_UNLIKELY(ce->quick == 1))
             quick_publish(ce, fa, code);
         /* the counters are the thread's slot's, not the cache's */
         __atomic_signal_fence(__ATOMIC_SEQ_CST);

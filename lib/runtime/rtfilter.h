@@ -57,7 +57,7 @@ struct rtfilter_cached {
     /* The entry may be the thread's quick clause for HOT <protocol#quick>:
      * a comparison of an integer argument, no question, part or -within,
      * the thread's own slot, and nothing but the trail when it does not
-     * hold. */
+     * hold; 2 once published. */
     uint8_t quick;
     uint64_t wbit;
     /* the clause holds when (uint64_t)value - lo <= span, xor neg */
