@@ -42,10 +42,8 @@ static RT_TLS __thread struct {
     uint32_t epoch;
 } rt_ft;
 
-/* The threads' quick clauses and the attach they hold in <protocol#quick>;
- * attaches that had them so far (dapto_quick_epoch's values, never 0). */
-DAPTO_API RT_TLS __thread struct dapto_quick_thread dapto_quick_self;
-DAPTO_API unsigned int dapto_quick_epoch;
+/* Attaches that had quick clauses so far (dapto_quick_epoch's values,
+ * never 0; the clauses themselves are rtrail.c's). */
 static unsigned int quick_attaches;
 
 /* A filter's header and a clause, each read from the area as whole
