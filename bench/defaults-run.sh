@@ -315,7 +315,7 @@ prog_bench() {
             # the process's stack: a miss more or fewer is one more or
             # fewer luaS_newlstr, internshrstr and luaS_hash
             same="the same per function as uftrace's but Lua's string interning ($(echo "$odd" |
-                awk '{ printf "%s%s noosa %s, uftrace %s", NR > 1 ? "; " : "", $1, $2, $3 }')): luaS_new's cache is keyed by addresses, which each tool's environment moves"
+                awk '{ printf "%s%s noosa %s, uftrace %s", (NR > 1 ? "; " : ""), $1, $2, $3 }')): luaS_new's cache is keyed by addresses, which each tool's environment moves"
         else
             same="NOT the same as uftrace's: $(echo "$odd" | head -3 | awk '{ printf "%s noosa %s uftrace %s; ", $1, $2, $3 }')"
         fi
