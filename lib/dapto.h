@@ -413,11 +413,29 @@ struct dapto_quick {
     /* where the event goes when the clause does not hold: 0 or
      * DAPTO_STATE_TRAIL */
     unsigned int out;
-    unsigned int pad;
-    /* the counters to add 1 to when it does not hold (the thread's) */
-    unsigned long long *count[3];
-    unsigned long long spare[5]; /* (an entry is 128 bytes) */
+    /* DAPTO_QUICK_COMPARE, or DAPTO_QUICK_COUNT: the clause has no
+     * condition and counts the event in a question of no key and no
+     * value; then the fields from LO to NEG are not used, and the event
+     * is counted in the question's entry (its sequence word SEQ, its
+     * COUNT) while the question's definition is still of epoch QEPOCH
+     * (at QEPOCH_AT), its table's check QCHECK (at QCHECK_AT) and its
+     * window open (QCLOSED 0) <protocol#question> */
+    unsigned int mode;
+    /* the counters to add 1 to when it does not hold (the thread's); a
+     * count: the clause's "passed" too, [3] */
+    unsigned long long *count[4];
+    unsigned int *seq;
+    unsigned long long *qcount;
+    const unsigned int *qepoch_at;
+    const unsigned long long *qcheck_at;
+    const unsigned int *qclosed;
+    unsigned long long qcheck;
+    unsigned int qepoch, pad;
+    unsigned long long spare[5]; /* (an entry is 192 bytes) */
 };
+
+#define DAPTO_QUICK_COMPARE 0
+#define DAPTO_QUICK_COUNT 1
 
 struct dapto_quick_thread {
     unsigned int epoch; /* the attach the entries are of */
@@ -467,6 +485,40 @@ dapto_quick_entry(const struct dapto_aspect *aspect, unsigned int index, unsigne
     return q;
 }
 
+/* dapto_quick_decide() for quick clause Q (of tag TAG) of mode
+ * DAPTO_QUICK_COUNT: the event counted in the question's entry, between
+ * two stores of its sequence word, and in the counters; -1 when the
+ * question is not what it was, its window is closed or its entry is
+ * being written (by the runtime this event interrupted: ask it). */
+static inline DAPTO_NOINSTR int dapto_quick_count(struct dapto_quick *q,
+                                                  unsigned long long tag)
+{
+    unsigned long long *c0 = q->count[0], *c1 = q->count[1], *c2 = q->count[2],
+                       *c3 = q->count[3], *n = q->qcount;
+    unsigned int *seq = q->seq, out = q->out, s;
+
+    if (DAPTO_UNLIKELY(__atomic_load_n(q->qepoch_at, __ATOMIC_ACQUIRE) != q->qepoch ||
+                       __atomic_load_n(q->qcheck_at, __ATOMIC_RELAXED) != q->qcheck ||
+                       __atomic_load_n(q->qclosed, __ATOMIC_RELAXED) != 0))
+        return -1;
+    s = __atomic_load_n(seq, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (DAPTO_UNLIKELY((s & 1) != 0 || q->tag != tag))
+        return -1;
+    __atomic_store_n(seq, s + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    /* (one instruction: a signal handler's event counted meanwhile is
+     * not lost, and the entry, a count alone, is whole at any time) */
+    dapto_quick_add(n);
+    __atomic_store_n(seq, s + 2, __ATOMIC_RELEASE);
+    dapto_quick_add(c0);
+    dapto_quick_add(c1);
+    dapto_quick_add(c3);
+    dapto_quick_add(c2);
+    dapto_quick_add(&dapto_quick_self.decided);
+    return (int)out;
+}
+
 /* What quick clause Q (of tag TAG) says of an event whose argument it
  * compares is X: where the event goes (0 or DAPTO_STATE_TRAIL), counted;
  * -1 when it cannot tell (ask dapto_event_filter()). */
@@ -475,8 +527,11 @@ static inline DAPTO_NOINSTR int dapto_quick_decide(struct dapto_quick *q,
 {
     unsigned long long *c0 = q->count[0], *c1 = q->count[1], *c2 = q->count[2];
     unsigned int out = q->out;
-    int held = ((unsigned long long)x - q->lo <= q->span) ^ (int)q->neg;
+    int held;
 
+    if (DAPTO_UNLIKELY(q->mode != DAPTO_QUICK_COMPARE))
+        return dapto_quick_count(q, tag);
+    held = ((unsigned long long)x - q->lo <= q->span) ^ (int)q->neg;
     /* the same entry all along (a signal handler's event may have
      * written it meanwhile) */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -890,8 +890,15 @@ args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
     v = cached_rest(runtime.cnt, rt_cnt, ce, held, &flags, NULL, 0, &r);
     /* a question's clause: count the next ones from the arguments */
     if (ce->question && held && ce->qh.epoch_at == NULL && ce->cl.c.flags == DAPTO_CL_QUESTION &&
-        runtime.q.area != NULL)
-        (void)rtq_hot_plan(&runtime.q, ce->cl.c.every - 1u, ev->params, ev->nparams, &ce->qh);
+        runtime.q.area != NULL &&
+        rtq_hot_plan(&runtime.q, ce->cl.c.every - 1u, ev->params, ev->nparams, &ce->qh) == 0)
+        /* a count of no key and no value, of no condition, in the
+         * thread's own slot: the next ones counted by the encoder itself
+         * <protocol#quick> */
+        ce->quick = ce->qh.key == DAPTO_QK_NONE && ce->qh.value_arg == UINT32_MAX &&
+                    ce->qh.hist_off == 0 && ce->amode == 1 && ce->wbit == 0 && !ce->atomic &&
+                    (ce->uncond & ~(unsigned int)DAPTO_STATE_TRAIL) == 0 &&
+                    runtime.q.size >= sizeof(struct dapto_question_area);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     return v == 0 ? 0 : RTF_VERDICT(v, flags);
@@ -901,9 +908,13 @@ args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * event counted from its arguments when the clause holds and the
  * question's plan does (else args_fired(), or the record when it would
  * not hold the arguments whole: ST), the thread's cache then let go. */
+static void quick_publish(struct rtfilter_cached *ce, const struct dapto_filter_area *fa,
+                          uint32_t code);
+
 static __attribute__((noinline)) unsigned int
 args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
-              const union dapto_arg *args, unsigned int st)
+              const union dapto_arg *args, unsigned int st,
+              const struct dapto_filter_area *fa, uint32_t code)
 {
     uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp;
     unsigned int out = ce->uncond;
@@ -937,6 +948,8 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
         bump(c1, atomic);
         return args_fired(ce, ev, args, held);
     }
+    if (DAPTO_UNLIKELY(ce->quick == 1))
+        quick_publish(ce, fa, code);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     bump(c0, atomic);
@@ -995,6 +1008,8 @@ static __attribute__((noinline)) void quick_publish(struct rtfilter_cached *ce,
                                                     const struct dapto_filter_area *fa,
                                                     uint32_t code)
 {
+    const struct dapto_question_area *qa =
+        (const struct dapto_question_area *)(const void *)runtime.q.area;
     struct dapto_quick_thread *t = &dapto_quick_self;
     struct dapto_quick *q = &t->e[code % DAPTO_QUICK_ENTRIES];
     unsigned int e = __atomic_load_n(&dapto_quick_epoch, __ATOMIC_RELAXED);
@@ -1028,6 +1043,19 @@ static __attribute__((noinline)) void quick_publish(struct rtfilter_cached *ce,
     q->count[0] = (unsigned long long *)ce->checked[0];
     q->count[1] = (unsigned long long *)ce->checked[1];
     q->count[2] = ce->uncond != 0 ? (unsigned long long *)ce->fpassed : &t->sink;
+    q->mode = DAPTO_QUICK_COMPARE;
+    if (ce->question) {
+        /* (args_question() counted with plan QH just now) */
+        q->mode = DAPTO_QUICK_COUNT;
+        q->count[3] = (unsigned long long *)ce->cpassed;
+        q->seq = &ce->qh.e->seq;
+        q->qcount = (unsigned long long *)&ce->qh.e->count;
+        q->qepoch_at = ce->qh.epoch_at;
+        q->qepoch = ce->qh.epoch;
+        q->qcheck_at = (const unsigned long long *)ce->qh.check_at;
+        q->qcheck = ce->qh.check;
+        q->qclosed = &qa->closed;
+    }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     q->tag = (writes & 0xffffffffu) << 32 | (code + 1ull);
 }
@@ -1085,7 +1113,7 @@ event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto
         return args_slow(ev, code, args, st);
     }
     if (ce->question)
-        return args_question(ce, ev, args, st);
+        return args_question(ce, ev, args, st, fa, code);
     if (ce->part)
         return args_part(ce, ev, args, st);
     /* the clause, read before the counters are written (they might alias

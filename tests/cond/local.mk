@@ -27,7 +27,8 @@ $(tests_cond_cv_OBJECTS): tests/cond/cv_dapto.h
 COND_TESTS = tests/cond/equiv.sh tests/cond/counts.sh tests/cond/swap.sh \
 	tests/cond/handlers.sh tests/cond/trace.sh tests/cond/monitors.sh \
 	tests/cond/functions.sh tests/cond/questions.sh tests/cond/deep.sh \
-	tests/cond/quick.sh
+	tests/cond/quick.sh \
+	tests/cond/quick-count.sh
 TESTS += $(COND_TESTS)
 EXTRA_DIST += $(COND_TESTS)
 
