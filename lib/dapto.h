@@ -415,23 +415,19 @@ struct dapto_quick {
     unsigned int out;
     /* DAPTO_QUICK_COMPARE, or DAPTO_QUICK_COUNT: the clause has no
      * condition and counts the event in a question of no key and no
-     * value; then the fields from LO to NEG are not used, and the event
-     * is counted in the question's entry (its sequence word SEQ, its
-     * COUNT) while the question's definition is still of epoch QEPOCH
-     * (at QEPOCH_AT), its table's check QCHECK (at QCHECK_AT) and its
-     * window open (QCLOSED 0) <protocol#question> */
+     * value; then SPAN and NEG are not used, LO is the question's table's
+     * check (at QCHECK_AT) and ARG its definition's epoch (at QEPOCH_AT),
+     * and the event is counted in its entry QENTRY (struct dapto_qentry:
+     * its sequence word at 0, its count at byte 32) while they are what
+     * they were and the window is open (QCLOSED 0) <protocol#question> */
     unsigned int mode;
     /* the counters to add 1 to when it does not hold (the thread's); a
      * count: the clause's "passed" too, [3] */
     unsigned long long *count[4];
-    unsigned int *seq;
-    unsigned long long *qcount;
+    unsigned int *qentry;
     const unsigned int *qepoch_at;
     const unsigned long long *qcheck_at;
-    const unsigned int *qclosed;
-    unsigned long long qcheck;
-    unsigned int qepoch, pad;
-    unsigned long long spare[5]; /* (an entry is 192 bytes) */
+    const unsigned int *qclosed; /* (an entry is 128 bytes) */
 };
 
 #define DAPTO_QUICK_COMPARE 0
@@ -494,11 +490,12 @@ static inline DAPTO_NOINSTR int dapto_quick_count(struct dapto_quick *q,
                                                   unsigned long long tag)
 {
     unsigned long long *c0 = q->count[0], *c1 = q->count[1], *c2 = q->count[2],
-                       *c3 = q->count[3], *n = q->qcount;
-    unsigned int *seq = q->seq, out = q->out, s;
+                       *c3 = q->count[3];
+    unsigned int *seq = q->qentry, out = q->out, s;
+    unsigned long long *n = (unsigned long long *)(void *)((char *)seq + 32);
 
-    if (DAPTO_UNLIKELY(__atomic_load_n(q->qepoch_at, __ATOMIC_ACQUIRE) != q->qepoch ||
-                       __atomic_load_n(q->qcheck_at, __ATOMIC_RELAXED) != q->qcheck ||
+    if (DAPTO_UNLIKELY(__atomic_load_n(q->qepoch_at, __ATOMIC_ACQUIRE) != q->arg ||
+                       __atomic_load_n(q->qcheck_at, __ATOMIC_RELAXED) != q->lo ||
                        __atomic_load_n(q->qclosed, __ATOMIC_RELAXED) != 0))
         return -1;
     s = __atomic_load_n(seq, __ATOMIC_RELAXED);

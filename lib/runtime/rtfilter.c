@@ -908,13 +908,9 @@ args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * event counted from its arguments when the clause holds and the
  * question's plan does (else args_fired(), or the record when it would
  * not hold the arguments whole: ST), the thread's cache then let go. */
-static void quick_publish(struct rtfilter_cached *ce, const struct dapto_filter_area *fa,
-                          uint32_t code);
-
 static __attribute__((noinline)) unsigned int
 args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
-              const union dapto_arg *args, unsigned int st,
-              const struct dapto_filter_area *fa, uint32_t code)
+              const union dapto_arg *args, unsigned int st)
 {
     uint64_t *c0 = ce->checked[0], *c1 = ce->checked[1], *cp = ce->cpassed, *fp;
     unsigned int out = ce->uncond;
@@ -948,8 +944,6 @@ args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
         bump(c1, atomic);
         return args_fired(ce, ev, args, held);
     }
-    if (DAPTO_UNLIKELY(ce->quick == 1))
-        quick_publish(ce, fa, code);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_ft.busy = 0;
     bump(c0, atomic);
@@ -1004,6 +998,9 @@ args_part(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * thread's quick clause for CODE <protocol#quick>: its entry emptied
  * first, its tag new last, so that a generated encoder (a signal
  * handler's among them) never uses half of it. */
+_Static_assert(offsetof(struct dapto_qentry, count) == 32, "dapto.h's quick count");
+_Static_assert(sizeof(struct dapto_quick) == 128, "a quick clause is two lines");
+
 static __attribute__((noinline)) void quick_publish(struct rtfilter_cached *ce,
                                                     const struct dapto_filter_area *fa,
                                                     uint32_t code)
@@ -1045,15 +1042,14 @@ static __attribute__((noinline)) void quick_publish(struct rtfilter_cached *ce,
     q->count[2] = ce->uncond != 0 ? (unsigned long long *)ce->fpassed : &t->sink;
     q->mode = DAPTO_QUICK_COMPARE;
     if (ce->question) {
-        /* (args_question() counted with plan QH just now) */
+        /* (planned: the encoder checks that QH still holds) */
         q->mode = DAPTO_QUICK_COUNT;
         q->count[3] = (unsigned long long *)ce->cpassed;
-        q->seq = &ce->qh.e->seq;
-        q->qcount = (unsigned long long *)&ce->qh.e->count;
+        q->qentry = &ce->qh.e->seq;
         q->qepoch_at = ce->qh.epoch_at;
-        q->qepoch = ce->qh.epoch;
+        q->arg = ce->qh.epoch;
         q->qcheck_at = (const unsigned long long *)ce->qh.check_at;
-        q->qcheck = ce->qh.check;
+        q->lo = ce->qh.check;
         q->qclosed = &qa->closed;
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -1112,8 +1108,13 @@ event_filter(const struct dapto_aspect *a, unsigned int index, const union dapto
         rt_ft.busy = 0;
         return args_slow(ev, code, args, st);
     }
-    if (ce->question)
-        return args_question(ce, ev, args, st, fa, code);
+    if (ce->question) {
+        /* a plain count: the next ones counted by the encoder itself (it
+         * checks the question as the plan would) */
+        if (DAPTO_UNLIKELY(ce->quick == 1))
+            quick_publish(ce, fa, code);
+        return args_question(ce, ev, args, st);
+    }
     if (ce->part)
         return args_part(ce, ev, args, st);
     /* the clause, read before the counters are written (they might alias
