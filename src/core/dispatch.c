@@ -677,7 +677,11 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
     }
     for (i = 0; i < nfc; i++) {
         if (fc[i].prog == NULL) {
-            /* a slot between clauses: a program that never holds */
+            /* a slot between clauses (its clause is gone, one after it
+             * stays): a program that never holds.  It names a state bit,
+             * as every clause that is not a question's must for the
+             * filter to be written at all; it never sets it. */
+            fc[i].bits = DAPTO_STATE_RECORD;
             fc[i].prog = never;
             fc[i].prog_len = sizeof never;
             fc[i].every = 1;
@@ -698,7 +702,8 @@ static void sync_event(struct dispatch *d, const struct registry_event *ev,
             free(cause);
             cause = NULL;
             for (i = 0; i < nfc; i++)
-                state |= fc[i].bits;
+                if (fc[i].prog != never)
+                    state |= fc[i].bits;
             for (i = 0; i < f->n; i++) {
                 f->slot[i].nplaced = 0;
                 f->slot[i].always = 1;

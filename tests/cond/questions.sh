@@ -149,6 +149,37 @@ else
     fail "c.csv: $(cat "$WORK/c.csv")"
 fi
 
+# A question added at a stop, then the event's filter rewritten without
+# a clause placed before the question's (a breakpoint deleted or
+# disabled, a handler's or a trace's -if removed; or first that, then the
+# question): the clause left a hole in the filter, which was then refused
+# whole, so the program counted nothing.  Each counts every tick after
+# the stop (i 501 to 999) in the program.
+stop_q() {
+    batch "$1" -e "$2" -e 'break tick if {$i == 500}' -e run \
+        -e "$3" -e "$4" -e cont -e 'question list' "$LT" loop 1000 x
+    status "$1" 0
+    has "$1" '^ +499 events counted by the program in 1 thread'
+    has "$1" 'in the program: 499 events checked, 499 counted'
+}
+stop_q qdel 'set x 0' 'question add r tick' 'delete 1'
+stop_q delq 'set x 0' 'delete 1' 'question add r tick'
+stop_q qdis 'set x 0' 'question add r tick' 'disable 1'
+stop_q qhif 'handler add tick h {incr ::h} -if {$i > 990}' 'question add r tick' \
+    'handler remove tick h'
+stop_q qtif 'trace on tick -if {$i > 990}' 'question add r tick' 'trace off'
+# Two breakpoints, the first deleted: the second still stops, its
+# condition still in the program; then one disabled and enabled again.
+batch qtwo -e 'break tick if {$i == 500}' -e 'break tick if {$i == 700}' \
+    -e 'break tick if {$i == 800}' -e run \
+    -e 'question add r tick' -e 'delete 1' -e 'disable 3' -e cont -e 'info break' \
+    -e 'enable 3' -e cont -e cont -e 'question list' "$LT" loop 1000 x
+status qtwo 0
+has qtwo '^Stopped at breakpoint 2 for event "tick": i=700 '
+has qtwo 'condition runs in the program: 701 checked, 1 passed'
+has qtwo '^Stopped at breakpoint 3 for event "tick": i=800 '
+has qtwo '^ +499 events counted by the program in 1 thread'
+
 # A program that crashes after counting: the answer is read from its
 # tables after the fact, kept and printed.
 batch crash -e 'errors terminate' -e 'question add s step n' -e run \

@@ -167,10 +167,11 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
                        unsigned int n, uint16_t checked, uint16_t passed,
                        char **cause)
 {
+    unsigned char blob[DAPTO_FILTER_MAX];
+    char *why = NULL;
     unsigned int i;
+    int len;
 
-    (void)checked;
-    (void)passed;
     s = cur(s);
     CHECK(s->filters);
     CHECK(ev->code < NCODES && n <= DAPTO_FILTER_CLAUSES);
@@ -180,6 +181,13 @@ int session_set_filter(struct session *s, const struct registry_event *ev,
     }
     if (ev->code >= NCODES || n > DAPTO_FILTER_CLAUSES)
         return -1;
+    /* the filter the dispatcher asks for is one the channel would write
+     * (an empty slot included), not one it would refuse */
+    len = cond_filter(uncond, checked, passed, cl, n, blob, sizeof blob, &why);
+    if (len < 0)
+        fprintf(stderr, "filter of event %u refused: %s\n", ev->code, why);
+    CHECK(len > 0);
+    free(why);
     s->nfilter[ev->code] = n;
     s->uncond[ev->code] = uncond;
     for (i = 0; i < n; i++) {
@@ -1760,7 +1768,7 @@ static void test_filters(void)
     dispatch_changed(td);
     dispatch_flush(td);
     CHECK_EQ_INT(s.nfilter[EV_T_ALL], 2);
-    CHECK_EQ_INT(s.cbits[EV_T_ALL][0], 0);       /* never holds */
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][0], REC);     /* never holds */
     CHECK_EQ_INT(s.cprog[EV_T_ALL][0], 10);
     CHECK_EQ_INT(s.cbits[EV_T_ALL][1], REC | STOP);
     deliver_item(filtered_item(EV_T_ALL, 0x2));
@@ -1791,7 +1799,10 @@ static void test_filters(void)
     dispatch_remove(td, a.c);
     dispatch_flush(td);
     CHECK_EQ_INT(s.nfilter[EV_T_ALL], 3);
-    CHECK_EQ_INT(s.cbits[EV_T_ALL][1], 0);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][0], REC); /* both empty: never hold */
+    CHECK_EQ_INT(s.cprog[EV_T_ALL][0], 10);
+    CHECK_EQ_INT(s.cbits[EV_T_ALL][1], REC);
+    CHECK_EQ_INT(s.cprog[EV_T_ALL][1], 10);
     CHECK_EQ_INT(s.cbits[EV_T_ALL][2], REC);
 
     /* more clauses than a filter holds: the first consumer's 8 fit, 4 of

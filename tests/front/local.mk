@@ -23,7 +23,7 @@ TESTS += tests/front/dispatch-test
 tests_front_dispatch_test_SOURCES = tests/front/dispatch-test.c \
 	src/core/dispatch.c src/core/registry.c src/core/decode.c \
 	src/core/symnames.c src/core/symbols.c src/base/xmalloc.c \
-	src/core/checkpoint.c src/core/clock.c
+	src/core/checkpoint.c src/core/clock.c src/core/cond.c
 tests_front_dispatch_test_CPPFLAGS = $(AM_CPPFLAGS) $(NOOSA_INCLUDES) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/target
 tests_front_dispatch_test_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
