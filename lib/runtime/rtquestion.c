@@ -66,18 +66,6 @@ struct qdef {
 #define hash_bytes rtq_hash_bytes
 #define mix rtq_mix
 
-unsigned int rtq_bucket(int64_t v)
-{
-    uint64_t m;
-
-    if (v == 0)
-        return 64;
-    if (v > 0)
-        return 64 + (unsigned int)(64 - __builtin_clzll((uint64_t)v));
-    m = (uint64_t)0 - (uint64_t)v;
-    return 64 - (unsigned int)(64 - __builtin_clzll(m));
-}
-
 /* Copy definition Q of the area into *QD and check it against a slot of
  * SLOT_SIZE bytes: 0, or -1 when it is none or not sound. */
 static int read_def(const unsigned char *defs, unsigned int q, uint32_t slot_size,
@@ -544,6 +532,10 @@ int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
     const struct geom *g;
     struct qdef *qd;
     unsigned int kind;
+    /* (the table planned before, whose entries by address hold while the
+     * plan is of the same) */
+    const unsigned char *was = h->epoch_at != NULL ? h->ents : NULL;
+    uint64_t was_check = was != NULL ? h->check : 0;
     int rc = -1;
 
     h->epoch_at = NULL;
@@ -612,6 +604,8 @@ int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
                     q)->epoch;
     rc = 0;
 out:
+    if (rc != 0 || was != h->ents || was_check != h->check)
+        memset(h->by_addr, 0, sizeof h->by_addr);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rt_qt.busy = 0;
     return rc;

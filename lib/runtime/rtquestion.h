@@ -81,6 +81,8 @@ int rtq_fire_args(const struct rtq_env *env, unsigned int q, unsigned int flags,
  * definition's epoch and the table's check stay what they were (a reset
  * or redefinition takes a new epoch <protocol#question>).  Kept and used
  * by one thread; the caller keeps a signal handler's events off it. */
+#define RTQ_HOT_ADDRS 8 /* a power of two */
+
 struct rtq_hot {
     const uint32_t *epoch_at; /* the definition's epoch; NULL: no plan */
     const uint64_t *check_at; /* the table's check */
@@ -101,6 +103,18 @@ struct rtq_hot {
      * other parameters' room taken off <protocol#record>): longer, the
      * record decides. */
     uint32_t str_room;
+    /* A string key's entries by the address of the string last found
+     * there (a label, a name: a program passes the same few addresses),
+     * so that a key is not hashed again: used only when the bytes at the
+     * address are still the entry's whole text, which a key of at most
+     * DAPTO_Q_TEXT bytes is <protocol#question>.  Emptied when a plan is
+     * made of another table (or none); the entries found this way in
+     * HITS (tests). */
+    struct {
+        const char *s;
+        struct dapto_qentry *e;
+    } by_addr[RTQ_HOT_ADDRS];
+    uint64_t hits;
 };
 
 /* Make *H for question Q, counted on events whose parameters are PARAMS
@@ -147,8 +161,19 @@ static inline int rtq_open(const struct rtq_env *env)
  * DAPTO_CL_WINDOW clause fired. */
 void rtq_window(const struct rtq_env *env, int open);
 
-/* The histogram bucket of integer V <protocol#question>. */
-unsigned int rtq_bucket(int64_t v);
+/* The histogram bucket of integer V <protocol#question> (inline: a
+ * question's hot path takes it at every event). */
+static inline __attribute__((always_inline)) unsigned int rtq_bucket(int64_t v)
+{
+    uint64_t m;
+
+    if (v == 0)
+        return 64;
+    if (v > 0)
+        return 64 + (unsigned int)(64 - __builtin_clzll((uint64_t)v));
+    m = (uint64_t)0 - (uint64_t)v;
+    return 64 - (unsigned int)(64 - __builtin_clzll(m));
+}
 
 /* Add an event of value IV to entry E (no value: IV 0, VALUE 0; a
  * histogram at HIST_OFF, 0: none), between two stores of its sequence
@@ -173,16 +198,41 @@ rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
     __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+/* The slot of plan H's entries by address that string S would be in. */
+static inline __attribute__((always_inline)) unsigned int rtq_hot_addr(const char *s)
+{
+    uintptr_t a = (uintptr_t)s;
+
+    /* (the low bits: strings packed side by side differ there) */
+    return (unsigned int)(a ^ a >> 3 ^ a >> 6) & (RTQ_HOT_ADDRS - 1);
+}
+
+/* Entry E of plan H when the string at S is still its key whole (its N
+ * bytes and then a terminator): E, else NULL. */
+static inline __attribute__((always_inline)) struct dapto_qentry *
+rtq_hot_same(const struct rtq_hot *h, struct dapto_qentry *e, const unsigned char *s)
+{
+    const unsigned char *t = (const unsigned char *)e + h->text_off;
+    uint64_t n = e->key[0], i;
+
+    for (i = 0; i < n; i++)
+        if (s[i] != t[i])
+            return NULL;
+    return s[n] == '\0' ? e : NULL;
+}
+
 /* The entry plan H keys ARGS (of thread TID) to, when it holds that key
  * at its first probe; NULL when not (a new key, a collision, a string the
- * record would cut: the general path). */
+ * record would cut: the general path).  A string key found at the address
+ * it was last found at is not hashed again. */
 static inline __attribute__((always_inline)) struct dapto_qentry *
-rtq_hot_entry(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
+rtq_hot_entry(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
 {
     struct dapto_qentry *e;
     const unsigned char *s = NULL;
     uint64_t kw, kh, hash;
     uint32_t n = 0;
+    unsigned int a = 0;
 
     if (DAPTO_LIKELY(h->key == DAPTO_QK_NONE))
         return h->e;
@@ -193,6 +243,11 @@ rtq_hot_entry(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid
     } else {
         s = (const unsigned char *)(args[h->key_arg].s != NULL ? args[h->key_arg].s
                                                                  : "(null)");
+        a = rtq_hot_addr((const char *)s);
+        if (h->by_addr[a].s == (const char *)s && (e = rtq_hot_same(h, h->by_addr[a].e, s)) != NULL) {
+            h->hits++;
+            return e;
+        }
         while (n <= h->str_room && s[n] != '\0')
             n++;
         if (n > h->str_room)
@@ -207,6 +262,11 @@ rtq_hot_entry(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid
         (s != NULL && memcmp((unsigned char *)e + h->text_off, s,
                              n < DAPTO_Q_TEXT ? n : DAPTO_Q_TEXT) != 0))
         return NULL;
+    if (s != NULL && n <= DAPTO_Q_TEXT) {
+        /* its text is the key whole: found by its address next time */
+        h->by_addr[a].s = (const char *)s;
+        h->by_addr[a].e = e;
+    }
     return e;
 }
 
@@ -214,7 +274,7 @@ rtq_hot_entry(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid
  * when H no longer holds or finds no entry (the general path must count
  * it, and plan again). */
 static inline __attribute__((always_inline)) int
-rtq_hot_count(const struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
+rtq_hot_count(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
 {
     struct dapto_qentry *e;
 
