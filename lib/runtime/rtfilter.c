@@ -908,7 +908,7 @@ args_fired(struct rtfilter_cached *ce, const struct dapto_event *ev,
  * event counted from its arguments when the clause holds and the
  * question's plan does (else args_fired(), or the record when it would
  * not hold the arguments whole: ST), the thread's cache then let go. */
-static __attribute__((noinline)) unsigned int
+static inline __attribute__((always_inline)) unsigned int
 args_question(struct rtfilter_cached *ce, const struct dapto_event *ev,
               const union dapto_arg *args, unsigned int st)
 {
