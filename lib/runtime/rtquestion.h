@@ -208,15 +208,19 @@ static inline __attribute__((always_inline)) unsigned int rtq_hot_addr(const cha
 }
 
 /* Entry E of plan H when the string at S is still its key whole (its N
- * bytes and then a terminator): E, else NULL. */
+ * bytes, none a terminator, then a terminator): E, else NULL.  (Nothing
+ * of the entry trusted: no byte of S read after its terminator, none of
+ * the entry outside its text.) */
 static inline __attribute__((always_inline)) struct dapto_qentry *
 rtq_hot_same(const struct rtq_hot *h, struct dapto_qentry *e, const unsigned char *s)
 {
     const unsigned char *t = (const unsigned char *)e + h->text_off;
     uint64_t n = e->key[0], i;
 
+    if (n > DAPTO_Q_TEXT)
+        return NULL;
     for (i = 0; i < n; i++)
-        if (s[i] != t[i])
+        if (s[i] != t[i] || s[i] == '\0')
             return NULL;
     return s[n] == '\0' ? e : NULL;
 }
@@ -244,7 +248,8 @@ rtq_hot_entry(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
         s = (const unsigned char *)(args[h->key_arg].s != NULL ? args[h->key_arg].s
                                                                  : "(null)");
         a = rtq_hot_addr((const char *)s);
-        if (h->by_addr[a].s == (const char *)s && (e = rtq_hot_same(h, h->by_addr[a].e, s)) != NULL) {
+        if (h->by_addr[a].s == (const char *)s &&
+            (e = rtq_hot_same(h, h->by_addr[a].e, s)) != NULL) {
             h->hits++;
             return e;
         }
