@@ -405,6 +405,44 @@ static void test_hot(void)
     CHECK(rtq_hot_plan(&env, 0, params, 3, &h) == -1);
 }
 
+/* Questions 0 and 1 alike, of one key KEY (parameter KEY_ARG) and the
+ * integer value of parameter VALUE_ARG with a histogram, in a new area;
+ * the calling thread's env, its slot in *SLOT. */
+static struct rtq_env hot_pair(uint32_t key, uint32_t key_arg, uint32_t value_arg,
+                               unsigned char **slot)
+{
+    struct dapto_question d;
+
+    area_make(4096 + (1u << 20));
+    *slot = NULL; /* the thread's slot was the last area's */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.value_arg = value_arg;
+    d.flags = DAPTO_QF_HIST;
+    d.nkeys = 1;
+    d.key[0] = key;
+    d.key_arg[0] = key_arg;
+    define(0, &d, 64);
+    define(1, &d, 64);
+    return env_for(slot);
+}
+
+/* Every entry of question 0 the same as question 1's (slot 0). */
+static void same_entries(void)
+{
+    unsigned char a[4096], b[4096];
+    unsigned int i;
+    int ta, tb, torn;
+
+    for (i = 0; i < qa.def[0].nent; i++) {
+        ta = qarea_entry(&qa, 0, 0, i, a, &torn);
+        tb = qarea_entry(&qa, 1, 0, i, b, &torn);
+        CHECK_EQ_INT(ta, tb);
+        if (ta && tb)
+            CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
+    }
+}
+
 /* A question of one key (an integer or string parameter, the thread)
  * with a histogram counted from a kept clause's plan: every entry the
  * same as the general path makes of the same events; new keys, and a
@@ -418,15 +456,14 @@ static void test_hot_keys(void)
                                         "thirty-two bytes, kept by its first", NULL, mut};
     static const char *const muts[] = {"alpha", "gamma", "al", "alphas"};
     static char big[2000];
-    struct dapto_question d;
     struct dapto_param params[3];
     union dapto_arg args[3];
     struct rtq_hot h;
-    unsigned char *slot = NULL, a[4096], b[4096];
+    unsigned char *slot = NULL;
     struct rtq_env env;
     struct ev e;
-    unsigned int shape, i;
-    int k, hot, torn, ta, tb;
+    unsigned int shape;
+    int k, hot;
 
     memset(big, 'b', sizeof big - 1);
     memset(params, 0, sizeof params);
@@ -434,18 +471,8 @@ static void test_hot_keys(void)
     params[1].kind = DAPTO_K_LONG;
     params[2].kind = DAPTO_K_INT;
     for (shape = 0; shape < 3; shape++) {
-        area_make(4096 + (1u << 20));
-        slot = NULL; /* the thread's slot was the last area's */
-        env = env_for(&slot);
-        memset(&d, 0, sizeof d);
-        d.value = DAPTO_QV_INT;
-        d.value_arg = 2;
-        d.flags = DAPTO_QF_HIST;
-        d.nkeys = 1;
-        d.key[0] = shape == 0 ? DAPTO_QK_INT : shape == 1 ? DAPTO_QK_STR : DAPTO_QK_TID;
-        d.key_arg[0] = shape == 0 ? 1 : 0;
-        define(0, &d, 64);
-        define(1, &d, 64);
+        env = hot_pair(shape == 0 ? DAPTO_QK_INT : shape == 1 ? DAPTO_QK_STR : DAPTO_QK_TID,
+                       shape == 0 ? 1 : 0, 2, &slot);
         memset(&e, 0, sizeof e);
         e.kind[0] = DAPTO_K_STR;
         e.kind[1] = DAPTO_K_LONG;
@@ -475,13 +502,7 @@ static void test_hot_keys(void)
          * where the words are: test_hot_addr) */
         if (shape != 1)
             CHECK_EQ_INT(h.hits, 0);
-        for (i = 0; i < qa.def[0].nent; i++) {
-            ta = qarea_entry(&qa, 0, 0, i, a, &torn);
-            tb = qarea_entry(&qa, 1, 0, i, b, &torn);
-            CHECK_EQ_INT(ta, tb);
-            if (ta && tb)
-                CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
-        }
+        same_entries();
     }
 }
 
@@ -502,15 +523,14 @@ static void test_hot_addr(void)
      * found at each place by hashing, and its bytes then */
     const char *at[RTQ_HOT_ADDRS];
     char found[RTQ_HOT_ADDRS][64];
-    struct dapto_question d;
     struct dapto_param params[2];
     union dapto_arg args[2];
     struct rtq_hot h;
-    unsigned char *slot = NULL, a[4096], b[4096];
+    unsigned char *slot = NULL;
     struct rtq_env env;
     struct ev e;
-    unsigned int i, w, place;
-    int k, torn, ta, tb, general = 0, hit;
+    unsigned int w, place;
+    int k, general = 0, hit;
     uint64_t hits;
     char *edge;
     size_t page;
@@ -526,17 +546,7 @@ static void test_hot_addr(void)
     strcpy(bufs[0], "north");
     strcpy(bufs[1], "east");
     strcpy(bufs[2], "south");
-    area_make(4096 + (1u << 20));
-    env = env_for(&slot);
-    memset(&d, 0, sizeof d);
-    d.value = DAPTO_QV_INT;
-    d.value_arg = 1;
-    d.flags = DAPTO_QF_HIST;
-    d.nkeys = 1;
-    d.key[0] = DAPTO_QK_STR;
-    d.key_arg[0] = 0;
-    define(0, &d, 64);
-    define(1, &d, 64);
+    env = hot_pair(DAPTO_QK_STR, 0, 1, &slot);
     memset(params, 0, sizeof params);
     params[0].kind = DAPTO_K_STR;
     params[1].kind = DAPTO_K_INT;
@@ -575,13 +585,7 @@ static void test_hot_addr(void)
     CHECK(h.epoch_at != NULL);
     CHECK_EQ_INT(general, 9);
     CHECK(h.hits > 500);
-    for (i = 0; i < qa.def[0].nent; i++) {
-        ta = qarea_entry(&qa, 0, 0, i, a, &torn);
-        tb = qarea_entry(&qa, 1, 0, i, b, &torn);
-        CHECK_EQ_INT(ta, tb);
-        if (ta && tb)
-            CHECK(memcmp(a + 8, b + 8, qa.def[0].ent_size - 8) == 0);
-    }
+    same_entries();
     munmap(edge, 2 * page);
 }
 
