@@ -70,6 +70,20 @@ for q in c il ki; do
 done
 count str 0 '^differ'
 
+# The same question reset at a stop, its string keys found by their
+# addresses before it: the events after it counted anew, the same as the
+# handler's reference started anew there.
+batch strreset -e "source $REF" -e 'question print off' \
+    -e 'question add il tick i -by label -hist' \
+    -e 'handler add tick il {ref_add il [expr {[string length $label] > 32 ? "[string range $label 0 31]..." : $label}] $i}' \
+    -e 'break tick if {$i == 3000}' -e run -e 'puts "at $ev(i)"' \
+    -e 'question reset il' -e 'unset ::ref(il)' -e 'delete 1' -e cont \
+    -e 'same il label 1 0 1' "$LT" labels 6600
+status strreset 0
+has strreset '^at 3000$'
+has strreset '^same il: 6 groups'
+count strreset 0 '^differ'
+
 # A table too small for the keys: what does not fit is counted, and
 # counted plus not counted is every event.
 batch small -e 'question add w sample -by {s n} -keys 16' -e run \
