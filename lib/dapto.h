@@ -702,9 +702,9 @@ static inline DAPTO_NOINSTR DAPTO_NOASAN void dapto_keep_str(struct dapto_keep *
                 break;
             base += 8;
         }
-        /* the NUL is byte z of W, which holds S from BASE on */
+        /* the NUL is byte z of W, which holds S from BASE on (and was
+         * copied with it: d[n] is already 0) */
         n = (unsigned int)(base + (size_t)__builtin_ctzll(z) / 8);
-        d[n] = '\0';
         memcpy(v + 1, &n, sizeof n);
         *v = DAPTO_K_STR;
         k->at += n + 6;
