@@ -194,15 +194,46 @@ static void ended(struct session *s, int status, int signo)
     changed(s);
 }
 
-/* Stop at fault EV of the current process, what it wrote before
- * delivered first: 1.  When the run is stopped already, or stops at an
- * event so delivered, 0: one stop at a time <design#processes>, the
- * fault is told when the run goes on (pending()), its thread waiting at
- * it meanwhile. */
+/* Whether process P's channel is read (it is live and monitored). */
+static int preading(const struct session *s, const struct sproc *p)
+{
+    struct channel *ch = pchannel(s, p);
+
+    return ch != NULL && plive(s, p) && channel_status(ch) != CHANNEL_GONE;
+}
+
+/* What the other processes wrote before a fault of the current one came
+ * is taken first, a batch of each (a stop at an event among it is the
+ * run's stop): a thread of a child may fault because its parent waits
+ * at an event, whose record noosa has not read yet when the fault's
+ * wait status comes. */
+static void drain_others(struct session *s)
+{
+    struct sproc *me = s->cur;
+
+    for (unsigned int i = 0; i < s->nprocs && s->state == SESSION_RUNNING;
+         i++) {
+        struct sproc *p = s->procs[i];
+
+        if (p == me || !preading(s, p))
+            continue;
+        select_proc(s, p);
+        drain(s, SESSION_BATCH);
+    }
+    select_proc(s, me);
+}
+
+/* Stop at fault EV of the current process, what it and the others wrote
+ * before delivered first: 1.  When the run is stopped already, or stops
+ * at an event so delivered, 0: one stop at a time <design#processes>,
+ * the fault is told when the run goes on (pending()), its thread waiting
+ * at it meanwhile. */
 int fault_stop(struct session *s, const struct target_event *ev)
 {
     if (s->state != SESSION_STOPPED)
         drain(s, 0);
+    if (s->state != SESSION_STOPPED && s->nprocs > 1)
+        drain_others(s);
     if (s->state == SESSION_STOPPED)
         return 0;
     s->state = SESSION_STOPPED;
@@ -344,14 +375,6 @@ void on_channel(int fd, short revents, void *arg)
     (void)fd;
     (void)revents;
     (void)arg;
-}
-
-/* Whether process P's channel is read (it is live and monitored). */
-static int preading(const struct session *s, const struct sproc *p)
-{
-    struct channel *ch = pchannel(s, p);
-
-    return ch != NULL && plive(s, p) && channel_status(ch) != CHANNEL_GONE;
 }
 
 /* A thread let go past a probe's breakpoint a moment ago: a program

@@ -171,6 +171,42 @@ for mode in meanwhile send; do
     done_ok many-$mode
 done
 
+# A child's 3 threads fault once their parent waits at its event (they
+# look at its thread's state): the parent's stop is the run's, told
+# before any fault, although the faults' wait statuses may come before
+# noosa has read the parent's record (once in about 20 runs on one CPU,
+# before each fault took the other processes' records first).  Then
+# continue converts the three in turn.
+pin=
+command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
+for k in $(seq 1 40); do
+    name=forked-$k
+    before=$failures
+    $pin timeout 60 "$NOOSA" -b -n -e 'errors convert' \
+        -e 'break step if {$n == 1}' -e run -e 'puts "== run: $n(status)"' \
+        -e continue -e 'puts "== continue: $n(status)"' \
+        "$ET" forked 3 try >"$WORK/$name.out" 2>"$WORK/$name.err"
+    echo $? >"$WORK/$name.rc"
+    if ended $name 0; then
+        first=$(grep -m1 -E '^(Program received|Stopped at breakpoint)' \
+            "$WORK/$name.out")
+        case $first in
+        "Stopped at breakpoint 1 "*) ;;
+        *)
+            echo "FAIL: $name: a fault of the child was told before its parent's stop: $first"
+            failures=$((failures + 1))
+            ;;
+        esac
+        lines $name 1 '^== run: stopped$'
+        converted $name 3 'Converted \(errors convert\)'
+        lines $name 1 '^forked: the child exited with status 0$'
+        told_at_stop $name
+    fi
+    [ $failures = "$before" ] || break
+    rm -f "$WORK/$name".*
+done
+done_ok forked
+
 # The race: 3 threads fault in recovery points (4 times each) while
 # breakpoints stop them (5 times each); every stop is told alone and
 # every fault converted.  (It hung almost every time.)

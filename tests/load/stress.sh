@@ -13,7 +13,9 @@
 # fork on while its siblings are created, four forked workers all
 # monitored at once (follow-fork both) each stopping once while the
 # others run on, threads faulting in recovery points while breakpoints
-# stop others (each fault converted as a stop of its own), a handler
+# stop others (each fault converted as a stop of its own), and in a
+# child while its parent waits at its event (the parent's stop told
+# first), a handler
 # reading each of 8 threads' events from the emitting thread's frame
 # (unwound under ptrace while the others run), 16 threads recorded by
 # noosa record through a small ring
@@ -41,6 +43,7 @@ RUNS=${RUNS:-100}
 PT=$abs_top_builddir/tests/profile/pt
 LOOP=$abs_top_builddir/bench/monitor-loop
 REL=$abs_top_builddir/tests/relate/rel
+ET=$abs_top_builddir/tests/errors/et-errors
 ncpu=$(nproc)
 placements="one"
 [ "$ncpu" -ge 2 ] && placements="one two"
@@ -244,6 +247,26 @@ for p in $placements; do
             show "$name"
         fi
 
+        # a child's 3 threads faulting once their parent waits at its
+        # event: the parent's stop told first, then each fault converted
+        # (tests/errors/meanwhile.sh)
+        name=faults-forked-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'errors convert' \
+            -e 'break step if {$n == 1}' -e run -e continue "$ET" forked 3 try \
+            </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] &&
+            grep -m1 -E '^(Program received|Stopped at breakpoint)' \
+                "$WORK/$name.out" | grep -q '^Stopped at breakpoint 1 ' &&
+            [ "$(grep -c '^Converted (errors convert)' "$WORK/$name.out")" = 3 ] &&
+            grep -q '^forked: the child exited with status 0$' "$WORK/$name.out"; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # 16 threads recorded through a small lossless ring: every
         # worker's events whole and in its own order in the recording
         name=record-$p-$i
@@ -433,7 +456,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((19 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((20 * RUNS - skipped)) runs passed$note"
 done
 # recordings whose writer is killed at random moments
 # (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)
