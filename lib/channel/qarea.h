@@ -73,7 +73,8 @@ int qarea_window_closed(const struct qarea *qa);
 uint32_t qarea_threads(const struct qarea *qa);
 uint64_t qarea_no_slot(const struct qarea *qa);
 
-/* The header of question INDEX's table in slot SLOT, copied into *T:
+/* The header of question INDEX's table in slot SLOT (all but its stack of
+ * marks), copied into *T:
  * 1 when that table counts for the question as defined now, 0 when the
  * thread has not counted since (or at all). */
 int qarea_table(const struct qarea *qa, unsigned int index, uint32_t slot,
