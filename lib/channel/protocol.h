@@ -375,6 +375,19 @@ struct dapto_probe_site {
 #define DAPTO_CNT_NONE 0xffff       /* no counter */
 #define DAPTO_CNT_PER_SLOT 512      /* counters in one slot */
 
+/* Add 1 to counter C of the calling thread's own slot <protocol#counters>:
+ * in one instruction where there is one (x86-64: an add to memory, not
+ * locked), so that a signal handler's count of the same counter cannot
+ * fall between a load and a store and be lost. */
+static inline __attribute__((always_inline)) void dapto_own_add1(uint64_t *c)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__("addq $1, %0" : "+m"(*c));
+#else
+    __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+#endif
+}
+
 struct dapto_filter_area {
     uint32_t ncodes;    /* entries in dir */
     /* <protocol#filter-gen>: odd while the monitor writes filters, bumped

@@ -167,9 +167,7 @@ done:
 /* Count a record the owner could not write. */
 static void lose(struct tbuf_prod *p)
 {
-    __atomic_store_n(&p->b->lost,
-                     __atomic_load_n(&p->b->lost, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
+    dapto_own_add1(&p->b->lost);
 }
 
 int tbuf_put_slow(const struct tbuf_area *a, struct tbuf_prod *p,

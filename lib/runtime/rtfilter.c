@@ -190,8 +190,7 @@ static inline void count(const struct rtfilter_env *env, unsigned int id)
     if (env->mine == env->shared)
         __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
     else /* <protocol#counters>: the slot's only writer */
-        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
-                         __ATOMIC_RELAXED);
+        dapto_own_add1(c);
 }
 
 /* Whether clause CL, whose program held, fires on this hit. */
@@ -233,8 +232,7 @@ static inline __attribute__((always_inline)) void bump(uint64_t *c, int atomic)
     if (atomic)
         __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
     else
-        __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1,
-                         __ATOMIC_RELAXED);
+        dapto_own_add1(c);
 }
 
 /* The rest of a cached filter's evaluation once its clause held (HELD) or

@@ -28,7 +28,8 @@ $(tests_load_lt_OBJECTS): tests/load/lt_dapto.h
 LOAD_TESTS = tests/load/ring.sh tests/load/threads.sh \
 	tests/load/broken.sh tests/load/operations.sh \
 	tests/load/processes.sh tests/load/holds.sh tests/load/attach.sh \
-	tests/load/ended.sh tests/load/trails.sh tests/load/defaults.sh
+	tests/load/ended.sh tests/load/trails.sh tests/load/defaults.sh \
+	tests/load/signals.sh
 TESTS += $(LOAD_TESTS)
 EXTRA_DIST += $(LOAD_TESTS) tests/load/lib.sh tests/load/stress.sh \
 	tests/load/trails.awk

@@ -72,6 +72,10 @@
  *                                "alpha", a word of 40 bytes, one of
  *                                1500 (cut in a record), a null pointer
  *   lt null                      a tick whose label is a null pointer
+ *   lt signals N [LABEL]         N ticks labelled "main" (i from 0) while
+ *                                a SIGALRM handler ticks LABEL ("alarm")
+ *                                every 100 us in their midst; then
+ *                                "signals: N main, K alarm"
  *   lt big MB                    a tick whose label is MB megabytes long
  *
  * The runtime is compiled in (tests/load/local.mk): scribble reaches into
@@ -454,6 +458,30 @@ static int trails(int total, long n, int most)
     return 0;
 }
 
+/* Ticks of the main thread with a signal handler's ticks of the same
+ * event among them, landing anywhere in their encoding and filtering. */
+static const char *signals_label = "alarm";
+
+static void signals_tick(int signo)
+{
+    (void)signo;
+    _dapto_tick(alarm_ticks, signals_label);
+    alarm_ticks++;
+}
+
+static int signals(long n)
+{
+    struct itimerval every = {{0, 100}, {0, 100}}, off = {{0, 0}, {0, 0}};
+
+    signal(SIGALRM, signals_tick);
+    setitimer(ITIMER_REAL, &every, NULL);
+    for (long i = 0; i < n; i++)
+        _dapto_tick((int)i, "main");
+    setitimer(ITIMER_REAL, &off, NULL);
+    printf("signals: %ld main, %d alarm\n", n, alarm_ticks);
+    return 0;
+}
+
 /* A commit word at the position the next record would take, naming that
  * position, with a size no record can have <protocol#commit>. */
 static int scribble(long n)
@@ -789,6 +817,11 @@ int main(int argc, char **argv)
     }
     if (argc == 5 && strcmp(argv[1], "trails") == 0)
         return trails(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "signals") == 0) {
+        if (argc == 4)
+            signals_label = argv[3];
+        return signals(atol(argv[2]));
+    }
     if (argc == 2 && strcmp(argv[1], "null") == 0) {
         _dapto_tick(-1, NULL);
         printf("null: done\n");
