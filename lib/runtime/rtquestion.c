@@ -147,13 +147,21 @@ struct kv {
     uint32_t n;
 };
 
+/* What an event gives a question: its keys, and its value when that is
+ * a parameter. */
+struct qread {
+    struct kv k[2];
+    int64_t iv;
+    double dv;
+};
+
 static int key_value(const struct dapto_question *d, unsigned int i, uint32_t tid,
                      rtq_arg_fn arg, const void *ctx, struct kv *kv)
 {
     int kind;
     int64_t iv;
     double dv;
-    struct rtq_str s;
+    struct rtq_str s = {NULL, 0};
 
     kv->s = NULL;
     if (d->key[i] == DAPTO_QK_TID) {
@@ -168,7 +176,7 @@ static int key_value(const struct dapto_question *d, unsigned int i, uint32_t ti
         kv->word = kv->hash = (uint64_t)iv;
         return 0;
     }
-    if (kind != DAPTO_K_STR && kind != DAPTO_K_ISTR)
+    if ((kind != DAPTO_K_STR && kind != DAPTO_K_ISTR) || s.s == NULL)
         return -1;
     kv->s = s.s;
     kv->n = s.n;
@@ -263,42 +271,55 @@ static int the_value(const struct dapto_question *d, struct dapto_qtable *t,
     return 0;
 }
 
+/* A double's sum, minimum or maximum in word W: DV added (OP 0), or DV
+ * when below (OP 1) or above (OP 2) it, or DV (FRESH). */
+static void double_word(uint64_t *w, double dv, int op, int fresh)
+{
+    uint64_t cur, next;
+    double x;
+
+    do {
+        cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+        memcpy(&x, &cur, 8);
+        if (op == 0)
+            x = fresh ? dv : x + dv;
+        else if (fresh || (op == 1 ? dv < x : dv > x))
+            x = dv;
+        else
+            return;
+        memcpy(&next, &x, 8);
+    } while (!rtq_swap(w, cur, next));
+}
+
+/* Add an event to entry E (FRESH: its first), each word with one
+ * instruction, so that a signal handler's event counted into it
+ * meanwhile is kept (rtq_entry_add()). */
 static void update(unsigned char *e, const struct dapto_question *d, int64_t iv,
                    double dv, int fresh)
 {
     struct dapto_qentry *qe = (struct dapto_qentry *)(void *)e;
     uint64_t *hist = (uint64_t *)(void *)(e + d->hist_off);
-    int64_t si, mi, ma;
-    double sd, md, xd;
 
     if (d->value == DAPTO_QV_DOUBLE) {
-        memcpy(&sd, &qe->sum, 8);
-        memcpy(&md, &qe->min, 8);
-        memcpy(&xd, &qe->max, 8);
-        sd += dv;
-        if (fresh || dv < md)
-            md = dv;
-        if (fresh || dv > xd)
-            xd = dv;
-        memcpy(&qe->sum, &sd, 8);
-        memcpy(&qe->min, &md, 8);
-        memcpy(&qe->max, &xd, 8);
+        double_word(&qe->sum, dv, 0, fresh);
+        double_word(&qe->min, dv, 1, fresh);
+        double_word(&qe->max, dv, 2, fresh);
         if (d->flags & DAPTO_QF_HIST)
             iv = dv >= 9.2e18 ? INT64_MAX : dv <= -9.2e18 ? INT64_MIN
                  : dv != dv ? 0 : (int64_t)dv;
     } else {
-        si = (int64_t)((uint64_t)qe->sum + (uint64_t)iv);
-        mi = (int64_t)qe->min;
-        ma = (int64_t)qe->max;
-        qe->sum = (uint64_t)si;
-        if (fresh || iv < mi)
+        rtq_add(&qe->sum, (uint64_t)iv);
+        if (fresh) {
             qe->min = (uint64_t)iv;
-        if (fresh || iv > ma)
             qe->max = (uint64_t)iv;
+        } else {
+            rtq_extreme(&qe->min, iv, 0);
+            rtq_extreme(&qe->max, iv, 1);
+        }
     }
-    qe->count++;
+    rtq_add(&qe->count, 1);
     if (d->flags & DAPTO_QF_HIST)
-        hist[rtq_bucket(iv)]++;
+        rtq_add(&hist[rtq_bucket(iv)], 1);
 }
 
 /* The area's header as a thread checked it (read once per area). */
@@ -337,41 +358,8 @@ static RT_QTLS __thread struct {
     unsigned int qi[RTQ_CACHED];
     struct qdef e[RTQ_CACHED];
 } rt_qc;
-/* The thread's plan of its call tree: the table and its geometry,
- * checked once by the general path (cct_plan) and used while the area
- * and the definition's epoch stay the same (epochs are not reused
- * <protocol#question>).  Only its own thread writes the table, so
- * nothing else of it needs to be read again: the hot path reads the
- * definition's epoch from the area and nothing else that noosa writes.
- * The current path's entry and the time of the last entry or exit are
- * kept here as well as in the table (depth, since), which the thread
- * only writes. */
-struct cct_plan {
-    /* the env it is for when that env reads the TSC (the hooks' fast
-     * path), else NULL */
-    const struct rtq_env *env;
-    const unsigned char *area;  /* the area it is of; NULL: none yet */
-    unsigned char **slotp;      /* the env's slot pointer it is for */
-    const uint32_t *epoch_at;   /* the definition's epoch in the area */
-    uint32_t epoch;
-    uint32_t nent;              /* a power of two */
-    uint32_t ent_size;
-    uint64_t mult;              /* ticks to ns, 32.32 */
-    struct dapto_qtable *t;
-    unsigned char *ents;
-    struct dapto_qentry *cur;   /* the entry of t->depth; NULL: the top */
-    uint64_t since;             /* t->since */
-};
-
-/* Whether the thread is counting (a signal handler's event then is not
- * counted with the thread's copies), the attach (rtq_env.epoch) its slot
- * and copies are of, and its call tree's plan: one variable, so that the
- * function hooks find them at one address. */
-static RT_QTLS __thread struct {
-    int busy;
-    uint32_t epoch;
-    struct cct_plan cct;
-} rt_qt;
+/* The thread's counting state (rtquestion.h). */
+RT_QTLS __thread struct rtq_thread rt_qt;
 
 static void cct_forget(void);
 
@@ -396,6 +384,7 @@ void rtq_forget(void)
 {
     memset(&rt_qc, 0, sizeof rt_qc);
     rt_qt.busy = 0;
+    rt_qt.ndef = 0;
     cct_forget();
 }
 
@@ -404,6 +393,9 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
                         rtq_arg_fn arg, const void *ctx);
 static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
                       const void *ctx);
+static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int q,
+                 unsigned int flags, uint32_t tid, rtq_arg_fn arg, const void *ctx);
+static inline void let_go(void);
 
 /* The thread's checked copy of definition Q (read again when its epoch
  * changed), with the area's header in *G; NULL when Q is none or not
@@ -476,7 +468,8 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
             read_def(env->area + gl.defs_off, q, gl.slot_size, &ql) != 0 ||
             ql.d.value == DAPTO_QV_CCT)
             return;
-        count_event(env, g, qd, flags, tid, arg, ctx);
+        if (defer(env, qd, q, flags, tid, arg, ctx) != 0)
+            count_event(env, g, qd, flags, tid, arg, ctx);
         return;
     }
     rt_qt.busy = 1;
@@ -492,8 +485,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
         goto out;
     count_event(env, g, qd, flags, tid, arg, ctx);
 out:
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
 }
 
 /* The hash of no key at all. */
@@ -606,8 +598,7 @@ int rtq_hot_plan(const struct rtq_env *env, unsigned int q,
 out:
     if (rc != 0 || was != h->ents || was_check != h->check)
         memset(h->by_addr, 0, sizeof h->by_addr);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
     return rc;
 }
 
@@ -808,20 +799,21 @@ fire_ints(const struct rtq_env *env, unsigned int q, unsigned int flags, uint32_
         count_event(env, g, qd, flags, tid, ints_arg, &ri);
     }
 out:
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
     return rc;
 }
 
-static void count_event(const struct rtq_env *env, const struct geom *g,
-                        struct qdef *qd, unsigned int flags, uint32_t tid,
-                        rtq_arg_fn arg, const void *ctx)
+/* Count an event whose keys and parameter value R holds (NULL: it is
+ * not question QD's) in the thread's table. */
+static void count_read(const struct rtq_env *env, const struct geom *g,
+                       struct qdef *qd, unsigned int flags, uint32_t tid,
+                       const struct qread *r)
 {
     struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
     const struct dapto_question *d = &qd->d;
     struct dapto_qtable *t;
     unsigned char *slot, *ents, *e;
-    struct kv k[2];
+    const struct kv *k = r != NULL ? r->k : NULL;
     uint64_t hash;
     int64_t iv = 0;
     double dv = 0;
@@ -841,9 +833,8 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     qd->e0 = ents + (size_t)(mix(HASH0) & (d->nent - 1)) * d->ent_size;
     qd->fast = d->nkeys <= 1 && (d->nkeys == 0 || d->key[0] != DAPTO_QK_STR) &&
                (d->value == DAPTO_QV_NONE || d->value == DAPTO_QV_INT);
-    for (i = 0; i < d->nkeys; i++)
-        if (key_value(d, i, tid, arg, ctx, &k[i]) != 0)
-            return; /* the event gives no such key: not this question's */
+    if (r == NULL)
+        return; /* the event gives no such key: not this question's */
     if (flags & DAPTO_CL_QSTART) {
         if (d->value == DAPTO_QV_SINCE && env->now != NULL) {
             t->since = env->now();
@@ -857,8 +848,13 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
         }
         return;
     }
-    if (the_value(d, t, env, arg, ctx, d->nkeys > 0 ? &k[0] : NULL, &iv, &dv) != 0)
-        return;
+    if (d->value == DAPTO_QV_SINCE || d->value == DAPTO_QV_NEST) {
+        if (the_value(d, t, env, NULL, NULL, d->nkeys > 0 ? &k[0] : NULL, &iv, &dv) != 0)
+            return;
+    } else {
+        iv = r->iv;
+        dv = r->dv;
+    }
     hash = 0x9e3779b97f4a7c15ull;
     for (i = 0; i < d->nkeys; i++)
         hash = mix(hash ^ k[i].hash) + i;
@@ -876,9 +872,8 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     }
     {
         struct dapto_qentry *qe = (struct dapto_qentry *)(void *)e;
-        uint32_t seq = qe->seq;
 
-        __atomic_store_n(&qe->seq, seq + 1, __ATOMIC_RELAXED);
+        rtq_seq_step(&qe->seq);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         fresh = qe->hash == 0;
         if (fresh) {
@@ -893,8 +888,136 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
             qe->hash = hash;
         }
         update(e, d, iv, dv, fresh);
-        __atomic_store_n(&qe->seq, seq + 2, __ATOMIC_RELEASE);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        rtq_seq_step(&qe->seq);
     }
+}
+
+/* The keys of question D an event gives, and its value when that is a
+ * parameter (not for a start, FLAGS QSTART), read through ARG into *R:
+ * 0, or -1 when it gives none (not the question's, or not counted). */
+static int read_event(const struct dapto_question *d, unsigned int flags, uint32_t tid,
+                      rtq_arg_fn arg, const void *ctx, struct qread *r)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->nkeys; i++)
+        if (key_value(d, i, tid, arg, ctx, &r->k[i]) != 0)
+            return -1;
+    r->iv = 0;
+    r->dv = 0;
+    if (!(flags & DAPTO_CL_QSTART) &&
+        (d->value == DAPTO_QV_INT || d->value == DAPTO_QV_DOUBLE) &&
+        the_value(d, NULL, NULL, arg, ctx, NULL, &r->iv, &r->dv) != 0)
+        return -1;
+    return 0;
+}
+
+static void count_event(const struct rtq_env *env, const struct geom *g,
+                        struct qdef *qd, unsigned int flags, uint32_t tid,
+                        rtq_arg_fn arg, const void *ctx)
+{
+    struct qread r;
+
+    count_read(env, g, qd, flags, tid,
+               read_event(&qd->d, flags, tid, arg, ctx, &r) == 0 ? &r : NULL);
+}
+
+/* ---- a signal handler's events while its thread counts ---- */
+
+/* A signal handler's event of question Q that came while its thread was
+ * counting (rt_qt.busy): what it gives, copied, to be counted once the
+ * thread lets go, as if it came right after the event the thread was
+ * counting.  Counting it at once could undo the thread's update, or be
+ * undone by it (a table cleared, an entry taken for another key). */
+struct qdeferred {
+    const struct rtq_env *env;
+    unsigned int q, flags;
+    uint32_t tid, epoch; /* (of the definition: a reset drops it) */
+    struct qread r;
+    unsigned char text[2][DAPTO_Q_TEXT];
+};
+#define RTQ_DEFERRED 8
+static __thread struct qdeferred rt_qdefer[RTQ_DEFERRED];
+
+/* Keep the event for later: 0, or -1 when there is no room (counted at
+ * once then, as before). */
+static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int q,
+                 unsigned int flags, uint32_t tid, rtq_arg_fn arg, const void *ctx)
+{
+    struct qdeferred *w;
+    unsigned int n, i;
+
+    /* (one instruction: a handler nested in this one takes another) */
+    n = __atomic_fetch_add(&rt_qt.ndef, 1, __ATOMIC_RELAXED);
+    if (n >= RTQ_DEFERRED)
+        return -1;
+    w = &rt_qdefer[n];
+    w->env = env;
+    w->q = q;
+    w->flags = flags;
+    w->tid = tid;
+    w->epoch = qd->d.epoch;
+    if (read_event(&qd->d, flags, tid, arg, ctx, &w->r) != 0) {
+        w->flags = 0; /* not the question's: nothing to count */
+        return 0;
+    }
+    for (i = 0; i < qd->d.nkeys; i++) {
+        if (w->r.k[i].s != NULL) {
+            memcpy(w->text[i], w->r.k[i].s,
+                   w->r.k[i].n < DAPTO_Q_TEXT ? w->r.k[i].n : DAPTO_Q_TEXT);
+            w->r.k[i].s = w->text[i];
+        }
+    }
+    return 0;
+}
+
+/* Count the events kept while the thread counted (it holds rt_qt.busy);
+ * more may come meanwhile, from handlers interrupting this. */
+static __attribute__((noinline)) void count_deferred(void)
+{
+    unsigned int done = 0, n;
+
+    for (;;) {
+        n = __atomic_load_n(&rt_qt.ndef, __ATOMIC_RELAXED);
+        for (; done < n && done < RTQ_DEFERRED; done++) {
+            struct qdeferred *w = &rt_qdefer[done];
+            const struct geom *g;
+            struct qdef *qd;
+
+            if (w->flags == 0)
+                continue;
+            qd = cached_def(w->env, w->q, &g);
+            if (qd != NULL && qd->d.epoch == w->epoch)
+                count_read(w->env, g, qd, w->flags, w->tid, &w->r);
+        }
+        if (__atomic_compare_exchange_n(&rt_qt.ndef, &n, 0, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+void rtq_let_go_slow(void)
+{
+    while (__atomic_load_n(&rt_qt.ndef, __ATOMIC_RELAXED) != 0) {
+        rt_qt.busy = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        count_deferred();
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_qt.busy = 0;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
+/* The thread stops counting: what handlers kept meanwhile is counted
+ * now (and what they keep while that is counted). */
+static inline void let_go(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (DAPTO_UNLIKELY(__atomic_load_n(&rt_qt.ndef, __ATOMIC_RELAXED) != 0))
+        rtq_let_go_slow();
 }
 
 /* ---- the calling-context tree of functions <protocol#cct> ---- */
@@ -1114,8 +1237,7 @@ static __attribute__((noinline)) void cct_slow(const struct rtq_env *env, int en
          __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) == rt_qt.cct.epoch) ||
         cct_plan(env, tid) == 0)
         cct_count(plan_now(env), enter, fn);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
 }
 
 void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t tid)
@@ -1139,8 +1261,7 @@ void rtq_function(const struct rtq_env *env, int enter, uint64_t fn, uint32_t ti
     /* (a tree that keeps no time, mult 0, reads no clock: the monitor
      * samples its current path) */
     cct_count(DAPTO_LIKELY(rt_qt.cct.mult != 0) ? __rdtsc() : 0, enter, fn);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
 #else
     cct_slow(env, enter, fn, tid);
 #endif
@@ -1161,6 +1282,5 @@ void rtq_event(const struct rtq_env *env, uint32_t code, uint32_t tid)
          __atomic_load_n(rt_qt.cct.epoch_at, __ATOMIC_ACQUIRE) == rt_qt.cct.epoch) ||
         cct_plan(env, tid) == 0)
         cct_event(DAPTO_CCT_EVENT | code);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    rt_qt.busy = 0;
+    let_go();
 }

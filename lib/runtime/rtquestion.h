@@ -161,6 +161,51 @@ static inline int rtq_open(const struct rtq_env *env)
  * DAPTO_CL_WINDOW clause fired. */
 void rtq_window(const struct rtq_env *env, int open);
 
+/* The thread's plan of its call tree: the table and its geometry,
+ * checked once by the general path (cct_plan) and used while the area
+ * and the definition's epoch stay the same (epochs are not reused
+ * <protocol#question>).  Only its own thread writes the table, so
+ * nothing else of it needs to be read again: the hot path reads the
+ * definition's epoch from the area and nothing else that noosa writes.
+ * The current path's entry and the time of the last entry or exit are
+ * kept here as well as in the table (depth, since), which the thread
+ * only writes. */
+struct cct_plan {
+    /* the env it is for when that env reads the TSC (the hooks' fast
+     * path), else NULL */
+    const struct rtq_env *env;
+    const unsigned char *area;  /* the area it is of; NULL: none yet */
+    unsigned char **slotp;      /* the env's slot pointer it is for */
+    const uint32_t *epoch_at;   /* the definition's epoch in the area */
+    uint32_t epoch;
+    uint32_t nent;              /* a power of two */
+    uint32_t ent_size;
+    uint64_t mult;              /* ticks to ns, 32.32 */
+    struct dapto_qtable *t;
+    unsigned char *ents;
+    struct dapto_qentry *cur;   /* the entry of t->depth; NULL: the top */
+    uint64_t since;             /* t->since */
+};
+
+/* Whether the thread is counting (a signal handler's event then is kept
+ * to be counted when it lets go), the attach (rtq_env.epoch) its slot
+ * and copies are of, and its call tree's plan: one variable, so that the
+ * function hooks find them at one address (rtquestion.c; the hot path of
+ * questions, rtq_hot_count(), holds it too). */
+struct rtq_thread {
+    int busy;
+    uint32_t epoch;
+    struct cct_plan cct;
+    /* a signal handler's question events kept (rtquestion.c): taken with
+     * one instruction, counted when the thread lets go */
+    unsigned int ndef;
+};
+extern __attribute__((tls_model("initial-exec"))) __thread struct rtq_thread rt_qt;
+
+/* Count what signal handlers kept while the thread counted (rt_qt.ndef
+ * is not 0), once it has let go. */
+void rtq_let_go_slow(void);
+
 /* The histogram bucket of integer V <protocol#question> (inline: a
  * question's hot path takes it at every event). */
 static inline __attribute__((always_inline)) unsigned int rtq_bucket(int64_t v)
@@ -175,18 +220,78 @@ static inline __attribute__((always_inline)) unsigned int rtq_bucket(int64_t v)
     return 64 - (unsigned int)(64 - __builtin_clzll(m));
 }
 
+/* Words of an entry a signal handler's event may be counted into while
+ * its thread is in the middle of an update (a plain count's entry, which
+ * the program's own quick count <protocol#quick> adds to without the
+ * runtime): changed with one instruction (x86-64: an add, or a
+ * compare-and-exchange, to memory, not locked; elsewhere a load and a
+ * store). */
+static inline __attribute__((always_inline)) void rtq_add(uint64_t *w, uint64_t v)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__("addq %1, %0" : "+m"(*w) : "er"(v));
+#else
+    __atomic_store_n(w, __atomic_load_n(w, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* *W becomes NEW when it is still OLD: 1, else 0 (*W moved meanwhile). */
+static inline __attribute__((always_inline)) int rtq_swap(uint64_t *w, uint64_t old,
+                                                          uint64_t new)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    unsigned char ok;
+
+    __asm__("cmpxchgq %3, %1\n\tsete %0"
+            : "=q"(ok), "+m"(*w), "+a"(old)
+            : "r"(new)
+            : "cc");
+    return ok;
+#else
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) != old)
+        return 0;
+    __atomic_store_n(w, new, __ATOMIC_RELAXED);
+    return 1;
+#endif
+}
+
+/* *W (an int64_t) becomes V when V is below it (MAX: above it). */
+static inline __attribute__((always_inline)) void rtq_extreme(uint64_t *w, int64_t v,
+                                                              int max)
+{
+    uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+
+    while (max ? v > (int64_t)cur : v < (int64_t)cur) {
+        if (rtq_swap(w, cur, (uint64_t)v))
+            return;
+        cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+    }
+}
+
+/* The entry's sequence word odd (an update begins) or even again (it
+ * ends), by one add: a handler's update nested in the thread's keeps it
+ * odd until the outer one ends, and it never goes back. */
+static inline __attribute__((always_inline)) void rtq_seq_step(uint32_t *seq)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    __asm__ volatile("addl $1, %0" : "+m"(*seq) : : "memory");
+#else
+    __atomic_store_n(seq, __atomic_load_n(seq, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+#endif
+}
+
 /* Add an event of value IV to entry E (no value: IV 0, VALUE 0; a
- * histogram at HIST_OFF, 0: none), between two stores of its sequence
+ * histogram at HIST_OFF, 0: none), between two steps of its sequence
  * word <protocol#question>. */
 static inline __attribute__((always_inline)) void
 rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
 {
-    uint32_t seq = e->seq;
-
-    __atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+    rtq_seq_step(&e->seq);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    e->count++;
+    rtq_add(&e->count, 1);
     if (value) {
+        /* (a handler's event of a key is kept while the thread holds
+         * rt_qt.busy: only a plain count's entry has a nested update) */
         e->sum += (uint64_t)iv;
         if (iv < (int64_t)e->min)
             e->min = (uint64_t)iv;
@@ -195,7 +300,8 @@ rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
         if (hist_off != 0)
             ((uint64_t *)(void *)((unsigned char *)e + hist_off))[rtq_bucket(iv)]++;
     }
-    __atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    rtq_seq_step(&e->seq);
 }
 
 /* The slot of plan H's entries by address that string S would be in. */
@@ -299,11 +405,19 @@ rtq_hot_count(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
     struct dapto_qentry *e;
 
     if (__atomic_load_n(h->epoch_at, __ATOMIC_ACQUIRE) != h->epoch ||
-        __atomic_load_n(h->check_at, __ATOMIC_RELAXED) != h->check ||
+        __atomic_load_n(h->check_at, __ATOMIC_RELAXED) != h->check || rt_qt.busy ||
         (e = rtq_hot_entry(h, args, tid)) == NULL)
         return 0;
+    /* (a signal handler's event meanwhile is kept, counted after) */
+    rt_qt.busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     rtq_entry_add(e, h->value_arg != UINT32_MAX, h->hist_off,
                   h->value_arg != UINT32_MAX ? args[h->value_arg].i : 0);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qt.busy = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (DAPTO_UNLIKELY(rt_qt.ndef != 0))
+        rtq_let_go_slow();
     return 1;
 }
 

@@ -46,9 +46,10 @@ static int ev_arg(const void *ctx, unsigned int k, int *kind, int64_t *i, double
     *kind = e->kind[k];
     *i = e->i[k];
     *d = e->d[k];
-    if (e->s[k] != NULL) {
-        s->s = (const unsigned char *)e->s[k];
-        s->n = (uint32_t)strlen(e->s[k]);
+    if (e->kind[k] == DAPTO_K_STR) {
+        /* (a null pointer as the runtime reads it: "(null)") */
+        s->s = (const unsigned char *)(e->s[k] != NULL ? e->s[k] : "(null)");
+        s->n = (uint32_t)strlen((const char *)s->s);
     }
     return 0;
 }
