@@ -15,7 +15,8 @@
 # others run on, threads faulting in recovery points while breakpoints
 # stop others (each fault converted as a stop of its own), and in a
 # child while its parent waits at its event (the parent's stop told
-# first), a handler
+# first), a signal handler's events of the key a thread counts in the
+# program, every one in the question's table, a handler
 # reading each of 8 threads' events from the emitting thread's frame
 # (unwound under ptrace while the others run), 16 threads recorded by
 # noosa record through a small ring
@@ -267,6 +268,24 @@ for p in $placements; do
             show "$name"
         fi
 
+        # a signal handler's ticks of the loop's own key every 100 us,
+        # amid a keyed question counted in the program: every one in the
+        # table (tests/load/signals.sh)
+        name=signals-$p-$i
+        place "$p" timeout -k 5 60 "$NOOSA" --batch -n -e 'question print off' \
+            -e 'question add k tick i -by label' -e run -e 'question show k' \
+            "$LT" signals 500000 main </dev/null >"$WORK/$name.out" 2>"$WORK/$name.err"
+        echo $? >"$WORK/$name.rc"
+        alarm=$(sed -n 's/^signals: 500000 main, \([0-9]*\) alarm$/\1/p' "$WORK/$name.out")
+        if [ "$(cat "$WORK/$name.rc")" = 0 ] && [ -n "$alarm" ] &&
+            [ "$(awk '$1 == "main" { print $2 }' "$WORK/$name.out")" = $((500000 + alarm)) ]; then
+            ok=$((ok + 1))
+            rm -f "$WORK/$name".*
+        else
+            fail "$name"
+            show "$name"
+        fi
+
         # 16 threads recorded through a small lossless ring: every
         # worker's events whole and in its own order in the recording
         name=record-$p-$i
@@ -456,7 +475,7 @@ for p in $placements; do
     note=
     [ "$skipped" -gt 0 ] &&
         note=" ($skipped attach runs skipped: STRESS_ATTACH_CYCLES or STRESS_ATTACH_RUNS)"
-    echo "$p CPU: $ok of $((20 * RUNS - skipped)) runs passed$note"
+    echo "$p CPU: $ok of $((21 * RUNS - skipped)) runs passed$note"
 done
 # recordings whose writer is killed at random moments
 # (tests/record/killed.sh, STRESS_KILL_RUNS kills of each kind)
