@@ -139,8 +139,18 @@ static void target_child(const char *path, char *const *argv, char **env,
      * controlling terminal in a session of its own, so that /dev/tty is
      * that terminal, not the monitor's, and the keys typed into it
      * (Ctrl-C, Ctrl-Z) signal the program. */
-    if (o->fd_in >= 0 && isatty(0) && setsid() >= 0)
-        ioctl(0, TIOCSCTTY, 0);
+    if (o->fd_in >= 0 && isatty(0)) {
+        if (setsid() >= 0)
+            ioctl(0, TIOCSCTTY, 0);
+        /* and the keys' signals act as on a job its shell started there,
+         * whatever noosa inherited: a program started in the background
+         * of a script ignores SIGINT and SIGQUIT, and an editor may start
+         * its debug adapter so (handlers are reset by execve; what is
+         * ignored stays ignored) */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        signal(SIGTSTP, SIG_DFL);
+    }
     for (int i = 0; i < o->nkeep; i++)
         fcntl(o->keep_fds[i], F_SETFD, 0);
     signal(SIGCHLD, SIG_DFL);

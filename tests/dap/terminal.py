@@ -6,7 +6,8 @@ integrated terminal does (a session whose controlling terminal it is):
 
  - the program reads what is typed in that terminal and writes there,
    none of it in output events; a breakpoint stops it at the line typed;
- - a Ctrl-C typed there reaches the program (SIGINT: exit code 130);
+ - a Ctrl-C typed there reaches the program (SIGINT: exit code 130),
+   also when the client and so the adapter ignore SIGINT;
  - a client that fails the request: the program's output comes as
    output events, and the console says why;
  - console internalConsole: no terminal asked for.
@@ -16,6 +17,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import termios
@@ -23,6 +25,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dapclient import Test, TIMEOUT  # noqa: E402
+
+# As an editor may start its debug adapter (and a script's background
+# job is started): with SIGINT and SIGQUIT ignored, which the adapter and
+# the program would inherit; the program in the terminal must still get
+# the default action of a Ctrl-C typed there.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGQUIT, signal.SIG_IGN)
 
 t = Test("terminal")
 OFFER = {"supportsRunInTerminalRequest": True}
