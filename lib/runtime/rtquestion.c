@@ -271,55 +271,46 @@ static int the_value(const struct dapto_question *d, struct dapto_qtable *t,
     return 0;
 }
 
-/* A double's sum, minimum or maximum in word W: DV added (OP 0), or DV
- * when below (OP 1) or above (OP 2) it, or DV (FRESH). */
-static void double_word(uint64_t *w, double dv, int op, int fresh)
-{
-    uint64_t cur, next;
-    double x;
-
-    do {
-        cur = __atomic_load_n(w, __ATOMIC_RELAXED);
-        memcpy(&x, &cur, 8);
-        if (op == 0)
-            x = fresh ? dv : x + dv;
-        else if (fresh || (op == 1 ? dv < x : dv > x))
-            x = dv;
-        else
-            return;
-        memcpy(&next, &x, 8);
-    } while (!rtq_swap(w, cur, next));
-}
-
-/* Add an event to entry E (FRESH: its first), each word with one
- * instruction, so that a signal handler's event counted into it
- * meanwhile is kept (rtq_entry_add()). */
+/* Add an event to entry E (FRESH: its first).  Signal handlers' events
+ * wait while the thread counts (rt_qt.busy); the program's own quick count
+ * of an entry of no key does not, so the count changes in one
+ * instruction. */
 static void update(unsigned char *e, const struct dapto_question *d, int64_t iv,
                    double dv, int fresh)
 {
     struct dapto_qentry *qe = (struct dapto_qentry *)(void *)e;
     uint64_t *hist = (uint64_t *)(void *)(e + d->hist_off);
+    int64_t si, mi, ma;
+    double sd, md, xd;
 
     if (d->value == DAPTO_QV_DOUBLE) {
-        double_word(&qe->sum, dv, 0, fresh);
-        double_word(&qe->min, dv, 1, fresh);
-        double_word(&qe->max, dv, 2, fresh);
+        memcpy(&sd, &qe->sum, 8);
+        memcpy(&md, &qe->min, 8);
+        memcpy(&xd, &qe->max, 8);
+        sd += dv;
+        if (fresh || dv < md)
+            md = dv;
+        if (fresh || dv > xd)
+            xd = dv;
+        memcpy(&qe->sum, &sd, 8);
+        memcpy(&qe->min, &md, 8);
+        memcpy(&qe->max, &xd, 8);
         if (d->flags & DAPTO_QF_HIST)
             iv = dv >= 9.2e18 ? INT64_MAX : dv <= -9.2e18 ? INT64_MIN
                  : dv != dv ? 0 : (int64_t)dv;
     } else {
-        rtq_add(&qe->sum, (uint64_t)iv);
-        if (fresh) {
+        si = (int64_t)((uint64_t)qe->sum + (uint64_t)iv);
+        mi = (int64_t)qe->min;
+        ma = (int64_t)qe->max;
+        qe->sum = (uint64_t)si;
+        if (fresh || iv < mi)
             qe->min = (uint64_t)iv;
+        if (fresh || iv > ma)
             qe->max = (uint64_t)iv;
-        } else {
-            rtq_extreme(&qe->min, iv, 0);
-            rtq_extreme(&qe->max, iv, 1);
-        }
     }
-    rtq_add(&qe->count, 1);
+    dapto_own_add1(&qe->count); /* (a quick count may nest in this: <protocol#question>) */
     if (d->flags & DAPTO_QF_HIST)
-        rtq_add(&hist[rtq_bucket(iv)], 1);
+        hist[rtq_bucket(iv)]++;
 }
 
 /* The area's header as a thread checked it (read once per area). */

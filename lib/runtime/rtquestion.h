@@ -220,54 +220,6 @@ static inline __attribute__((always_inline)) unsigned int rtq_bucket(int64_t v)
     return 64 - (unsigned int)(64 - __builtin_clzll(m));
 }
 
-/* Words of an entry a signal handler's event may be counted into while
- * its thread is in the middle of an update (a plain count's entry, which
- * the program's own quick count <protocol#quick> adds to without the
- * runtime): changed with one instruction (x86-64: an add, or a
- * compare-and-exchange, to memory, not locked; elsewhere a load and a
- * store). */
-static inline __attribute__((always_inline)) void rtq_add(uint64_t *w, uint64_t v)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    __asm__("addq %1, %0" : "+m"(*w) : "er"(v));
-#else
-    __atomic_store_n(w, __atomic_load_n(w, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-#endif
-}
-
-/* *W becomes NEW when it is still OLD: 1, else 0 (*W moved meanwhile). */
-static inline __attribute__((always_inline)) int rtq_swap(uint64_t *w, uint64_t old,
-                                                          uint64_t new)
-{
-#if defined(__GNUC__) && defined(__x86_64__)
-    unsigned char ok;
-
-    __asm__("cmpxchgq %3, %1\n\tsete %0"
-            : "=q"(ok), "+m"(*w), "+a"(old)
-            : "r"(new)
-            : "cc");
-    return ok;
-#else
-    if (__atomic_load_n(w, __ATOMIC_RELAXED) != old)
-        return 0;
-    __atomic_store_n(w, new, __ATOMIC_RELAXED);
-    return 1;
-#endif
-}
-
-/* *W (an int64_t) becomes V when V is below it (MAX: above it). */
-static inline __attribute__((always_inline)) void rtq_extreme(uint64_t *w, int64_t v,
-                                                              int max)
-{
-    uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
-
-    while (max ? v > (int64_t)cur : v < (int64_t)cur) {
-        if (rtq_swap(w, cur, (uint64_t)v))
-            return;
-        cur = __atomic_load_n(w, __ATOMIC_RELAXED);
-    }
-}
-
 /* The entry's sequence word odd (an update begins) or even again (it
  * ends), by one add: a handler's update nested in the thread's keeps it
  * odd until the outer one ends, and it never goes back. */
@@ -288,7 +240,7 @@ rtq_entry_add(struct dapto_qentry *e, int value, uint32_t hist_off, int64_t iv)
 {
     rtq_seq_step(&e->seq);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    rtq_add(&e->count, 1);
+    dapto_own_add1(&e->count); /* (a quick count may nest in this) */
     if (value) {
         /* (a handler's event of a key is kept while the thread holds
          * rt_qt.busy: only a plain count's entry has a nested update) */
