@@ -603,14 +603,15 @@ DAPTO_API extern __thread struct dapto_trail_thread dapto_trail_self;
 DAPTO_API extern unsigned int dapto_trail_epoch;
 
 /* A slot being written: offsets from its start (so that a compiler knows
- * them as constants up to the first string). */
+ * them as constants up to the first string).  The event's number and the
+ * thread's key are read again at the end, from the thread's trail (no
+ * one else changes them meanwhile), rather than held: a string's copy
+ * then needs no register the encoder must save. */
 struct dapto_keep {
     unsigned char *slot;
     size_t at;  /* where the next value goes */
     size_t end; /* of the room; at once a value did not fit */
-    unsigned long long n; /* the event's number in the trail */
     struct dapto_trail_thread *t;
-    unsigned int key;
 };
 
 static inline DAPTO_NOINSTR int dapto_keep_begin(struct dapto_keep *k)
@@ -623,9 +624,7 @@ static inline DAPTO_NOINSTR int dapto_keep_begin(struct dapto_keep *k)
     t->key = key | DAPTO_KEEP_BUSY;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     k->t = t;
-    k->key = key;
-    k->n = t->next;
-    k->slot = t->slots + (size_t)(k->n & t->mask) * DAPTO_KEEP_SLOT;
+    k->slot = t->slots + (size_t)(t->next & t->mask) * DAPTO_KEEP_SLOT;
     k->at = 8;
     k->end = DAPTO_KEEP_SLOT;
     return 1;
@@ -692,15 +691,20 @@ static inline DAPTO_NOINSTR DAPTO_NOASAN void dapto_keep_str(struct dapto_keep *
         size_t base = 0;
         unsigned long long w, z;
 
-        for (;;) {
+        /* the first word apart, its string ending there the path that
+         * falls through: a short string costs no branch taken */
+        if (DAPTO_UNLIKELY(((size_t)s & 4095) > 4096 - 8 || room < 8))
+            goto bytes;
+        memcpy(&w, s, 8);
+        z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+        memcpy(d, &w, 8);
+        while (DAPTO_UNLIKELY(z == 0)) {
+            base += 8;
             if (((size_t)(s + base) & 4095) > 4096 - 8 || base + 8 > room)
                 goto bytes;
             memcpy(&w, s + base, 8);
             z = (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
             memcpy(d + base, &w, 8);
-            if (z != 0)
-                break;
-            base += 8;
         }
         /* the NUL is byte z of W, which holds S from BASE on (and was
          * copied with it: d[n] is already 0) */
@@ -734,12 +738,14 @@ static inline DAPTO_NOINSTR void dapto_keep_end_code(struct dapto_keep *k,
     unsigned long long w = (unsigned long long)(unsigned short)code |
                            (unsigned long long)(k->at - 8) << 16 |
                            (unsigned long long)*t->clock << 32;
+    unsigned long long n;
 
     memcpy(k->slot, &w, sizeof w);
-    t->next = k->n + 1;
-    __atomic_store_n(t->head, k->n + 1, __ATOMIC_RELEASE);
+    n = t->next + 1;
+    t->next = n;
+    __atomic_store_n(t->head, n, __ATOMIC_RELEASE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->key = k->key;
+    t->key &= ~DAPTO_KEEP_BUSY;
 }
 
 /* The slot holds event INDEX of ASPECT. */

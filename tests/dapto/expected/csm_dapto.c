@@ -53,11 +53,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_ask_string_stored(unsigned in
         csm_dapto_put_string_stored(_dapto_v, index, string);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void csm_dapto_route_string_stored(unsigned int _dapto_v, int index, const char *string)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&csm_dapto_aspect_string, 0);
+        csm_dapto_keep_string_stored(index, string);
+    } else
+        csm_dapto_put_string_stored(_dapto_v, index, string);
+}
+
 DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string)
 {
     unsigned int _dapto_v = csm_dapto_state[0];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         csm_dapto_keep_string_stored(index, string);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -70,11 +79,8 @@ DAPTO_NOINSTR void csm_dapto_emit_string_stored(int index, const char *string)
             csm_dapto_keep_string_stored(index, string);
         else if (_dapto_w != 0)
             csm_dapto_ask_string_stored(_dapto_v, index, string);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&csm_dapto_aspect_string, 0);
-        csm_dapto_keep_string_stored(index, string);
     } else
-        csm_dapto_put_string_stored(_dapto_v, index, string);
+        csm_dapto_route_string_stored(_dapto_v, index, string);
 }
 
 static const struct dapto_param csm_dapto_params_get_string[] = {
@@ -104,7 +110,7 @@ static DAPTO_NOINSTR void csm_dapto_op_get_string(struct dapto_in *_dapto_in,
         }
     }
 }
-#line 108 "csm_dapto.c"
+#line 114 "csm_dapto.c"
 }
 
 static const struct dapto_param csm_dapto_params_set_string[] = {
@@ -140,7 +146,7 @@ static DAPTO_NOINSTR void csm_dapto_op_set_string(struct dapto_in *_dapto_in,
     free(string[index]);
     string[index] = copy;
 }
-#line 144 "csm_dapto.c"
+#line 150 "csm_dapto.c"
 }
 
 static const struct dapto_event csm_dapto_events_string[] = {

@@ -53,11 +53,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_list(unsigned int _dapto
         docs_dapto_put_list(_dapto_v, set, puts);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_route_list(unsigned int _dapto_v, const char *set, int puts)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 0);
+        docs_dapto_keep_list(set, puts);
+    } else
+        docs_dapto_put_list(_dapto_v, set, puts);
+}
+
 DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts)
 {
     unsigned int _dapto_v = docs_dapto_state[0];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         docs_dapto_keep_list(set, puts);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -70,11 +79,8 @@ DAPTO_NOINSTR void docs_dapto_emit_list(const char *set, int puts)
             docs_dapto_keep_list(set, puts);
         else if (_dapto_w != 0)
             docs_dapto_ask_list(_dapto_v, set, puts);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&docs_dapto_aspect_docs, 0);
-        docs_dapto_keep_list(set, puts);
     } else
-        docs_dapto_put_list(_dapto_v, set, puts);
+        docs_dapto_route_list(_dapto_v, set, puts);
 }
 
 static const struct dapto_param docs_dapto_params_escapes[] = {
@@ -135,11 +141,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_ask_escapes(unsigned int _da
         docs_dapto_put_escapes(_dapto_v, q, c, u, e);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void docs_dapto_route_escapes(unsigned int _dapto_v, int q, int c, int u, int e)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&docs_dapto_aspect_docs, 1);
+        docs_dapto_keep_escapes(q, c, u, e);
+    } else
+        docs_dapto_put_escapes(_dapto_v, q, c, u, e);
+}
+
 DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e)
 {
     unsigned int _dapto_v = docs_dapto_state[1];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         docs_dapto_keep_escapes(q, c, u, e);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -152,11 +167,8 @@ DAPTO_NOINSTR void docs_dapto_emit_escapes(int q, int c, int u, int e)
             docs_dapto_keep_escapes(q, c, u, e);
         else if (_dapto_w != 0)
             docs_dapto_ask_escapes(_dapto_v, q, c, u, e);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&docs_dapto_aspect_docs, 1);
-        docs_dapto_keep_escapes(q, c, u, e);
     } else
-        docs_dapto_put_escapes(_dapto_v, q, c, u, e);
+        docs_dapto_route_escapes(_dapto_v, q, c, u, e);
 }
 
 static const struct dapto_param docs_dapto_params_brace_result[] = {
@@ -177,7 +189,7 @@ static DAPTO_NOINSTR void docs_dapto_op_brace_result(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(x);
 }
-#line 181 "docs_dapto.c"
+#line 193 "docs_dapto.c"
 }
 
 static const struct dapto_event docs_dapto_events_docs[] = {

@@ -48,11 +48,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_first_event(unsigned 
         headers_dapto_put_first_event(_dapto_v, end);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_route_first_event(unsigned int _dapto_v, int end)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_first, 0);
+        headers_dapto_keep_first_event(end);
+    } else
+        headers_dapto_put_first_event(_dapto_v, end);
+}
+
 DAPTO_NOINSTR void headers_dapto_emit_first_event(int end)
 {
     unsigned int _dapto_v = headers_dapto_state[0];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         headers_dapto_keep_first_event(end);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -65,11 +74,8 @@ DAPTO_NOINSTR void headers_dapto_emit_first_event(int end)
             headers_dapto_keep_first_event(end);
         else if (_dapto_w != 0)
             headers_dapto_ask_first_event(_dapto_v, end);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&headers_dapto_aspect_first, 0);
-        headers_dapto_keep_first_event(end);
     } else
-        headers_dapto_put_first_event(_dapto_v, end);
+        headers_dapto_route_first_event(_dapto_v, end);
 }
 
 static const struct dapto_event headers_dapto_events_first[] = {
@@ -144,11 +150,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_ask_second_event(unsigned
         headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void headers_dapto_route_second_event(unsigned int _dapto_v, int event, int operation, int aspect)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&headers_dapto_aspect_second, 0);
+        headers_dapto_keep_second_event(event, operation, aspect);
+    } else
+        headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
+}
+
 DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int aspect)
 {
     unsigned int _dapto_v = headers_dapto_state[1];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         headers_dapto_keep_second_event(event, operation, aspect);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -161,11 +176,8 @@ DAPTO_NOINSTR void headers_dapto_emit_second_event(int event, int operation, int
             headers_dapto_keep_second_event(event, operation, aspect);
         else if (_dapto_w != 0)
             headers_dapto_ask_second_event(_dapto_v, event, operation, aspect);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&headers_dapto_aspect_second, 0);
-        headers_dapto_keep_second_event(event, operation, aspect);
     } else
-        headers_dapto_put_second_event(_dapto_v, event, operation, aspect);
+        headers_dapto_route_second_event(_dapto_v, event, operation, aspect);
 }
 
 static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto_in,
@@ -177,7 +189,7 @@ static DAPTO_NOINSTR void headers_dapto_op_headers_order(struct dapto_in *_dapto
 {
     DAPTO_RESULT_INT(HEADERS_B_VALUE);
 }
-#line 181 "headers_dapto.c"
+#line 193 "headers_dapto.c"
 }
 
 static const struct dapto_event headers_dapto_events_second[] = {

@@ -48,11 +48,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_ask_from_header(unsigned 
         markers_dapto_put_from_header(_dapto_v, n);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void markers_dapto_route_from_header(unsigned int _dapto_v, int n)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&markers_dapto_aspect_marked, 0);
+        markers_dapto_keep_from_header(n);
+    } else
+        markers_dapto_put_from_header(_dapto_v, n);
+}
+
 DAPTO_NOINSTR void markers_dapto_emit_from_header(int n)
 {
     unsigned int _dapto_v = markers_dapto_state[0];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         markers_dapto_keep_from_header(n);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -65,11 +74,8 @@ DAPTO_NOINSTR void markers_dapto_emit_from_header(int n)
             markers_dapto_keep_from_header(n);
         else if (_dapto_w != 0)
             markers_dapto_ask_from_header(_dapto_v, n);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&markers_dapto_aspect_marked, 0);
-        markers_dapto_keep_from_header(n);
     } else
-        markers_dapto_put_from_header(_dapto_v, n);
+        markers_dapto_route_from_header(_dapto_v, n);
 }
 
 static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
@@ -84,7 +90,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where(struct dapto_in *_dapto_in,
 #line 50 "markers.src"
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 88 "markers_dapto.c"
+#line 94 "markers_dapto.c"
 }
 
 static const struct dapto_event markers_dapto_events_marked[] = {
@@ -113,7 +119,7 @@ static DAPTO_NOINSTR void markers_dapto_op_where_else(struct dapto_in *_dapto_in
 {
     DAPTO_RESULT_INT(__LINE__);
 }
-#line 117 "markers_dapto.c"
+#line 123 "markers_dapto.c"
 }
 
 static const struct dapto_operation markers_dapto_ops_elsewhere[] = {

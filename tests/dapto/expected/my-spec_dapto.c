@@ -48,19 +48,25 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_ask_renamed(unsigned int 
         my_spec_dapto_put_renamed(_dapto_v, what);
 }
 
-DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what)
+static DAPTO_NOINLINE DAPTO_NOINSTR void my_spec_dapto_route_renamed(unsigned int _dapto_v, const char *what)
 {
-    unsigned int _dapto_v = my_spec_dapto_state[0];
-
-    if (_dapto_v == DAPTO_STATE_TRAIL)
-        my_spec_dapto_keep_renamed(what);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        my_spec_dapto_ask_renamed(_dapto_v, what);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&my_spec_dapto_aspect_named, 0);
         my_spec_dapto_keep_renamed(what);
     } else
         my_spec_dapto_put_renamed(_dapto_v, what);
+}
+
+DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what)
+{
+    unsigned int _dapto_v = my_spec_dapto_state[0];
+
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
+        my_spec_dapto_keep_renamed(what);
+    else if (_dapto_v & DAPTO_STATE_FILTER)
+        my_spec_dapto_ask_renamed(_dapto_v, what);
+    else
+        my_spec_dapto_route_renamed(_dapto_v, what);
 }
 
 static const struct dapto_event my_spec_dapto_events_named[] = {

@@ -62,19 +62,25 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_nothing(unsigned int _d
         types_dapto_put_nothing(_dapto_v);
 }
 
-DAPTO_NOINSTR void types_dapto_emit_nothing(void)
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_route_nothing(unsigned int _dapto_v)
 {
-    unsigned int _dapto_v = types_dapto_state[1];
-
-    if (_dapto_v == DAPTO_STATE_TRAIL)
-        types_dapto_keep_nothing();
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        types_dapto_ask_nothing(_dapto_v);
-    else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
         dapto_event_count(&types_dapto_aspect_types, 1);
         types_dapto_keep_nothing();
     } else
         types_dapto_put_nothing(_dapto_v);
+}
+
+DAPTO_NOINSTR void types_dapto_emit_nothing(void)
+{
+    unsigned int _dapto_v = types_dapto_state[1];
+
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
+        types_dapto_keep_nothing();
+    else if (_dapto_v & DAPTO_STATE_FILTER)
+        types_dapto_ask_nothing(_dapto_v);
+    else
+        types_dapto_route_nothing(_dapto_v);
 }
 
 static const struct dapto_param types_dapto_params_hidden[] = {
@@ -120,11 +126,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_hidden(unsigned int _da
         types_dapto_put_hidden(_dapto_v, n);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_route_hidden(unsigned int _dapto_v, int n)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 2);
+        types_dapto_keep_hidden(n);
+    } else
+        types_dapto_put_hidden(_dapto_v, n);
+}
+
 DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
 {
     unsigned int _dapto_v = types_dapto_state[2];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         types_dapto_keep_hidden(n);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -137,11 +152,8 @@ DAPTO_NOINSTR void types_dapto_emit_hidden(int n)
             types_dapto_keep_hidden(n);
         else if (_dapto_w != 0)
             types_dapto_ask_hidden(_dapto_v, n);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&types_dapto_aspect_types, 2);
-        types_dapto_keep_hidden(n);
     } else
-        types_dapto_put_hidden(_dapto_v, n);
+        types_dapto_route_hidden(_dapto_v, n);
 }
 
 static const struct dapto_param types_dapto_params_typed[] = {
@@ -192,11 +204,20 @@ static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_ask_typed(unsigned int _dap
         types_dapto_put_typed(_dapto_v, at, names);
 }
 
+static DAPTO_NOINLINE DAPTO_NOINSTR void types_dapto_route_typed(unsigned int _dapto_v, const void *at, const void *names)
+{
+    if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
+        dapto_event_count(&types_dapto_aspect_types, 3);
+        types_dapto_keep_typed(at, names);
+    } else
+        types_dapto_put_typed(_dapto_v, at, names);
+}
+
 DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names)
 {
     unsigned int _dapto_v = types_dapto_state[3];
 
-    if (_dapto_v == DAPTO_STATE_TRAIL)
+    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         types_dapto_keep_typed(at, names);
     else if (_dapto_v & DAPTO_STATE_FILTER) {
         unsigned long long _dapto_t;
@@ -209,11 +230,8 @@ DAPTO_NOINSTR void types_dapto_emit_typed(const void *at, const void *names)
             types_dapto_keep_typed(at, names);
         else if (_dapto_w != 0)
             types_dapto_ask_typed(_dapto_v, at, names);
-    } else if (_dapto_v == (DAPTO_STATE_TRAIL | DAPTO_STATE_PROFILE)) {
-        dapto_event_count(&types_dapto_aspect_types, 3);
-        types_dapto_keep_typed(at, names);
     } else
-        types_dapto_put_typed(_dapto_v, at, names);
+        types_dapto_route_typed(_dapto_v, at, names);
 }
 
 static const struct dapto_param types_dapto_params_add_int[] = {
@@ -238,7 +256,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 242 "types_dapto.c"
+#line 260 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -263,7 +281,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 267 "types_dapto.c"
+#line 285 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -284,7 +302,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 288 "types_dapto.c"
+#line 306 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -305,7 +323,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 309 "types_dapto.c"
+#line 327 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -326,7 +344,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 330 "types_dapto.c"
+#line 348 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -352,7 +370,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 356 "types_dapto.c"
+#line 374 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -364,7 +382,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 368 "types_dapto.c"
+#line 386 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -376,7 +394,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 380 "types_dapto.c"
+#line 398 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -404,7 +422,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 408 "types_dapto.c"
+#line 426 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
