@@ -108,11 +108,15 @@ struct rtq_hot {
      * so that a key is not hashed again: used only when the bytes at the
      * address are still the entry's whole text, which a key of at most
      * DAPTO_Q_TEXT bytes is <protocol#question>.  Emptied when a plan is
-     * made of another table (or none); the entries found this way in
-     * HITS (tests). */
+     * made of another table (or none), whose entries are then another
+     * table's or cleared; the entries found this way in HITS (tests).
+     * A key shorter than a word is compared with its own copy here (its
+     * bytes and terminator in W, where M's bytes are set), the entry's
+     * bytes not read again; a longer one (M 0) with the entry's text. */
     struct {
         const char *s;
         struct dapto_qentry *e;
+        uint64_t w, m;
     } by_addr[RTQ_HOT_ADDRS];
     uint64_t hits;
 };
@@ -265,6 +269,16 @@ static inline __attribute__((always_inline)) unsigned int rtq_hot_addr(const cha
     return (unsigned int)(a ^ a >> 3 ^ a >> 6) & (RTQ_HOT_ADDRS - 1);
 }
 
+/* The 8 bytes at S, which lie on its page: those after its terminator
+ * are read, never used (as strlen() reads: hence no address sanitizer). */
+static inline DAPTO_NOASAN uint64_t rtq_word_unchecked(const unsigned char *s)
+{
+    uint64_t w;
+
+    memcpy(&w, s, 8);
+    return w;
+}
+
 /* Entry E of plan H when the string at S is still its key whole (its N
  * bytes, none a terminator, then a terminator): E, else NULL.  Nothing of
  * the entry is trusted: none of its bytes outside its text is read, nor
@@ -321,10 +335,21 @@ rtq_hot_entry(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
         s = (const unsigned char *)(args[h->key_arg].s != NULL ? args[h->key_arg].s
                                                                  : "(null)");
         a = rtq_hot_addr((const char *)s);
-        if (h->by_addr[a].s == (const char *)s &&
-            (e = rtq_hot_same(h, h->by_addr[a].e, s)) != NULL) {
-            h->hits++;
-            return e;
+        if (h->by_addr[a].s == (const char *)s) {
+            e = h->by_addr[a].e;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            if (h->by_addr[a].m != 0 && ((uintptr_t)s & 4095) <= 4096 - 8) {
+                /* (read as rtq_hot_same() reads: hence no sanitizer) */
+                if ((rtq_word_unchecked(s) & h->by_addr[a].m) == h->by_addr[a].w) {
+                    h->hits++;
+                    return e;
+                }
+            } else
+#endif
+            if ((e = rtq_hot_same(h, e, s)) != NULL) {
+                h->hits++;
+                return e;
+            }
         }
         while (n <= h->str_room && s[n] != '\0')
             n++;
@@ -344,6 +369,15 @@ rtq_hot_entry(struct rtq_hot *h, const union dapto_arg *args, uint32_t tid)
         /* its text is the key whole: found by its address next time */
         h->by_addr[a].s = (const char *)s;
         h->by_addr[a].e = e;
+        h->by_addr[a].m = 0;
+        if (n < 8) {
+            /* its N bytes and terminator, as the entry's text holds them */
+            uint64_t w = 0;
+
+            memcpy(&w, s, n);
+            h->by_addr[a].w = w;
+            h->by_addr[a].m = n == 7 ? ~0ull : (1ull << (8 * (n + 1))) - 1;
+        }
     }
     return e;
 }
