@@ -586,7 +586,10 @@ struct dapto_qtable {
     uint64_t overflow;  /* events whose key found no free entry */
     uint64_t unmatched; /* durations with no start, or deeper than the stack */
     uint64_t since;     /* the last QSTART mark's time; 0: none */
-    uint64_t pad[3];
+    /* signal handlers' events not counted: they came while the thread
+     * counted, more of them than it keeps <protocol#question> */
+    uint64_t lost;
+    uint64_t pad[2];
     struct {
         uint64_t key;   /* hash of the QSTART event's key */
         uint64_t time;

@@ -203,6 +203,7 @@ int qarea_table(const struct qarea *qa, unsigned int index, uint32_t slot,
     t->depth = __atomic_load_n(&src->depth, __ATOMIC_RELAXED);
     t->overflow = __atomic_load_n(&src->overflow, __ATOMIC_RELAXED);
     t->unmatched = __atomic_load_n(&src->unmatched, __ATOMIC_RELAXED);
+    t->lost = __atomic_load_n(&src->lost, __ATOMIC_RELAXED);
     t->since = __atomic_load_n(&src->since, __ATOMIC_RELAXED);
     return 1;
 }

@@ -271,6 +271,58 @@ static int the_value(const struct dapto_question *d, struct dapto_qtable *t,
     return 0;
 }
 
+/* The histogram's value of double DV: its integer part, within range. */
+static int64_t hist_int(double dv)
+{
+    return dv >= 9.2e18 ? INT64_MAX : dv <= -9.2e18 ? INT64_MIN : dv != dv ? 0 : (int64_t)dv;
+}
+
+/* Events of one entry a signal handler kept together, beyond the first
+ * (see defer): how many, their values' sum, least and greatest (integers,
+ * or doubles in the same bits), and histogram. */
+struct qmore {
+    uint64_t n;
+    uint64_t sum, min, max;
+    uint64_t hist[DAPTO_Q_HIST];
+};
+
+/* Add events M (of question D) to entry E (FRESH: they are its first),
+ * as update() would add them one by one. */
+static void update_more(unsigned char *e, const struct dapto_question *d,
+                        const struct qmore *m, int fresh)
+{
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)e;
+    uint64_t *hist = (uint64_t *)(void *)(e + d->hist_off);
+    double sd, md, xd, ms, mm, mx;
+    unsigned int b;
+
+    if (d->value == DAPTO_QV_DOUBLE) {
+        memcpy(&sd, &qe->sum, 8);
+        memcpy(&md, &qe->min, 8);
+        memcpy(&xd, &qe->max, 8);
+        memcpy(&ms, &m->sum, 8);
+        memcpy(&mm, &m->min, 8);
+        memcpy(&mx, &m->max, 8);
+        sd += ms;
+        md = fresh || mm < md ? mm : md;
+        xd = fresh || mx > xd ? mx : xd;
+        memcpy(&qe->sum, &sd, 8);
+        memcpy(&qe->min, &md, 8);
+        memcpy(&qe->max, &xd, 8);
+    } else if (d->value == DAPTO_QV_INT) {
+        qe->sum += m->sum;
+        if (fresh || (int64_t)m->min < (int64_t)qe->min)
+            qe->min = m->min;
+        if (fresh || (int64_t)m->max > (int64_t)qe->max)
+            qe->max = m->max;
+    }
+    /* (one instruction: a quick count may nest in this <protocol#quick>) */
+    __atomic_fetch_add(&qe->count, m->n, __ATOMIC_RELAXED);
+    if (d->flags & DAPTO_QF_HIST)
+        for (b = 0; b < DAPTO_Q_HIST; b++)
+            hist[b] += m->hist[b];
+}
+
 /* Add an event to entry E (FRESH: its first).  Signal handlers' events
  * wait while the thread counts (rt_qt.busy); the program's own quick count
  * of an entry of no key does not, so the count changes in one
@@ -296,8 +348,7 @@ static void update(unsigned char *e, const struct dapto_question *d, int64_t iv,
         memcpy(&qe->min, &md, 8);
         memcpy(&qe->max, &xd, 8);
         if (d->flags & DAPTO_QF_HIST)
-            iv = dv >= 9.2e18 ? INT64_MAX : dv <= -9.2e18 ? INT64_MIN
-                 : dv != dv ? 0 : (int64_t)dv;
+            iv = hist_int(dv);
     } else {
         si = (int64_t)((uint64_t)qe->sum + (uint64_t)iv);
         mi = (int64_t)qe->min;
@@ -371,11 +422,14 @@ static inline void check_epoch(const struct rtq_env *env)
     }
 }
 
+static void forget_deferred(void);
+
 void rtq_forget(void)
 {
     memset(&rt_qc, 0, sizeof rt_qc);
     rt_qt.busy = 0;
     rt_qt.ndef = 0;
+    forget_deferred();
     cct_forget();
 }
 
@@ -384,8 +438,9 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
                         rtq_arg_fn arg, const void *ctx);
 static int count_fast(const struct qdef *qd, uint32_t tid, rtq_arg_fn arg,
                       const void *ctx);
-static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int q,
-                 unsigned int flags, uint32_t tid, rtq_arg_fn arg, const void *ctx);
+static void defer(const struct rtq_env *env, const struct geom *g, struct qdef *qd,
+                  unsigned int q, unsigned int flags, uint32_t tid, rtq_arg_fn arg,
+                  const void *ctx);
 static inline void let_go(void);
 
 /* The thread's checked copy of definition Q (read again when its epoch
@@ -459,8 +514,7 @@ void rtq_fire(const struct rtq_env *env, unsigned int q, unsigned int flags,
             read_def(env->area + gl.defs_off, q, gl.slot_size, &ql) != 0 ||
             ql.d.value == DAPTO_QV_CCT)
             return;
-        if (defer(env, qd, q, flags, tid, arg, ctx) != 0)
-            count_event(env, g, qd, flags, tid, arg, ctx);
+        defer(env, g, qd, q, flags, tid, arg, ctx);
         return;
     }
     rt_qt.busy = 1;
@@ -795,10 +849,12 @@ out:
 }
 
 /* Count an event whose keys and parameter value R holds (NULL: it is
- * not question QD's) in the thread's table. */
+ * not question QD's) in the thread's table, unless it is counted already
+ * (ONCE 0), and MORE events of the same keys (NULL: none; only of a
+ * DAPTO_CL_QUESTION clause of an integer or double value, or none). */
 static void count_read(const struct rtq_env *env, const struct geom *g,
                        struct qdef *qd, unsigned int flags, uint32_t tid,
-                       const struct qread *r)
+                       const struct qread *r, int once, const struct qmore *more)
 {
     struct dapto_question_area *h = (struct dapto_question_area *)(void *)env->area;
     const struct dapto_question *d = &qd->d;
@@ -858,7 +914,7 @@ static void count_read(const struct rtq_env *env, const struct geom *g,
             break;
     }
     if (n == d->nent) {
-        t->overflow++;
+        t->overflow += (uint64_t)(once != 0) + (more != NULL ? more->n : 0);
         return;
     }
     {
@@ -878,7 +934,12 @@ static void count_read(const struct rtq_env *env, const struct geom *g,
             }
             qe->hash = hash;
         }
-        update(e, d, iv, dv, fresh);
+        if (once) {
+            update(e, d, iv, dv, fresh);
+            fresh = 0;
+        }
+        if (more != NULL)
+            update_more(e, d, more, fresh);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         rtq_seq_step(&qe->seq);
     }
@@ -911,7 +972,7 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
     struct qread r;
 
     count_read(env, g, qd, flags, tid,
-               read_event(&qd->d, flags, tid, arg, ctx, &r) == 0 ? &r : NULL);
+               read_event(&qd->d, flags, tid, arg, ctx, &r) == 0 ? &r : NULL, 1, NULL);
 }
 
 /* ---- a signal handler's events while its thread counts ---- */
@@ -920,30 +981,165 @@ static void count_event(const struct rtq_env *env, const struct geom *g,
  * counting (rt_qt.busy): what it gives, copied, to be counted once the
  * thread lets go, as if it came right after the event the thread was
  * counting.  Counting it at once could undo the thread's update, or be
- * undone by it (a table cleared, an entry taken for another key). */
+ * undone by it (a table cleared, an entry taken for another key).  When
+ * every place is taken (the thread holds on long: its table's first
+ * clearing faults the table's pages in, a millisecond or more), the event
+ * is added to a kept one of the same keys (MORE), or counted at once when
+ * the thread is between two kept events, else counted as lost
+ * <protocol#question>. */
 struct qdeferred {
     const struct rtq_env *env;
     unsigned int q, flags;
     uint32_t tid, epoch; /* (of the definition: a reset drops it) */
+    /* rt_qdq.gen when written whole, events may be added to it (0: never);
+     * whether the event itself is counted (MORE may be yet) */
+    unsigned int gen;
+    int counted;
     struct qread r;
     unsigned char text[2][DAPTO_Q_TEXT];
+    struct qmore more;
 };
 #define RTQ_DEFERRED 8
 static __thread struct qdeferred rt_qdefer[RTQ_DEFERRED];
 
-/* Keep the event for later: 0, or -1 when there is no room (counted at
- * once then, as before). */
-static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int q,
-                 unsigned int flags, uint32_t tid, rtq_arg_fn arg, const void *ctx)
+/* How the thread counts the kept events: their generation (one more each
+ * time all are counted), whether it is counting them (DRAIN), the one it
+ * is counting (CUR, its index + 1; RTQ_DEFERRED + 1 for the lost ones; 0:
+ * none, between two), whether a handler is adding to one (ADDING: one
+ * interrupting it adds none), and each question's events that no handler
+ * could keep (in LOST_ENV, of thread TID), until the thread adds them to
+ * its table's count of lost events. */
+static __thread struct {
+    unsigned int gen, cur;
+    int drain, adding;
+    uint32_t tid;
+    uint64_t lost[DAPTO_Q_MAX];
+    const struct rtq_env *lost_env[DAPTO_Q_MAX];
+} rt_qdq = {1, 0, 0, 0, 0, {0}, {NULL}};
+
+/* Whether kept event R holds the same keys of question D as event K. */
+static int same_read(const struct dapto_question *d, const struct qread *r,
+                     const struct qread *k)
+{
+    unsigned int i;
+
+    for (i = 0; i < d->nkeys; i++) {
+        if (r->k[i].word != k->k[i].word || r->k[i].hash != k->k[i].hash ||
+            (r->k[i].s == NULL) != (k->k[i].s == NULL))
+            return 0;
+        if (r->k[i].s != NULL &&
+            memcmp(r->k[i].s, k->k[i].s, r->k[i].n < DAPTO_Q_TEXT ? r->k[i].n : DAPTO_Q_TEXT) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Add event R of question QD (Q, in ENV, of thread TID; a
+ * DAPTO_CL_QUESTION clause's) to a kept event of the same keys that the
+ * thread is not counting: 0, or -1 when there is none. */
+static int defer_more(const struct rtq_env *env, const struct qdef *qd, unsigned int q,
+                      uint32_t tid, const struct qread *r)
+{
+    const struct dapto_question *d = &qd->d;
+    struct qdeferred *w = NULL;
+    struct qmore *m;
+    unsigned int i;
+    int64_t v = r->iv;
+    double dv = r->dv, x;
+
+    for (i = 0; i < RTQ_DEFERRED; i++) {
+        w = &rt_qdefer[i];
+        if (w->gen == rt_qdq.gen && i + 1 != rt_qdq.cur && w->env == env && w->q == q &&
+            w->flags == DAPTO_CL_QUESTION && w->tid == tid && w->epoch == d->epoch &&
+            same_read(d, &w->r, r))
+            break;
+    }
+    if (i == RTQ_DEFERRED)
+        return -1;
+    m = &w->more;
+    if (m->n == 0) {
+        memset(m, 0, sizeof *m);
+        memcpy(&m->min, d->value == DAPTO_QV_DOUBLE ? (const void *)&dv : (const void *)&v, 8);
+        m->max = m->min;
+    }
+    if (d->value == DAPTO_QV_DOUBLE) {
+        memcpy(&x, &m->sum, 8);
+        x += dv;
+        memcpy(&m->sum, &x, 8);
+        memcpy(&x, &m->min, 8);
+        if (dv < x)
+            memcpy(&m->min, &dv, 8);
+        memcpy(&x, &m->max, 8);
+        if (dv > x)
+            memcpy(&m->max, &dv, 8);
+        v = hist_int(dv);
+    } else {
+        m->sum += (uint64_t)v;
+        if (v < (int64_t)m->min)
+            m->min = (uint64_t)v;
+        if (v > (int64_t)m->max)
+            m->max = (uint64_t)v;
+    }
+    if (d->flags & DAPTO_QF_HIST)
+        m->hist[rtq_bucket(v)]++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    m->n++; /* (last: the thread counts M once N says so) */
+    return 0;
+}
+
+/* No place left for an event of question QD (Q, in ENV, of thread TID):
+ * added to a kept one of the same keys, or counted at once when the
+ * thread is between two kept ones (it holds nothing then), else counted
+ * as lost. */
+static __attribute__((noinline)) void defer_full(const struct rtq_env *env,
+                                                 const struct geom *g, struct qdef *qd,
+                                                 unsigned int q, unsigned int flags,
+                                                 uint32_t tid, rtq_arg_fn arg,
+                                                 const void *ctx)
+{
+    struct qread r;
+    int rc;
+
+    if (rt_qdq.drain && rt_qdq.cur == 0) {
+        count_event(env, g, qd, flags, tid, arg, ctx);
+        return;
+    }
+    if (read_event(&qd->d, flags, tid, arg, ctx, &r) != 0)
+        return; /* not the question's: nothing to count */
+    /* (an integer, a double or no value: as the event gives it) */
+    if (flags == DAPTO_CL_QUESTION && qd->d.value <= DAPTO_QV_DOUBLE && !rt_qdq.adding) {
+        rt_qdq.adding = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rc = defer_more(env, qd, q, tid, &r);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        rt_qdq.adding = 0;
+        if (rc == 0)
+            return;
+    }
+    rt_qdq.lost_env[q] = env;
+    rt_qdq.tid = tid;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&rt_qdq.lost[q], 1, __ATOMIC_RELAXED);
+}
+
+/* Keep the event for later (see qdeferred). */
+static void defer(const struct rtq_env *env, const struct geom *g, struct qdef *qd,
+                  unsigned int q, unsigned int flags, uint32_t tid, rtq_arg_fn arg,
+                  const void *ctx)
 {
     struct qdeferred *w;
     unsigned int n, i;
 
     /* (one instruction: a handler nested in this one takes another) */
     n = __atomic_fetch_add(&rt_qt.ndef, 1, __ATOMIC_RELAXED);
-    if (n >= RTQ_DEFERRED)
-        return -1;
+    if (n >= RTQ_DEFERRED) {
+        defer_full(env, g, qd, q, flags, tid, arg, ctx);
+        return;
+    }
     w = &rt_qdefer[n];
+    w->gen = 0;
+    w->counted = 0;
+    w->more.n = 0;
     w->env = env;
     w->q = q;
     w->flags = flags;
@@ -951,7 +1147,7 @@ static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int 
     w->epoch = qd->d.epoch;
     if (read_event(&qd->d, flags, tid, arg, ctx, &w->r) != 0) {
         w->flags = 0; /* not the question's: nothing to count */
-        return 0;
+        return;
     }
     for (i = 0; i < qd->d.nkeys; i++) {
         if (w->r.k[i].s != NULL) {
@@ -960,32 +1156,99 @@ static int defer(const struct rtq_env *env, const struct qdef *qd, unsigned int 
             w->r.k[i].s = w->text[i];
         }
     }
-    return 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    w->gen = rt_qdq.gen;
+}
+
+/* Add the events no handler could keep to their questions' tables' count
+ * of lost events (the thread holds rt_qt.busy). */
+static __attribute__((noinline)) void count_lost(void)
+{
+    struct dapto_question_area *h;
+    const struct rtq_env *env;
+    const struct geom *g;
+    struct dapto_qtable *t;
+    unsigned char *slot, *ents;
+    struct qdef *qd;
+    uint64_t n;
+    unsigned int q;
+
+    for (q = 0; q < DAPTO_Q_MAX; q++) {
+        if (__atomic_load_n(&rt_qdq.lost[q], __ATOMIC_RELAXED) == 0)
+            continue;
+        env = rt_qdq.lost_env[q];
+        n = __atomic_exchange_n(&rt_qdq.lost[q], 0, __ATOMIC_RELAXED);
+        qd = cached_def(env, q, &g);
+        if (qd == NULL)
+            continue;
+        h = (struct dapto_question_area *)(void *)env->area;
+        slot = thread_slot(env, h, g->nthreads, g->slot_size, g->tabs_off);
+        if (slot == NULL)
+            continue;
+        t = table_of(slot, &qd->d, rt_qdq.tid, &ents);
+        t->lost += n;
+    }
 }
 
 /* Count the events kept while the thread counted (it holds rt_qt.busy);
- * more may come meanwhile, from handlers interrupting this. */
+ * more may come meanwhile, from handlers interrupting this: a handler's
+ * event taking a place makes ndef change, one added to a kept event makes
+ * it counted again (its MORE). */
 static __attribute__((noinline)) void count_deferred(void)
 {
-    unsigned int done = 0, n;
+    unsigned int k, n;
 
+    rt_qdq.drain = 1;
     for (;;) {
         n = __atomic_load_n(&rt_qt.ndef, __ATOMIC_RELAXED);
-        for (; done < n && done < RTQ_DEFERRED; done++) {
-            struct qdeferred *w = &rt_qdefer[done];
+        for (k = 0; k < n && k < RTQ_DEFERRED; k++) {
+            struct qdeferred *w = &rt_qdefer[k];
             const struct geom *g;
             struct qdef *qd;
 
-            if (w->flags == 0)
+            if (w->flags == 0 || (w->counted && w->more.n == 0))
                 continue;
+            /* (nothing is added to it meanwhile) */
+            rt_qdq.cur = k + 1;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
             qd = cached_def(w->env, w->q, &g);
             if (qd != NULL && qd->d.epoch == w->epoch)
-                count_read(w->env, g, qd, w->flags, w->tid, &w->r);
+                count_read(w->env, g, qd, w->flags, w->tid, &w->r, !w->counted,
+                           w->more.n != 0 ? &w->more : NULL);
+            w->counted = 1;
+            w->more.n = 0;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            rt_qdq.cur = 0;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
         }
+        if (n > RTQ_DEFERRED) {
+            rt_qdq.cur = RTQ_DEFERRED + 1;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            count_lost();
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            rt_qdq.cur = 0;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        }
+        /* (a handler's event since N was read changed ndef) */
         if (__atomic_compare_exchange_n(&rt_qt.ndef, &n, 0, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED))
-            return;
+            break;
     }
+    /* the places taken from here on are of the next generation */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    rt_qdq.gen = rt_qdq.gen + 1 != 0 ? rt_qdq.gen + 1 : 1;
+    rt_qdq.drain = 0;
+}
+
+/* No kept event, none lost (a forked child's, or the area forgotten). */
+static void forget_deferred(void)
+{
+    unsigned int k;
+
+    for (k = 0; k < RTQ_DEFERRED; k++)
+        rt_qdefer[k].gen = 0;
+    memset(&rt_qdq, 0, sizeof rt_qdq);
+    rt_qdq.gen = 1;
 }
 
 void rtq_let_go_slow(void)

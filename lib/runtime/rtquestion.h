@@ -10,7 +10,8 @@
  * definition are copied once and checked against the area's size and the
  * slot's before any table is touched.  No allocation, no stdio, no system
  * call; async-signal-safe in the sense that an evaluation interrupted by
- * a signal handler's own is left alone (the handler's is not counted).
+ * a signal handler's own is left alone (the handler's is kept, counted
+ * when the thread lets go, or counted as lost <protocol#question>).
  */
 #ifndef NOOSA_RTQUESTION_H
 #define NOOSA_RTQUESTION_H

@@ -195,6 +195,9 @@ char *question_format(const struct question_answer *a, const char *name,
     if (a->overflow != 0)
         fprintf(f, "  %" PRIu64 " events were not counted: their keys found no room "
                 "in a thread's table (-keys N for a larger one)\n", a->overflow);
+    if (a->lost != 0)
+        fprintf(f, "  %" PRIu64 " events of signal handlers were not counted: they "
+                "came while their thread counted, more of them than it keeps\n", a->lost);
     if (a->unmatched != 0)
         fprintf(f, "  %" PRIu64 " durations were not counted: their start was not "
                 "seen (or nested deeper than %d)\n", a->unmatched, DAPTO_Q_STACK);

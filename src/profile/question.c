@@ -803,6 +803,7 @@ static void read_tables(struct questions *qs, struct question *q,
             continue;
         a->threads++;
         a->overflow += t.overflow;
+        a->lost += t.lost;
         a->unmatched += t.unmatched;
         for (e = 0; e < d->nent; e++) {
             struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;

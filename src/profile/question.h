@@ -119,6 +119,7 @@ struct question_answer {
     size_t nrows;
     uint32_t threads;        /* thread tables merged */
     uint64_t overflow;       /* events whose key found no room */
+    uint64_t lost;           /* signal handlers' events not kept */
     uint64_t unmatched;      /* durations without their start */
     uint64_t torn;           /* entries read in the middle of an update */
     uint64_t no_slot;        /* question events of threads without tables */

@@ -74,7 +74,8 @@
  *   lt null                      a tick whose label is a null pointer
  *   lt signals N [LABEL]         N ticks labelled "main" (i from 0) while
  *                                a SIGALRM handler ticks LABEL ("alarm")
- *                                every 100 us in their midst; then
+ *                                every 100 us in their midst (LABEL
+ *                                "many": h0 to h31 in turn); then
  *                                "signals: N main, K alarm"
  *   lt big MB                    a tick whose label is MB megabytes long
  *
@@ -461,11 +462,13 @@ static int trails(int total, long n, int most)
 /* Ticks of the main thread with a signal handler's ticks of the same
  * event among them, landing anywhere in their encoding and filtering. */
 static const char *signals_label = "alarm";
+static char signals_many[32][4]; /* "many": h0 .. h31 */
 
 static void signals_tick(int signo)
 {
     (void)signo;
-    _dapto_tick(alarm_ticks, signals_label);
+    _dapto_tick(alarm_ticks, signals_label != NULL ? signals_label
+                                                   : signals_many[alarm_ticks % 32]);
     alarm_ticks++;
 }
 
@@ -820,6 +823,11 @@ int main(int argc, char **argv)
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "signals") == 0) {
         if (argc == 4)
             signals_label = argv[3];
+        if (strcmp(signals_label, "many") == 0) {
+            for (int k = 0; k < 32; k++)
+                snprintf(signals_many[k], sizeof signals_many[k], "h%d", k);
+            signals_label = NULL;
+        }
         return signals(atol(argv[2]));
     }
     if (argc == 2 && strcmp(argv[1], "null") == 0) {

@@ -6,7 +6,8 @@
  * (lib/runtime/rtquestion.c): counts, sums, minimums, maximums and
  * histograms of integers and doubles, integer, string and thread keys,
  * overflow of a table, durations since a start and enter to leave with
- * mismatches and too deep nesting, reset and redefinition, threads
+ * mismatches and too deep nesting, a signal handler's events while its
+ * thread counts, reset and redefinition, threads
  * without a slot, an entry read in the middle of an update, counting
  * straight from encoded values, the calling-context tree, and the
  * counting code on random and scribbled areas between guard pages.
@@ -843,6 +844,125 @@ static void test_lifecycle(void)
     CHECK_EQ_INT(qe->count, 1);
 }
 
+/* A signal handler's events while its thread counts (rt_qt.busy), more
+ * of them than the thread keeps one by one: those of the keys of a kept
+ * one are added to it, counted whole when the thread lets go; the others
+ * are counted as lost <protocol#question>. */
+static void test_handlers(void)
+{
+    struct dapto_question d;
+    unsigned char *slot = NULL, buf[4096];
+    struct dapto_qentry *qe = (struct dapto_qentry *)(void *)buf;
+    struct dapto_qtable t;
+    struct rtq_env env;
+    struct ev e;
+    uint64_t *hist, total;
+    double x;
+    unsigned int b;
+    int k;
+
+    area_make(4096 + (1u << 20));
+    env = env_for(&slot);
+    /* 0: integers by an integer key, with a histogram; 1: doubles by a
+     * string key; 2: durations */
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_INT;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_INT;
+    d.key_arg[0] = 1;
+    d.flags = DAPTO_QF_HIST;
+    define(0, &d, 16);
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_DOUBLE;
+    d.value_arg = 2;
+    d.nkeys = 1;
+    d.key[0] = DAPTO_QK_STR;
+    d.key_arg[0] = 3;
+    define(1, &d, 16);
+    memset(&d, 0, sizeof d);
+    d.value = DAPTO_QV_SINCE;
+    define(2, &d, 4);
+    memset(&e, 0, sizeof e);
+    e.kind[0] = DAPTO_K_LONG;
+    e.kind[1] = DAPTO_K_INT;
+    e.kind[2] = DAPTO_K_DOUBLE;
+    e.kind[3] = DAPTO_K_STR;
+    /* the thread's own event first: its tables made */
+    e.i[0] = 1000;
+    e.i[1] = 5;
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    /* the thread counts; its handlers' events come */
+    rt_qt.busy = 1;
+    for (k = 0; k < 2; k++) {
+        e.d[2] = k + 0.5;
+        e.s[3] = "a label";
+        rtq_fire(&env, 1, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    for (k = 0; k < 26; k++) {
+        e.i[0] = k - 3;
+        rtq_fire(&env, 0, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    for (k = 2; k < 5; k++) {
+        e.d[2] = k + 0.5;
+        e.s[3] = k == 4 ? "a label, another" : "a label";
+        rtq_fire(&env, 1, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    }
+    e.i[1] = 9; /* a key none kept holds */
+    for (k = 0; k < 4; k++)
+        rtq_fire(&env, 0, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    rtq_fire(&env, 2, DAPTO_CL_QSTART, 7, ev_arg, &e); /* not added */
+    CHECK(rt_qt.ndef > 8);
+    /* nothing counted yet */
+    CHECK(entry(0, 0, 5, 0, buf));
+    CHECK_EQ_INT(qe->count, 1);
+    CHECK(!entry(1, 0, 0, 1, buf));
+    /* let go: everything counted */
+    rt_qt.busy = 0;
+    rtq_let_go_slow();
+    CHECK_EQ_INT(rt_qt.ndef, 0);
+    CHECK(entry(0, 0, 5, 0, buf));
+    CHECK_EQ_INT(qe->count, 27);
+    CHECK_EQ_INT((int64_t)qe->sum, 1000 + 26 * 25 / 2 - 3 * 26);
+    CHECK_EQ_INT((int64_t)qe->min, -3);
+    CHECK_EQ_INT((int64_t)qe->max, 1000);
+    hist = (uint64_t *)(void *)(buf + qa.def[0].hist_off);
+    for (b = 0, total = 0; b < DAPTO_Q_HIST; b++)
+        total += hist[b];
+    CHECK_EQ_INT(total, 27);
+    CHECK_EQ_INT(hist[rtq_bucket(-3)], 2); /* -3, -2 */
+    CHECK_EQ_INT(hist[rtq_bucket(1000)], 1);
+    CHECK(!entry(0, 0, 9, 0, buf));
+    CHECK(qarea_table(&qa, 0, 0, &t) == 1);
+    CHECK_EQ_INT(t.lost, 4);
+    CHECK_EQ_INT(t.overflow, 0);
+    CHECK(entry(1, 0, 7, 0, buf)); /* "a label": its length */
+    CHECK_EQ_INT(qe->count, 4);
+    memcpy(&x, &qe->sum, 8);
+    CHECK(x == 0.5 + 1.5 + 2.5 + 3.5);
+    memcpy(&x, &qe->min, 8);
+    CHECK(x == 0.5);
+    memcpy(&x, &qe->max, 8);
+    CHECK(x == 3.5);
+    /* (the same first bytes, another key: kept nowhere) */
+    CHECK(!entry(1, 0, 16, 0, buf));
+    CHECK(qarea_table(&qa, 1, 0, &t) == 1);
+    CHECK_EQ_INT(t.lost, 1);
+    CHECK(qarea_table(&qa, 2, 0, &t) == 1);
+    CHECK_EQ_INT(t.lost, 1);
+    /* and the next ones kept one by one again */
+    rt_qt.busy = 1;
+    e.i[1] = 9;
+    e.i[0] = 4;
+    rtq_fire(&env, 0, DAPTO_CL_QUESTION, 7, ev_arg, &e);
+    rt_qt.busy = 0;
+    rtq_let_go_slow();
+    CHECK(entry(0, 0, 9, 0, buf));
+    CHECK_EQ_INT(qe->count, 1);
+    CHECK_EQ_INT((int64_t)qe->min, 4);
+    CHECK(qarea_table(&qa, 0, 0, &t) == 1);
+    CHECK_EQ_INT(t.lost, 4);
+}
+
 /* Random and scribbled areas between guard pages: counting never reads
  * or writes outside the area, whatever it holds. */
 static void test_scribbles(unsigned int seed, int rounds)
@@ -924,6 +1044,7 @@ int main(int argc, char **argv)
     test_counts();
     test_durations();
     test_lifecycle();
+    test_handlers();
     test_fast_vals();
     test_hot();
     test_hot_keys();
