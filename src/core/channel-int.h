@@ -63,6 +63,9 @@ struct channel {
     int may_sleep; /* channel_sleep_prepare() said the caller may sleep */
     int flood; /* the direct path caught up with a program writing
                   function records (or enter/leave) flat out */
+    /* channel_spin() found nothing when channel_progress() was SPIN_MARK */
+    int spin_idle;
+    uint64_t spin_mark;
     uint32_t aspects_seen; /* ASPECT records, good or bad */
     uint32_t aspects_acked;
     char *pending_error; /* an error to give as the next item */

@@ -88,22 +88,11 @@ static const char *keep_kind(const struct param *p)
     }
 }
 
-/* Whether SIG has a parameter a quick clause may compare (int, long,
- * ptr) <protocol#quick>. */
-static int has_int_param(const struct sig *sig)
-{
-    size_t i;
-
-    for (i = 0; i < sig->nparams; i++)
-        if (sig->params[i].kind == TYPE_INT || sig->params[i].kind == TYPE_LONG ||
-            sig->params[i].kind == TYPE_PTR)
-            return 1;
-    return 0;
-}
-
 /* The value of the parameter of SIG a quick clause _dapto_q compares, as
  * dapto_event_filter() takes it: the only integer one's, else the one
- * its ARG names (the runtime names only an integer one). */
+ * its ARG names (the runtime names only an integer one); 0 when SIG has
+ * no integer parameter (int, long, ptr), whose quick clause can only be a
+ * question's count, which compares nothing <protocol#quick>. */
 static void gen_quick_value(struct buf *b, const struct sig *sig)
 {
     const char *conv = "";
@@ -127,6 +116,8 @@ static void gen_quick_value(struct buf *b, const struct sig *sig)
         if (i != last && n > 1)
             buf_puts(b, " : ");
     }
+    if (n == 0)
+        buf_puts(b, "0");
 }
 
 /* SIG's parameter names as the arguments after a first one (gen_args). */
@@ -274,31 +265,24 @@ static void gen_encoder(const struct gen *g, struct buf *b,
                "    if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))\n        %s_dapto_keep_%s(",
                g->prefix, state, g->prefix, sig->name);
     gen_args(b, sig);
-    if (has_int_param(sig)) {
-        /* the thread's quick clause first <protocol#quick>: no call (here,
-         * not in a half of its own: a question's count took 0.6 ns more
-         * an event so) */
-        buf_printf(b, ");\n    else if (_dapto_v & DAPTO_STATE_FILTER) {\n"
-                   "        unsigned long long _dapto_t;\n"
-                   "        struct dapto_quick *_dapto_q =\n"
-                   "            dapto_quick_entry(&%s_dapto_aspect_%s, %zu, _dapto_v, &_dapto_t);\n"
-                   "        int _dapto_w = _dapto_q == NULL ? -1\n"
-                   "                       : dapto_quick_decide(_dapto_q, _dapto_t, ",
-                   g->prefix, a->name, index);
-        gen_quick_value(b, sig);
-        buf_printf(b, ");\n\n        if (_dapto_w == DAPTO_STATE_TRAIL)\n"
-                   "            %s_dapto_keep_%s(", g->prefix, sig->name);
-        gen_args(b, sig);
-        buf_printf(b, ");\n        else if (_dapto_w != 0)\n"
-                   "            %s_dapto_ask_%s(_dapto_v", g->prefix, sig->name);
-        gen_more_args(b, sig);
-        buf_puts(b, ");\n    } else\n");
-    } else {
-        buf_printf(b, ");\n    else if (_dapto_v & DAPTO_STATE_FILTER)\n"
-                   "        %s_dapto_ask_%s(_dapto_v", g->prefix, sig->name);
-        gen_more_args(b, sig);
-        buf_puts(b, ");\n    else\n");
-    }
+    /* the thread's quick clause first <protocol#quick>: no call (here,
+     * not in a half of its own: a question's count took 0.6 ns more an
+     * event so) */
+    buf_printf(b, ");\n    else if (_dapto_v & DAPTO_STATE_FILTER) {\n"
+               "        unsigned long long _dapto_t;\n"
+               "        struct dapto_quick *_dapto_q =\n"
+               "            dapto_quick_entry(&%s_dapto_aspect_%s, %zu, _dapto_v, &_dapto_t);\n"
+               "        int _dapto_w = _dapto_q == NULL ? -1\n"
+               "                       : dapto_quick_decide(_dapto_q, _dapto_t, ",
+               g->prefix, a->name, index);
+    gen_quick_value(b, sig);
+    buf_printf(b, ");\n\n        if (_dapto_w == DAPTO_STATE_TRAIL)\n"
+               "            %s_dapto_keep_%s(", g->prefix, sig->name);
+    gen_args(b, sig);
+    buf_printf(b, ");\n        else if (_dapto_w != 0)\n"
+               "            %s_dapto_ask_%s(_dapto_v", g->prefix, sig->name);
+    gen_more_args(b, sig);
+    buf_puts(b, ");\n    } else\n");
     buf_printf(b, "        %s_dapto_route_%s(_dapto_v", g->prefix, sig->name);
     gen_more_args(b, sig);
     buf_puts(b, ");\n}\n\n");

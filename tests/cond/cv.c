@@ -60,8 +60,10 @@ static void samples(long n, uint64_t seed, int base)
         Thing t = (r >> 44) % 2 == 0 ? NULL : (Thing)(void *)&things[0];
 
         _dapto_sample(i, small, l, d, s, p, t);
-        if (i % 10 == 0)
+        if (i % 10 == 0) {
             _dapto_other(i);
+            _dapto_word(s);
+        }
         pthread_mutex_lock(&total_lock);
         cv_total++;
         pthread_mutex_unlock(&total_lock);

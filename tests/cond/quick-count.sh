@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # quick-count.sh - a question's plain count as a quick clause
 # <protocol#quick>: a question of no key, no value and no condition is
-# counted by the encoder itself, exactly, in each thread; a question
+# counted by the encoder itself, exactly, in each thread (also of an
+# event with no integer parameter, which has no comparison); a question
 # reset, deleted, its window closed or a condition added to its event
 # mid-run is never counted from the stale entry.
 . "$srcdir/tests/cond/lib.sh"
@@ -13,6 +14,12 @@ batch plain -e 'question add q other' -e run "$CV" samples 10000 1
 status plain 0
 has plain '^ +1000 events counted by the program in 1 thread'
 has plain '^samples: 99[0-9] decided by quick clauses$'
+
+# an event with no integer parameter (a string alone): its count quick too
+batch word -e 'question add q word' -e run "$CV" samples 10000 1
+status word 0
+has word '^ +1000 events counted by the program in 1 thread'
+has word '^samples: 99[0-9] decided by quick clauses$'
 
 # threads: each its own entries and its own question entry
 batch thr -e 'question add q other' -e run "$CV" threads 4 10000 1

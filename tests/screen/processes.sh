@@ -12,7 +12,9 @@
 . "$srcdir/tests/screen/lib.sh"
 
 lt=$abs_top_builddir/tests/load/lt
-start 120 30 "$lt" workers 2 100000000
+# (ticks enough to run until F9 kills them: 100 million took under a
+# second once an event asked nothing cost 2 ns)
+start 120 30 "$lt" workers 2 100000000000
 wait_for "(noosa)"
 cmd 'break tick if {$i == 1000}'
 wait_for "Breakpoint 1 on event tick"

@@ -63,9 +63,18 @@ DAPTO_NOINSTR void my_spec_dapto_emit_renamed(const char *what)
 
     if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         my_spec_dapto_keep_renamed(what);
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        my_spec_dapto_ask_renamed(_dapto_v, what);
-    else
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&my_spec_dapto_aspect_named, 0, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, 0);
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            my_spec_dapto_keep_renamed(what);
+        else if (_dapto_w != 0)
+            my_spec_dapto_ask_renamed(_dapto_v, what);
+    } else
         my_spec_dapto_route_renamed(_dapto_v, what);
 }
 

@@ -77,9 +77,18 @@ DAPTO_NOINSTR void types_dapto_emit_nothing(void)
 
     if (DAPTO_LIKELY(_dapto_v == DAPTO_STATE_TRAIL))
         types_dapto_keep_nothing();
-    else if (_dapto_v & DAPTO_STATE_FILTER)
-        types_dapto_ask_nothing(_dapto_v);
-    else
+    else if (_dapto_v & DAPTO_STATE_FILTER) {
+        unsigned long long _dapto_t;
+        struct dapto_quick *_dapto_q =
+            dapto_quick_entry(&types_dapto_aspect_types, 1, _dapto_v, &_dapto_t);
+        int _dapto_w = _dapto_q == NULL ? -1
+                       : dapto_quick_decide(_dapto_q, _dapto_t, 0);
+
+        if (_dapto_w == DAPTO_STATE_TRAIL)
+            types_dapto_keep_nothing();
+        else if (_dapto_w != 0)
+            types_dapto_ask_nothing(_dapto_v);
+    } else
         types_dapto_route_nothing(_dapto_v);
 }
 
@@ -256,7 +265,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_int(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(a + b);
 }
-#line 260 "types_dapto.c"
+#line 269 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_add_long[] = {
@@ -281,7 +290,7 @@ static DAPTO_NOINSTR void types_dapto_op_add_long(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_LONG(a + b);
 }
-#line 285 "types_dapto.c"
+#line 294 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_half[] = {
@@ -302,7 +311,7 @@ static DAPTO_NOINSTR void types_dapto_op_half(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_DOUBLE(x / 2);
 }
-#line 306 "types_dapto.c"
+#line 315 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_echo[] = {
@@ -323,7 +332,7 @@ static DAPTO_NOINSTR void types_dapto_op_echo(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_STR(s);
 }
-#line 327 "types_dapto.c"
+#line 336 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_deref[] = {
@@ -344,7 +353,7 @@ static DAPTO_NOINSTR void types_dapto_op_deref(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(*(const int *)p);
 }
-#line 348 "types_dapto.c"
+#line 357 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_point_sum[] = {
@@ -370,7 +379,7 @@ static DAPTO_NOINSTR void types_dapto_op_point_sum(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULT_INT(pt->x + pt->y);
 }
-#line 374 "types_dapto.c"
+#line 383 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
@@ -382,7 +391,7 @@ static DAPTO_NOINSTR void types_dapto_op_origin(struct dapto_in *_dapto_in,
 {
     DAPTO_RESULTPoint(&types_origin);
 }
-#line 386 "types_dapto.c"
+#line 395 "types_dapto.c"
 }
 
 static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
@@ -394,7 +403,7 @@ static DAPTO_NOINSTR void types_dapto_op_bump(struct dapto_in *_dapto_in,
 {
     types_counter++;
 }
-#line 398 "types_dapto.c"
+#line 407 "types_dapto.c"
 }
 
 static const struct dapto_param types_dapto_params_count_to[] = {
@@ -422,7 +431,7 @@ static DAPTO_NOINSTR void types_dapto_op_count_to(struct dapto_in *_dapto_in,
         DAPTO_RESULT_LONGVAL(i);
     }
 }
-#line 426 "types_dapto.c"
+#line 435 "types_dapto.c"
 }
 
 static const struct dapto_event types_dapto_events_types[] = {
