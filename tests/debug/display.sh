@@ -55,4 +55,20 @@ awk '/^Stopped at .*depth=1/ { s = NR } /^1: n->count = 10$/ { d = NR }
      END { exit !(s && d == s + 1) }' "$WORK/display.out" ||
     fail "display before its stop's line"
 
+# at each of 400 stops in a row, the display is read in the program's
+# frame: noosa unwinds the stopped thread while it still spins in the
+# runtime, and a spin that read the clock (clock_gettime, in the vDSO,
+# which the unwinder cannot read through) left about 1 stop in 150 with a
+# broken stack and "No symbol" (1 run of this test in 40 under load)
+cat >"$WORK/many" <<'CMDS'
+break visit
+run loop 400
+display k
+for {set j 1} {$j < 400} {incr j} {cont}
+kill
+CMDS
+noosa_with many "$DV" "$WORK/many"
+count many 400 '^1: k = [0-9]+$'
+count many 0 'No symbol'
+
 finish
