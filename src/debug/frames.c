@@ -15,6 +15,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
+#include "codenames.h"
 #include "dinfo.h"
 #include "frames.h"
 #include "xmalloc.h"
@@ -27,12 +28,7 @@
 
 int frames_runtime_name(const char *fn)
 {
-    return fn != NULL &&
-           (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto_", 7) == 0 ||
-            strncmp(fn, "__cyg_profile_func_", 19) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL ||
-            strstr(fn, "_dapto_put_") != NULL ||
-            strstr(fn, "_dapto_ask_") != NULL);
+    return codenames_runtime(fn);
 }
 
 /* The machine frames of TID into FR. */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "codenames.h"
 #include "clock.h"
 #include "fault-recover.h"
 #include "fault-trail.h"
@@ -318,12 +319,7 @@ static pid_t *threads(pid_t pid, unsigned int *n)
  * stub, an operation), not the program's. */
 static int runtime_frame(const struct unwind_frame *fr)
 {
-    const char *fn = fr->function;
-
-    return fn != NULL &&
-           (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto_", 7) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL || strstr(fn, "_dapto_put_") != NULL ||
-            strstr(fn, "_dapto_ask_") != NULL);
+    return codenames_runtime(fr->function);
 }
 
 /* The first frame to show of TR: after the runtime's frames on top when

@@ -13,6 +13,7 @@
 
 #include "checkpoint.h"
 #include "clock.h"
+#include "codenames.h"
 #include "noosa-int.h"
 #include "dapto.h"
 #include "debug.h"
@@ -306,11 +307,7 @@ static void on_state(void *arg)
  * which a thread may be using the region. */
 static int runtime_frame(const char *fn)
 {
-    return fn != NULL &&
-           (strncmp(fn, "dapto_", 6) == 0 || strncmp(fn, "_dapto", 6) == 0 ||
-            strncmp(fn, "__cyg_profile_func_", 19) == 0 ||
-            strstr(fn, "_dapto_emit_") != NULL || strstr(fn, "_dapto_put_") != NULL ||
-            strstr(fn, "_dapto_ask_") != NULL || strstr(fn, "_dapto_keep_") != NULL);
+    return codenames_runtime(fn);
 }
 
 /* Whether a frame's function is where a thread's stack begins. */
@@ -552,14 +549,10 @@ static char *attach_place(pid_t pid, pid_t tid, const char *exe)
     }
     unwind_name(&tr, sym);
     for (i = 0; i < tr.n; i++) {
-        const char *fn = tr.frames[i].function, *e;
+        const char *fn = tr.frames[i].function;
 
-        if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_emit_")) != NULL)
-            ev = e + strlen("_dapto_emit_");
-        else if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_put_")) != NULL)
-            ev = e + strlen("_dapto_put_");
-        else if (fn != NULL && ev == NULL && (e = strstr(fn, "_dapto_ask_")) != NULL)
-            ev = e + strlen("_dapto_ask_");
+        if (ev == NULL)
+            ev = codenames_event(fn);
         if (mine == 0 && exe != NULL && tr.frames[i].module != NULL &&
             strcmp(tr.frames[i].module, exe) == 0)
             mine = i + 1;

@@ -7,7 +7,9 @@
  * from this one file.  Argument: how many nodes to walk (4); or
  * "crash" (walk, then write through a null pointer in crash()), or
  * "wait" (walk, then sleep in wait_here() until killed, to be attached
- * to); or "loop N" (N visits round the list, for bench/debug-run.sh).
+ * to); or "loop N" (N visits round the list, for bench/debug-run.sh);
+ * or "badname" (a visit whose name is at an address nothing maps: the
+ * event's generated encoder faults reading it).
  */
 /* The optimisation the build asks for, whatever CFLAGS say: the tests
  * compare -O0 and -O2 each with gdb. */
@@ -152,6 +154,10 @@ int main(int argc, char **argv)
     head = &nodes[0];
     for (i = 0; i < 1000; i++)
         big[i] = i % 7 == 0 ? 0 : i;
+    if (argc > 1 && strcmp(argv[1], "badname") == 0) {
+        _dapto_visit(0, &nodes[0], (const char *)(size_t)8);
+        return 0;
+    }
     if (looping) {
         long k, rounds = atol(argv[2]);
 

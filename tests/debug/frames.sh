@@ -4,7 +4,8 @@
 # arguments, entry values at -O2), bt full (and the locals), frame, up
 # and down at dv's visit event, compared with gdb at the same place from
 # the program's frame out; bt N and bt -N; selecting past either end;
-# info frame; the program's own frame selected at an attach stop (dv
+# info frame; a fault inside an event's generated encoder (a bad string);
+# the program's own frame selected at an attach stop (dv
 # sleeping in the C library), also when the program has no debug
 # information or no symbols at all.
 . "${srcdir:-.}/tests/debug/lib.sh"
@@ -110,6 +111,17 @@ has attach '^\$1 = "node1(\\000)+"$'
 has attach '^\$2 = 1$'
 has attach '^rounds = [0-9]+$'
 status attach 0
+
+# an event given a name at an address nothing maps, at -O2: the fault is
+# in its generated encoder, which reads the string into the thread's trail
+# (kept by default), the program's frame that emitted it next
+printf '%s\n' 'errors ask' 'run badname' bt kill >"$WORK/cmds"
+noosa_with badname "$DV2" "$WORK/cmds"
+has badname '^Program received SIGSEGV \(fault address 0x8\) in thread [0-9]+\.$'
+has badname '^  #0  0x[0-9a-f]+ in dv_dapto_keep_visit \(\) at '
+has badname '^  #1  0x[0-9a-f]+ in main \(\) at '
+has badname '^  #3  main \(argc=2, '
+count badname 1 '^Program killed by SIGKILL\.$'
 
 # without debug information: functions by their symbols, no variables
 nodebug
