@@ -130,7 +130,8 @@ static void gen_more_args(struct buf *b, const struct sig *sig)
 }
 
 /* The head of SIG's static half WHAT (put, ask) of an encoder: the state
- * the emit function read, then the event's parameters. */
+ * the emit function read, then the event's parameters.  (noosa knows the
+ * halves by name, src/base/codenames.h: a new one is named there too.) */
 static void gen_half_head(const struct gen *g, struct buf *b, const struct sig *sig,
                           const char *what)
 {
